@@ -1,0 +1,61 @@
+// The ARC-AGI-3 game model, shared by the committed local games, the ARC bridges and the runner.
+// Facts: ../shared/notes/reference-facts.md ("ARC-AGI-3").
+
+/** Grid side used by ARC-AGI-3 and by every committed game. */
+export const GRID_SIZE = 64;
+/** Colours are 0..15. */
+export const COLOR_COUNT = 16;
+
+/** A board: row-major cells, `cells[y * width + x]`, each 0..15. */
+export interface Grid {
+  readonly width: number;
+  readonly height: number;
+  readonly cells: Uint8Array;
+}
+
+export type GameState = "NOT_PLAYED" | "NOT_FINISHED" | "WIN" | "GAME_OVER";
+
+/** Action ids as ARC numbers them: RESET=0, ACTION1..4 up/down/left/right, 5 interact, 6 click, 7 undo. */
+export type ActionId = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7;
+
+export type Action =
+  | { readonly id: 0 | 1 | 2 | 3 | 4 | 5 | 7 }
+  | { readonly id: 6; readonly x: number; readonly y: number };
+
+/** What one step (or a reset) returns: every animation frame, the last one being the settled board. */
+export interface FrameData {
+  /** 1..N grids; frames[frames.length - 1] is the settled board. */
+  readonly frames: readonly Grid[];
+  readonly state: GameState;
+  readonly levelsCompleted: number;
+  readonly winLevels: number;
+  readonly availableActions: readonly ActionId[];
+  /** Set when the step was a no-op because the action was not offered or a click fell off the grid. */
+  readonly message?: string;
+}
+
+export interface GameInfo {
+  readonly id: string;
+  readonly title: string;
+  readonly winLevels: number;
+  readonly availableActions: readonly ActionId[];
+  /** Per level, the action count of a good human solution (RHAE's baseline). */
+  readonly baselineActions: readonly number[];
+  readonly tags: readonly string[];
+}
+
+/**
+ * A game the runner can play. Deterministic for a given seed: the same seed and the same
+ * actions give the same frames. Local games are synchronous; bridges to remote or
+ * out-of-process engines implement the same shape.
+ */
+export interface Game {
+  readonly info: GameInfo;
+  /** Starts over from level 1 (first call) or restarts the current level (ARC semantics). */
+  reset(): FrameData;
+  step(action: Action): FrameData;
+}
+
+export function actionName(a: Action): string {
+  return a.id === 0 ? "RESET" : `ACTION${a.id}`;
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bun
+// Command dispatch only: find the command, hand it the rest of argv, exit with its code.
+import { commands } from "./cli/commands.ts";
+import { VERSION } from "./version.ts";
+
+function mainHelp(): string {
+  const width = Math.max(...commands.map((c) => c.name.length), 4);
+  const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+  return [
+    `prolong ${VERSION} — a harness for long-horizon agents on grid games, with programmatic memory`,
+    "",
+    "usage: prolong <command> [options]",
+    "",
+    "commands:",
+    ...lines,
+    "",
+    "`prolong <command> --help` shows a command's options. Most commands accept --json.",
+  ].join("\n");
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    console.log(mainHelp());
+    return name === undefined ? 2 : 0;
+  }
+  if (name === "--version" || name === "-V" || name === "version") {
+    console.log(`prolong ${VERSION}`);
+    return 0;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (!command) {
+    console.error(`prolong: unknown command '${name}'\n  fix: run 'prolong --help' to list the commands`);
+    return 2;
+  }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    console.log(command.usage);
+    return 0;
+  }
+  return command.run(rest);
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,65 @@
+// The typed wrapper over the Rust addon (native/). The ONLY file that loads it: the require below is
+// a string literal so `bun build --compile` embeds the addon in the single binary.
+//
+// CONTRACT (each function has a pure-TS twin in test/oracle/ that the differential tests compare to):
+//
+// sectionIndex(buf) — a section starts at a separator line: exactly 80 '=' bytes that start at offset 0
+//   or right after '\n', and are followed by '\n', "\r\n" or the end of the buffer. A section runs from
+//   its separator's first byte to the next separator's first byte (or the end of the buffer). Bytes
+//   before the first separator are a preamble, not a section (preambleEnd = first section start).
+//   The header is the first line after the separator ("\r" stripped):
+//     "Action N | Level L | Attempt A | INITIAL STATE | Score: S"            → kind 0 (initial)
+//     "Action N | Level L | Attempt A | Plan Step i/K | Score: S"            → kind 1 (action)
+//     "Action N | Level L | Attempt A | Score: S"                            → kind 1, planStep/planTotal -1
+//     anything else                                                          → kind 2 (other), fields -1
+//   Fields are decimal integers; a field that does not parse as 0..2^31-1 makes the whole header kind 2.
+//   frames = number of "[frame " marker lines in the section + 1 (a section without a board still says 1).
+//   The settled board is the run of non-empty lines after the LAST of "[settled]", "[POST-ACTION BOARD
+//   STATE]", "[INITIAL BOARD STATE]", "[CURRENT BOARD STATE]" in the section (a "[frame " marker line ends
+//   that run too); boardStart/boardEnd are its byte range including the final line's '\n' (-1 if none).
+//   complete = 1 when the board has as many rows as its first row is long (64 rows of 64 for ARC), else 0.
+//
+// prefixCheck(master, copy) — -1 when copy is a byte-prefix of master (equal counts), otherwise the
+//   first offset where they differ (= master.length when copy is longer and equal up to that point).
+//
+// xxh3_128(buf, start?, end?) / blake3(buf, start?, end?) — lowercase hex digests of buf[start, end).
+//   Out-of-range bounds throw a RangeError.
+//
+// boardDiff(a, b) — boards as text bytes (rows separated by '\n', optional '\r', optional final '\n');
+//   returns the changed cells as row-major indices y*width+x (Int32Array, ascending). Boards of different
+//   shape throw a RangeError.
+// cellChanges(buf, table) — per section, the number of cells whose settled board differs from the
+//   previous section's settled board (the first section, and any whose board is missing or of another
+//   shape than the previous one, gives -1).
+
+export interface SectionTable {
+  readonly count: number;
+  /** Offset of the first section (bytes before it are a preamble); buf.length when there is none. */
+  readonly preambleEnd: number;
+  readonly start: Float64Array;
+  readonly end: Float64Array;
+  readonly kind: Uint8Array;
+  readonly action: Int32Array;
+  readonly level: Int32Array;
+  readonly attempt: Int32Array;
+  readonly planStep: Int32Array;
+  readonly planTotal: Int32Array;
+  readonly score: Int32Array;
+  readonly frames: Int32Array;
+  readonly boardStart: Float64Array;
+  readonly boardEnd: Float64Array;
+  readonly complete: Uint8Array;
+}
+
+export const SECTION_KIND = { initial: 0, action: 1, other: 2 } as const;
+
+interface Addon {
+  sectionIndex(buf: Uint8Array): SectionTable;
+  prefixCheck(master: Uint8Array, copy: Uint8Array): number;
+  xxh3_128(buf: Uint8Array, start?: number, end?: number): string;
+  blake3(buf: Uint8Array, start?: number, end?: number): string;
+  boardDiff(a: Uint8Array, b: Uint8Array): Int32Array;
+  cellChanges(buf: Uint8Array, table: SectionTable): Int32Array;
+}
+
+// Implementation below is written by the native work (see native/README.md).
