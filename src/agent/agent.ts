@@ -1,0 +1,45 @@
+// The one contract every agent follows, built-in or external: it is invoked in its workspace, reads what
+// is there (logs.txt, the instructions file, anything it left itself), and leaves workspace/actions.json.
+import type { Result } from "neverthrow";
+import type { ProlongError } from "../errors.ts";
+import type { ActionId } from "../game/types.ts";
+
+export interface TurnInput {
+  /** Absolute path of the agent's workspace; the agent's cwd. */
+  readonly workspace: string;
+  /** The user prompt for this turn (first-turn, follow-up or resume wording). */
+  readonly prompt: string;
+  /** 1-based agent call number within the run. */
+  readonly turn: number;
+  /** Actions the game offers now (ARC numbering). */
+  readonly availableActions: readonly ActionId[];
+  /** Most actions that will be executed from one actions.json. */
+  readonly actionCap: number;
+  /** A deterministic seed for agents that randomise (the built-in explorer breaks ties with it). */
+  readonly seed: number;
+}
+
+export interface TokenUsage {
+  readonly input: number;
+  readonly cached: number;
+  readonly output: number;
+}
+
+export interface TurnReply {
+  /** The agent's final text for this turn; the runner writes it into [PLAN] blocks. */
+  readonly text: string;
+  readonly toolCalls: number;
+  readonly tokens: TokenUsage;
+  readonly wallMs: number;
+  readonly exitCode: number;
+}
+
+export interface Agent {
+  readonly name: string;
+  /** One agent call. An Err is a failed call (crash, timeout, unusable output); the runner retries, bounded. */
+  turn(input: TurnInput): Promise<Result<TurnReply, ProlongError>>;
+  /** Releases processes or servers the agent holds. */
+  close?(): Promise<void>;
+}
+
+export const NO_TOKENS: TokenUsage = { input: 0, cached: 0, output: 0 };
