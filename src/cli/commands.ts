@@ -1,5 +1,9 @@
 // The command table. Each command lives in its own file; add one line here per command.
 import type { Command } from "./command.ts";
+import { logCommand } from "./log.ts";
+import { verifyCommand } from "./verify.ts";
 
 export const commands: Command[] = [
+  logCommand,
+  verifyCommand,
 ];

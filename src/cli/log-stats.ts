@@ -1,0 +1,58 @@
+// `prolong log stats <log>`: the whole log in a few figures.
+import { parseArgs } from "node:util";
+import { formatError } from "../errors.ts";
+import { loadLog } from "../log/load.ts";
+import { logStats, type LogStats } from "../log/stats.ts";
+import type { Command } from "./command.ts";
+
+const usage = `usage: prolong log stats <log> [--json]
+
+Sections, actions, levels, attempts, final score, animation frames, bytes and lines of a log.
+A log whose last section was cut mid-board reports its complete sections and names the cut one.`;
+
+function render(s: LogStats): string {
+  const rows: [string, string][] = [
+    ["log", s.path],
+    ["bytes", s.bytes.toLocaleString("en-US")],
+    ["lines", s.lines.toLocaleString("en-US")],
+    ["sections", String(s.sections)],
+    ["actions", `${s.actions}${s.lastAction !== null ? ` (last: Action ${s.lastAction})` : ""}`],
+    ["levels reached", String(s.levels)],
+    ["final score", s.finalScore === null ? "-" : String(s.finalScore)],
+    ["attempts", `max ${s.maxAttempt}, ${s.gameOvers} game over(s)`],
+    ["frames", `${s.frames} (${s.animatedSections} animated section(s))`],
+  ];
+  if (s.unreadable > 0) rows.push(["unreadable headers", String(s.unreadable)]);
+  if (s.preambleBytes > 0) rows.push(["preamble", `${s.preambleBytes} byte(s) before the first separator`]);
+  if (s.cut) rows.push(["CUT", `section ${s.cut.index + 1}${s.cut.action !== null ? ` (Action ${s.cut.action})` : ""} at byte ${s.cut.offset} ends mid-board`]);
+  const w = Math.max(...rows.map((r) => r[0].length));
+  return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join("\n");
+}
+
+export const logStatsCommand: Command = {
+  name: "stats",
+  summary: "sections, actions, levels, attempts, score, frames, bytes, lines",
+  usage,
+  async run(args) {
+    let parsed;
+    try {
+      parsed = parseArgs({ args, options: { json: { type: "boolean" } }, allowPositionals: true });
+    } catch (e) {
+      console.error(`prolong log stats: ${(e as Error).message}\n${usage}`);
+      return 2;
+    }
+    const [path] = parsed.positionals;
+    if (path === undefined || parsed.positionals.length > 1) {
+      console.error(usage);
+      return 2;
+    }
+    const log = loadLog(path);
+    if (log.isErr()) {
+      console.error(formatError(log.error));
+      return 2;
+    }
+    const stats = logStats(log.value);
+    console.log(parsed.values.json ? JSON.stringify(stats) : render(stats));
+    return 0;
+  },
+};

@@ -1,0 +1,71 @@
+// Reading a log file from disk for inspection commands, with the checks that turn "not a log" into a
+// clear error instead of garbage output. Harness-internal reads of the master use log/master.ts.
+import { err, ok, type Result } from "neverthrow";
+import { readFileSync, statSync } from "node:fs";
+import { prolongError, type ProlongError } from "../errors.ts";
+import { sectionIndex, type SectionTable } from "../native.ts";
+
+export function readLogBytes(path: string): Result<Uint8Array, ProlongError> {
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    return err(prolongError("missing-file", "no such file", { path, fix: "check the path (a run directory holds logs.txt)" }));
+  }
+  if (st.isDirectory()) {
+    return err(prolongError("is-directory", "is a directory, expected a log file", { path, fix: `did you mean ${path.replace(/\/$/, "")}/logs.txt?` }));
+  }
+  try {
+    return ok(new Uint8Array(readFileSync(path)));
+  } catch (e) {
+    return err(prolongError("unreadable", `cannot read: ${(e as Error).message}`, { path }));
+  }
+}
+
+export interface LoadedLog {
+  readonly path: string;
+  readonly bytes: Uint8Array;
+  readonly table: SectionTable;
+}
+
+const EXPECTED = "expected a prolong log: sections that start with a line of exactly 80 '=' followed by a header such as 'Action 0 | Level 1 | Attempt 1 | INITIAL STATE | Score: 0'";
+
+/** Reads a log and indexes it; empty, binary and header-less files are errors naming what was expected. */
+export function loadLog(path: string): Result<LoadedLog, ProlongError> {
+  return readLogBytes(path).andThen((bytes) => {
+    if (bytes.length === 0) return err(prolongError("not-a-log", `the file is empty; ${EXPECTED}`, { path }));
+    const probe = bytes.subarray(0, Math.min(bytes.length, 65536));
+    if (probe.includes(0)) return err(prolongError("not-a-log", `the file is binary (it holds NUL bytes); ${EXPECTED}`, { path }));
+    const table = sectionIndex(bytes);
+    if (table.count === 0) return err(prolongError("not-a-log", `no section separator found; ${EXPECTED}`, { path }));
+    let headers = 0;
+    for (let i = 0; i < table.count; i++) if (table.kind[i] !== 2) headers++;
+    if (headers === 0) return err(prolongError("not-a-log", `no section has a valid header; ${EXPECTED}`, { path }));
+    return ok({ path, bytes, table });
+  });
+}
+
+/** 1-based line number of a byte offset (counts '\n' before it). */
+export function lineOfOffset(bytes: Uint8Array, offset: number): number {
+  let line = 1;
+  let at = bytes.indexOf(10, 0);
+  while (at !== -1 && at < offset) {
+    line++;
+    at = bytes.indexOf(10, at + 1);
+  }
+  return line;
+}
+
+/** Index of the section holding a byte offset, or -1 when it falls in the preamble or past the end. */
+export function sectionAt(table: SectionTable, offset: number): number {
+  let lo = 0;
+  let hi = table.count - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if ((table.start[mid] as number) <= offset) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  const i = lo - 1;
+  if (i < 0) return -1;
+  return offset < (table.end[i] as number) || (i === table.count - 1 && offset === table.end[i]) ? i : -1;
+}
