@@ -1,0 +1,80 @@
+// RunConfig: every setting of one run, its defaults, and its schema. Written to <run-dir>/run.json so that
+// `prolong resume` continues with exactly the settings the run started with.
+import { err, ok, type Result } from "neverthrow";
+import { readFileSync } from "node:fs";
+import * as v from "valibot";
+import { prolongError, type ProlongError } from "../errors.ts";
+import { VERSION } from "../version.ts";
+
+export const AGENT_KINDS = ["explorer", "human", "command", "claude", "codex"] as const;
+export type AgentKind = (typeof AGENT_KINDS)[number];
+
+const Int = (min: number, msg: string) => v.pipe(v.number(msg), v.integer(msg), v.minValue(min, msg));
+
+export const RunConfigSchema = v.object({
+  game: v.pipe(v.string(), v.minLength(1, "a game id is required")),
+  agent: v.picklist(AGENT_KINDS, `agent must be one of ${AGENT_KINDS.join(", ")}`),
+  cmd: v.optional(v.string()),
+  model: v.optional(v.string()),
+  effort: v.optional(v.string()),
+  /** Most actions per episode; RESET counts, as in the paper. */
+  maxActions: Int(1, "max actions must be a whole number ≥ 1"),
+  /** Most actions executed from one actions.json. */
+  actionCap: Int(1, "the action cap must be a whole number ≥ 1"),
+  /** null = full log; N > 0 last N sections; 0 newest section stripped; -1 no log file. */
+  logWindow: v.nullable(Int(-1, "--log-window must be a whole number ≥ -1")),
+  workspace: v.picklist(["persistent", "stateless"], "workspace must be persistent or stateless"),
+  episodes: Int(1, "episodes must be a whole number ≥ 1"),
+  gridMode: v.picklist(["ascii", "hex"], "grid mode must be ascii or hex"),
+  seed: v.pipe(v.number(), v.integer()),
+  /** Consecutive failed agent calls (crash, no or malformed actions.json) before the run ends. */
+  agentRetries: Int(0, "agent retries must be a whole number ≥ 0"),
+  agentTimeoutSec: v.pipe(v.number(), v.minValue(1, "the agent timeout must be ≥ 1 second")),
+  version: v.string(),
+});
+
+export type RunConfig = v.InferOutput<typeof RunConfigSchema>;
+
+export const DEFAULTS = {
+  agent: "explorer",
+  maxActions: 500,
+  actionCap: 20,
+  logWindow: null,
+  workspace: "persistent",
+  episodes: 1,
+  gridMode: "ascii",
+  seed: 0,
+  agentRetries: 3,
+  agentTimeoutSec: 600,
+} as const satisfies Partial<RunConfig>;
+
+/** Validates a config assembled from flags (or read back from run.json); `source` names it in errors. */
+export function validateConfig(input: unknown, source: string): Result<RunConfig, ProlongError> {
+  const parsed = v.safeParse(RunConfigSchema, input);
+  if (parsed.success) return ok(parsed.output);
+  const issue = parsed.issues[0];
+  const field = issue.path?.map((p) => String(p.key)).join(".") ?? "(config)";
+  return err(prolongError("bad-config", `${field}: ${issue.message}`, { path: source, fix: "see `prolong play --help` for the accepted values" }));
+}
+
+export function newConfig(fields: Partial<RunConfig> & { game: string }): Result<RunConfig, ProlongError> {
+  return validateConfig({ ...DEFAULTS, version: VERSION, ...fields }, "command line");
+}
+
+export function readConfigFile(path: string): Result<RunConfig, ProlongError> {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, "utf8"));
+  } catch (e) {
+    return err(prolongError("bad-config", `cannot read the run's settings: ${(e as Error).message}`, { path, fix: "is this a prolong run directory? it should hold run.json, logs.txt and index.sqlite" }));
+  }
+  return validateConfig(json, path);
+}
+
+/** The flag value as people write it, for summaries and events. */
+export function describeWindow(w: number | null): string {
+  if (w === null) return "full";
+  if (w === -1) return "none (board in prompt)";
+  if (w === 0) return "newest section, frames stripped";
+  return `last ${w} sections`;
+}
