@@ -1,0 +1,87 @@
+// The counters a run's headers and summary come from, and the one rule for how a step moves them:
+// the header shows the level and attempt the action was TAKEN on and the score AFTER it (as the paper's logs do);
+// Level rises with the score, Attempt rises after a GAME_OVER and returns to 1 on a new level.
+import type { FrameData, GameState } from "../game/types.ts";
+
+export interface RunTally {
+  /** Number of the last action written (0 = only the initial state so far); global over episodes. */
+  action: number;
+  /** 1-based level the next action is taken on. */
+  level: number;
+  attempt: number;
+  /** Levels completed (the log's Score). */
+  score: number;
+  state: GameState;
+  winLevels: number;
+  /** 1-based episode (lifetime arm). */
+  episode: number;
+  /** Action number at which the current episode began (its initial section's number). */
+  episodeStart: number;
+  /** Actions taken on each level in the current episode (index 0 = level 1); RESETs count. */
+  levelActions: number[];
+  /** Best score over finished episodes and the current one. */
+  bestScore: number;
+  agentCalls: number;
+  tamperEvents: number;
+}
+
+export function newTally(frame: FrameData): RunTally {
+  return {
+    action: 0,
+    level: 1,
+    attempt: 1,
+    score: frame.levelsCompleted,
+    state: frame.state,
+    winLevels: frame.winLevels,
+    episode: 1,
+    episodeStart: 0,
+    levelActions: new Array(frame.winLevels).fill(0),
+    bestScore: frame.levelsCompleted,
+    agentCalls: 0,
+    tamperEvents: 0,
+  };
+}
+
+export interface StepEffect {
+  /** The header fields of the section this step writes. */
+  readonly header: { readonly action: number; readonly level: number; readonly attempt: number; readonly score: number };
+  readonly levelUp: boolean;
+  readonly gameOver: boolean;
+  readonly win: boolean;
+}
+
+/** Moves the tally by one executed action and returns what the step's section header says. */
+export function recordStep(t: RunTally, frame: FrameData): StepEffect {
+  t.action += 1;
+  const header = { action: t.action, level: t.level, attempt: t.attempt, score: frame.levelsCompleted };
+  const slot = Math.min(t.level, t.levelActions.length) - 1;
+  if (slot >= 0) t.levelActions[slot] = (t.levelActions[slot] ?? 0) + 1;
+  const levelUp = frame.levelsCompleted > t.score;
+  const gameOver = frame.state === "GAME_OVER" && t.state !== "GAME_OVER";
+  if (levelUp) {
+    t.level = frame.levelsCompleted + 1;
+    t.attempt = 1;
+  } else if (gameOver) {
+    t.attempt += 1;
+  }
+  t.score = frame.levelsCompleted;
+  t.bestScore = Math.max(t.bestScore, t.score);
+  t.state = frame.state;
+  return { header, levelUp, gameOver, win: frame.state === "WIN" };
+}
+
+/** A new episode of the lifetime arm: the game starts over, the log and the global action count go on. */
+export function startEpisode(t: RunTally, frame: FrameData): void {
+  t.episode += 1;
+  t.episodeStart = t.action;
+  t.level = 1;
+  t.attempt = 1;
+  t.score = frame.levelsCompleted;
+  t.state = frame.state;
+  t.levelActions = new Array(frame.winLevels).fill(0);
+}
+
+/** Actions spent in the current episode (the budget is per episode). */
+export function episodeActions(t: RunTally): number {
+  return t.action - t.episodeStart;
+}
