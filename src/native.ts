@@ -63,3 +63,50 @@ interface Addon {
 }
 
 // Implementation below is written by the native work (see native/README.md).
+
+const BUILD_HINT = "run `npm run build:native` (needs cargo: apt-get install cargo, or rustup)";
+
+function loadAddon(): Addon {
+  try {
+    // A string literal, so `bun build --compile` embeds the addon in the binary.
+    return require("../native/prolong-native.node") as Addon;
+  } catch (cause) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    // A missing addon is a setup step not yet taken, not a bug: say what to run.
+    throw new Error(`prolong: the native addon native/prolong-native.node could not be loaded (${why}); ${BUILD_HINT}`, {
+      cause,
+    });
+  }
+}
+
+const addon: Addon = loadAddon();
+
+/** Byte offsets, header fields, frame counts and settled-board ranges of every section of a log buffer. */
+export function sectionIndex(buf: Uint8Array): SectionTable {
+  return addon.sectionIndex(buf);
+}
+
+/** -1 when `copy` is a byte-prefix of `master`, else the first differing offset (see CONTRACT). */
+export function prefixCheck(master: Uint8Array, copy: Uint8Array): number {
+  return addon.prefixCheck(master, copy);
+}
+
+/** xxh3-128 of buf[start, end) as 32 lowercase hex digits (high 64 bits first, as `xxhsum -H2`). */
+export function xxh3_128(buf: Uint8Array, start?: number, end?: number): string {
+  return addon.xxh3_128(buf, start, end);
+}
+
+/** blake3 (32-byte digest) of buf[start, end) as 64 lowercase hex digits. */
+export function blake3(buf: Uint8Array, start?: number, end?: number): string {
+  return addon.blake3(buf, start, end);
+}
+
+/** Row-major indices of the cells that differ between two text boards of one shape. */
+export function boardDiff(a: Uint8Array, b: Uint8Array): Int32Array {
+  return addon.boardDiff(a, b);
+}
+
+/** Per section, cells changed since the previous section's settled board (-1 where not comparable). */
+export function cellChanges(buf: Uint8Array, table: SectionTable): Int32Array {
+  return addon.cellChanges(buf, table);
+}

@@ -1,0 +1,15 @@
+//! prolong-native: the byte-scanning core of prolong's log tools, loaded by Bun/Node as an N-API addon.
+//!
+//! One module per job; each is plain safe Rust over `&[u8]` with its own unit tests. Only `napi.rs`
+//! touches the JavaScript engine (and only it contains `unsafe`). The contract every function keeps is
+//! written once, in src/native.ts of the project; test/oracle/ holds a TypeScript twin of each.
+
+pub mod diff;
+pub mod hash;
+pub mod prefix;
+pub mod sections;
+
+// The N-API glue links against symbols the host (Bun/Node) provides at load time; a test binary has no
+// host, so it is left out of `cargo test`.
+#[cfg(not(test))]
+mod napi;

@@ -1,0 +1,376 @@
+//! Section index of a PRO-LONG log: where each section starts and ends, its parsed header, how many
+//! animation frames it holds and where its settled board is. It does not validate the log or read
+//! boards' cells (diff.rs does); it is the one fast pass that every log tool starts from.
+//!
+//! The rules are the contract in src/native.ts. Speed comes from touching little: memmem finds the
+//! separator, the header is parsed only at section starts, marker lines are found by a backward memrchr
+//! for '[' (grids never contain it), and board rows are stepped over by their width.
+
+use memchr::memmem;
+
+pub const SEPARATOR_LEN: usize = 80;
+const SEPARATOR: [u8; SEPARATOR_LEN] = [b'='; SEPARATOR_LEN];
+
+pub const KIND_INITIAL: u8 = 0;
+pub const KIND_ACTION: u8 = 1;
+pub const KIND_OTHER: u8 = 2;
+
+const BOARD_MARKERS: [&[u8]; 4] =
+    [b"[settled]", b"[POST-ACTION BOARD STATE]", b"[INITIAL BOARD STATE]", b"[CURRENT BOARD STATE]"];
+const FRAME_MARKER: &[u8] = b"[frame ";
+
+/// Parsed header fields; -1 where a field is absent (or the whole header is not one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    pub kind: u8,
+    pub action: i32,
+    pub level: i32,
+    pub attempt: i32,
+    pub plan_step: i32,
+    pub plan_total: i32,
+    pub score: i32,
+}
+
+const NOT_A_HEADER: Header =
+    Header { kind: KIND_OTHER, action: -1, level: -1, attempt: -1, plan_step: -1, plan_total: -1, score: -1 };
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Section {
+    pub start: usize,
+    pub end: usize,
+    pub header: Header,
+    pub frames: i32,
+    /// Byte range of the settled board including its last line's '\n'; None when the section has none.
+    pub board: Option<(usize, usize)>,
+    pub complete: bool,
+}
+
+#[derive(Debug, Default)]
+pub struct SectionTable {
+    pub preamble_end: usize,
+    pub sections: Vec<Section>,
+}
+
+/// End of the separator line starting at `at` (just past its '\n', or the buffer end), if the 80 '='
+/// at `at` form a separator line: start of buffer or after '\n', followed by '\n', "\r\n" or the end.
+#[inline]
+fn separator_line_end(buf: &[u8], at: usize) -> Option<usize> {
+    if at > 0 && buf[at - 1] != b'\n' {
+        return None;
+    }
+    let after = at + SEPARATOR_LEN;
+    match buf.get(after) {
+        None => Some(after),
+        Some(b'\n') => Some(after + 1),
+        Some(b'\r') if buf.get(after + 1) == Some(&b'\n') => Some(after + 2),
+        _ => None,
+    }
+}
+
+/// Offsets of every separator line, in order.
+pub fn separator_offsets(buf: &[u8]) -> Vec<usize> {
+    let finder = memmem::Finder::new(&SEPARATOR);
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(i) = finder.find(&buf[from..]) {
+        let at = from + i;
+        if separator_line_end(buf, at).is_some() {
+            out.push(at);
+        }
+        // No separator can start inside this run of '=' (it would need a '\n' before it), so skip it.
+        from = at + SEPARATOR_LEN;
+    }
+    out
+}
+
+/// The line starting at `at`, without its "\n" / "\r\n", and the offset just past it.
+#[inline]
+fn line_at(buf: &[u8], at: usize, end: usize) -> (&[u8], usize) {
+    let (content_end, next) = match memchr::memchr(b'\n', &buf[at..end]) {
+        Some(i) => (at + i, at + i + 1),
+        None => (end, end),
+    };
+    let mut line = &buf[at..content_end];
+    if let [rest @ .., b'\r'] = line {
+        line = rest;
+    }
+    (line, next)
+}
+
+/// A decimal field in 0..=2^31-1 (digits only; leading zeros allowed).
+fn parse_field(s: &[u8]) -> Option<i32> {
+    if s.is_empty() {
+        return None;
+    }
+    let mut v: i64 = 0;
+    for &c in s {
+        if !c.is_ascii_digit() {
+            return None;
+        }
+        v = v * 10 + i64::from(c - b'0');
+        if v > i64::from(i32::MAX) {
+            return None;
+        }
+    }
+    Some(v as i32)
+}
+
+fn labelled(part: &[u8], label: &[u8]) -> Option<i32> {
+    part.strip_prefix(label).and_then(parse_field)
+}
+
+/// Parse a header line (without its line ending); anything that is not exactly one of the three
+/// header shapes is KIND_OTHER with every field -1.
+pub fn parse_header(line: &[u8]) -> Header {
+    parse_header_fields(line).unwrap_or(NOT_A_HEADER)
+}
+
+fn parse_header_fields(line: &[u8]) -> Option<Header> {
+    if !line.starts_with(b"Action ") {
+        return None;
+    }
+    let mut parts: [&[u8]; 5] = [b""; 5];
+    let mut n = 0;
+    let mut rest = line;
+    loop {
+        if n == parts.len() {
+            return None;
+        }
+        match memmem::find(rest, b" | ") {
+            Some(i) => {
+                parts[n] = &rest[..i];
+                rest = &rest[i + 3..];
+                n += 1;
+            }
+            None => {
+                parts[n] = rest;
+                n += 1;
+                break;
+            }
+        }
+    }
+    if n != 4 && n != 5 {
+        return None;
+    }
+    let action = labelled(parts[0], b"Action ")?;
+    let level = labelled(parts[1], b"Level ")?;
+    let attempt = labelled(parts[2], b"Attempt ")?;
+    let score = labelled(parts[n - 1], b"Score: ")?;
+    let (kind, plan_step, plan_total) = if n == 4 {
+        (KIND_ACTION, -1, -1)
+    } else if parts[3] == b"INITIAL STATE" {
+        (KIND_INITIAL, -1, -1)
+    } else {
+        let plan = parts[3].strip_prefix(b"Plan Step ")?;
+        let slash = memchr::memchr(b'/', plan)?;
+        (KIND_ACTION, parse_field(&plan[..slash])?, parse_field(&plan[slash + 1..])?)
+    };
+    Some(Header { kind, action, level, attempt, plan_step, plan_total, score })
+}
+
+fn is_board_marker(line: &[u8]) -> bool {
+    BOARD_MARKERS.iter().any(|m| *m == line)
+}
+
+/// Frame count and the offset just past the LAST board marker line, scanning the lines in
+/// [lines_start, end) (each of which starts at lines_start or after a '\n').
+fn scan_markers(buf: &[u8], lines_start: usize, end: usize) -> (i32, Option<usize>) {
+    let mut frame_lines = 0;
+    let mut last_marker_end = None;
+    let mut hi = end;
+    while let Some(i) = memchr::memrchr(b'[', &buf[lines_start..hi]) {
+        let at = lines_start + i;
+        hi = at;
+        if at != lines_start && buf[at - 1] != b'\n' {
+            continue;
+        }
+        if buf[at..end].starts_with(FRAME_MARKER) {
+            frame_lines += 1;
+        } else if last_marker_end.is_none() {
+            let (line, next) = line_at(buf, at, end);
+            if is_board_marker(line) {
+                last_marker_end = Some(next);
+            }
+        }
+    }
+    (frame_lines + 1, last_marker_end)
+}
+
+/// The run of board lines starting at `at`: non-empty lines that are not "[frame " markers.
+/// Returns (end of the run including the last line's '\n', number of rows, first row's width).
+fn board_run(buf: &[u8], at: usize, end: usize) -> (usize, usize, usize) {
+    let (first, mut pos) = line_at(buf, at, end);
+    if first.is_empty() || first.starts_with(FRAME_MARKER) {
+        return (at, 0, 0);
+    }
+    let width = first.len();
+    let stride = pos - at; // the first row's bytes including its line ending
+    let mut rows = 1;
+    // Fast path: step row by row while each row ends where the first one did.
+    let fast_from = pos;
+    let mut fast_rows = 0;
+    while pos + stride <= end
+        && buf[pos + stride - 1] == b'\n'
+        && buf[pos] != b'\n'
+        && buf[pos] != b'\r'
+        && buf[pos] != b'['
+    {
+        pos += stride;
+        fast_rows += 1;
+    }
+    // The stepped rows are real rows only if they hold no other '\n' (one per row); else walk exactly.
+    let newlines = buf[fast_from..pos].iter().filter(|&&c| c == b'\n').count();
+    if newlines != fast_rows {
+        pos = fast_from;
+    } else {
+        rows += fast_rows;
+    }
+    while pos < end {
+        let (line, next) = line_at(buf, pos, end);
+        if line.is_empty() || line.starts_with(FRAME_MARKER) {
+            break;
+        }
+        rows += 1;
+        pos = next;
+    }
+    (pos, rows, width)
+}
+
+fn describe_section(buf: &[u8], start: usize, end: usize) -> Section {
+    let lines_start = (start + SEPARATOR_LEN..end).find(|&i| buf[i] == b'\n').map_or(end, |i| i + 1);
+    let header = if lines_start < end { parse_header(line_at(buf, lines_start, end).0) } else { NOT_A_HEADER };
+    let (frames, marker_end) = scan_markers(buf, lines_start, end);
+    let (board, complete) = match marker_end {
+        Some(from) => {
+            let (to, rows, width) = board_run(buf, from, end);
+            if rows == 0 {
+                (None, false)
+            } else {
+                (Some((from, to)), rows == width)
+            }
+        }
+        None => (None, false),
+    };
+    Section { start, end, header, frames, board, complete }
+}
+
+pub fn section_index(buf: &[u8]) -> SectionTable {
+    let starts = separator_offsets(buf);
+    let preamble_end = starts.first().copied().unwrap_or(buf.len());
+    let mut sections = Vec::with_capacity(starts.len());
+    for (k, &start) in starts.iter().enumerate() {
+        let end = starts.get(k + 1).copied().unwrap_or(buf.len());
+        sections.push(describe_section(buf, start, end));
+    }
+    SectionTable { preamble_end, sections }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sep() -> String {
+        "=".repeat(80)
+    }
+
+    fn board(rows: usize, width: usize, c: char) -> String {
+        (0..rows).map(|_| c.to_string().repeat(width) + "\n").collect()
+    }
+
+    #[test]
+    fn headers() {
+        let h = parse_header(b"Action 0 | Level 1 | Attempt 1 | INITIAL STATE | Score: 0");
+        assert_eq!(h, Header { kind: 0, action: 0, level: 1, attempt: 1, plan_step: -1, plan_total: -1, score: 0 });
+        let h = parse_header(b"Action 12 | Level 3 | Attempt 2 | Plan Step 4/15 | Score: 2");
+        assert_eq!(h, Header { kind: 1, action: 12, level: 3, attempt: 2, plan_step: 4, plan_total: 15, score: 2 });
+        let h = parse_header(b"Action 7 | Level 1 | Attempt 1 | Score: 0");
+        assert_eq!((h.kind, h.action, h.plan_step, h.score), (1, 7, -1, 0));
+        assert_eq!(parse_header(b"Action 7 | Level 1 | Attempt 1 | Score: 99999999999"), NOT_A_HEADER);
+        assert_eq!(parse_header(b"Action -1 | Level 1 | Attempt 1 | Score: 0"), NOT_A_HEADER);
+        assert_eq!(parse_header(b"Action 1 | Level 1 | Attempt 1 | Plan Step 1/ | Score: 0"), NOT_A_HEADER);
+        assert_eq!(parse_header(b"Action 1 | Level 1 | Attempt 1 | Plan Step 1/2 | Score: 0 "), NOT_A_HEADER);
+        assert_eq!(parse_header(b"hello"), NOT_A_HEADER);
+        assert_eq!(parse_header(b""), NOT_A_HEADER);
+    }
+
+    #[test]
+    fn separators_only_whole_lines() {
+        let s = sep();
+        let text = format!(
+            "pre\n{s}\nA\n{}\n={s}\n x{s}\n{s}\r\nB\n{s}",
+            "=".repeat(79)
+        );
+        let offs = separator_offsets(text.as_bytes());
+        let expected: Vec<usize> = text.match_indices(&s).map(|(i, _)| i).collect();
+        // The valid ones: after "pre\n", the CRLF one, and the final one without a newline.
+        assert_eq!(offs.len(), 3);
+        assert_eq!(offs[0], 4);
+        assert_eq!(*offs.last().unwrap(), text.len() - 80);
+        assert!(offs.iter().all(|o| expected.contains(o)));
+    }
+
+    #[test]
+    fn empty_and_no_separator() {
+        let t = section_index(b"");
+        assert_eq!((t.preamble_end, t.sections.len()), (0, 0));
+        let t = section_index(b"just text\n");
+        assert_eq!((t.preamble_end, t.sections.len()), (10, 0));
+    }
+
+    #[test]
+    fn a_small_log() {
+        let s = sep();
+        let b1 = board(3, 3, 'a');
+        let log = format!(
+            "{s}\nAction 0 | Level 1 | Attempt 1 | INITIAL STATE | Score: 0\n\n[INITIAL BOARD STATE]\n{b1}\n\n\
+             {s}\nAction 1 | Level 1 | Attempt 1 | Plan Step 1/2 | Score: 0\n\n[PLAN]\n{s}=\n[settled]\nTool Call: ACTION1({{}})\n\
+             [POST-ACTION BOARD STATE]\n[frame 1/2]\n{b1}[frame 2/2]\n{b1}[settled]\n{}\n{s}\nAction 2 | Level 1 | Attempt 1 | Score: 1\n[POST-ACTION BOARD STATE]\naaa\naa",
+            board(3, 4, 'b')
+        );
+        let t = section_index(log.as_bytes());
+        assert_eq!(t.sections.len(), 3);
+        assert_eq!(t.preamble_end, 0);
+        let [a, b, c] = [t.sections[0], t.sections[1], t.sections[2]];
+        assert_eq!((a.header.kind, a.frames, a.complete), (KIND_INITIAL, 1, true));
+        let (bs, be) = a.board.unwrap();
+        assert_eq!(&log[bs..be], b1);
+        assert_eq!((b.header.plan_step, b.header.plan_total, b.frames), (1, 2, 3));
+        let (bs, be) = b.board.unwrap();
+        assert_eq!(&log[bs..be], board(3, 4, 'b'));
+        assert!(!b.complete, "3 rows of 4 is not square");
+        assert_eq!(b.end, c.start);
+        assert_eq!((c.header.kind, c.header.score, c.end), (KIND_ACTION, 1, log.len()));
+        let (bs, be) = c.board.unwrap();
+        assert_eq!(&log[bs..be], "aaa\naa");
+        assert!(!c.complete);
+    }
+
+    #[test]
+    fn crlf_and_bracket_rows() {
+        let s = sep();
+        let log = format!("{s}\r\nAction 3 | Level 2 | Attempt 1 | Score: 1\r\n[settled]\r\nab\r\ncd\r\n\r\ntail\r\n");
+        let t = section_index(log.as_bytes());
+        let sec = t.sections[0];
+        assert_eq!((sec.header.kind, sec.header.action, sec.header.level), (KIND_ACTION, 3, 2));
+        let (bs, be) = sec.board.unwrap();
+        assert_eq!(&log[bs..be], "ab\r\ncd\r\n");
+        assert!(sec.complete);
+        // A row with an inner '\n' at the stepped position must not fool the fast path.
+        let log = format!("{s}\n[settled]\nabcd\nab\nd\nabcd\n");
+        let sec = section_index(log.as_bytes()).sections[0];
+        let (bs, be) = sec.board.unwrap();
+        assert_eq!(&log[bs..be], "abcd\nab\nd\nabcd\n");
+        assert!(sec.complete, "4 rows, first row 4 wide");
+    }
+
+    #[test]
+    fn separator_at_end_and_no_board() {
+        let s = sep();
+        let t = section_index(format!("x\n{s}").as_bytes());
+        assert_eq!(t.sections.len(), 1);
+        let sec = t.sections[0];
+        assert_eq!((sec.start, sec.end, sec.header.kind, sec.frames, sec.board), (2, 82, KIND_OTHER, 1, None));
+        let t = section_index(format!("{s}\n[settled]\n\nabc\n").as_bytes());
+        assert_eq!(t.sections[0].board, None);
+    }
+}
