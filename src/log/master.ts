@@ -1,0 +1,167 @@
+// The master log: the one append-only copy of the agent's memory, kept in the run directory (outside the
+// workspace, where no agent can reach it). Bytes once written are never rewritten or truncated: the file is
+// opened O_APPEND, and each section goes out in one write() so a reader sees whole sections or a torn tail,
+// never an interleaving. A torn tail (a crash mid-append) is reported, never repaired here: resume decides.
+import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from "node:fs";
+import { err, ok, type Result } from "neverthrow";
+import { prolongError, type ProlongError } from "../errors.ts";
+import { SECTION_KIND, sectionIndex } from "../native.ts";
+
+/** Byte range [start, end) of one append in the master. */
+export interface AppendRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** What follows the last complete section when the file ends in a partial one. */
+export interface TornTail {
+  /** File size on disk. */
+  readonly size: number;
+  /** End of the last complete section: everything before it can be trusted. */
+  readonly completeEnd: number;
+  /** size - completeEnd: the bytes of the partial section. */
+  readonly tornBytes: number;
+  readonly reason: string;
+}
+
+/** Anything the window and sync code can read master bytes from. */
+export interface ByteSource {
+  readonly size: number;
+  read(start: number, end: number): Result<Uint8Array, ProlongError>;
+}
+
+const encoder = new TextEncoder();
+
+export class MasterLog implements ByteSource {
+  private constructor(
+    readonly path: string,
+    private fd: number,
+    private bytes: number,
+    /** Set when the file ended in a partial section at open (structural check; see tornTail). */
+    readonly tail: TornTail | null,
+  ) {}
+
+  /**
+   * Opens the master for appending (creating it unless `create: false`, as resume does) and checks its tail.
+   * A torn tail is reported in `tail`, the file is left as it is.
+   */
+  static open(path: string, opts: { create?: boolean } = {}): Result<MasterLog, ProlongError> {
+    const create = opts.create ?? true;
+    let fd: number;
+    try {
+      // O_NOFOLLOW: the master is ours; a symlink in its place is an error, not something to write through.
+      fd = openSync(path, constants.O_RDWR | constants.O_APPEND | constants.O_NOFOLLOW | (create ? constants.O_CREAT : 0), 0o644);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      const fix = code === "ENOENT" ? "check the run directory (it holds logs.txt)" : code === "ELOOP" ? "the master log must be a regular file, not a symlink" : undefined;
+      return err(prolongError("master-open", `cannot open the master log: ${(e as Error).message}`, { path, ...(fix ? { fix } : {}) }));
+    }
+    const st = fstatSync(fd);
+    if (!st.isFile()) {
+      closeSync(fd);
+      return err(prolongError("master-open", "the master log is not a regular file", { path }));
+    }
+    const size = st.size;
+    let tail: TornTail | null = null;
+    if (size > 0) {
+      const all = Buffer.allocUnsafe(size);
+      const got = readFully(fd, all, 0);
+      if (got.isErr()) {
+        closeSync(fd);
+        return err({ ...got.error, path });
+      }
+      tail = tornTail(all);
+    }
+    return ok(new MasterLog(path, fd, size, tail));
+  }
+
+  get size(): number {
+    return this.bytes;
+  }
+
+  /**
+   * Appends one section (or any text) in one write and returns its byte range. Fails, without retrying from
+   * a guessed offset, when the file changed under us (someone else appended) or the write came up short.
+   */
+  append(data: string | Uint8Array): Result<AppendRange, ProlongError> {
+    const buf = typeof data === "string" ? encoder.encode(data) : data;
+    const start = this.bytes;
+    let written = 0;
+    try {
+      // One write() normally takes it all; the loop only matters on a short write (e.g. disk nearly full).
+      while (written < buf.length) written += writeSync(this.fd, buf, written, buf.length - written);
+    } catch (e) {
+      const size = fstatSync(this.fd).size;
+      this.bytes = size;
+      return err(prolongError("master-write", `append failed after ${written} of ${buf.length} bytes: ${(e as Error).message}; the log now ends in a torn section at offset ${start}`, { path: this.path, fix: "free disk space, then `prolong resume` the run" }));
+    }
+    const size = fstatSync(this.fd).size;
+    this.bytes = size;
+    if (size !== start + buf.length) {
+      return err(prolongError("master-concurrent", `the master log grew by ${size - start} bytes while appending ${buf.length}: another process writes to it`, { path: this.path, fix: "run one harness per run directory" }));
+    }
+    return ok({ start, end: size });
+  }
+
+  /** Bytes [start, end) of the master. Out-of-range bounds are a caller bug and throw. */
+  read(start: number, end: number): Result<Uint8Array, ProlongError> {
+    if (!(Number.isInteger(start) && Number.isInteger(end) && 0 <= start && start <= end && end <= this.bytes)) {
+      throw new RangeError(`MasterLog.read(${start}, ${end}) outside [0, ${this.bytes}]`);
+    }
+    const buf = Buffer.allocUnsafe(end - start);
+    return readFully(this.fd, buf, start).map(() => new Uint8Array(buf.buffer, buf.byteOffset, buf.length));
+  }
+
+  /**
+   * The index-based tail check (exact, unlike the structural one at open): the index knows where the last
+   * section it recorded ends. Bytes past it are a torn or unrecorded append; a file shorter than it was cut.
+   */
+  tailAfter(indexedEnd: number): TornTail | null {
+    if (this.bytes === indexedEnd) return null;
+    const reason = this.bytes > indexedEnd
+      ? `${this.bytes - indexedEnd} byte(s) after the last indexed section (a crash during or right after an append)`
+      : `the file is ${indexedEnd - this.bytes} byte(s) shorter than the index records: the master was truncated`;
+    return { size: this.bytes, completeEnd: Math.min(indexedEnd, this.bytes), tornBytes: this.bytes - indexedEnd, reason };
+  }
+
+  close(): void {
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
+  }
+}
+
+function readFully(fd: number, buf: Uint8Array, position: number): Result<void, ProlongError> {
+  let got = 0;
+  try {
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, position + got);
+      if (n === 0) return err(prolongError("master-read", `the master log ended ${buf.length - got} byte(s) early at offset ${position + got}`));
+      got += n;
+    }
+  } catch (e) {
+    return err(prolongError("master-read", `cannot read the master log: ${(e as Error).message}`));
+  }
+  return ok(undefined);
+}
+
+/**
+ * Structural tail check of a whole log: the last section is torn when it does not end in '\n', or when it
+ * has a header of a known kind but its settled board is cut short. (A cut that falls exactly after the
+ * board's last row looks complete here; `tailAfter` with the index's offset catches that.)
+ */
+export function tornTail(all: Uint8Array): TornTail | null {
+  const size = all.length;
+  if (size === 0) return null;
+  const t = sectionIndex(all);
+  if (t.count === 0) {
+    return { size, completeEnd: 0, tornBytes: size, reason: "no complete section separator: the first append was cut" };
+  }
+  const last = t.count - 1;
+  const start = t.start[last] as number;
+  const endsInNewline = all[size - 1] === 10;
+  const kind = t.kind[last];
+  const boardCut = kind !== SECTION_KIND.other && t.complete[last] === 0;
+  if (endsInNewline && !boardCut) return null;
+  const reason = boardCut ? "the last section's board is cut short" : "the last section does not end with a newline";
+  return { size, completeEnd: start, tornBytes: size - start, reason };
+}

@@ -1,0 +1,200 @@
+// THE one window routine: what part of the master log an agent sees under each memory arm (--log-window).
+// Windows are built from the master's own bytes (verbatim ranges), except the newest-section arm, which
+// rewrites one section through format.ts without its animation frames.
+import { err, ok, type Result } from "neverthrow";
+import { prolongError, type ProlongError } from "../errors.ts";
+import { SECTION_KIND, sectionIndex, type SectionTable } from "../native.ts";
+import { parseSection, SECTION_JOIN, writeSection, type GridMode } from "./format.ts";
+import type { AppendRange, ByteSource } from "./master.ts";
+
+export type LogWindow =
+  | { readonly kind: "full" }
+  /** The last `sections` action sections, plus the first (INITIAL STATE) section. */
+  | { readonly kind: "last"; readonly sections: number }
+  /** The newest section only, its animation frames dropped (settled board kept). */
+  | { readonly kind: "newest-stripped" }
+  /** No log file at all; the current board goes into the prompt. */
+  | { readonly kind: "none" };
+
+export const FULL_WINDOW: LogWindow = { kind: "full" };
+
+const FLAG_HELP = "--log-window takes a whole number: N > 0 = last N action sections (plus the initial section), 0 = newest section without animation frames, -1 = no log file (board in the prompt); leave it out (or say 'full') for the whole log";
+
+/** Parses the `--log-window` flag value. */
+export function parseLogWindow(flag: string): Result<LogWindow, ProlongError> {
+  const s = flag.trim();
+  if (s === "full") return ok(FULL_WINDOW);
+  if (!/^-?\d+$/.test(s)) return err(prolongError("bad-flag", `--log-window ${JSON.stringify(flag)} is not a whole number`, { fix: FLAG_HELP }));
+  const n = Number(s);
+  if (!Number.isSafeInteger(n) || n < -1) return err(prolongError("bad-flag", `--log-window ${s} is out of range`, { fix: FLAG_HELP }));
+  return ok(logWindowFromNumber(n));
+}
+
+/** The RunConfig form (null = full log) to a window. */
+export function logWindowFromNumber(n: number | null): LogWindow {
+  if (n === null) return FULL_WINDOW;
+  if (n === -1) return { kind: "none" };
+  if (n === 0) return { kind: "newest-stripped" };
+  if (Number.isSafeInteger(n) && n > 0) return { kind: "last", sections: n };
+  throw new RangeError(`log window ${n}: validate the flag with parseLogWindow first`);
+}
+
+/** The flag value that gives this window back ("full", "25", "0", "-1"). */
+export function logWindowFlag(w: LogWindow): string {
+  switch (w.kind) {
+    case "full": return "full";
+    case "last": return String(w.sections);
+    case "newest-stripped": return "0";
+    case "none": return "-1";
+  }
+}
+
+export type SectionKindName = "initial" | "action" | "other";
+
+/** One section of the master as the harness recorded it. */
+export interface SectionSpan {
+  readonly ordinal: number;
+  readonly start: number;
+  readonly end: number;
+  readonly kind: SectionKindName;
+}
+
+/** What a window needs to know about the sections; the run index and a native SectionTable both provide it. */
+export interface SectionLookup {
+  count(): number;
+  first(): SectionSpan | undefined;
+  last(): SectionSpan | undefined;
+  /** n = 1 is the newest action section. */
+  nthLastAction(n: number): SectionSpan | undefined;
+}
+
+const KIND_NAMES: readonly SectionKindName[] = ["initial", "action", "other"];
+
+export function kindName(kind: number): SectionKindName {
+  return KIND_NAMES[kind] ?? "other";
+}
+
+/**
+ * A lookup over a native section table (a log read from disk, no index at hand). Native ranges run to the
+ * next separator; the join "\n" before it is left out so spans match the run index's (see SectionRow).
+ */
+export function tableLookup(t: SectionTable): SectionLookup {
+  const span = (i: number): SectionSpan | undefined => {
+    if (i < 0 || i >= t.count) return undefined;
+    const end = i < t.count - 1 ? (t.end[i] as number) - SECTION_JOIN.length : (t.end[i] as number);
+    return { ordinal: i, start: t.start[i] as number, end, kind: kindName(t.kind[i] as number) };
+  };
+  return {
+    count: () => t.count,
+    first: () => span(0),
+    last: () => span(t.count - 1),
+    nthLastAction(n) {
+      let seen = 0;
+      for (let i = t.count - 1; i >= 0; i--) if (t.kind[i] === SECTION_KIND.action && ++seen === n) return span(i);
+      return undefined;
+    },
+  };
+}
+
+/**
+ * The master byte ranges a verbatim window is made of, in order. The full log is [0, end of last section);
+ * a last-N window is the preamble and first section, then everything from the join before the N-th newest
+ * action section on — so the window reads like a log written with the sections in between left out. When
+ * the two ranges touch, the result is the full log.
+ */
+export function windowRanges(sections: SectionLookup, w: { kind: "full" } | { kind: "last"; sections: number }): AppendRange[] {
+  const last = sections.last();
+  if (!last) return [];
+  const whole = [{ start: 0, end: last.end }];
+  if (w.kind === "full") return whole;
+  const first = sections.first();
+  const nth = sections.nthLastAction(w.sections);
+  const from = nth ? nth.start - SECTION_JOIN.length : 0;
+  if (!first || !nth || from <= first.end) return whole;
+  return [{ start: 0, end: first.end }, { start: from, end: last.end }];
+}
+
+/**
+ * The bytes of the agent's copy under a window, or null for the no-log arm. `mode` is the log's grid mode
+ * (the newest-section arm writes its section back through format.ts).
+ */
+export function renderWindow(src: ByteSource, sections: SectionLookup, w: LogWindow, mode: GridMode): Result<Uint8Array | null, ProlongError> {
+  switch (w.kind) {
+    case "none":
+      return ok(null);
+    case "full":
+    case "last":
+      return readRanges(src, windowRanges(sections, w));
+    case "newest-stripped": {
+      const last = sections.last();
+      if (!last) return ok(new Uint8Array(0));
+      return src.read(last.start, last.end).andThen((bytes) => {
+        if (last.kind === "other") return ok(bytes);
+        return stripFrames(new TextDecoder().decode(bytes), mode).map((text) => new TextEncoder().encode(text));
+      });
+    }
+  }
+}
+
+/** One section rewritten as a one-frame section: the [frame ..] grids and the [settled] marker go, the settled board stays. */
+export function stripFrames(sectionText: string, mode: GridMode): Result<string, ProlongError> {
+  return parseSection(sectionText)
+    .map((s) => (s.frames.length === 0 ? sectionText : writeSection({ ...s, frames: [] }, mode)))
+    .mapErr((e) => ({ ...e, message: `cannot strip the newest section's frames: ${e.message}` }));
+}
+
+/** Convenience for a whole log in memory (tests, inspection): indexes it and renders the window. */
+export function windowOfLog(log: Uint8Array, w: LogWindow, mode: GridMode): Result<Uint8Array | null, ProlongError> {
+  return renderWindow(bytesSource(log), tableLookup(sectionIndex(log)), w, mode);
+}
+
+/**
+ * The no-log arm's board, as the published harness's current_board.txt has it:
+ * `Score: S\nAction: N\n\n[CURRENT BOARD STATE]\n<grid>` (grid rows as logged, no final newline).
+ * Taken from the newest section that has a header and a board.
+ */
+export function currentBoardText(master: ByteSource, sections?: SectionLookup): Result<string, ProlongError> {
+  const lookup = sections ? ok(sections) : tableOf(master);
+  if (lookup.isErr()) return err(lookup.error);
+  const last = lookup.value.last();
+  if (!last) return err(prolongError("empty-log", "the master log has no section yet, so there is no current board", { fix: "append the INITIAL STATE section before the first agent call" }));
+  return master.read(last.start, last.end).andThen((bytes) => {
+    const t = sectionIndex(bytes);
+    const i = t.count - 1;
+    const boardStart = t.boardStart[i] ?? -1;
+    const boardEnd = t.boardEnd[i] ?? -1;
+    if (i < 0 || t.kind[i] === SECTION_KIND.other || boardStart < 0) {
+      return err(prolongError("no-board", `the newest section (bytes ${last.start}..${last.end}) has no header and board to show`, { fix: "the runner must end every turn on an action or INITIAL STATE section" }));
+    }
+    const grid = new TextDecoder().decode(bytes.subarray(boardStart, boardEnd)).replace(/\r?\n$/, "");
+    return ok(`Score: ${t.score[i]}\nAction: ${t.action[i]}\n\n[CURRENT BOARD STATE]\n${grid}`);
+  });
+}
+
+function tableOf(src: ByteSource): Result<SectionLookup, ProlongError> {
+  return src.read(0, src.size).map((all) => tableLookup(sectionIndex(all)));
+}
+
+/** A ByteSource over bytes in memory. */
+export function bytesSource(bytes: Uint8Array): ByteSource {
+  return {
+    size: bytes.length,
+    read(start, end) {
+      if (!(0 <= start && start <= end && end <= bytes.length)) throw new RangeError(`read(${start}, ${end}) outside [0, ${bytes.length}]`);
+      return ok(bytes.subarray(start, end));
+    },
+  };
+}
+
+function readRanges(src: ByteSource, ranges: readonly AppendRange[]): Result<Uint8Array, ProlongError> {
+  const total = ranges.reduce((n, r) => n + r.end - r.start, 0);
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const r of ranges) {
+    const got = src.read(r.start, r.end);
+    if (got.isErr()) return err(got.error);
+    out.set(got.value, at);
+    at += got.value.length;
+  }
+  return ok(out);
+}
