@@ -1,0 +1,97 @@
+// The built-in explorer: a training-free graph explorer that plays through the same contract as any agent.
+// It keeps nothing between turns: every call re-reads workspace/logs.txt, rebuilds the transition graph
+// and writes workspace/actions.json. Deterministic for a given log and seed.
+import { err, ok, type Result } from "neverthrow";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { prolongError, type ProlongError } from "../../errors.ts";
+import { ACTIONS_FILE, actionsFileText } from "../actions.ts";
+import { NO_TOKENS, type Agent, type TurnInput, type TurnReply } from "../agent.ts";
+import { buildGraph } from "./graph.ts";
+import { decide, type Decision } from "./plan.ts";
+import { decodeBoardText, readLog, type LoggedRun } from "./read-log.ts";
+import { StateHasher } from "./state-hash.ts";
+import { detectBars } from "./status-bars.ts";
+
+export const LOG_FILE = "logs.txt";
+
+export function createExplorer(): Agent {
+  return { name: "explorer", turn: explorerTurn };
+}
+
+export async function explorerTurn(input: TurnInput): Promise<Result<TurnReply, ProlongError>> {
+  const started = performance.now();
+  const decided = think(input);
+  if (decided.isErr()) return err(decided.error);
+  const { decision, text } = decided.value;
+  const path = join(input.workspace, ACTIONS_FILE);
+  try {
+    writeFileSync(path, actionsFileText(decision.actions, decision.actions.length === 0));
+  } catch (e) {
+    return err(prolongError("explorer-write", `cannot write actions: ${(e as Error).message}`, { path, fix: "check that the workspace is writable" }));
+  }
+  return ok({ text, toolCalls: 0, tokens: NO_TOKENS, wallMs: performance.now() - started, exitCode: 0 });
+}
+
+/** One decision from what the workspace shows; no file is written. Exported for the benchmark. */
+export function think(input: TurnInput): Result<{ decision: Decision; text: string }, ProlongError> {
+  const run = observe(input);
+  if (run.isErr()) return err(run.error);
+  const { steps, width, height } = run.value;
+  const bars = detectBars(steps, width, height);
+  const graph = buildGraph(steps, new StateHasher(bars));
+  const decision = decide(graph, {
+    width, height, masked: bars.cells, available: input.availableActions, actionCap: input.actionCap, seed: input.seed,
+  });
+  let levelStates = 0;
+  for (const s of graph.states.values()) if (s.score === graph.currentScore) levelStates++;
+  const levelEdges = [...graph.edges.entries()].filter(([k]) => graph.states.get(k)?.score === graph.currentScore)
+    .reduce((n, [, out]) => n + out.size, 0);
+  const masked = [...bars.rows.map((r) => `row ${r}`), ...bars.cols.map((c) => `column ${c}`)];
+  const text = [
+    `Level ${graph.currentScore + 1}, attempt ${graph.currentAttempt}: ${levelStates} states and ${levelEdges} tested actions known on this level (rebuilt from the log${masked.length ? `; status bar masked: ${masked.join(", ")}` : ""}).`,
+    `Next: ${decision.reason}.`,
+  ].join(" ");
+  return ok({ decision, text });
+}
+
+/** The log when there is one; otherwise (the no-log arm) the board in the prompt as a one-step history. */
+function observe(input: TurnInput): Result<LoggedRun, ProlongError> {
+  const path = join(input.workspace, LOG_FILE);
+  if (existsSync(path)) {
+    let bytes: Uint8Array;
+    try {
+      bytes = new Uint8Array(readFileSync(path));
+    } catch (e) {
+      return err(prolongError("explorer-read", `cannot read the log: ${(e as Error).message}`, { path }));
+    }
+    const run = readLog(bytes, path);
+    if (run.isErr() || run.value.steps.some((s) => s.board !== undefined)) return run;
+  }
+  return boardFromPrompt(input.prompt);
+}
+
+const PROMPT_BOARD = "[CURRENT BOARD STATE]";
+
+function boardFromPrompt(prompt: string): Result<LoggedRun, ProlongError> {
+  const fix = "give the explorer a workspace with logs.txt, or a prompt with a [CURRENT BOARD STATE] block";
+  const at = prompt.indexOf(PROMPT_BOARD);
+  if (at < 0) return err(prolongError("explorer-no-board", "no logs.txt in the workspace and no board in the prompt", { fix }));
+  const rows: string[] = [];
+  for (const line of prompt.slice(at + PROMPT_BOARD.length).split("\n").map((l) => l.trimEnd())) {
+    if (line === "") {
+      if (rows.length > 0) break;
+      continue;
+    }
+    if (rows.length > 0 && line.length !== rows[0]!.length) break;
+    rows.push(line);
+  }
+  const board = decodeBoardText(rows.join("\n"));
+  if (!board) return err(prolongError("explorer-no-board", "the prompt's [CURRENT BOARD STATE] block is not a board", { fix }));
+  const score = Number(/Score: (\d+)/.exec(prompt)?.[1] ?? 0);
+  const actionNumber = Number(/Action: (\d+)/.exec(prompt)?.[1] ?? -1);
+  return ok({
+    steps: [{ section: 0, kind: "initial", actionNumber, level: score + 1, attempt: 1, score, board: board.cells }],
+    width: board.width, height: board.height,
+  });
+}
