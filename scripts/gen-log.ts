@@ -168,7 +168,8 @@ export function generateLog(opts: GenLogOptions = {}): string {
       section.board = grid(board);
     }
     let text = writeSection(section, mode);
-    if (adversarial && text.includes(RAW_SEPARATOR_MARK)) text = text.replace(RAW_SEPARATOR_MARK, `\n${SEPARATOR}\n`);
+    // Half the plan lines of exactly 80 '=' stay escaped; the other half go in raw (hostile, see the top).
+    if (adversarial && text.includes(RAW_SEPARATOR_MARK) && r() < 0.5) text = text.replace(RAW_SEPARATOR_MARK, `\n${SEPARATOR}\n`);
     if (parts.length > 0) text = SECTION_JOIN + text;
     parts.push(text);
     lines += countLines(text);

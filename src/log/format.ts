@@ -245,7 +245,9 @@ export function parseSection(text: string): Result<LogSection, ProlongError> {
     if (j >= lines.length) {
       return sectionError(`the [PLAN] block never ends: expected a "Tool Call:" or board marker line after it`);
     }
-    const planLines = lines.slice(5, j);
+    // In a CRLF section the "\r" ends the line; in an LF section a "\r" is the agent's and is kept.
+    const crlf = (lines[0] ?? "").endsWith("\r");
+    const planLines = crlf ? lines.slice(5, j).map(stripCr) : lines.slice(5, j);
     if (planLines.length > 0 && isBlank(planLines[planLines.length - 1])) planLines.pop();
     plan = unescapePlan(planLines.join("\n"));
     i = j;
