@@ -66,7 +66,10 @@ function observe(input: TurnInput): Result<LoggedRun, ProlongError> {
       return err(prolongError("explorer-read", `cannot read the log: ${(e as Error).message}`, { path }));
     }
     const run = readLog(bytes, path);
-    if (run.isErr() || run.value.steps.some((s) => s.board !== undefined)) return run;
+    if (run.isOk() && run.value.steps.some((s) => s.board !== undefined)) return run;
+    // An empty or unreadable copy: the prompt may still show the board; if not, report the log's problem.
+    const fromPrompt = boardFromPrompt(input.prompt);
+    return fromPrompt.isOk() || run.isOk() ? fromPrompt : run;
   }
   return boardFromPrompt(input.prompt);
 }
