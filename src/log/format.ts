@@ -40,17 +40,26 @@
 // mboxrd's ">From " quoting: already-indented lines gain a space too). Text without such lines is written
 // byte for byte, so our logs stay byte-compatible with the published ones.
 //
+// READING is tolerant where real files vary: "\r\n" line ends (in a CRLF section the "\r" of plan lines is
+// dropped; in an LF section a "\r" is the agent's and kept), any number of blank lines after the board, a
+// header without "Plan Step", free text inside [PLAN]. A section is COMPLETE when its text ends with the
+// blank line after the board, or, lacking it, when the settled board is square (a log written with no final
+// newline); anything else stopped inside its board and parseLog reports it as the cut.
+//
 // QUIRK of the published logs, normalised: their [PLAN] text sometimes begins with the agent's own raw
 // "[PLAN]" line (a doubled "[PLAN]\n[PLAN]\n"). parseSection keeps it as plan text; writeSection escapes it,
 // so re-writing such a section gives "[PLAN]\n [PLAN]\n". Every other byte of the four real logs is
 // reproduced exactly (test/log/fixtures.test.ts).
 import { err, ok, type Result } from "neverthrow";
-import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";
 import type { Action, Grid } from "../game/types.ts";
 import { detectGridMode, gridToText, textToGrid, type GridMode } from "./grid-text.ts";
+import { escapePlan, unescapePlan } from "./plan-escape.ts";
+import { formatToolCall, parseToolCall } from "./tool-call.ts";
 
 export { ASCII_PALETTE, detectGridMode, gridToText, textToGrid, type GridMode } from "./grid-text.ts";
+export { escapePlan, unescapePlan } from "./plan-escape.ts";
+export { formatToolCall, parseToolCall } from "./tool-call.ts";
 
 export const SEPARATOR = "=".repeat(80);
 /** What separates two sections in a log (see NEWLINES above). */
@@ -103,61 +112,6 @@ export function parseHeader(line: string): SectionHeader | undefined {
   const n = HEADER_NO_PLAN_RE.exec(l);
   if (n) return { action: Number(n[1]), level: Number(n[2]), attempt: Number(n[3]), score: Number(n[4]), kind: "action" };
   return undefined;
-}
-
-// ---------------------------------------------------------------- tool calls
-
-const ACTION_NAME_RE = /^(RESET|ACTION([1-7]))\((.*)\)$/;
-const ClickArgs = v.object({
-  x: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  y: v.pipe(v.number(), v.integer(), v.minValue(0)),
-});
-
-/** 'ACTION6({"x": 38, "y": 38})', 'ACTION3({})', 'RESET({})' — the published harness's spelling. */
-export function formatToolCall(a: Action): string {
-  if (a.id === 6) return `ACTION6({"x": ${a.x}, "y": ${a.y}})`;
-  return `${a.id === 0 ? "RESET" : `ACTION${a.id}`}({})`;
-}
-
-/** Reads formatToolCall's output back (without the "Tool Call: " prefix; surrounding spaces are ignored). */
-export function parseToolCall(s: string): Result<Action, ProlongError> {
-  const text = s.trim();
-  const m = ACTION_NAME_RE.exec(text);
-  const expected = `expected RESET({}), ACTION1({}) .. ACTION7({}) or ACTION6({"x": X, "y": Y})`;
-  if (!m) return err(prolongError("bad-tool-call", `tool call ${JSON.stringify(text)} is not an action: ${expected}`));
-  let args: unknown;
-  try {
-    args = JSON.parse(m[3] ?? "");
-  } catch {
-    return err(prolongError("bad-tool-call", `tool call ${JSON.stringify(text)} has arguments that are not JSON: ${expected}`));
-  }
-  if (typeof args !== "object" || args === null || Array.isArray(args)) {
-    return err(prolongError("bad-tool-call", `tool call ${JSON.stringify(text)} has arguments that are not a JSON object: ${expected}`));
-  }
-  if (m[1] === "RESET") return ok({ id: 0 });
-  const id = Number(m[2]);
-  if (id !== 6) return ok({ id: id as 1 | 2 | 3 | 4 | 5 | 7 });
-  const click = v.safeParse(ClickArgs, args);
-  if (!click.success) {
-    return err(prolongError("bad-tool-call", `tool call ${JSON.stringify(text)}: ACTION6 needs integer x and y >= 0 (${click.issues[0].message})`));
-  }
-  return ok({ id: 6, x: click.output.x, y: click.output.y });
-}
-
-// ---------------------------------------------------------------- plan text escaping
-
-const STRUCTURE = String.raw` *(?:={80}$|Tool Call:|\[POST-ACTION|\[INITIAL|\[frame |\[settled\]|\[PLAN\]|Action \d)`;
-const ESCAPE_RE = new RegExp(`^(?=${STRUCTURE})`, "gm");
-const UNESCAPE_RE = new RegExp(`^ (?=${STRUCTURE})`, "gm");
-
-/** Prefixes one space to every line that would read as log structure (see ESCAPING above). */
-export function escapePlan(text: string): string {
-  return text.replace(ESCAPE_RE, " ");
-}
-
-/** The inverse of escapePlan. */
-export function unescapePlan(text: string): string {
-  return text.replace(UNESCAPE_RE, "");
 }
 
 // ---------------------------------------------------------------- writing
