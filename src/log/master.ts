@@ -6,6 +6,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from "
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { SECTION_KIND, sectionIndex } from "../native.ts";
+import { SECTION_JOIN } from "./format.ts";
 
 /** Byte range [start, end) of one append in the master. */
 export interface AppendRange {
@@ -145,23 +146,34 @@ function readFully(fd: number, buf: Uint8Array, position: number): Result<void, 
 }
 
 /**
- * Structural tail check of a whole log: the last section is torn when it does not end in '\n', or when it
- * has a header of a known kind but its settled board is cut short. (A cut that falls exactly after the
- * board's last row looks complete here; `tailAfter` with the index's offset catches that.)
+ * Structural tail check of a whole log in the format of format.ts, where every section ends with its
+ * settled board's last row + "\n\n" and sections are joined by SECTION_JOIN. The last section is complete
+ * when its board is complete and the file ends right after that blank line; otherwise the complete part
+ * ends where the last complete section's own bytes end (the join after it is part of the torn tail), which
+ * is what the run index records as lastEnd(). A cut that leaves exactly a complete section behind cannot be
+ * told from a finished append here; `tailAfter` with the index's offset catches the rest.
  */
 export function tornTail(all: Uint8Array): TornTail | null {
   const size = all.length;
   if (size === 0) return null;
   const t = sectionIndex(all);
-  if (t.count === 0) {
-    return { size, completeEnd: 0, tornBytes: size, reason: "no complete section separator: the first append was cut" };
-  }
+  const torn = (completeEnd: number, reason: string): TornTail => ({ size, completeEnd, tornBytes: size - completeEnd, reason });
+  if (t.count === 0) return torn(0, "no complete section separator: the first append was cut");
+  // The end of section i's own bytes when it is complete (board complete and followed by its blank line).
+  const ownEnd = (i: number): number | null => {
+    if (t.kind[i] === SECTION_KIND.other) {
+      const end = t.end[i] as number;
+      return all[end - 1] === 10 ? end - (i < t.count - 1 && all[end - 2] === 10 ? SECTION_JOIN.length : 0) : null;
+    }
+    const boardEnd = t.boardEnd[i] as number;
+    return t.complete[i] === 1 && boardEnd >= 0 && all[boardEnd] === 10 ? boardEnd + 1 : null;
+  };
   const last = t.count - 1;
+  const end = ownEnd(last);
+  if (end === size) return null;
+  if (end !== null) return torn(end, "bytes after the last complete section do not form a section (a cut separator)");
+  // The last section is cut: the previous one (if any) ends one join before it.
   const start = t.start[last] as number;
-  const endsInNewline = all[size - 1] === 10;
-  const kind = t.kind[last];
-  const boardCut = kind !== SECTION_KIND.other && t.complete[last] === 0;
-  if (endsInNewline && !boardCut) return null;
-  const reason = boardCut ? "the last section's board is cut short" : "the last section does not end with a newline";
-  return { size, completeEnd: start, tornBytes: size - start, reason };
+  const before = last === 0 ? 0 : Math.max(0, start - SECTION_JOIN.length);
+  return torn(before, t.kind[last] === SECTION_KIND.other ? "the last section is cut" : "the last section's board is cut short");
 }

@@ -11,6 +11,7 @@ import {
   closeSync, constants, fchmodSync, fstatSync, lstatSync, openSync, readlinkSync, readSync, renameSync, rmSync, unlinkSync, writeSync,
   type Stats,
 } from "node:fs";
+import { randomUUID } from "node:crypto";
 import { basename, dirname, join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
@@ -250,13 +251,12 @@ function appendNew(master: ByteSource, fd: number, content: Uint8Array, from: nu
   return ok(undefined);
 }
 
-let tempCounter = 0;
-
 /** Writes the copy afresh: a new temp file in the workspace renamed over whatever is at the path. */
 function replaceCopy(path: string, bytes: Uint8Array): Result<void, ProlongError> {
   const removed = removeDirectory(path);
   if (removed.isErr()) return removed;
-  const tmp = join(dirname(path), `.${basename(path)}.prolong-${process.pid}-${++tempCounter}.tmp`);
+  // An unguessable name, so an agent cannot pre-plant anything there (O_EXCL would refuse it anyway).
+  const tmp = join(dirname(path), `.${basename(path)}.prolong-${randomUUID()}.tmp`);
   try {
     // O_EXCL + O_NOFOLLOW: a file or symlink the agent planted at the temp name is never written through.
     const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
