@@ -40,11 +40,38 @@ pub fn board_diff(a: &[u8], b: &[u8]) -> Option<Vec<i32>> {
     Some(out)
 }
 
+/// Differing bytes of two equal-length boards, or None as soon as a '\n' or '\r' differs (then the
+/// row layout may differ and the exact path decides). Equal 64-byte blocks are skipped by one compare.
+fn count_same_layout(a: &[u8], b: &[u8]) -> Option<i32> {
+    let mut n = 0i32;
+    for (x, z) in a.chunks(64).zip(b.chunks(64)) {
+        if x == z {
+            continue;
+        }
+        for (&p, &q) in x.iter().zip(z) {
+            if p != q {
+                if matches!(p, b'\n' | b'\r') || matches!(q, b'\n' | b'\r') {
+                    return None;
+                }
+                n += 1;
+            }
+        }
+    }
+    Some(n)
+}
+
 /// Number of differing cells, None when shapes differ. Equal rows are skipped with one memcmp each.
 pub fn count_changes(a: &[u8], b: &[u8]) -> Option<i32> {
     // Fast path: identical bytes means identical cells.
     if a == b {
         return Some(0);
+    }
+    // Fast path: equal lengths and no line-structure byte ('\n', '\r') among the differing ones means
+    // the same rows, so the differing bytes are exactly the changed cells.
+    if a.len() == b.len() {
+        if let Some(n) = count_same_layout(a, b) {
+            return Some(n);
+        }
     }
     let (ra, rb) = (board_rows(a), board_rows(b));
     same_shape(&ra, &rb)?;
@@ -95,10 +122,23 @@ mod tests {
     }
 
     #[test]
+    fn newline_free_layouts() {
+        let a = [b"x".repeat(64), b"\n".to_vec()].concat().repeat(64);
+        let mut b = a.clone();
+        b[65 * 3 + 7] = b'y';
+        b[65 * 63] = b'y';
+        assert_eq!(count_changes(&a, &b), Some(2));
+        assert_eq!(board_diff(&a, &b), Some(vec![64 * 3 + 7, 64 * 63]));
+    }
+
+    #[test]
     fn changes_across_sections() {
         let buf = b"ab\ncd\nab\ncx\nabc\n";
         let boards = [Some((0, 6)), Some((6, 12)), None, Some((6, 12)), Some((12, 16)), Some((12, 16))];
         assert_eq!(cell_changes(buf, &boards), vec![-1, 1, -1, -1, -1, 0]);
         assert_eq!(count_changes(b"ab\ncd\n", b"xy\nzw\n"), Some(4));
+        // Same length, different layout: the fast path must hand over to the exact one.
+        assert_eq!(count_changes(b"abc\nd\n", b"ab\ncd\n"), None);
+        assert_eq!(count_changes(b"ab\r\ncd\n", b"ab\ncd\r\n"), Some(0));
     }
 }

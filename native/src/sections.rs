@@ -67,19 +67,24 @@ fn separator_line_end(buf: &[u8], at: usize) -> Option<usize> {
     }
 }
 
-/// Offsets of every separator line, in order.
-pub fn separator_offsets(buf: &[u8]) -> Vec<usize> {
+/// Calls `found` with the offset of every separator line, in order.
+fn for_each_separator(buf: &[u8], mut found: impl FnMut(usize)) {
     let finder = memmem::Finder::new(&SEPARATOR);
-    let mut out = Vec::new();
     let mut from = 0;
     while let Some(i) = finder.find(&buf[from..]) {
         let at = from + i;
         if separator_line_end(buf, at).is_some() {
-            out.push(at);
+            found(at);
         }
         // No separator can start inside this run of '=' (it would need a '\n' before it), so skip it.
         from = at + SEPARATOR_LEN;
     }
+}
+
+/// Offsets of every separator line, in order.
+pub fn separator_offsets(buf: &[u8]) -> Vec<usize> {
+    let mut out = Vec::new();
+    for_each_separator(buf, |at| out.push(at));
     out
 }
 
@@ -196,6 +201,17 @@ fn scan_markers(buf: &[u8], lines_start: usize, end: usize) -> (i32, Option<usiz
     (frame_lines + 1, last_marker_end)
 }
 
+/// Number of '\n' bytes. Summed as u8 per 128-byte chunk so the compiler vectorizes it (a plain
+/// `filter().count()` runs at a third of the speed).
+fn count_newlines(bytes: &[u8]) -> usize {
+    let mut chunks = bytes.chunks_exact(128);
+    let mut n: usize = 0;
+    for chunk in &mut chunks {
+        n += usize::from(chunk.iter().fold(0u8, |acc, &c| acc + u8::from(c == b'\n')));
+    }
+    n + chunks.remainder().iter().filter(|&&c| c == b'\n').count()
+}
+
 /// The run of board lines starting at `at`: non-empty lines that are not "[frame " markers.
 /// Returns (end of the run including the last line's '\n', number of rows, first row's width).
 fn board_run(buf: &[u8], at: usize, end: usize) -> (usize, usize, usize) {
@@ -219,7 +235,7 @@ fn board_run(buf: &[u8], at: usize, end: usize) -> (usize, usize, usize) {
         fast_rows += 1;
     }
     // The stepped rows are real rows only if they hold no other '\n' (one per row); else walk exactly.
-    let newlines = buf[fast_from..pos].iter().filter(|&&c| c == b'\n').count();
+    let newlines = count_newlines(&buf[fast_from..pos]);
     if newlines != fast_rows {
         pos = fast_from;
     } else {
@@ -255,13 +271,19 @@ fn describe_section(buf: &[u8], start: usize, end: usize) -> Section {
 }
 
 pub fn section_index(buf: &[u8]) -> SectionTable {
-    let starts = separator_offsets(buf);
-    let preamble_end = starts.first().copied().unwrap_or(buf.len());
-    let mut sections = Vec::with_capacity(starts.len());
-    for (k, &start) in starts.iter().enumerate() {
-        let end = starts.get(k + 1).copied().unwrap_or(buf.len());
-        sections.push(describe_section(buf, start, end));
+    let mut sections = Vec::new();
+    let mut open: Option<usize> = None;
+    // Each section is described as soon as the next separator is found, while its bytes are still in
+    // cache from the search.
+    for_each_separator(buf, |at| {
+        if let Some(start) = open.replace(at) {
+            sections.push(describe_section(buf, start, at));
+        }
+    });
+    if let Some(start) = open {
+        sections.push(describe_section(buf, start, buf.len()));
     }
+    let preamble_end = sections.first().map_or(buf.len(), |s| s.start);
     SectionTable { preamble_end, sections }
 }
 
