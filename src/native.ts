@@ -14,20 +14,21 @@
 //     anything else                                                          → kind 2 (other), fields -1
 //   Fields are decimal integers; a field that does not parse as 0..2^31-1 makes the whole header kind 2.
 //   frames = number of "[frame " marker lines in the section + 1 (a section without a board still says 1).
-//   The settled board is the run of non-empty lines after the LAST of "[settled]", "[POST-ACTION BOARD
-//   STATE]", "[INITIAL BOARD STATE]", "[CURRENT BOARD STATE]" in the section (a "[frame " marker line ends
-//   that run too); boardStart/boardEnd are its byte range including the final line's '\n' (-1 if none).
+//   The settled board is the run of non-empty lines starting right after the LAST of "[settled]", "[POST-ACTION BOARD
+//   STATE]", "[INITIAL BOARD STATE]", "[CURRENT BOARD STATE]" lines (exact, "\r" stripped) after the separator
+//   line (a "[frame " marker line ends that run too; an empty line right after the marker means no board); boardStart/boardEnd are its byte range including the final line's '\n' (-1 if none).
 //   complete = 1 when the board has as many rows as its first row is long (64 rows of 64 for ARC), else 0.
 //
 // prefixCheck(master, copy) — -1 when copy is a byte-prefix of master (equal counts), otherwise the
 //   first offset where they differ (= master.length when copy is longer and equal up to that point).
 //
-// xxh3_128(buf, start?, end?) / blake3(buf, start?, end?) — lowercase hex digests of buf[start, end).
-//   Out-of-range bounds throw a RangeError.
+// xxh3_128(buf, start?, end?) / blake3(buf, start?, end?) — lowercase hex digests of buf[start, end)
+//   (xxh3-128 high 64 bits first, as `xxhsum -H2`). Bounds must be integers with 0 <= start <= end <=
+//   buf.length, else RangeError. Every function throws TypeError when a buffer is not a Uint8Array/Buffer.
 //
 // boardDiff(a, b) — boards as text bytes (rows separated by '\n', optional '\r', optional final '\n');
-//   returns the changed cells as row-major indices y*width+x (Int32Array, ascending). Boards of different
-//   shape throw a RangeError.
+//   returns the changed cells as row-major indices y*width+x, width = the first row's length (Int32Array,
+//   ascending). Shape = the number of rows and each row's length; boards of different shape throw a RangeError.
 // cellChanges(buf, table) — per section, the number of cells whose settled board differs from the
 //   previous section's settled board (the first section, and any whose board is missing or of another
 //   shape than the previous one, gives -1).
