@@ -87,8 +87,13 @@ export function parseActions(text: string, opts: { cap: number; available: reado
   return ok({ actions, warnings, stop: parsed.output.stop === true });
 }
 
+/** An action as an actions.json entry: "RESET", "ACTION3", "ACTION6(30,40)". */
+export function actionEntry(a: Action): string {
+  return a.id === 6 ? `ACTION6(${a.x},${a.y})` : a.id === 0 ? "RESET" : `ACTION${a.id}`;
+}
+
 /** The text an agent would write for these actions (used by the built-in explorer and tests). */
 export function actionsFileText(actions: readonly Action[], stop = false): string {
-  const entries = actions.map((a) => (a.id === 6 ? `ACTION6(${a.x},${a.y})` : a.id === 0 ? "RESET" : `ACTION${a.id}`));
+  const entries = actions.map(actionEntry);
   return JSON.stringify(stop ? { actions: entries, stop: true } : { actions: entries }) + "\n";
 }

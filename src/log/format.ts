@@ -70,6 +70,7 @@ export const MARKER = {
   postActionBoard: "[POST-ACTION BOARD STATE]",
   settled: "[settled]",
   toolCall: "Tool Call: ",
+  episode: "[EPISODE",
 } as const;
 
 export interface SectionHeader {
@@ -88,6 +89,11 @@ export interface LogSection {
   /** animation frames before the settled board (empty for a one-frame step) */
   frames: Grid[];
   board: Grid;
+  /**
+   * Lifetime arm (--episodes K): an INITIAL STATE section that starts episode `index` of `total` carries the
+   * line "[EPISODE index/total]" before its board marker. prolong's own addition; the published logs have none.
+   */
+  episode?: { index: number; total: number };
 }
 
 // ---------------------------------------------------------------- header
@@ -129,6 +135,7 @@ export function writeSection(s: LogSection, mode: GridMode): string {
   let out = `${SEPARATOR}\n${formatHeader(s.header)}\n\n`;
   if (s.plan !== undefined) out += `\n${MARKER.plan}\n${escapePlan(s.plan)}\n\n`;
   if (s.toolCall) out += `${MARKER.toolCall}${formatToolCall(s.toolCall)}\n`;
+  if (s.episode) out += `${MARKER.episode} ${s.episode.index}/${s.episode.total}]\n`;
   const marker = s.header.kind === "initial" ? MARKER.initialBoard : MARKER.postActionBoard;
   return `${out}${marker}\n${boardBlock(s.frames, s.board, mode)}\n\n`;
 }
@@ -216,6 +223,13 @@ export function parseSection(text: string): Result<LogSection, ProlongError> {
     i++;
   }
 
+  let episode: LogSection["episode"];
+  const episodeMatch = /^\[EPISODE (\d+)\/(\d+)\]$/.exec(stripCr(lines[i] ?? ""));
+  if (episodeMatch) {
+    episode = { index: Number(episodeMatch[1]), total: Number(episodeMatch[2]) };
+    i++;
+  }
+
   const marker = header.kind === "initial" ? MARKER.initialBoard : MARKER.postActionBoard;
   if (stripCr(lines[i] ?? "") !== marker) {
     return sectionError(`expected ${marker} (action ${header.action}), found ${quote(lines[i])}`);
@@ -270,6 +284,7 @@ export function parseSection(text: string): Result<LogSection, ProlongError> {
   const section: LogSection = { header, frames: grids, board };
   if (plan !== undefined) section.plan = plan;
   if (toolCall) section.toolCall = toolCall;
+  if (episode) section.episode = episode;
   return ok(section);
 }
 

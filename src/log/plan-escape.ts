@@ -1,7 +1,7 @@
 // Escaping of agent text inside a [PLAN] block (the rule is documented at the top of format.ts).
 // Part of the one definition of the format; import it from format.ts.
 
-const STRUCTURE = String.raw` *(?:={80}$|Tool Call:|\[POST-ACTION|\[INITIAL|\[frame |\[settled\]|\[PLAN\]|Action \d)`;
+const STRUCTURE = String.raw` *(?:={80}$|Tool Call:|\[POST-ACTION|\[INITIAL|\[frame |\[settled\]|\[PLAN\]|\[EPISODE |Action \d)`;
 const ESCAPE_RE = new RegExp(`^(?=${STRUCTURE})`, "gm");
 const UNESCAPE_RE = new RegExp(`^ (?=${STRUCTURE})`, "gm");
 

@@ -23,6 +23,16 @@ export interface RunTally {
   bestScore: number;
   agentCalls: number;
   tamperEvents: number;
+  /** Results of the episodes before the current one (lifetime arm). */
+  finished: EpisodeResult[];
+}
+
+export interface EpisodeResult {
+  readonly episode: number;
+  readonly score: number;
+  readonly state: GameState;
+  readonly actions: number;
+  readonly levelActions: readonly number[];
 }
 
 export function newTally(frame: FrameData): RunTally {
@@ -39,6 +49,7 @@ export function newTally(frame: FrameData): RunTally {
     bestScore: frame.levelsCompleted,
     agentCalls: 0,
     tamperEvents: 0,
+    finished: [],
   };
 }
 
@@ -72,6 +83,7 @@ export function recordStep(t: RunTally, frame: FrameData): StepEffect {
 
 /** A new episode of the lifetime arm: the game starts over, the log and the global action count go on. */
 export function startEpisode(t: RunTally, frame: FrameData): void {
+  t.finished.push(currentEpisode(t));
   t.episode += 1;
   t.episodeStart = t.action;
   t.level = 1;
@@ -84,4 +96,8 @@ export function startEpisode(t: RunTally, frame: FrameData): void {
 /** Actions spent in the current episode (the budget is per episode). */
 export function episodeActions(t: RunTally): number {
   return t.action - t.episodeStart;
+}
+
+export function currentEpisode(t: RunTally): EpisodeResult {
+  return { episode: t.episode, score: t.score, state: t.state, actions: episodeActions(t), levelActions: [...t.levelActions] };
 }

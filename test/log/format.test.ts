@@ -412,3 +412,14 @@ describe("generateLog", () => {
     expect(parseLog(log).cut?.reason).toContain("[PLAN] block never ends");
   });
 });
+
+describe("episode marker (lifetime arm)", () => {
+  test("an INITIAL STATE section carries [EPISODE i/K] before its board marker and round-trips", async () => {
+    const { writeSection, parseSection } = await import("../../src/log/format.ts");
+    const cells = new Uint8Array(4).fill(3);
+    const s = { header: { action: 12, level: 1, attempt: 1, score: 0, kind: "initial" as const }, frames: [], board: { width: 2, height: 2, cells }, episode: { index: 2, total: 5 } };
+    const text = writeSection(s, "ascii");
+    expect(text).toBe(`${"=".repeat(80)}\nAction 12 | Level 1 | Attempt 1 | INITIAL STATE | Score: 0\n\n[EPISODE 2/5]\n[INITIAL BOARD STATE]\nhh\nhh\n\n`);
+    expect(parseSection(text)._unsafeUnwrap()).toEqual(s);
+  });
+});

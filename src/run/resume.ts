@@ -1,0 +1,202 @@
+// `prolong resume`: pick a run up from its own log. The master is the truth: its complete sections are
+// checked against the index's checksums, every logged action is replayed against a fresh game with every
+// replayed board compared to the logged one, and the loop continues where the log ends — finishing a batch
+// the agent had asked for, so a resumed run writes the same bytes an uninterrupted one would have.
+import { err, ok, type Result } from "neverthrow";
+import { existsSync, truncateSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createAgent } from "../agent/create.ts";
+import { prolongError, type ProlongError } from "../errors.ts";
+import type { FrameData, Grid } from "../game/types.ts";
+import { parseSection, writeSection as sectionText, type LogSection } from "../log/format.ts";
+import { sectionRow, type RunIndex } from "../log/index.ts";
+import { MasterLog } from "../log/master.ts";
+import { logWindowFromNumber } from "../log/window.ts";
+import { sectionIndex } from "../native.ts";
+import { readConfigFile } from "./config.ts";
+import { runPaths } from "./run-dir.ts";
+import type { PendingBatch, RunSession } from "./session.ts";
+import { openEnv, openRunFiles, writeInstructions } from "./start.ts";
+import { episodeActions, newTally, recordStep, startEpisode, type StepEffect } from "./tally.ts";
+
+export interface ResumeOptions {
+  readonly echo?: (line: string) => void;
+  readonly onProgress?: (s: RunSession) => void;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export async function resumeRun(dir: string, opts: ResumeOptions = {}): Promise<Result<RunSession, ProlongError>> {
+  const paths = runPaths(dir);
+  if (!existsSync(paths.log) || !existsSync(paths.index)) {
+    return err(prolongError("not-a-run", "not a prolong run directory (it needs logs.txt, index.sqlite and run.json)", { path: paths.dir, fix: "pass runs/<time>/<game>, the directory `prolong play` printed" }));
+  }
+  const config = readConfigFile(paths.config);
+  if (config.isErr()) return err(config.error);
+  const runName = paths.dir.split("/").slice(-2).join("/");
+  const files = openRunFiles(paths, runName, opts.echo);
+  if (files.isErr()) return err(files.error);
+  const { index, events } = files.value;
+  let master = files.value.master;
+  const ended = index.getState("ended") as { reason: string } | undefined;
+  if (ended) {
+    return err(prolongError("run-ended", `this run already ended (${ended.reason}); nothing to resume`, { path: paths.dir, fix: "start a new run with `prolong play`" }));
+  }
+  const mismatch = index.verifySections(master);
+  if (mismatch.isErr()) return err(mismatch.error);
+  if (mismatch.value) {
+    const m = mismatch.value;
+    return err(prolongError("master-changed", `section ${m.ordinal} of the master (bytes ${m.start}..${m.end}) no longer matches its checksum`, { path: paths.log, fix: "the master log was edited outside prolong; restore it from a backup — the run cannot be resumed safely" }));
+  }
+  const recovered = recoverSections(master, index, paths.dir);
+  if (recovered.isErr()) return err(recovered.error);
+  if (recovered.value.truncated) {
+    // MasterLog keeps its size; after the torn tail was cut, open it afresh.
+    master.close();
+    const reopened = MasterLog.open(paths.log, { create: false });
+    if (reopened.isErr()) return err(reopened.error);
+    master = reopened.value;
+  }
+
+  const env = openEnv(config.value);
+  if (env.isErr()) return err(env.error);
+  const agent = createAgent(config.value);
+  if (agent.isErr()) return err(agent.error);
+  const first = await env.value.reset();
+  if (first.isErr()) return err(first.error);
+  let frame = first.value;
+  const tally = newTally(frame);
+  const s: RunSession = {
+    config: config.value,
+    paths,
+    window: logWindowFromNumber(config.value.logWindow),
+    name: runName,
+    env: env.value,
+    master,
+    index,
+    events,
+    agent: agent.value,
+    tally,
+    frame,
+    pending: null,
+    resumed: true,
+    startedAt: performance.now(),
+    priorMs: Number(index.getState("wallMs") ?? 0),
+    ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+  };
+
+  // Replay every logged action against the fresh game and check each board.
+  let lastEffect: StepEffect | null = null;
+  const [head, ...rest] = recovered.value.sections;
+  if (!head || head.section.header.kind !== "initial") return err(prolongError("bad-log", "the master log does not start with an INITIAL STATE section", { path: paths.log }));
+  const firstDiff = compareBoards(frame, head.section);
+  if (firstDiff) return err(replayError(paths.log, 0, firstDiff));
+  for (const { section, unindexed } of rest) {
+    const h = section.header;
+    if (h.kind === "initial") {
+      const next = openEnv(config.value);
+      if (next.isErr()) return err(next.error);
+      s.env = next.value;
+      const r = await s.env.reset();
+      if (r.isErr()) return err(r.error);
+      frame = r.value;
+      startEpisode(tally, frame);
+      lastEffect = null;
+    } else {
+      if (!section.toolCall) return err(replayError(paths.log, h.action, "the section has no Tool Call line"));
+      const r = await s.env.step(section.toolCall);
+      if (r.isErr()) return err(r.error);
+      frame = r.value;
+      lastEffect = recordStep(tally, frame);
+      const e = lastEffect.header;
+      if (e.action !== h.action || e.level !== h.level || e.attempt !== h.attempt || e.score !== h.score) {
+        return err(replayError(paths.log, h.action, `the header says Action ${h.action} | Level ${h.level} | Attempt ${h.attempt} | Score ${h.score}, the replay gives Action ${e.action} | Level ${e.level} | Attempt ${e.attempt} | Score ${e.score}`));
+      }
+    }
+    const diff = compareBoards(frame, section);
+    if (diff) return err(replayError(paths.log, h.action, diff));
+    if (unindexed) index.addSection(sectionRow(unindexed, encoder.encode(sectionText(section, config.value.gridMode)), h, section.frames.length + 1));
+  }
+  s.frame = frame;
+  tally.agentCalls = Number(index.getState("agentCalls") ?? 0);
+  tally.tamperEvents = index.events("tamper").length;
+  s.pending = pendingStillOpen(index.getState("pending") as PendingBatch | null | undefined, tally.action, lastEffect, episodeActions(tally) >= config.value.maxActions);
+  if (!s.pending) index.setState("pending", null);
+  writeInstructions(s);
+  events.emit("run-start", { game: config.value.game, agent: config.value.agent, logWindow: String(config.value.logWindow ?? "full"), maxActions: config.value.maxActions, seed: config.value.seed, resumed: true });
+  return ok(s);
+}
+
+/** A saved batch is finished when all of it ran, or its last action changed the score or state or spent the budget. */
+function pendingStillOpen(p: PendingBatch | null | undefined, lastAction: number, last: StepEffect | null, budgetSpent: boolean): PendingBatch | null {
+  if (!p) return null;
+  const done = lastAction - p.firstAction + 1;
+  if (done >= p.entries.length) return null;
+  if (done > 0 && last && (last.levelUp || last.gameOver || last.win || budgetSpent)) return null;
+  return p;
+}
+
+interface RecoveredSection {
+  readonly section: LogSection;
+  /** Set for a complete section the index had not recorded yet (a crash between append and index). */
+  readonly unindexed: { start: number; end: number } | null;
+}
+
+/**
+ * The master's sections. Past the index's last section, complete sections are kept (and indexed after the
+ * replay checks them); a torn final section is moved aside to torn-<offset>.bin and cut from the master, so
+ * no byte is lost and the log stays a sequence of whole sections.
+ */
+function recoverSections(master: MasterLog, index: RunIndex, dir: string): Result<{ sections: RecoveredSection[]; truncated: boolean }, ProlongError> {
+  const all = master.read(0, master.size);
+  if (all.isErr()) return err(all.error);
+  const bytes = all.value;
+  const table = sectionIndex(bytes);
+  const indexedEnd = index.lastEnd();
+  const out: RecoveredSection[] = [];
+  let keepEnd = indexedEnd;
+  for (let i = 0; i < table.count; i++) {
+    const start = table.start[i] as number;
+    const end = i + 1 < table.count ? (table.start[i + 1] as number) - 1 : bytes.length; // minus the join "\n"
+    const text = decoder.decode(bytes.subarray(start, end));
+    const parsed = parseSection(text);
+    if (start < indexedEnd) {
+      if (parsed.isErr()) return err(prolongError("bad-log", `section ${i} of the master does not parse: ${parsed.error.message}`, { path: master.path }));
+      out.push({ section: parsed.value, unindexed: null });
+      continue;
+    }
+    // Past the index: whole only if it parses and ends as a written section does.
+    if (parsed.isErr() || !text.endsWith("\n\n") || table.complete[i] !== 1) break;
+    out.push({ section: parsed.value, unindexed: { start, end } });
+    keepEnd = end;
+  }
+  if (bytes.length > keepEnd) {
+    const aside = join(dir, `torn-${keepEnd}.bin`);
+    writeFileSync(aside, bytes.subarray(keepEnd));
+    truncateSync(master.path, keepEnd);
+    index.recordEvent("torn-tail", { offset: keepEnd, bytes: bytes.length - keepEnd, savedTo: aside });
+    return ok({ sections: out, truncated: true });
+  }
+  return ok({ sections: out, truncated: false });
+}
+
+function compareBoards(frame: FrameData, section: LogSection): string | null {
+  const logged = [...section.frames, section.board];
+  if (logged.length !== frame.frames.length) return `the log has ${logged.length} frame(s), the replay ${frame.frames.length}`;
+  for (let k = 0; k < logged.length; k++) {
+    const d = firstCellDiff(logged[k]!, frame.frames[k]!);
+    if (d !== null) return `frame ${k + 1}/${logged.length} differs at x=${d % logged[k]!.width}, y=${Math.floor(d / logged[k]!.width)}`;
+  }
+  return null;
+}
+
+function firstCellDiff(a: Grid, b: Grid): number | null {
+  if (a.width !== b.width || a.height !== b.height) return 0;
+  for (let i = 0; i < a.cells.length; i++) if (a.cells[i] !== b.cells[i]) return i;
+  return null;
+}
+
+function replayError(path: string, action: number, what: string): ProlongError {
+  return prolongError("replay-mismatch", `replaying the log diverges at Action ${action}: ${what}`, { path, fix: "the game or its version differs from the one that wrote this log; resume with the same prolong version" });
+}

@@ -1,0 +1,39 @@
+// Runs a whole game in-process in a temporary runs directory, for the loop's tests.
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { newConfig, type RunConfig } from "../../src/run/config.ts";
+import { finishRun, type RunSummary } from "../../src/run/finish.ts";
+import { runLoop } from "../../src/run/runner.ts";
+import type { RunEnd, RunSession } from "../../src/run/session.ts";
+import { startRun } from "../../src/run/start.ts";
+import type { RunEvent } from "../../src/run/events.ts";
+
+export interface PlayedRun {
+  readonly session: RunSession;
+  readonly end: RunEnd;
+  readonly summary: RunSummary;
+  readonly master: string;
+  readonly events: RunEvent[];
+}
+
+export function tempRoot(): string {
+  return mkdtempSync(join(tmpdir(), "prolong-test-"));
+}
+
+export async function playGame(fields: Partial<RunConfig> & { game: string }, root = tempRoot()): Promise<PlayedRun> {
+  const config = newConfig(fields)._unsafeUnwrap();
+  const session = (await startRun(config, { runsRoot: root, stamp: "t" }))._unsafeUnwrap();
+  const end = await runLoop(session, new AbortController().signal);
+  const { summary } = await finishRun(session, end);
+  return { session, end, summary, master: readFileSync(session.paths.log, "utf8"), events: readEventsFile(session.paths.events) };
+}
+
+export function readEventsFile(path: string): RunEvent[] {
+  return readFileSync(path, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as RunEvent);
+}
+
+/** The header lines of a log, in order. */
+export function headers(log: string): string[] {
+  return log.split("\n").filter((l) => /^Action \d+ \|/.test(l));
+}
