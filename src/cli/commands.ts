@@ -1,5 +1,6 @@
 // The command table. Each command lives in its own file; add one line here per command.
 import type { Command } from "./command.ts";
+import { gamesCommand } from "./games.ts";
 import { benchCommand } from "./bench.ts";
 import { gamesCommand } from "./games.ts";
 import { initCommand } from "./init.ts";
@@ -11,6 +12,7 @@ import { uninstallCommand } from "./uninstall.ts";
 import { verifyCommand } from "./verify.ts";
 
 export const commands: Command[] = [
+  gamesCommand,
   benchCommand,
   gamesCommand,
   playCommand,

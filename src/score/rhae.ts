@@ -39,3 +39,8 @@ export function gameScore(levels: readonly LevelResult[]): number {
 export function levelResults(baselines: readonly number[], levelActions: readonly number[], levelsCompleted: number): LevelResult[] {
   return baselines.map((baseline, i) => ({ baseline, actions: levelActions[i] ?? 0, completed: i < levelsCompleted }));
 }
+
+/** A run's game score from its per-level action counts and levels completed (what the runner records). */
+export function gameRhae(baselines: readonly number[], levelActions: readonly number[], levelsCompleted: number): number {
+  return gameScore(levelResults(baselines, levelActions, levelsCompleted));
+}

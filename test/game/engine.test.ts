@@ -142,7 +142,7 @@ describe("engine", () => {
           const id = ids[x % ids.length]!;
           const f = g.step(id === 6 ? { id, x: x % 64, y: (x >> 8) % 64 } : ({ id } as Action));
           if (f.state === "GAME_OVER") g.reset();
-          for (const fr of f.frames) out.push(Bun.hash(fr.cells) as number);
+          for (const fr of f.frames) out.push(Number(Bun.hash(fr.cells)));
         }
         return out;
       };

@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import * as v from "valibot";
-import { gameScore, levelResults, levelScore } from "../../src/score/rhae.ts";
+import { gameRhae, gameScore, levelResults, levelScore } from "../../src/score/rhae.ts";
 
 describe("levelScore", () => {
   test("100 * (baseline/actions)^2, capped at 115, 0 when not completed", () => {
@@ -65,5 +65,7 @@ describe("gameScore", () => {
     expect(results.map((r) => levelScore(r))).toEqual(best.level_scores);
     expect(gameScore(results)).toBe(100);
     expect(gameScore(results)).toBe(best.score);
+    expect(gameRhae(best.level_baseline_actions, best.level_actions, 6)).toBe(100);
+    expect(gameRhae([10, 10], [20, 0], 1)).toBeCloseTo(25 / 3, 10); // (1*25)/3, cap 100/3
   });
 });
