@@ -1,6 +1,5 @@
 // The command table. Each command lives in its own file; add one line here per command.
 import type { Command } from "./command.ts";
-import { gamesCommand } from "./games.ts";
 import { benchCommand } from "./bench.ts";
 import { gamesCommand } from "./games.ts";
 import { initCommand } from "./init.ts";
@@ -12,7 +11,6 @@ import { uninstallCommand } from "./uninstall.ts";
 import { verifyCommand } from "./verify.ts";
 
 export const commands: Command[] = [
-  gamesCommand,
   benchCommand,
   gamesCommand,
   playCommand,
