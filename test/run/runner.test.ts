@@ -112,7 +112,7 @@ describe("memory arms: what the agent sees", () => {
     const cmd = `ls > listing-$PROLONG_TURN.txt; touch junk-$PROLONG_TURN; printf '{"actions":["ACTION1"]}' > actions.json; ${plan}`;
     const run = await playGame({ game: "glide", agent: "command", cmd, maxActions: 3, workspace: "stateless" });
     const ws = run.session.paths.workspace;
-    const listing = readFileSync(join(ws, "listing-3.txt"), "utf8").split("\n").filter(Boolean);
+    const listing = readFileSync(join(ws, "listing-3.txt"), "utf8").split("\n").filter((f) => f && !f.startsWith("listing-"));
     expect(listing.sort()).toEqual(["AGENTS.md", "CLAUDE.md", "logs.txt", "plans.txt"]);
     expect(run.master).not.toContain("[PLAN]");
     const plans = readFileSync(join(ws, "plans.txt"), "utf8");
