@@ -183,7 +183,7 @@ function inspectCopy(path: string, wrote: CopyState | null, capacity: number): R
   if (fst.nlink > 1) return bail("hardlink", `the copy has ${fst.nlink} names (hard links)`);
 
   const n = Math.min(fst.size, expected);
-  const content = new Uint8Array(Math.max(n, capacity));
+  const content = scratch(Math.max(n, capacity));
   let got = 0;
   try {
     while (got < n) {
@@ -196,6 +196,14 @@ function inspectCopy(path: string, wrote: CopyState | null, capacity: number): R
     return err(ioError("read", path, e));
   }
   return ok({ exists: true, tamper: null, fd, content, size: got < n ? got : fst.size });
+}
+
+// One reusable read buffer: a fresh 20 MB allocation per turn costs more in page faults and GC than the
+// read and hash themselves. Safe because a sync is synchronous and nothing keeps `content` past it.
+let scratchBuf = new Uint8Array(0);
+function scratch(size: number): Uint8Array {
+  if (scratchBuf.length < size) scratchBuf = new Uint8Array(Math.max(size, Math.ceil(scratchBuf.length * 1.5), 1 << 16));
+  return scratchBuf.subarray(0, size);
 }
 
 /**
