@@ -107,7 +107,7 @@ export function syncAgentCopy(o: SyncOptions): Result<SyncReport, ProlongError> 
   }
 
   // The fast path: a verified full-log copy gains the master's new bytes at the offset the harness owns.
-  if (!tamper && fd !== undefined && wrote && wrote.window === "full" && o.window.kind === "full") {
+  if (!tamper && fd !== undefined && wrote && wrote.window === "full" && o.window.kind === "full" && wrote.owned <= target) {
     const from = wrote.owned;
     const appended = appendNew(o.master, fd, content, from, target);
     closeFd();

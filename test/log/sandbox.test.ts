@@ -84,6 +84,18 @@ describe("full log: incremental sync", () => {
     expect(r.index.copyState()?.owned).toBe(r.master.size);
   });
 
+  test("bytes past the index's last section (a torn or unrecorded append) never reach the agent", () => {
+    const r = run();
+    r.add(2);
+    r.sync();
+    const indexed = r.index.lastEnd();
+    r.master.append("\n" + "=".repeat(80) + "\nAction 2 | Lev");
+    const rep = r.sync();
+    expect(rep.ownedAfter).toBe(indexed);
+    expect(rep.write).toBe("none");
+    expect(r.copyText()).toBe(r.masterText().slice(0, indexed));
+  });
+
   test("the copy keeps its inode across appends (the agent's open file handles stay valid)", () => {
     const r = run();
     r.add(1);
