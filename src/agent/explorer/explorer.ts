@@ -39,7 +39,7 @@ export function think(input: TurnInput): Result<{ decision: Decision; text: stri
   if (run.isErr()) return err(run.error);
   const { steps, width, height } = run.value;
   const bars = detectBars(steps, width, height);
-  const graph = buildGraph(steps, new StateHasher(bars));
+  const graph = buildGraph(steps, new StateHasher(bars, width));
   const decision = decide(graph, {
     width, height, masked: bars.cells, available: input.availableActions, actionCap: input.actionCap, seed: input.seed,
   });
@@ -59,9 +59,9 @@ export function think(input: TurnInput): Result<{ decision: Decision; text: stri
 function observe(input: TurnInput): Result<LoggedRun, ProlongError> {
   const path = join(input.workspace, LOG_FILE);
   if (existsSync(path)) {
-    let bytes: Uint8Array;
+    let bytes: Buffer;
     try {
-      bytes = new Uint8Array(readFileSync(path));
+      bytes = readFileSync(path);
     } catch (e) {
       return err(prolongError("explorer-read", `cannot read the log: ${(e as Error).message}`, { path }));
     }
@@ -94,7 +94,7 @@ function boardFromPrompt(prompt: string): Result<LoggedRun, ProlongError> {
   const score = Number(/Score: (\d+)/.exec(prompt)?.[1] ?? 0);
   const actionNumber = Number(/Action: (\d+)/.exec(prompt)?.[1] ?? -1);
   return ok({
-    steps: [{ section: 0, kind: "initial", actionNumber, level: score + 1, attempt: 1, score, board: board.cells }],
+    steps: [{ section: 0, kind: "initial", actionNumber, level: score + 1, attempt: 1, score, board }],
     width: board.width, height: board.height,
   });
 }

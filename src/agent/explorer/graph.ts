@@ -1,7 +1,7 @@
 // Rebuilds, from the logged steps alone, the graph of observed transitions (state, action) → state,
 // per level. This is the explorer's whole memory: it is recomputed from the log on every turn.
 import type { Action } from "../../game/types.ts";
-import type { LoggedStep } from "./read-log.ts";
+import type { LoggedBoard, LoggedStep } from "./read-log.ts";
 import type { StateHasher } from "./state-hash.ts";
 
 export interface Edge {
@@ -17,7 +17,7 @@ export interface StateNode {
   readonly key: string;
   /** Levels completed while in this state (level = score + 1). */
   readonly score: number;
-  readonly board: Uint8Array;
+  readonly board: LoggedBoard;
   visits: number;
 }
 
@@ -129,7 +129,7 @@ const INERT_MOVE_AFTER = 8;
  * Learns from the whole graph which kinds of action do nothing, so that later states try them last:
  * clicking the floor or walking into a wall once per state would otherwise cost most of the budget.
  */
-export function learnInert(graph: ExplorationGraph, width: number): InertClasses {
+export function learnInert(graph: ExplorationGraph): InertClasses {
   const moveTries = new Map<number, { tries: number; changes: number }>();
   const colourTries = new Map<number, { tries: number; changes: number }>();
   for (const [from, out] of graph.edges) {
@@ -139,9 +139,8 @@ export function learnInert(graph: ExplorationGraph, width: number): InertClasses
       let bucket: Map<number, { tries: number; changes: number }>;
       let cls: number;
       if (a.id === 6) {
-        if (!board || a.x >= width) continue;
-        const colour = board[a.y * width + a.x];
-        if (colour === undefined) continue;
+        if (!board || a.x >= board.width || a.y >= board.height) continue;
+        const colour = board.colourAt(a.x, a.y);
         bucket = colourTries;
         cls = colour;
       } else {

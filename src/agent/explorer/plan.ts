@@ -37,7 +37,7 @@ export function decide(graph: ExplorationGraph, ctx: PlanContext): Decision {
 
   if (graph.transitions === 0) return memoryless(graph, current, ctx);
 
-  const inert = learnInert(graph, ctx.width);
+  const inert = learnInert(graph);
   const found = nearestUntested(graph, current, ctx, inert);
   if (found) {
     const walk = found.path.map((e) => e.action);
@@ -74,7 +74,7 @@ function nearestUntested(graph: ExplorationGraph, from: string, ctx: PlanContext
       const node = graph.states.get(key);
       if (!node) continue;
       const out = graph.edges.get(key);
-      const list = untestedCandidates(node.board, ctx.width, ctx.height, ctx.masked, ctx.available, out, inert);
+      const list = untestedCandidates(node.board.cells, ctx.width, ctx.height, ctx.masked, ctx.available, out, inert);
       const top = list[0];
       if (top) {
         const found: Found = { path: pathTo(via, key), candidate: top, cost: distance + TIER_STEPS * top.tier, tie: tieBreak(ctx.seed, key + top.key) };
@@ -107,7 +107,7 @@ function pathTo(via: Map<string, { prev: string; edge: Edge } | null>, key: stri
 /** Without history (a newest-section-only log) every action looks untested: pick among the most salient by seed. */
 function memoryless(graph: ExplorationGraph, current: string, ctx: PlanContext): Decision {
   const node = graph.states.get(current)!;
-  const list = untestedCandidates(node.board, ctx.width, ctx.height, ctx.masked, ctx.available, undefined);
+  const list = untestedCandidates(node.board.cells, ctx.width, ctx.height, ctx.masked, ctx.available, undefined);
   if (list.length === 0) return { actions: [], reason: "no action is available", kind: "none" };
   const tier = list[0]!.tier;
   const pool = list.filter((c) => c.tier === tier);

@@ -19,8 +19,40 @@ export interface LoggedStep {
   readonly score: number;
   /** The section's Tool Call, when it has a readable one. */
   readonly action?: Action;
-  /** Settled board as colour indices (row-major), when the section holds a complete board. */
-  readonly board?: Uint8Array;
+  /** The settled board, when the section holds a complete one. */
+  readonly board?: LoggedBoard;
+}
+
+/**
+ * A settled board as it sits in the log: a zero-copy view of its text (hashing needs nothing more), decoded
+ * to colours only when asked. Decoding every board of a 100K-line log would cost more than everything else.
+ */
+export class LoggedBoard {
+  private decoded: Uint8Array | undefined;
+
+  constructor(
+    /** The rows' bytes, `stride` bytes apart (the row plus its "\n" or "\r\n"). */
+    readonly text: Uint8Array,
+    readonly width: number,
+    readonly height: number,
+    readonly stride: number,
+    private readonly table: Int8Array,
+  ) {}
+
+  /** Colour indices, row-major. */
+  get cells(): Uint8Array {
+    if (this.decoded) return this.decoded;
+    const cells = new Uint8Array(this.width * this.height);
+    for (let y = 0; y < this.height; y++) {
+      const row = y * this.stride;
+      for (let x = 0; x < this.width; x++) cells[y * this.width + x] = Math.max(0, this.table[this.text[row + x]!]!);
+    }
+    return (this.decoded = cells);
+  }
+
+  colourAt(x: number, y: number): number {
+    return Math.max(0, this.table[this.text[y * this.stride + x]!]!);
+  }
 }
 
 export interface LoggedRun {
@@ -46,15 +78,15 @@ export function readLog(buf: Uint8Array, path: string): Result<LoggedRun, Prolon
     const start = table.start[i]!;
     const boardStart = table.boardStart[i]!;
     const boardEnd = table.boardEnd[i]!;
-    let board: Uint8Array | undefined;
+    let board: LoggedBoard | undefined;
     if (table.complete[i] === 1 && boardStart >= 0) {
-      const cells = decodeBoard(buf, boardStart, boardEnd, decode);
-      if (cells !== undefined) {
+      const b = viewBoard(buf, boardStart, boardEnd, decode);
+      if (b !== undefined) {
         if (width === 0) {
-          width = cells.width;
-          height = cells.height;
+          width = b.width;
+          height = b.height;
         }
-        if (cells.width === width && cells.height === height) board = cells.cells;
+        if (b.width === width && b.height === height) board = b;
       }
     }
     let action: Action | undefined;
@@ -86,10 +118,10 @@ export function readLog(buf: Uint8Array, path: string): Result<LoggedRun, Prolon
 }
 
 /** Decodes a board given as text (the prompt's [CURRENT BOARD STATE] block, or a test's grid). */
-export function decodeBoardText(textBoard: string): { cells: Uint8Array; width: number; height: number } | undefined {
+export function decodeBoardText(textBoard: string): LoggedBoard | undefined {
   const buf = new TextEncoder().encode(textBoard.trim() + "\n");
   const decode = chooseDecoder(buf, new Float64Array([0]), new Float64Array([buf.length]), 1);
-  return decodeBoard(buf, 0, buf.length, decode);
+  return viewBoard(buf, 0, buf.length, decode);
 }
 
 // The ascii palette and hex mode share two characters ('8' and 'f'), so the mode is decided once per log:
@@ -113,30 +145,19 @@ function chooseDecoder(buf: Uint8Array, starts: Float64Array, ends: Float64Array
   return ascii;
 }
 
-function decodeBoard(buf: Uint8Array, start: number, end: number, decode: Int8Array): { cells: Uint8Array; width: number; height: number } | undefined {
+/** A view of the board rows in buf[start, end), or undefined when the rows are not all `width` long. */
+function viewBoard(buf: Uint8Array, start: number, end: number, table: Int8Array): LoggedBoard | undefined {
   const firstNl = buf.indexOf(10, start);
-  let width = (firstNl < 0 || firstNl > end ? end : firstNl) - start;
-  if (width > 0 && buf[start + width - 1] === 13) width--;
+  if (firstNl < 0 || firstNl >= end) return undefined;
+  const crlf = firstNl > start && buf[firstNl - 1] === 13;
+  const width = firstNl - start - (crlf ? 1 : 0);
+  const stride = width + (crlf ? 2 : 1);
   if (width <= 0) return undefined;
-  const cells = new Uint8Array(width * Math.ceil((end - start) / (width + 1)));
-  let n = 0;
-  let col = 0;
-  for (let p = start; p < end; p++) {
-    const b = buf[p]!;
-    if (b === 10) {
-      if (col !== width) return undefined;
-      col = 0;
-      continue;
-    }
-    if (b === 13) continue;
-    const c = decode[b]!;
-    if (c < 0 || col >= width) return undefined;
-    cells[n++] = c;
-    col++;
-  }
-  if (col !== 0 && col !== width) return undefined;
-  const height = n / width;
-  return { cells: cells.subarray(0, n), width, height };
+  const height = Math.floor((end - start) / stride);
+  if (height <= 0) return undefined;
+  // Checking each row's line end is enough: the native index already bounded the board's lines.
+  for (let y = 0; y < height; y++) if (buf[start + y * stride + stride - 1] !== 10) return undefined;
+  return new LoggedBoard(buf.subarray(start, start + height * stride), width, height, stride, table);
 }
 
 function lastIndexOf(buf: Uint8Array, needle: Uint8Array, from: number, to: number): number {

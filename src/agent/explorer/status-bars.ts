@@ -54,7 +54,7 @@ function stepPairs(steps: readonly LoggedStep[]): Pair[] {
       segment++;
       continue;
     }
-    pairs.push({ before: prev.board!, after: cur.board!, segment });
+    pairs.push({ before: prev.board!.cells, after: cur.board!.cells, segment });
   }
   return pairs;
 }

@@ -14,6 +14,8 @@ export interface PlayResult {
   readonly actions: number;
   readonly calls: number;
   readonly won: boolean;
+  /** Actions spent on each level (RESETs count), as the runner's tally keeps them. */
+  readonly levelActions: readonly number[];
   readonly log: string;
 }
 
@@ -55,7 +57,7 @@ export async function playWithExplorer(game: Game, opts: { maxActions: number; w
         if (effect.levelUp || effect.gameOver || effect.win) break;
       }
     }
-    return { levels: tally.score, actions: tally.action, calls, won: frame.state === "WIN", log };
+    return { levels: tally.score, actions: tally.action, calls, won: frame.state === "WIN", levelActions: [...tally.levelActions], log };
   } finally {
     rmSync(workspace, { recursive: true, force: true });
   }

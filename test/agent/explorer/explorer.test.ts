@@ -22,8 +22,8 @@ function workspace(): string {
 
 describe("explorer on a toy game", () => {
   test("the full log clears clearly more levels than the newest section alone", async () => {
-    const full = await playWithExplorer(new ToyGame(LEVELS), { maxActions: 300, window: "full" });
-    const newest = await playWithExplorer(new ToyGame(LEVELS), { maxActions: 300, window: "newest" });
+    const full = await playWithExplorer(new ToyGame(LEVELS), { maxActions: 500, window: "full" });
+    const newest = await playWithExplorer(new ToyGame(LEVELS), { maxActions: 500, window: "newest" });
     expect(full.levels).toBe(3);
     expect(full.won).toBe(true);
     expect(newest.levels).toBeLessThan(full.levels);

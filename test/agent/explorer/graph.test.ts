@@ -13,8 +13,15 @@ const at = (x: number) => board64(5, [{ x: 4 * x, y: 0, w: 4, h: 4, c: 8 }]);
 
 function graphOf(log: string) {
   const run = readLog(bytes(log), "logs.txt")._unsafeUnwrap();
-  const hasher = new StateHasher(emptyMask(run.width, run.height));
-  return { graph: buildGraph(run.steps, hasher), hasher, run };
+  const hasher = new StateHasher(emptyMask(run.width, run.height), run.width);
+  const graph = buildGraph(run.steps, hasher);
+  /** The state key of a board as the log holds it (boards are looked up by their cells). */
+  const keyOf = (score: number, cells: Uint8Array) => {
+    const step = run.steps.find((s) => s.score === score && s.board && Buffer.from(s.board.cells).equals(Buffer.from(cells)));
+    if (!step) throw new Error("board not in the log");
+    return hasher.key(score, step.board!);
+  };
+  return { graph, hasher: { key: keyOf }, run };
 }
 
 const ctx = (available: ActionId[], cap = 20) => ({ width: 64, height: 64, masked: new Uint8Array(4096), available, actionCap: cap, seed: 1 });
@@ -73,7 +80,7 @@ describe("buildGraph", () => {
     ];
     const { graph } = graphOf(logOf(b, steps));
     expect([...graph.edges.values()][0]!.has(actionKey({ id: 6, x: 40, y: 40 }))).toBe(true);
-    const inert = learnInert(graph, 64);
+    const inert = learnInert(graph);
     expect([...inert.clickColours]).toEqual([5]);
   });
 });

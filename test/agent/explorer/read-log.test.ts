@@ -18,7 +18,7 @@ describe("readLog", () => {
     expect(run.steps.map((s) => [s.kind, s.actionNumber, s.attempt, s.score])).toEqual([["initial", 0, 1, 0], ["action", 1, 1, 0], ["action", 2, 2, 0]]);
     expect(run.steps[1]!.action).toEqual({ id: 4 });
     expect(run.steps[2]!.action).toEqual({ id: 6, x: 12, y: 40 });
-    expect(Array.from(run.steps[1]!.board!)).toEqual(Array.from(b.cells));
+    expect(Array.from(run.steps[1]!.board!.cells)).toEqual(Array.from(b.cells));
   });
 
   test("a plan that quotes a tool call does not fool it", () => {
@@ -41,6 +41,16 @@ describe("readLog", () => {
     const decoded = decodeBoardText(gridToText(g, "hex"))!;
     expect(decoded.width).toBe(64);
     expect(Array.from(decoded.cells)).toEqual(Array.from(g.cells));
+    expect(decoded.colourAt(3, 3)).toBe(8);
+  });
+
+  test("CRLF logs give the same boards and tool calls", () => {
+    const a = board64(5, [{ x: 0, y: 0, w: 4, h: 4, c: 8 }]);
+    const log = logOf(a, [{ action: { id: 6, x: 1, y: 2 }, board: a }]);
+    const lf = readLog(bytes(log), "lf")._unsafeUnwrap();
+    const crlf = readLog(bytes(log.replaceAll("\n", "\r\n")), "crlf")._unsafeUnwrap();
+    expect(crlf.steps[1]!.action).toEqual({ id: 6, x: 1, y: 2 });
+    expect(Array.from(crlf.steps[1]!.board!.cells)).toEqual(Array.from(lf.steps[1]!.board!.cells));
   });
 
   test("agrees with format.parseLog on every section of the real logs", () => {
@@ -57,7 +67,7 @@ describe("readLog", () => {
         const step = run.steps[i]!;
         expect(step.score).toBe(s.header.score);
         expect(step.action).toEqual(s.toolCall);
-        expect(Array.from(step.board!)).toEqual(Array.from(s.board.cells));
+        expect(Array.from(step.board!.cells)).toEqual(Array.from(s.board.cells));
       });
     }
   });
