@@ -13,10 +13,11 @@ import { sectionRow, type RunIndex } from "../log/index.ts";
 import { MasterLog } from "../log/master.ts";
 import { logWindowFromNumber } from "../log/window.ts";
 import { sectionIndex } from "../native.ts";
-import { readConfigFile } from "./config.ts";
+import { describeWindow, readConfigFile } from "./config.ts";
 import { runPaths } from "./run-dir.ts";
 import type { PendingBatch, RunSession } from "./session.ts";
 import { openEnv, openRunFiles, writeInstructions } from "./start.ts";
+import { sectionFromFrame, writeSection } from "./steps.ts";
 import { episodeActions, newTally, recordStep, startEpisode, type StepEffect } from "./tally.ts";
 
 export interface ResumeOptions {
@@ -89,7 +90,13 @@ export async function resumeRun(dir: string, opts: ResumeOptions = {}): Promise<
   // Replay every logged action against the fresh game and check each board.
   let lastEffect: StepEffect | null = null;
   const [head, ...rest] = recovered.value.sections;
-  if (!head || head.section.header.kind !== "initial") return err(prolongError("bad-log", "the master log does not start with an INITIAL STATE section", { path: paths.log }));
+  if (!head) {
+    // Interrupted before the first section was written: start the log as a fresh run does.
+    const initial = writeSection(s, sectionFromFrame(frame, { action: 0, level: 1, attempt: 1, score: frame.levelsCompleted, kind: "initial" }, {}));
+    if (initial.isErr()) return err(initial.error);
+    return ok(finishResume(s));
+  }
+  if (head.section.header.kind !== "initial") return err(prolongError("bad-log", "the master log does not start with an INITIAL STATE section", { path: paths.log }));
   const firstDiff = compareBoards(frame, head.section);
   if (firstDiff) return err(replayError(paths.log, 0, firstDiff));
   for (const { section, unindexed } of rest) {
@@ -119,13 +126,19 @@ export async function resumeRun(dir: string, opts: ResumeOptions = {}): Promise<
     if (unindexed) index.addSection(sectionRow(unindexed, encoder.encode(sectionText(section, config.value.gridMode)), h, section.frames.length + 1));
   }
   s.frame = frame;
-  tally.agentCalls = Number(index.getState("agentCalls") ?? 0);
-  tally.tamperEvents = index.events("tamper").length;
   s.pending = pendingStillOpen(index.getState("pending") as PendingBatch | null | undefined, tally.action, lastEffect, episodeActions(tally) >= config.value.maxActions);
-  if (!s.pending) index.setState("pending", null);
+  return ok(finishResume(s));
+}
+
+/** Counters kept outside the log, the instructions file, and the run-start event of the resumed process. */
+function finishResume(s: RunSession): RunSession {
+  s.tally.agentCalls = Number(s.index.getState("agentCalls") ?? 0);
+  s.tally.tamperEvents = s.index.events("tamper").length;
+  if (!s.pending) s.index.setState("pending", null);
   writeInstructions(s);
-  events.emit("run-start", { game: config.value.game, agent: config.value.agent, logWindow: String(config.value.logWindow ?? "full"), maxActions: config.value.maxActions, seed: config.value.seed, resumed: true });
-  return ok(s);
+  const c = s.config;
+  s.events.emit("run-start", { game: c.game, agent: c.agent, logWindow: describeWindow(c.logWindow), maxActions: c.maxActions, seed: c.seed, resumed: true });
+  return s;
 }
 
 /** A saved batch is finished when all of it ran, or its last action changed the score or state or spent the budget. */
