@@ -99,8 +99,9 @@ describe("resume", async () => {
       if (!existsSync(join(dir, "index.sqlite"))) continue;
       if (!exited) {
         const r = spawnSync(BUN, cli(["resume", dir, "--quiet"]), { encoding: "utf8" });
-        expect(r.stderr).toBe("");
-        expect(r.status).toBe(0);
+        // A kill that lands after the run recorded its end leaves nothing to resume; resume says so.
+        if (r.status !== 0) expect(r.stderr).toContain("this run already ended");
+        else expect(r.stderr).toBe("");
       }
       expect(readFileSync(join(dir, "logs.txt"), "utf8")).toBe(reference);
     }
