@@ -9,6 +9,7 @@ import { blake3Oracle } from "./oracle/blake3.ts";
 import { boardDiffOracle, cellChangesOracle } from "./oracle/diff.ts";
 import { prefixCheckOracle } from "./oracle/prefix.ts";
 import { sectionIndexOracle } from "./oracle/sections.ts";
+import { xxh3_128Oracle } from "./oracle/xxh3.ts";
 
 const FIXTURES = path.resolve(import.meta.dir, "../..", "shared", "fixtures", "prolong-release");
 const SEP = "=".repeat(80);
@@ -141,7 +142,7 @@ describe("edge cases", () => {
     expect(xxh3_128(buf, 10, 20)).toBe(xxh3_128(buf.subarray(10, 20)));
     expect(blake3(buf, 10, 20)).toBe(blake3(buf.subarray(10, 20)));
     for (const n of [0, 1, 3, 4, 8, 9, 16, 17, 128, 129, 240, 241, 1023, 1024, 1025, 2049, 5000, 65_537]) {
-      // No TS twin of xxh3-128 yet (see native/README.md): ranges must agree with copies, and differ by length.
+      // Ranges must agree with copies, and differ by length (the xxh3-128 oracle block below compares values).
       expect([n, xxh3_128(buf, 0, n)]).toEqual([n, xxh3_128(buf.slice(0, n))]);
       if (n > 0) expect(xxh3_128(buf, 0, n)).not.toBe(xxh3_128(buf, 0, n - 1));
       expect([n, blake3(buf, 0, n)]).toEqual([n, blake3Oracle(buf, 0, n)]);
@@ -187,5 +188,131 @@ describe("edge cases", () => {
     // A table from a longer buffer does not fit a shorter one.
     const log = enc(`${SEP}\n${"Action 1 | Level 1 | Attempt 1 | Score: 0"}\n[settled]\n${board(2, 2)}`);
     expect(() => cellChanges(log.subarray(0, 20), sectionIndex(log))).toThrow(RangeError);
+  });
+});
+
+describe("xxh3-128: native = TS oracle (test/oracle/xxh3.ts)", () => {
+  const MASK64 = (1n << 64n) - 1n;
+  /** xxHash's sanity-check buffer (cli/xsum_sanity_check.c): byte i = top byte of PRIME32 * PRIME64^i mod 2^64. */
+  function sanityBuffer(length: number): Uint8Array {
+    const out = new Uint8Array(length);
+    let byteGen = 2654435761n;
+    for (let i = 0; i < length; i++) {
+      out[i] = Number(byteGen >> 56n);
+      byteGen = (byteGen * 11400714785074694797n) & MASK64;
+    }
+    return out;
+  }
+  // Pseudo-random bytes for every test below; the pinned vectors hash its prefixes.
+  const random = sanityBuffer((1 << 20) + 4096);
+
+  /** Native on buf[start, end) = the oracle on it = native on a copy of it; returns the digest. */
+  function expectSame(buf: Uint8Array, start = 0, end = buf.length): string {
+    const native = xxh3_128(buf, start, end);
+    // The length rides along so a failure names the input-length path that broke.
+    expect([end - start, native]).toEqual([end - start, xxh3_128Oracle(buf, start, end)]);
+    expect(xxh3_128(buf.slice(start, end))).toBe(native);
+    return native;
+  }
+
+  // Published XXH128 vectors, seed 0 (xxHash cli/xsum_sanity_check.c; shown here high 64 bits first).
+  // Lengths chosen there to hit each path: 1-3, 4-8, 9-16, 17-32, 33-64, 65-96, 129-240, one block with an
+  // overlapping last stripe, one block ending on a stripe, 2 blocks, 3 blocks (aligned and overlapping).
+  const SANITY_VECTORS: ReadonlyArray<readonly [number, string]> = [
+    [0, "99aa06d3014798d86001c324468d497f"],
+    [1, "a6cd5e9392000f6ac44bdff4074eecdb"],
+    [6, "082afe0b8162d12a3e7039bdda43cfc6"],
+    [12, "6e3efd8fc7802b18061a192713f69ad9"],
+    [24, "0ce966e4678d37611e7044d28b1b901d"],
+    [48, "a002ac4e5478227ef942219aed80f67b"],
+    [81, "4952f58181ab00425e8bafb9f95fb803"],
+    [222, "337e09641b948717f1aebd597cec6b3a"],
+    [403, "1b6de21e332dd73dcdeb804d65c6dea4"],
+    [512, "18d2d110dcc9bca1617e49599013cb6b"],
+    [2048, "f736557fd47073a5dd59e2c3a5f038e0"],
+    [2240, "ccb134fbfa7ce49d6e73a90539cf2948"],
+    [2367, "e89c0f6ff369b427cb37aeb9e5d361ed"],
+  ];
+
+  test("published vectors: the xxHash sanity buffer and short strings", () => {
+    for (const [length, digest] of SANITY_VECTORS) {
+      expect([length, xxh3_128Oracle(random, 0, length)]).toEqual([length, digest]);
+      expect([length, xxh3_128(random, 0, length)]).toEqual([length, digest]);
+    }
+    // XXH128("abc") and XXH128("a"), as published by other XXH3 ports' test suites.
+    expect(xxh3_128Oracle(enc("abc"))).toBe("06b05ab6733a618578af5f94892f3950");
+    expect(xxh3_128(enc("abc"))).toBe("06b05ab6733a618578af5f94892f3950");
+    expect(xxh3_128Oracle(enc("a"))).toBe("a96faf705af16834e6c632b61e964e1f");
+  });
+
+  test("every length 0..300 (all short and medium paths, first large ones)", () => {
+    const digests = new Set<string>();
+    for (let n = 0; n <= 300; n++) digests.add(expectSame(random, 0, n));
+    expect(digests.size).toBe(301);
+  });
+
+  test("stripe and block edges, 1 KB .. 1 MB", () => {
+    const lengths = [
+      255, 256, 257, 319, 320, 321, 1023, 1024, 1025, 1087, 1088, 1089, 2047, 2048, 2049, 3071, 3072, 3073, 4096 + 63,
+      10_000, 65_535, 65_536, 65_537, (1 << 20) - 1, 1 << 20, (1 << 20) + 4096,
+    ];
+    for (const n of lengths) expectSame(random, 0, n);
+  });
+
+  test("structured inputs on every path: constant bytes, ascending bytes, one set bit, log text", () => {
+    const lengths = [1, 2, 3, 4, 5, 8, 9, 15, 16, 17, 31, 32, 33, 64, 65, 96, 97, 127, 128, 129, 160, 239, 240, 241,
+      1024, 1025, 4000];
+    const makers: Record<string, (n: number) => Uint8Array> = {
+      zeros: (n) => new Uint8Array(n),
+      ones: (n) => new Uint8Array(n).fill(0xff),
+      high: (n) => new Uint8Array(n).fill(0x80),
+      ascending: (n) => Uint8Array.from({ length: n }, (_, i) => i & 0xff),
+      "one bit at the end": (n) => {
+        const b = new Uint8Array(n);
+        b[n - 1] = 1;
+        return b;
+      },
+      "separator lines": (n) => enc(`${SEP}\n`.repeat(Math.ceil(n / 81))).subarray(0, n),
+    };
+    for (const [name, make] of Object.entries(makers)) {
+      const digests = new Set<string>();
+      for (const n of lengths) {
+        const buf = make(n);
+        expect([name, n, xxh3_128(buf)]).toEqual([name, n, xxh3_128Oracle(buf)]);
+        digests.add(xxh3_128(buf));
+      }
+      expect([name, digests.size]).toEqual([name, lengths.length]);
+    }
+  });
+
+  test("byte ranges: unaligned starts, every length class, start = end", () => {
+    const buf = random.subarray(0, 70_000);
+    const lengths = [0, 1, 3, 4, 8, 9, 16, 17, 128, 129, 240, 241, 1024, 1025, 5000, 60_000];
+    for (const start of [0, 1, 3, 7, 8, 13, 64, 1000, 9_999]) {
+      for (const n of lengths) expectSame(buf, start, start + n);
+    }
+    expect(xxh3_128Oracle(buf.slice(1000, 6000))).toBe(xxh3_128Oracle(buf, 1000, 6000));
+    expectSame(buf, buf.length, buf.length);
+    expectSame(buf, 12_345, buf.length);
+    // A range is hashed as its own bytes: not as the prefix it sits in.
+    expect(xxh3_128Oracle(buf, 1, 300)).not.toBe(xxh3_128Oracle(buf, 0, 299));
+  });
+
+  test("real logs: whole file and every section", () => {
+    if (!existsSync(FIXTURES)) {
+      console.log(`skipping xxh3-128 real-log checks: ${FIXTURES} is absent (it ships with the project's shared data)`);
+      return;
+    }
+    for (const game of ["ft09", "lp85", "m0r0", "cn04"]) {
+      const master = readFileSync(path.join(FIXTURES, game, "logs.txt"));
+      expect([game, xxh3_128(master)]).toEqual([game, xxh3_128Oracle(master)]);
+      const t = sectionIndex(master);
+      expect(t.count).toBeGreaterThan(80);
+      for (let i = 0; i < t.count; i++) {
+        const start = t.start[i]!;
+        const end = t.end[i]!;
+        expect([game, i, xxh3_128(master, start, end)]).toEqual([game, i, xxh3_128Oracle(master, start, end)]);
+      }
+    }
   });
 });
