@@ -37,6 +37,13 @@ memory arms:
                           instructions; the agent's plan goes to plans.txt instead of the log
   --episodes K            K episodes on one seed, the log kept across them (default 1)
 
+games:
+  --env local|arc-local|arc-online   where the game comes from (default local: the committed games)
+  --arc-games DIR         for arc-local: ARC game files laid out as <id>/<version>/<id>.py + metadata.json
+
+sandbox:
+  --sandbox auto|bwrap|none   confine external agents with bubblewrap (auto: when installed; default auto)
+
 other:
   --grid ascii|hex        how boards are written in the log (default ascii, as in the paper)
   --seed N                game and agent seed (default 0)
@@ -49,6 +56,9 @@ errors, interrupted), 2 on bad options.`;
 
 const options = {
   agent: { type: "string" },
+  env: { type: "string" },
+  "arc-games": { type: "string" },
+  sandbox: { type: "string" },
   cmd: { type: "string" },
   model: { type: "string" },
   effort: { type: "string" },
@@ -78,6 +88,9 @@ export function configFromFlags(game: string, v: Record<string, string | boolean
     if (value !== undefined) fields[k] = value;
   };
   set("agent", v.agent as RunConfig["agent"] | undefined);
+  set("env", v.env as RunConfig["env"] | undefined);
+  set("arcGames", v["arc-games"] as string | undefined);
+  set("sandbox", v.sandbox as RunConfig["sandbox"] | undefined);
   set("cmd", v.cmd as string | undefined);
   set("model", v.model as string | undefined);
   set("effort", v.effort as string | undefined);

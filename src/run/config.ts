@@ -8,11 +8,19 @@ import { VERSION } from "../version.ts";
 
 export const AGENT_KINDS = ["explorer", "human", "command", "claude", "codex"] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
+/** Where games come from: the committed local games, ARC's engine run offline, or ARC's REST service. */
+export const ENV_KINDS = ["local", "arc-local", "arc-online"] as const;
+/** How external agents are confined: bubblewrap, nothing, or bubblewrap where it is installed. */
+export const SANDBOX_KINDS = ["auto", "bwrap", "none"] as const;
 
 const Int = (min: number, msg: string) => v.pipe(v.number(msg), v.integer(msg), v.minValue(min, msg));
 
 export const RunConfigSchema = v.object({
   game: v.pipe(v.string(), v.minLength(1, "a game id is required")),
+  env: v.picklist(ENV_KINDS, `env must be one of ${ENV_KINDS.join(", ")}`),
+  /** For env arc-local: the directory of ARC game files (<id>/<version>/<id>.py + metadata.json). */
+  arcGames: v.optional(v.string()),
+  sandbox: v.picklist(SANDBOX_KINDS, `sandbox must be one of ${SANDBOX_KINDS.join(", ")}`),
   agent: v.picklist(AGENT_KINDS, `agent must be one of ${AGENT_KINDS.join(", ")}`),
   cmd: v.optional(v.string()),
   model: v.optional(v.string()),
@@ -36,6 +44,8 @@ export const RunConfigSchema = v.object({
 export type RunConfig = v.InferOutput<typeof RunConfigSchema>;
 
 export const DEFAULTS = {
+  env: "local",
+  sandbox: "auto",
   agent: "explorer",
   maxActions: 500,
   actionCap: 20,

@@ -10,7 +10,7 @@ import { prolongError, type ProlongError } from "../errors.ts";
 export interface EventFields {
   "run-start": { game: string; agent: string; logWindow: string; maxActions: number; seed: number; resumed?: boolean };
   "agent-call": { turn: number; action: number; prompt?: string };
-  "agent-reply": { turn: number; ms: number; actions: number; toolCalls?: number; tokens?: { input: number; cached: number; output: number }; exitCode?: number };
+  "agent-reply": { turn: number; ms: number; actions: number; toolCalls?: number; tokens?: { input: number; cached: number; output: number }; exitCode?: number; text?: string };
   action: { action: number; call: string; level: number; attempt: number; score: number; state: string; frames: number };
   "level-up": { action: number; level: number; score: number };
   "game-over": { action: number; level: number; attempt: number };

@@ -3,7 +3,8 @@ import { writeFileSync } from "node:fs";
 import { gameRhae } from "../score/rhae.ts";
 import { describeWindow } from "./config.ts";
 import type { RunEnd, RunSession } from "./session.ts";
-import { currentEpisode, type EpisodeResult } from "./tally.ts";
+import type { TokenUsage } from "../agent/agent.ts";
+import { billedTokens, currentEpisode, type EpisodeResult } from "./tally.ts";
 
 export interface RunSummary {
   readonly run: string;
@@ -20,6 +21,9 @@ export interface RunSummary {
   readonly rhae: number;
   readonly episodes: readonly (EpisodeResult & { readonly rhae: number })[];
   readonly agentCalls: number;
+  readonly tokens: TokenUsage;
+  /** (input − cached) + 6 × output + 0.1 × cached, over the run. */
+  readonly billedTokens: number;
   readonly tamperEvents: number;
   readonly wallMs: number;
 }
@@ -43,6 +47,8 @@ export async function finishRun(s: RunSession, end: RunEnd): Promise<{ summary: 
     rhae: best.rhae,
     episodes,
     agentCalls: s.tally.agentCalls,
+    tokens: s.tally.tokens,
+    billedTokens: billedTokens(s.tally.tokens),
     tamperEvents: s.tally.tamperEvents,
     wallMs,
   };
@@ -60,6 +66,8 @@ export async function finishRun(s: RunSession, end: RunEnd): Promise<{ summary: 
     score: best.rhae,
     episodes,
     agent_calls: s.tally.agentCalls,
+    tokens: summary.tokens,
+    billed_tokens: summary.billedTokens,
     tamper_events: s.tally.tamperEvents,
     wall_ms: wallMs,
   };
@@ -80,7 +88,7 @@ export function summaryText(r: RunSummary): string {
     `  levels     ${r.levelsCompleted}/${r.winLevels}`,
     `  actions    ${r.actions}`,
     `  RHAE       ${r.rhae.toFixed(1)}`,
-    `  agent      ${r.agent}, ${r.agentCalls} call(s), log: ${r.logWindow}`,
+    `  agent      ${r.agent}, ${r.agentCalls} call(s), log: ${r.logWindow}${r.billedTokens > 0 ? `, ${Math.round(r.billedTokens).toLocaleString("en-US")} billed tokens` : ""}`,
     `  tampering  ${r.tamperEvents === 0 ? "none" : `${r.tamperEvents} event(s) repaired (see events.jsonl)`}`,
     `  time       ${(r.wallMs / 1000).toFixed(1)}s`,
     `  run        ${r.dir}`,

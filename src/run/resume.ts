@@ -134,6 +134,8 @@ export async function resumeRun(dir: string, opts: ResumeOptions = {}): Promise<
 function finishResume(s: RunSession): RunSession {
   s.tally.agentCalls = Number(s.index.getState("agentCalls") ?? 0);
   s.tally.tamperEvents = s.index.events("tamper").length;
+  const tokens = s.index.getState("tokens") as RunSession["tally"]["tokens"] | undefined;
+  if (tokens) s.tally.tokens = tokens;
   if (!s.pending) s.index.setState("pending", null);
   writeInstructions(s);
   const c = s.config;

@@ -25,8 +25,15 @@ export interface StartOptions {
   readonly onProgress?: (s: RunSession) => void;
 }
 
+/** The game a config names, behind the GameEnv boundary. One place that knows every environment. */
 export function openEnv(config: RunConfig): Result<GameEnv, ProlongError> {
-  return createGame(config.game, { seed: config.seed }).map(localEnv);
+  switch (config.env) {
+    case "local":
+      return createGame(config.game, { seed: config.seed }).map(localEnv);
+    case "arc-local":
+    case "arc-online":
+      return err(prolongError("not-available", `--env ${config.env} is not built yet`, { fix: "play a committed game: `prolong games` lists them" }));
+  }
 }
 
 export async function startRun(config: RunConfig, opts: StartOptions): Promise<Result<RunSession, ProlongError>> {

@@ -90,7 +90,7 @@ export async function callAgent(s: RunSession, prompt: string): Promise<Result<A
   const turn = s.tally.agentCalls;
   s.index.setState("agentCalls", turn);
   s.index.setState("wallMs", Math.round(performance.now() - s.startedAt + s.priorMs));
-  s.events.emit("agent-call", { turn, action: s.tally.action });
+  s.events.emit("agent-call", { turn, action: s.tally.action, prompt });
   const reply = await s.agent.turn({
     workspace: s.paths.workspace,
     prompt,
@@ -104,7 +104,10 @@ export async function callAgent(s: RunSession, prompt: string): Promise<Result<A
   if (reply.isErr()) return err(reply.error);
   const batch = readActionsFile(s);
   const r = reply.value;
-  s.events.emit("agent-reply", { turn, ms: r.wallMs, actions: batch.isOk() ? batch.value.actions.length : 0, toolCalls: r.toolCalls, tokens: r.tokens, exitCode: r.exitCode });
+  const t = s.tally.tokens;
+  s.tally.tokens = { input: t.input + r.tokens.input, cached: t.cached + r.tokens.cached, output: t.output + r.tokens.output };
+  s.index.setState("tokens", s.tally.tokens);
+  s.events.emit("agent-reply", { turn, ms: r.wallMs, actions: batch.isOk() ? batch.value.actions.length : 0, toolCalls: r.toolCalls, tokens: r.tokens, exitCode: r.exitCode, text: r.text });
   if (batch.isErr()) return err(batch.error);
   for (const w of batch.value.warnings) s.events.emit("warning", { message: w, code: "actions-json", path: s.paths.actions });
   if (batch.value.actions.length === 0 && !batch.value.stop) {

@@ -1,6 +1,7 @@
 // The counters a run's headers and summary come from, and the one rule for how a step moves them:
 // the header shows the level and attempt the action was TAKEN on and the score AFTER it (as the paper's logs do);
 // Level rises with the score, Attempt rises after a GAME_OVER and returns to 1 on a new level.
+import type { TokenUsage } from "../agent/agent.ts";
 import type { FrameData, GameState } from "../game/types.ts";
 
 export interface RunTally {
@@ -23,6 +24,8 @@ export interface RunTally {
   bestScore: number;
   agentCalls: number;
   tamperEvents: number;
+  /** Tokens over all agent calls of the run (input includes cached). */
+  tokens: TokenUsage;
   /** Results of the episodes before the current one (lifetime arm). */
   finished: EpisodeResult[];
 }
@@ -49,6 +52,7 @@ export function newTally(frame: FrameData): RunTally {
     bestScore: frame.levelsCompleted,
     agentCalls: 0,
     tamperEvents: 0,
+    tokens: { input: 0, cached: 0, output: 0 },
     finished: [],
   };
 }
@@ -100,4 +104,9 @@ export function episodeActions(t: RunTally): number {
 
 export function currentEpisode(t: RunTally): EpisodeResult {
   return { episode: t.episode, score: t.score, state: t.state, actions: episodeActions(t), levelActions: [...t.levelActions] };
+}
+
+/** Billed tokens as the paper counts them: (input − cached) + 6 × output + 0.1 × cached. */
+export function billedTokens(t: TokenUsage): number {
+  return t.input - t.cached + 6 * t.output + 0.1 * t.cached;
 }

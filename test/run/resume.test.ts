@@ -80,11 +80,16 @@ describe("resume", async () => {
     const cli = (args: string[]) => [join(ROOT, "src/main.ts"), ...args];
     let seed = 20261201;
     const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    // Kill times are spread over the length of a whole run of the CLI on this machine, measured first.
+    const t0 = performance.now();
+    const whole = spawnSync(BUN, cli(["play", "glide", "--max-actions", "120", "--runs-dir", tempRoot(), "--quiet"]));
+    expect(whole.status).toBe(0);
+    const runMs = performance.now() - t0;
     let killsThatLanded = 0;
     for (let trial = 0; trial < 20; trial++) {
       const root = tempRoot();
       const child = spawn(BUN, cli(["play", "glide", "--max-actions", "120", "--runs-dir", root, "--quiet"]), { stdio: "ignore" });
-      const delay = 60 + Math.floor(random() * 900);
+      const delay = Math.floor(runMs * (0.1 + 0.85 * random()));
       const exited = await new Promise<boolean>((res) => {
         const t = setTimeout(() => { child.kill("SIGKILL"); res(false); }, delay);
         child.on("exit", () => { clearTimeout(t); res(true); });
