@@ -1,8 +1,12 @@
 // `prolong log <sub>`: fast inspection of big logs through the native index. One file per subcommand.
 import type { Command } from "./command.ts";
 import { logStatsCommand } from "./log-stats.ts";
+import { logSectionsCommand } from "./log-sections.ts";
+import { logShowCommand } from "./log-show.ts";
+import { logDiffCommand } from "./log-diff.ts";
+import { logGrepCommand } from "./log-grep.ts";
 
-const subcommands: Command[] = [logStatsCommand];
+const subcommands: Command[] = [logStatsCommand, logSectionsCommand, logShowCommand, logDiffCommand, logGrepCommand];
 
 const usage = `usage: prolong log <subcommand> <log> [options]
 

@@ -1,0 +1,51 @@
+// `prolong log diff <log> <a> <b>`: which cells of the settled board changed between two actions.
+import { Result } from "neverthrow";
+import { formatError } from "../errors.ts";
+import { logGridMode } from "../inspect/board.ts";
+import { openLogOrReport, parseCommandArgs } from "../inspect/cli-support.ts";
+import { diffSections, formatDiff } from "../inspect/diff.ts";
+import { resolveOne } from "../inspect/target.ts";
+import type { Command } from "./command.ts";
+
+const usage = `usage: prolong log diff <log|run-dir> <a> <b> [--sections] [--json]
+
+The cell-level difference between the settled boards after action a and after action b ("last" is the
+last section). An action number that names two sections (a lifetime log's next episode starts with an
+INITIAL STATE section of the same number) means the first of them; --sections picks by section index.
+
+options:
+  --sections  a and b are section indices (the # column of 'prolong log sections')
+  --json      {from: {section, action}, to: {section, action}, width, height, changed, box, cells: [{x, y, from, to}]}
+              (colours are 0..15)`;
+
+export const logDiffCommand: Command = {
+  name: "diff",
+  summary: "cell-level board diff between two actions",
+  usage,
+  async run(args) {
+    const parsed = parseCommandArgs("prolong log diff", usage, args, { json: { type: "boolean" }, sections: { type: "boolean" } });
+    if (parsed === 2) return 2;
+    const [file, a, b, ...extra] = parsed.positionals;
+    if (file === undefined || a === undefined || b === undefined || extra.length > 0) {
+      console.error(usage);
+      return 2;
+    }
+    const log = openLogOrReport(file);
+    if (!log) return 2;
+    const bySection = parsed.values.sections === true;
+    const picked = Result.combine([resolveOne(log.table, a, bySection), resolveOne(log.table, b, bySection)]);
+    if (picked.isErr()) {
+      console.error(formatError({ ...picked.error, path: log.path }));
+      return 2;
+    }
+    const [ia, ib] = picked.value;
+    const mode = logGridMode(log);
+    const report = diffSections(log, ia as number, ib as number, mode);
+    if (report.isErr()) {
+      console.error(formatError(report.error));
+      return 2;
+    }
+    process.stdout.write(`${parsed.values.json ? JSON.stringify(report.value) : formatDiff(report.value, mode)}\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,51 @@
+// `prolong log grep <log> PATTERN`: matching lines, reported by the action they belong to.
+import { formatError } from "../errors.ts";
+import { openLogOrReport, parseCommandArgs } from "../inspect/cli-support.ts";
+import { formatGrep, grepLog } from "../inspect/grep.ts";
+import type { Command } from "./command.ts";
+
+const usage = `usage: prolong log grep <log|run-dir> PATTERN [-F] [-i] [--max N] [--count] [--json]
+
+Lines that match PATTERN (a JavaScript regular expression; ^ and $ match at line ends), each reported with
+the action and section it belongs to and its line number. Exit 0 when something matched, 1 when nothing did.
+
+options:
+  -F, --fixed-strings  PATTERN is a plain string (fastest)
+  -i, --ignore-case    ignore ASCII case
+  --max N              report at most N matching lines in detail (default 1000); all are counted
+  --count              only the counts
+  --json               {pattern, lines, sections, matches: [{section, action, line, offset, text}], truncated}`;
+
+export const logGrepCommand: Command = {
+  name: "grep",
+  summary: "matching lines, reported by action number",
+  usage,
+  async run(args) {
+    const parsed = parseCommandArgs("prolong log grep", usage, args, {
+      json: { type: "boolean" },
+      "fixed-strings": { type: "boolean", short: "F" },
+      "ignore-case": { type: "boolean", short: "i" },
+      max: { type: "string", default: "1000" },
+      count: { type: "boolean" },
+    });
+    if (parsed === 2) return 2;
+    const [file, pattern, ...extra] = parsed.positionals;
+    const max = Number(parsed.values.max);
+    if (file === undefined || pattern === undefined || extra.length > 0 || !Number.isInteger(max) || max < 0) {
+      console.error(usage);
+      return 2;
+    }
+    const log = openLogOrReport(file);
+    if (!log) return 2;
+    const count = parsed.values.count === true;
+    const result = grepLog(log, pattern, { fixed: parsed.values["fixed-strings"] === true, ignoreCase: parsed.values["ignore-case"] === true, max: count ? 0 : max });
+    if (result.isErr()) {
+      console.error(formatError({ ...result.error, path: log.path }));
+      return 2;
+    }
+    const r = result.value;
+    const text = parsed.values.json ? JSON.stringify(r) : count ? `${r.lines} matching line(s) in ${r.sections} section(s)` : formatGrep(r);
+    process.stdout.write(`${text}\n`);
+    return r.lines > 0 ? 0 : 1;
+  },
+};

@@ -1,0 +1,35 @@
+// `prolong log sections <log>`: a line per section (action, level, attempt, score, tool call, frames,
+// cells changed, byte offset) straight from the native index.
+import { formatRows, sectionRows } from "../inspect/rows.ts";
+import { openLogOrReport, parseCommandArgs } from "../inspect/cli-support.ts";
+import type { Command } from "./command.ts";
+
+const usage = `usage: prolong log sections <log|run-dir> [--json]
+
+One line per section: its index (#, what --sections targets use), action number ("init" for an INITIAL
+STATE section), level, attempt, score, plan step, tool call, boards in it (animation frames + settled),
+cells changed since the previous section's board, and byte offset (CUT when its board is cut short).
+
+options:
+  --json   an array of rows: {index, kind, action, level, attempt, score, planStep, toolCall, frames,
+           cellsChanged, offset, bytes, complete}`;
+
+export const logSectionsCommand: Command = {
+  name: "sections",
+  summary: "a line per section: action, level, attempt, score, tool call, frames, cells changed, offset",
+  usage,
+  async run(args) {
+    const parsed = parseCommandArgs("prolong log sections", usage, args, { json: { type: "boolean" } });
+    if (parsed === 2) return 2;
+    const [file, ...extra] = parsed.positionals;
+    if (file === undefined || extra.length > 0) {
+      console.error(usage);
+      return 2;
+    }
+    const log = openLogOrReport(file);
+    if (!log) return 2;
+    const rows = sectionRows(log);
+    process.stdout.write(`${parsed.values.json ? JSON.stringify(rows) : formatRows(rows)}\n`);
+    return 0;
+  },
+};

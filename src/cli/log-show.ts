@@ -1,0 +1,58 @@
+// `prolong log show <log> <action|a..b>`: the selected sections, boards in colour on a terminal.
+import { logGridMode } from "../inspect/board.ts";
+import { openLogOrReport, parseCommandArgs } from "../inspect/cli-support.ts";
+import { renderShown, showSection } from "../inspect/show.ts";
+import { parseTarget, resolveTarget } from "../inspect/target.ts";
+import { formatError } from "../errors.ts";
+import type { Command } from "./command.ts";
+
+const usage = `usage: prolong log show <log|run-dir> <action|a..b|a..|..b|last> [--frames] [--sections] [--color auto|always|never] [--json]
+
+The selected sections: header, [PLAN] text, tool call and the settled board — in the ARC colours as
+half-block characters on a terminal, as the log's own text otherwise. A section that does not parse (cut
+mid-board, foreign text) is shown raw with the reason.
+
+options:
+  --frames      also show each animation frame before the settled board
+  --sections    the numbers are section indices (the # column of 'prolong log sections'), not actions
+  --color WHEN  auto (a terminal gets colour), always or never
+  --json        an array of {index, offset, kind, action, level, attempt, score, planStep, plan, toolCall,
+                boards, board (rows), frameBoards (with --frames), error, text (only when unreadable)}`;
+
+export const logShowCommand: Command = {
+  name: "show",
+  summary: "the sections of an action or a range a..b, boards in colour on a terminal",
+  usage,
+  async run(args) {
+    const parsed = parseCommandArgs("prolong log show", usage, args, {
+      json: { type: "boolean" },
+      frames: { type: "boolean" },
+      sections: { type: "boolean" },
+      color: { type: "string", default: "auto" },
+    });
+    if (parsed === 2) return 2;
+    const [file, which, ...extra] = parsed.positionals;
+    const when = parsed.values.color;
+    if (file === undefined || which === undefined || extra.length > 0 || !["auto", "always", "never"].includes(when)) {
+      console.error(usage);
+      return 2;
+    }
+    const log = openLogOrReport(file);
+    if (!log) return 2;
+    const picked = parseTarget(which, parsed.values.sections === true).andThen((t) => resolveTarget(log.table, t));
+    if (picked.isErr()) {
+      console.error(formatError({ ...picked.error, path: log.path }));
+      return 2;
+    }
+    const opts = {
+      colour: when === "always" || (when === "auto" && process.stdout.isTTY === true && !process.env.NO_COLOR),
+      frames: parsed.values.frames === true,
+      mode: logGridMode(log),
+    };
+    const out = parsed.values.json
+      ? JSON.stringify(picked.value.map((i) => showSection(log, i, opts)))
+      : picked.value.map((i) => renderShown(log, i, opts)).join("\n\n");
+    process.stdout.write(`${out}\n`);
+    return 0;
+  },
+};
