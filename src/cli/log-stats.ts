@@ -1,8 +1,8 @@
 // `prolong log stats <log>`: the whole log in a few figures.
-import { parseArgs } from "node:util";
 import { formatError } from "../errors.ts";
 import { loadLog } from "../log/load.ts";
 import { logStats, type LogStats } from "../log/stats.ts";
+import { parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
 const usage = `usage: prolong log stats <log> [--json]
@@ -34,13 +34,8 @@ export const logStatsCommand: Command = {
   summary: "sections, actions, levels, attempts, score, frames, bytes, lines",
   usage,
   async run(args) {
-    let parsed;
-    try {
-      parsed = parseArgs({ args, options: { json: { type: "boolean" } }, allowPositionals: true });
-    } catch (e) {
-      console.error(`prolong log stats: ${(e as Error).message}\n${usage}`);
-      return 2;
-    }
+    const parsed = parseCommandArgs("log stats", args, { json: { type: "boolean" } });
+    if (!parsed) return 2;
     const [path] = parsed.positionals;
     if (path === undefined || parsed.positionals.length > 1) {
       console.error(usage);

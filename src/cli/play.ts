@@ -1,5 +1,4 @@
 // `prolong play <game>`: one run of the programmatic-memory loop on a committed game.
-import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { formatError } from "../errors.ts";
 import { AGENT_KINDS, DEFAULTS, newConfig, type RunConfig } from "../run/config.ts";
@@ -8,6 +7,7 @@ import { ttyProgress } from "../run/progress.ts";
 import { runStamp } from "../run/run-dir.ts";
 import { runLoop } from "../run/runner.ts";
 import { startRun } from "../run/start.ts";
+import { parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 import { playHuman } from "./play-human.ts";
 
@@ -112,13 +112,8 @@ export const playCommand: Command = {
   summary: "play a game with an agent, logging everything (the main job)",
   usage,
   async run(args) {
-    let parsed;
-    try {
-      parsed = parseArgs({ args, options, allowPositionals: true });
-    } catch (e) {
-      console.error(`prolong play: ${(e as Error).message}\n  fix: see 'prolong play --help'`);
-      return 2;
-    }
+    const parsed = parseCommandArgs("play", args, options);
+    if (!parsed) return 2;
     const [game, ...extra] = parsed.positionals;
     if (game === undefined || extra.length > 0) {
       console.error(game === undefined ? `prolong play: which game? (\`prolong games\` lists them)\n\n${usage}` : `prolong play: unexpected arguments: ${extra.join(" ")}`);

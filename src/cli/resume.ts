@@ -1,8 +1,8 @@
 // `prolong resume <run-dir>`: continue a run that was interrupted (Ctrl-C, a crash, kill -9).
-import { parseArgs } from "node:util";
 import { formatError } from "../errors.ts";
 import { ttyProgress } from "../run/progress.ts";
 import { resumeRun } from "../run/resume.ts";
+import { parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 import { playSession } from "./play.ts";
 
@@ -18,13 +18,8 @@ export const resumeCommand: Command = {
   summary: "continue an interrupted run from its log",
   usage,
   async run(args) {
-    let parsed;
-    try {
-      parsed = parseArgs({ args, options: { json: { type: "boolean" }, quiet: { type: "boolean" } }, allowPositionals: true });
-    } catch (e) {
-      console.error(`prolong resume: ${(e as Error).message}\n${usage}`);
-      return 2;
-    }
+    const parsed = parseCommandArgs("resume", args, { json: { type: "boolean" }, quiet: { type: "boolean" } });
+    if (!parsed) return 2;
     const [dir] = parsed.positionals;
     if (dir === undefined || parsed.positionals.length > 1) {
       console.error(usage);

@@ -1,8 +1,8 @@
 // `prolong verify <master> <copy>`: is the agent's copy an exact byte-prefix of the master log?
-import { parseArgs } from "node:util";
 import { formatError } from "../errors.ts";
 import { lineOfOffset, loadLog, readLogBytes, sectionAt } from "../log/load.ts";
 import { prefixCheck } from "../native.ts";
+import { parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
 const usage = `usage: prolong verify <master-log> <copy> [--json]
@@ -65,13 +65,8 @@ export const verifyCommand: Command = {
   summary: "check that an agent's copy of the log is a byte-prefix of the master",
   usage,
   async run(args) {
-    let parsed;
-    try {
-      parsed = parseArgs({ args, options: { json: { type: "boolean" } }, allowPositionals: true });
-    } catch (e) {
-      console.error(`prolong verify: ${(e as Error).message}\n${usage}`);
-      return 2;
-    }
+    const parsed = parseCommandArgs("verify", args, { json: { type: "boolean" } });
+    if (!parsed) return 2;
     const [masterPath, copyPath] = parsed.positionals;
     if (masterPath === undefined || copyPath === undefined || parsed.positionals.length > 2) {
       console.error(usage);
