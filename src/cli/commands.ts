@@ -9,6 +9,7 @@ import { resumeCommand } from "./resume.ts";
 import { statusCommand } from "./status.ts";
 import { uninstallCommand } from "./uninstall.ts";
 import { verifyCommand } from "./verify.ts";
+import { viewCommand } from "./view.ts";
 
 export const commands: Command[] = [
   benchCommand,
@@ -17,6 +18,7 @@ export const commands: Command[] = [
   resumeCommand,
   logCommand,
   verifyCommand,
+  viewCommand,
   initCommand,
   statusCommand,
   uninstallCommand,

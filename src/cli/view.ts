@@ -1,0 +1,131 @@
+// `prolong view <run-dir|log>`: one self-contained HTML replay of a run; `--png <log> <action>`: one board.
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { existsSync } from "node:fs";
+import { formatError } from "../errors.ts";
+import { logGridMode, settledBoard } from "../inspect/board.ts";
+import { logPathOf, openLogOrReport, parseCommandArgs } from "../inspect/cli-support.ts";
+import { readSection } from "../inspect/section-read.ts";
+import { resolveOne } from "../inspect/target.ts";
+import { loadLog } from "../log/load.ts";
+import { replayHtml } from "../view/html.ts";
+import { gridPng } from "../view/png.ts";
+import { buildReplay } from "../view/replay.ts";
+import { openViewSource } from "../view/source.ts";
+import type { Command } from "./command.ts";
+
+const usage = `usage: prolong view <run-dir|log> [-o FILE] [--json]
+       prolong view --png <log|run-dir> <action|last> [--frame K] [--scale N] [--sections] [-o FILE]
+
+Writes one self-contained HTML replay (no network needed; open it in any browser): boards in the ARC
+palette, a step slider and keyboard stepping, animation frames, changed cells highlighted, the agent's
+[PLAN] beside each action, a level and score timeline, and tamper events from events.jsonl. A bare log file
+works too (the published logs included); a cut or partly foreign log shows the sections that can be read.
+
+Output: <run-dir>/view.html for a prolong run directory (it has run.json), otherwise ./<name>.view.html.
+
+--png renders one settled board (or animation frame K, 1-based) to a PNG, N pixels per cell (default 8);
+output ./<name>-action-<n>.png unless -o is given.
+
+options:
+  -o, --out FILE  where to write
+  --json          print {out, steps, boards, tampers, bytes, warnings} instead of a sentence`;
+
+function defaultName(given: string): string {
+  const dir = existsSync(path.join(given, "logs.txt")) ? given : path.dirname(given);
+  return path.basename(path.resolve(dir));
+}
+
+async function writePng(args: { file: string; target: string; frame: string | undefined; scale: string; sections: boolean; out: string | undefined; json: boolean }): Promise<number> {
+  const scale = Number(args.scale);
+  if (!Number.isInteger(scale) || scale < 1 || scale > 64) {
+    console.error("prolong view: --scale takes an integer 1..64\n  fix: e.g. --scale 8");
+    return 2;
+  }
+  const log = openLogOrReport(args.file);
+  if (!log) return 2;
+  const picked = resolveOne(log.table, args.target, args.sections);
+  if (picked.isErr()) {
+    console.error(formatError({ ...picked.error, path: log.path }));
+    return 2;
+  }
+  const i = picked.value;
+  const mode = logGridMode(log);
+  let grid;
+  if (args.frame !== undefined) {
+    const k = Number(args.frame);
+    const s = readSection(log, i).section;
+    const frames = s?.frames ?? [];
+    if (!Number.isInteger(k) || k < 1 || k > frames.length) {
+      console.error(formatError({ code: "bad-frame", message: `section #${i} has ${frames.length} animation frame(s); --frame ${args.frame} is not one of them`, path: log.path, fix: frames.length > 0 ? `give 1..${frames.length}` : "leave out --frame for the settled board" }));
+      return 2;
+    }
+    grid = frames[k - 1];
+  } else {
+    const g = settledBoard(log, i, mode);
+    if (g.isErr()) {
+      console.error(formatError(g.error));
+      return 2;
+    }
+    grid = g.value;
+  }
+  if (!grid) return 2;
+  const action = log.table.kind[i] === 2 ? `section-${i}` : String(log.table.action[i]);
+  const out = args.out ?? `${defaultName(args.file)}-action-${action}${args.frame ? `-frame-${args.frame}` : ""}.png`;
+  const png = gridPng(grid, scale);
+  writeFileSync(out, png);
+  console.log(args.json ? JSON.stringify({ out, section: i, width: grid.width * scale, height: grid.height * scale, bytes: png.length }) : `wrote ${out} (${grid.width}x${grid.height} cells, ${png.length} bytes)`);
+  return 0;
+}
+
+export const viewCommand: Command = {
+  name: "view",
+  summary: "an offline HTML replay of a run (or --png: one board as a PNG)",
+  usage,
+  async run(args) {
+    const parsed = parseCommandArgs("prolong view", usage, args, {
+      out: { type: "string", short: "o" },
+      json: { type: "boolean" },
+      png: { type: "boolean" },
+      frame: { type: "string" },
+      scale: { type: "string", default: "8" },
+      sections: { type: "boolean" },
+    });
+    if (parsed === 2) return 2;
+    const v = parsed.values;
+    const [file, target, ...extra] = parsed.positionals;
+    if (v.png) {
+      if (file === undefined || target === undefined || extra.length > 0) {
+        console.error(usage);
+        return 2;
+      }
+      return writePng({ file, target, frame: v.frame, scale: v.scale, sections: v.sections === true, out: v.out, json: v.json === true });
+    }
+    if (file === undefined || target !== undefined) {
+      console.error(usage);
+      return 2;
+    }
+    const source = openViewSource(file);
+    if (source.isErr()) {
+      console.error(formatError(source.error));
+      return 2;
+    }
+    const log = loadLog(logPathOf(source.value.logPath));
+    if (log.isErr()) {
+      console.error(formatError(log.error));
+      return 2;
+    }
+    const replay = buildReplay(log.value, source.value);
+    const runDir = source.value.runDir;
+    const out = v.out ?? (runDir !== null && existsSync(path.join(runDir, "run.json")) ? path.join(runDir, "view.html") : `${defaultName(file)}.view.html`);
+    const html = replayHtml(replay);
+    writeFileSync(out, html);
+    const report = { out, steps: replay.steps.length, boards: replay.boards.width.length, tampers: replay.tampers.length, bytes: Buffer.byteLength(html), warnings: replay.warnings };
+    if (v.json) console.log(JSON.stringify(report));
+    else {
+      console.log(`wrote ${out}: ${report.steps} steps, ${report.boards} boards, ${report.tampers} tamper event(s), ${(report.bytes / 1024).toFixed(0)} KB`);
+      for (const w of replay.warnings) console.error(`warning: ${w}`);
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,160 @@
+// The replay a page shows, built from an indexed log and the run's events: one step per readable section
+// (header fields, [PLAN] text, tool call, every board of its animation), tamper events placed at the action
+// they followed, and every board packed into one byte array (one byte per cell) for compact embedding.
+import type { Grid } from "../game/types.ts";
+import { formatToolCall } from "../log/format.ts";
+import type { LoadedLog } from "../log/load.ts";
+import { logGridMode, settledBoard } from "../inspect/board.ts";
+import { readSection } from "../inspect/section-read.ts";
+import type { ViewSource } from "./source.ts";
+
+export interface ReplayStep {
+  readonly section: number;
+  readonly kind: "initial" | "action" | "other";
+  readonly action: number | null;
+  readonly level: number | null;
+  readonly attempt: number | null;
+  readonly score: number | null;
+  readonly planStep: string | null;
+  /** Index into Replay.plans (plans repeat across a batch, so each text is stored once), or -1. */
+  readonly plan: number;
+  readonly toolCall: string | null;
+  /** The clicked cell of an ACTION6. */
+  readonly click: readonly [number, number] | null;
+  readonly episode: string | null;
+  /** Index of this step's first board in Replay.boards; its boards are animation frames then the settled one. */
+  readonly board: number;
+  readonly boards: number;
+  /** Why the section did not parse whole (its settled board may still be shown). */
+  readonly error: string | null;
+}
+
+export interface ReplayTamper {
+  /** The step shown after the tampering was found (the last action before it). */
+  readonly step: number;
+  readonly action: number | null;
+  readonly kind: string;
+  readonly detail: string;
+}
+
+export interface Replay {
+  readonly title: string;
+  readonly source: string;
+  readonly steps: ReplayStep[];
+  readonly plans: string[];
+  /** Per board: width, height, and the offset of its cells in `cells`. */
+  readonly boards: { readonly width: number[]; readonly height: number[]; readonly offset: number[] };
+  readonly cells: Uint8Array;
+  readonly tampers: ReplayTamper[];
+  readonly scorecard: ViewSource["scorecard"];
+  readonly warnings: string[];
+}
+
+class BoardStore {
+  readonly width: number[] = [];
+  readonly height: number[] = [];
+  readonly offset: number[] = [];
+  private chunks: Uint8Array[] = [];
+  private size = 0;
+  add(g: Grid): void {
+    this.width.push(g.width);
+    this.height.push(g.height);
+    this.offset.push(this.size);
+    this.chunks.push(g.cells);
+    this.size += g.cells.length;
+  }
+  get count(): number {
+    return this.width.length;
+  }
+  cells(): Uint8Array {
+    const out = new Uint8Array(this.size);
+    let o = 0;
+    for (const c of this.chunks) {
+      out.set(c, o);
+      o += c.length;
+    }
+    return out;
+  }
+}
+
+/** Tamper events placed after the action the event stream last reported before them. */
+function placeTampers(source: ViewSource, steps: readonly ReplayStep[]): ReplayTamper[] {
+  const out: ReplayTamper[] = [];
+  let last: number | null = null;
+  for (const e of source.events) {
+    if ((e.kind === "action" || e.kind === "agent-call") && typeof (e as { action?: unknown }).action === "number") {
+      last = (e as { action: number }).action;
+    }
+    if (e.kind !== "tamper") continue;
+    const t = e as unknown as { tamper: string; detail: string };
+    let step = 0;
+    if (last !== null) for (let i = 0; i < steps.length; i++) if ((steps[i]?.action ?? -1) <= last && steps[i]?.action !== null) step = i;
+    out.push({ step, action: last, kind: String(t.tamper), detail: String(t.detail) });
+  }
+  return out;
+}
+
+export function buildReplay(log: LoadedLog, source: ViewSource): Replay {
+  const mode = logGridMode(log);
+  const store = new BoardStore();
+  const plans: string[] = [];
+  const planIds = new Map<string, number>();
+  const steps: ReplayStep[] = [];
+  const warnings = [...source.warnings];
+  let skipped = 0;
+  for (let i = 0; i < log.table.count; i++) {
+    const r = readSection(log, i);
+    const first = store.count;
+    let plan = -1;
+    let toolCall: string | null = null;
+    let click: ReplayStep["click"] = null;
+    let episode: string | null = null;
+    if (r.section) {
+      for (const f of r.section.frames) store.add(f);
+      store.add(r.section.board);
+      const p = r.section.plan;
+      if (p !== undefined) {
+        plan = planIds.get(p) ?? plans.length;
+        if (plan === plans.length) {
+          plans.push(p);
+          planIds.set(p, plan);
+        }
+      }
+      const a = r.section.toolCall;
+      if (a) {
+        toolCall = formatToolCall(a);
+        if (a.id === 6) click = [a.x, a.y];
+      }
+      if (r.section.episode) episode = `${r.section.episode.index}/${r.section.episode.total}`;
+    } else {
+      // Not parseable as a whole: keep what can be read, the header from the index and the settled board.
+      const g = settledBoard(log, i, mode);
+      if (g.isOk()) store.add(g.value);
+      else if (r.kind === "other") {
+        skipped++;
+        continue;
+      }
+    }
+    steps.push({
+      section: i, kind: r.kind, action: r.action, level: r.level, attempt: r.attempt, score: r.score,
+      planStep: r.planStep ? `${r.planStep.step}/${r.planStep.total}` : null,
+      plan, toolCall, click, episode, board: first, boards: store.count - first, error: r.error,
+    });
+  }
+  const bad = steps.filter((s) => s.error !== null).length;
+  if (bad > 0) warnings.push(`${bad} section(s) did not parse whole; shown with what could be read`);
+  if (skipped > 0) warnings.push(`${skipped} section(s) with neither a header nor a board were left out`);
+  const last = log.table.count - 1;
+  if (last >= 0 && log.table.complete[last] === 0) warnings.push(`the log ends inside section #${last}: it was cut while being written`);
+  return {
+    title: source.title,
+    source: source.logPath,
+    steps,
+    plans,
+    boards: { width: store.width, height: store.height, offset: store.offset },
+    cells: store.cells(),
+    tampers: placeTampers(source, steps),
+    scorecard: source.scorecard,
+    warnings,
+  };
+}

@@ -1,0 +1,81 @@
+// What `prolong view` is pointed at: a run directory (logs.txt + events.jsonl + scorecard.json) or a bare
+// log file. Side files are optional; a bad one becomes a warning, never a failed view.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { err, ok, type Result } from "neverthrow";
+import * as v from "valibot";
+import { prolongError, type ProlongError } from "../errors.ts";
+import { readEvents, type RunEvent } from "../run/events.ts";
+
+export interface ViewSource {
+  readonly logPath: string;
+  /** The run directory, when given one. */
+  readonly runDir: string | null;
+  /** A name for the page: the game id when known, else the log's directory name. */
+  readonly title: string;
+  readonly events: RunEvent[];
+  readonly scorecard: { readonly levelsCompleted: number | null; readonly winLevels: number | null; readonly score: number | null } | null;
+  readonly warnings: string[];
+}
+
+// Both prolong's scorecard.json and the published harness's carry these (each optional here).
+const Scorecard = v.looseObject({
+  game_id: v.optional(v.string()),
+  levels_completed: v.optional(v.number()),
+  win_levels: v.optional(v.number()),
+  score: v.optional(v.number()),
+});
+
+function readScorecard(file: string, warnings: string[]): { title: string | null; card: ViewSource["scorecard"] } {
+  if (!existsSync(file)) return { title: null, card: null };
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, "utf8"));
+  } catch (e) {
+    warnings.push(`${file}: not JSON (${(e as Error).message}); shown without the scorecard`);
+    return { title: null, card: null };
+  }
+  const parsed = v.safeParse(Scorecard, json);
+  if (!parsed.success) {
+    warnings.push(`${file}: ${parsed.issues[0].message}; shown without the scorecard`);
+    return { title: null, card: null };
+  }
+  const s = parsed.output;
+  return {
+    title: s.game_id ?? null,
+    card: { levelsCompleted: s.levels_completed ?? null, winLevels: s.win_levels ?? null, score: s.score ?? null },
+  };
+}
+
+export function openViewSource(given: string): Result<ViewSource, ProlongError> {
+  let isDir: boolean;
+  try {
+    isDir = statSync(given).isDirectory();
+  } catch {
+    return err(prolongError("missing-file", "no such file or directory", { path: given, fix: "give a run directory (runs/<stamp>/<game>) or a logs.txt" }));
+  }
+  const dir = isDir ? given : path.dirname(given);
+  const logPath = isDir ? path.join(given, "logs.txt") : given;
+  if (isDir && !existsSync(logPath)) {
+    return err(prolongError("missing-file", "this directory holds no logs.txt", { path: given, fix: "give a run directory (runs/<stamp>/<game>) or a log file" }));
+  }
+  const warnings: string[] = [];
+  // Side files are read only next to a log called logs.txt: a run's layout, not any file's neighbours.
+  const inRun = path.basename(logPath) === "logs.txt";
+  let events: RunEvent[] = [];
+  const eventsPath = path.join(dir, "events.jsonl");
+  if (inRun && existsSync(eventsPath)) {
+    const read = readEvents(eventsPath);
+    if (read.isOk()) events = read.value;
+    else warnings.push(`${eventsPath}: ${read.error.message}; tamper events are not shown`);
+  }
+  const { title, card } = inRun ? readScorecard(path.join(dir, "scorecard.json"), warnings) : { title: null, card: null };
+  return ok({
+    logPath,
+    runDir: isDir ? given : null,
+    title: title ?? path.basename(path.resolve(dir)),
+    events,
+    scorecard: card,
+    warnings,
+  });
+}
