@@ -54,6 +54,8 @@ export function showSection(log: LoadedLog, i: number, opts: ShowOptions): Shown
 const DIM = "\x1b[2m";
 const BOLD = "\x1b[1m";
 const RESET = "\x1b[0m";
+/** Lines of an unreadable section shown raw: enough to see its header and where it went wrong. */
+const RAW_LINES = 12;
 
 /** One section as terminal text. */
 export function renderShown(log: LoadedLog, i: number, opts: ShowOptions): string {
@@ -63,12 +65,10 @@ export function renderShown(log: LoadedLog, i: number, opts: ShowOptions): strin
   const boards = log.table.frames[i] as number;
   const where = `#${i} at byte ${r.offset}${boards > 1 ? `, ${boards} boards` : ""}`;
   if (!s) {
-    const head = r.text.split("\n").slice(0, 2).join("\n");
-    return [
-      style(BOLD, `-- ${where}: not a readable section`),
-      `   ${r.error}`,
-      r.text.length > head.length ? r.text.trimEnd() : head,
-    ].join("\n");
+    const lines = r.text.trimEnd().split("\n");
+    const shown = lines.slice(0, RAW_LINES);
+    if (lines.length > RAW_LINES) shown.push(style(DIM, `(${lines.length - RAW_LINES} more line(s); --json has the whole text)`));
+    return [style(BOLD, `-- ${where}: not a readable section`), `   ${r.error}`, ...shown].join("\n");
   }
   const out = [style(BOLD, `-- ${formatHeader(s.header)}`) + "  " + style(DIM, `(${where})`)];
   if (s.plan !== undefined) out.push(style(DIM, "[PLAN]"), s.plan);
