@@ -14,9 +14,9 @@ describe("diffSections", () => {
       const d = diffSections(log, a, b, "ascii")._unsafeUnwrap();
       const ga = sections[a]!.board;
       const gb = sections[b]!.board;
-      const want: Array<{ x: number; y: number; from: number | undefined; to: number | undefined }> = [];
+      const want: Array<{ x: number; y: number; from: number; to: number }> = [];
       for (let i = 0; i < gb.cells.length; i++) {
-        if (ga.cells[i] !== gb.cells[i]) want.push({ x: i % 64, y: Math.floor(i / 64), from: ga.cells[i], to: gb.cells[i] });
+        if (ga.cells[i] !== gb.cells[i]) want.push({ x: i % 64, y: Math.floor(i / 64), from: ga.cells[i]!, to: gb.cells[i]! });
       }
       expect(d.cells).toEqual(want);
       expect(d.changed).toBe(want.length);
