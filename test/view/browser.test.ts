@@ -15,6 +15,17 @@ const CHROMIUM = "/usr/bin/chromium";
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
 
+// The few browser globals the page.evaluate callbacks use (they run in the page; tsconfig has no DOM lib).
+interface PageCanvas {
+  width: number;
+  height: number;
+  dataset: Record<string, string | undefined>;
+  getContext(kind: "2d"): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
+}
+declare const document: { getElementById(id: string): unknown };
+declare const window: { prolongReplay: { state(): ReplayState; go(step: number): void } };
+interface ReplayState { step: number; frame: number; action: number | null; changed: number | null; boards: number }
+
 type Playwright = typeof import("playwright-core");
 let playwright: Playwright | null = null;
 try {
@@ -65,7 +76,7 @@ interface Drawn {
 
 async function drawn(page: Page): Promise<Drawn> {
   return page.evaluate(() => {
-    const c = document.getElementById("board") as HTMLCanvasElement;
+    const c = document.getElementById("board") as PageCanvas;
     const px = Number(c.dataset.cellPx);
     const width = c.width / px;
     const height = c.height / px;
@@ -100,7 +111,7 @@ function changed(a: Grid, b: Grid): number[] {
   return out;
 }
 
-const state = (page: Page) => page.evaluate(() => (window as unknown as { prolongReplay: { state(): { step: number; frame: number; action: number | null; changed: number | null; boards: number } } }).prolongReplay.state());
+const state = (page: Page): Promise<ReplayState> => page.evaluate(() => window.prolongReplay.state());
 
 describe.skipIf(skipReason !== null)("prolong view in chromium", () => {
   beforeAll(async () => {
@@ -160,7 +171,7 @@ describe.skipIf(skipReason !== null)("prolong view in chromium", () => {
     writeFileSync(path.join(work, "frames.txt"), text);
     writeView(path.join(work, "frames.txt"), html);
     const { page, errors } = await open(html);
-    await page.evaluate((n) => (window as unknown as { prolongReplay: { go(s: number): void } }).prolongReplay.go(n), animated);
+    await page.evaluate((n) => window.prolongReplay.go(n), animated);
     const sec = sections[animated]!;
     await page.keyboard.press("f");
     expect((await state(page)).frame).toBe(0);
@@ -191,7 +202,7 @@ describe.skipIf(skipReason !== null)("prolong view in chromium", () => {
     expect(await page.textContent("#tamper-note")).toContain("TAMPER (rewritten): copy differs from master at byte 812");
     // The timeline's red mark at the top of the strip.
     const red = await page.evaluate(() => {
-      const t = document.getElementById("timeline") as HTMLCanvasElement;
+      const t = document.getElementById("timeline") as PageCanvas;
       const d = t.getContext("2d")!.getImageData(0, 0, t.width, 4).data;
       for (let i = 0; i < d.length; i += 4) if (d[i] === 0xf9 && d[i + 1] === 0x3c && d[i + 2] === 0x31) return true;
       return false;
