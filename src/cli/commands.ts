@@ -5,7 +5,9 @@ import { gamesCommand } from "./games.ts";
 import { initCommand } from "./init.ts";
 import { logCommand } from "./log.ts";
 import { playCommand } from "./play.ts";
+import { replayCommand } from "./replay.ts";
 import { resumeCommand } from "./resume.ts";
+import { scoreCommand } from "./score.ts";
 import { statusCommand } from "./status.ts";
 import { uninstallCommand } from "./uninstall.ts";
 import { verifyCommand } from "./verify.ts";
@@ -16,6 +18,8 @@ export const commands: Command[] = [
   gamesCommand,
   playCommand,
   resumeCommand,
+  scoreCommand,
+  replayCommand,
   logCommand,
   verifyCommand,
   viewCommand,

@@ -1,15 +1,21 @@
-// `prolong games`: the committed local games, their levels, actions and tags.
+// `prolong games`: the committed local games, their levels, actions and tags; with --arc-games DIR, the
+// ARC-AGI-3 game files in a directory instead.
 import { parseArgs } from "node:util";
+import { formatError } from "../errors.ts";
+import { listArcGames } from "../game/arc/games-dir.ts";
 import { catalog } from "../game/catalog.ts";
 import type { Command } from "./command.ts";
 
-const usage = `usage: prolong games [--json]
+const usage = `usage: prolong games [--arc-games DIR] [--json]
 
 Lists the committed local games (embedded in the binary): id, title, levels, the actions each offers
 (ACTION1-4 move, 5 interact, 6 click, 7 undo), the per-level baseline action counts (RHAE) and tags.
 Play one with \`prolong play <id>\` (the built-in explorer) or \`prolong play <id> --agent human\`.
 
-  --json   one JSON array of {id, title, about, levels, actions, baselines, tags}`;
+  --arc-games DIR   list ARC-AGI-3 game files instead (<id>/<version>/<id>.py + metadata.json): one row per
+                    version, its levels and baselines from metadata.json; actions are known once the game
+                    runs, so they show as "?". Play one with \`prolong play ft09 --env arc-local --arc-games DIR\`.
+  --json            one JSON array of {id, title, about, levels, actions, baselines, tags}`;
 
 export interface GameListing {
   readonly id: string;
@@ -19,6 +25,21 @@ export interface GameListing {
   readonly actions: string[];
   readonly baselines: number[];
   readonly tags: string[];
+}
+
+/** The ARC games of a directory as listing rows (about = the game file). */
+export function arcGameListings(dir: string) {
+  return listArcGames(dir).map((entries) =>
+    entries.map((e): GameListing => ({
+      id: e.gameId,
+      title: e.title,
+      about: e.gameFile,
+      levels: e.baselineActions.length,
+      actions: [],
+      baselines: [...e.baselineActions],
+      tags: [...e.tags],
+    })),
+  );
 }
 
 export function gameListings(): GameListing[] {
@@ -35,10 +56,11 @@ export function gameListings(): GameListing[] {
 
 function table(rows: GameListing[]): string {
   const idWidth = Math.max(2, ...rows.map((r) => r.id.length));
-  const actWidth = Math.max(7, ...rows.map((r) => r.actions.map((a) => a.replace("ACTION", "")).join(",").length));
+  const acts = (r: GameListing) => (r.actions.length === 0 ? "?" : r.actions.map((a) => a.replace("ACTION", "")).join(","));
+  const actWidth = Math.max(7, ...rows.map((r) => acts(r).length));
   const lines = rows.map(
     (r) =>
-      `${r.id.padEnd(idWidth)}  ${String(r.levels).padStart(6)}  ${r.actions.map((a) => a.replace("ACTION", "")).join(",").padEnd(actWidth)}  ${r.tags.join(", ")}\n${" ".repeat(idWidth + 2)}${r.title}: ${r.about}`,
+      `${r.id.padEnd(idWidth)}  ${String(r.levels).padStart(6)}  ${acts(r).padEnd(actWidth)}  ${r.tags.join(", ")}\n${" ".repeat(idWidth + 2)}${r.title}: ${r.about}`,
   );
   const total = rows.reduce((n, r) => n + r.levels, 0);
   return [`${"id".padEnd(idWidth)}  levels  ${"actions".padEnd(actWidth)}  tags`, ...lines, `${rows.length} games, ${total} levels`].join("\n");
@@ -50,13 +72,24 @@ export const gamesCommand: Command = {
   usage,
   async run(args) {
     let json = false;
+    let arcGames: string | undefined;
     try {
-      json = parseArgs({ args, options: { json: { type: "boolean" } }, allowPositionals: false }).values.json === true;
+      const values = parseArgs({ args, options: { json: { type: "boolean" }, "arc-games": { type: "string" } }, allowPositionals: false }).values;
+      json = values.json === true;
+      arcGames = values["arc-games"];
     } catch (e) {
       console.error(`prolong games: ${(e as Error).message}\n  fix: run 'prolong games --help'`);
       return 2;
     }
-    const rows = gameListings();
+    let rows = gameListings();
+    if (arcGames !== undefined) {
+      const arc = arcGameListings(arcGames);
+      if (arc.isErr()) {
+        console.error(formatError(arc.error));
+        return 2;
+      }
+      rows = arc.value;
+    }
     console.log(json ? JSON.stringify(rows, null, 2) : table(rows));
     return 0;
   },

@@ -5,6 +5,8 @@ import { createAgent } from "../agent/create.ts";
 import { instructionsText, INSTRUCTION_FILES } from "../agent/prompts.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { createGame } from "../game/catalog.ts";
+import { arcLocalEnv } from "../game/arc/arc-local.ts";
+import { arcOnlineEnv } from "../game/arc/arc-online.ts";
 import { localEnv, type GameEnv } from "../game/env.ts";
 import { RunIndex } from "../log/index.ts";
 import { MasterLog } from "../log/master.ts";
@@ -30,9 +32,15 @@ export function openEnv(config: RunConfig): Result<GameEnv, ProlongError> {
   switch (config.env) {
     case "local":
       return createGame(config.game, { seed: config.seed }).map(localEnv);
-    case "arc-local":
+    case "arc-local": {
+      const gamesDir = config.arcGames ?? process.env.PROLONG_ARC_GAMES;
+      if (!gamesDir) {
+        return err(prolongError("bad-config", "--env arc-local needs the ARC games directory", { fix: "pass --arc-games DIR (<id>/<version>/<id>.py + metadata.json) or set PROLONG_ARC_GAMES" }));
+      }
+      return arcLocalEnv({ gamesDir, game: config.game, seed: config.seed });
+    }
     case "arc-online":
-      return err(prolongError("not-available", `--env ${config.env} is not built yet`, { fix: "play a committed game: `prolong games` lists them" }));
+      return arcOnlineEnv({ game: config.game });
   }
 }
 

@@ -1,0 +1,203 @@
+// `prolong replay <log>`: re-executes a log's actions against a fresh game and reports every section whose
+// boards (each animation frame and the settled board) or score differ from the logged ones, and the first
+// divergence. Tells whether a game (or a game version) is the one that wrote a log.
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import type { Result } from "neverthrow";
+import { formatError, prolongError, type ProlongError } from "../errors.ts";
+import type { GameEnv } from "../game/env.ts";
+import type { FrameData, Grid } from "../game/types.ts";
+import { formatToolCall, parseLog, type LogSection } from "../log/format.ts";
+import { ENV_KINDS, newConfig, type RunConfig } from "../run/config.ts";
+import { openEnv } from "../run/start.ts";
+import type { Command } from "./command.ts";
+
+const usage = `usage: prolong replay <logs.txt> --game ID [--env local|arc-local|arc-online] [--arc-games DIR] [--json]
+
+Re-executes every Tool Call of a log against a fresh game (RESET on each INITIAL STATE section) and compares,
+section by section, every animation frame, the settled board and the score with what the log holds.
+Reports each section that differs and the first divergence; a way to check that a game, or a game version,
+is the one that wrote a log (e.g. ft09-0d8bbf25 vs ft09-9ab2447a).
+
+  --game ID          the game: a committed game id, or for arc-local "ft09" / "ft09-0d8bbf25"
+  --env KIND         ${ENV_KINDS.join(" | ")} (default local)
+  --arc-games DIR    for arc-local: <id>/<version>/<id>.py + metadata.json (or PROLONG_ARC_GAMES)
+  --seed N           game seed (default 0)
+  --max-report N     sections listed in the text report (default 20; --json lists all)
+  --json             one JSON object: {sections, boards, matched, differences: [...], firstDivergence}
+
+exit status: 0 every board and score matches, 1 some differ, 2 bad input (unreadable log, unknown game).`;
+
+export interface ReplayDifference {
+  /** Index of the section in the log (0 = the first INITIAL STATE). */
+  readonly section: number;
+  readonly action: number;
+  readonly call: string;
+  /** What differs, e.g. "frame 3/12: 41 cells differ, first at x=10, y=20" or "score: log 2, replay 1". */
+  readonly what: readonly string[];
+}
+
+export interface ReplayReport {
+  readonly log: string;
+  readonly game: string;
+  readonly sections: number;
+  /** Grids compared (animation frames plus settled boards). */
+  readonly boards: number;
+  readonly matched: number;
+  readonly differences: readonly ReplayDifference[];
+  readonly firstDivergence: ReplayDifference | null;
+  /** Set when the log stops in a section that does not parse (replayed up to it). */
+  readonly cut?: string;
+}
+
+/** Differences between what the log holds and what the game returned, one string per difference. */
+export function compareSection(section: LogSection, frame: FrameData): string[] {
+  const logged = [...section.frames, section.board];
+  const out: string[] = [];
+  if (logged.length !== frame.frames.length) out.push(`frame count: log ${logged.length}, replay ${frame.frames.length}`);
+  const n = Math.min(logged.length, frame.frames.length);
+  for (let k = 0; k < n; k++) {
+    const d = gridDiff(logged[k]!, frame.frames[k]!);
+    if (d) out.push(`${k === logged.length - 1 ? "settled board" : `frame ${k + 1}/${logged.length - 1}`}: ${d}`);
+  }
+  if (section.header.score !== frame.levelsCompleted) out.push(`score: log ${section.header.score}, replay ${frame.levelsCompleted}`);
+  return out;
+}
+
+function gridDiff(a: Grid, b: Grid): string | null {
+  if (a.width !== b.width || a.height !== b.height) return `size: log ${a.width}x${a.height}, replay ${b.width}x${b.height}`;
+  let count = 0;
+  let first = -1;
+  for (let i = 0; i < a.cells.length; i++) {
+    if (a.cells[i] !== b.cells[i]) {
+      if (first < 0) first = i;
+      count++;
+    }
+  }
+  return count === 0 ? null : `${count} cell(s) differ, first at x=${first % a.width}, y=${Math.floor(first / a.width)}`;
+}
+
+/**
+ * Replays parsed sections against games from `open` (called once per INITIAL STATE section, so each episode
+ * starts from a fresh game). Game I/O errors end the replay as errors.
+ */
+export async function replaySections(
+  sections: readonly LogSection[],
+  open: () => Result<GameEnv, ProlongError>,
+): Promise<{ ok: true; differences: ReplayDifference[]; boards: number } | { ok: false; error: ProlongError }> {
+  const differences: ReplayDifference[] = [];
+  let env: GameEnv | null = null;
+  let boards = 0;
+  try {
+    for (let i = 0; i < sections.length; i++) {
+      const section = sections[i]!;
+      let frame: FrameData;
+      if (section.header.kind === "initial") {
+        await env?.close();
+        const opened = open();
+        if (opened.isErr()) return { ok: false, error: opened.error };
+        env = opened.value;
+        const r = await env.reset();
+        if (r.isErr()) return { ok: false, error: r.error };
+        frame = r.value;
+      } else {
+        if (!env) return { ok: false, error: prolongError("bad-log", "the log does not start with an INITIAL STATE section") };
+        if (!section.toolCall) {
+          differences.push({ section: i, action: section.header.action, call: "(none)", what: ["the section has no Tool Call line; nothing to replay"] });
+          continue;
+        }
+        const r = await env.step(section.toolCall);
+        if (r.isErr()) return { ok: false, error: r.error };
+        frame = r.value;
+      }
+      boards += section.frames.length + 1;
+      const what = compareSection(section, frame);
+      if (what.length > 0) differences.push({ section: i, action: section.header.action, call: section.toolCall ? formatToolCall(section.toolCall) : "INITIAL STATE", what });
+    }
+  } finally {
+    await env?.close();
+  }
+  return { ok: true, differences, boards };
+}
+
+export async function replayLog(logPath: string, config: RunConfig): Promise<{ ok: true; report: ReplayReport } | { ok: false; error: ProlongError }> {
+  let text: string;
+  try {
+    text = readFileSync(logPath, "utf8");
+  } catch (e) {
+    return { ok: false, error: prolongError("not-a-log", `cannot read the log: ${(e as Error).message}`, { path: logPath }) };
+  }
+  const parsed = parseLog(text);
+  if (parsed.sections.length === 0) {
+    return { ok: false, error: prolongError("not-a-log", parsed.cut?.reason ?? "the log holds no section", { path: logPath, fix: "pass a logs.txt written by prolong or the PRO-LONG harness" }) };
+  }
+  const replayed = await replaySections(parsed.sections, () => openEnv(config));
+  if (!replayed.ok) return replayed;
+  const { differences, boards } = replayed;
+  return {
+    ok: true,
+    report: {
+      log: logPath,
+      game: config.game,
+      sections: parsed.sections.length,
+      boards,
+      matched: parsed.sections.length - differences.length,
+      differences,
+      firstDivergence: differences[0] ?? null,
+      ...(parsed.cut ? { cut: `section ${parsed.cut.index} does not parse (${parsed.cut.reason}); replayed the ${parsed.cut.index} before it` } : {}),
+    },
+  };
+}
+
+export function reportText(r: ReplayReport, maxReport: number): string {
+  const lines: string[] = [];
+  if (r.differences.length === 0) {
+    lines.push(`${r.log}: all ${r.sections} sections match ${r.game} (${r.boards} boards and animation frames, every score)`);
+  } else {
+    const f = r.firstDivergence!;
+    lines.push(`${r.log}: ${r.differences.length} of ${r.sections} sections differ from ${r.game}; first divergence at Action ${f.action} (${f.call}): ${f.what.join("; ")}`);
+    for (const d of r.differences.slice(0, maxReport)) lines.push(`  Action ${d.action} ${d.call}: ${d.what.join("; ")}`);
+    if (r.differences.length > maxReport) lines.push(`  ... ${r.differences.length - maxReport} more (--json lists all)`);
+  }
+  if (r.cut) lines.push(`note: ${r.cut}`);
+  return lines.join("\n");
+}
+
+export const replayCommand: Command = {
+  name: "replay",
+  summary: "re-execute a log's actions against a game and report every board that differs",
+  usage,
+  async run(args) {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args,
+        options: { game: { type: "string" }, env: { type: "string" }, "arc-games": { type: "string" }, seed: { type: "string" }, "max-report": { type: "string" }, json: { type: "boolean" } },
+        allowPositionals: true,
+      });
+    } catch (e) {
+      console.error(`prolong replay: ${(e as Error).message}\n  fix: see 'prolong replay --help'`);
+      return 2;
+    }
+    const [log, ...extra] = parsed.positionals;
+    const v = parsed.values;
+    if (log === undefined || extra.length > 0 || v.game === undefined) {
+      console.error(`prolong replay: ${log === undefined ? "which log?" : extra.length > 0 ? `unexpected arguments: ${extra.join(" ")}` : "which game? pass --game ID"}\n\n${usage}`);
+      return 2;
+    }
+    const seed = v.seed === undefined ? 0 : /^-?\d+$/.test(v.seed) ? Number(v.seed) : Number.NaN;
+    const maxReport = v["max-report"] === undefined ? 20 : Number(v["max-report"]);
+    const config = newConfig({ game: v.game, seed, ...(v.env ? { env: v.env as RunConfig["env"] } : {}), ...(v["arc-games"] ? { arcGames: v["arc-games"] } : {}) });
+    if (config.isErr()) {
+      console.error(formatError(config.error));
+      return 2;
+    }
+    const result = await replayLog(log, config.value);
+    if (!result.ok) {
+      console.error(formatError(result.error));
+      return 2;
+    }
+    console.log(v.json ? JSON.stringify(result.report, null, 2) : reportText(result.report, Number.isInteger(maxReport) && maxReport >= 0 ? maxReport : 20));
+    return result.report.differences.length === 0 ? 0 : 1;
+  },
+};
