@@ -1,16 +1,23 @@
 // `prolong bench`: log-scan throughput of the native core, side by side with the best Bun-only way to do
 // the same job and with grep/rg as whole processes, on the same bytes in one run. It exists so that each
-// native function keeps earning its place (DESIGN.md): if Bun's built-in wins, the figure says so.
+// native function keeps earning its place (DESIGN.md): if Bun's built-in wins, the figure says so. Several
+// log sizes in one run show how each job scales; the inspection commands are timed on the 320K-line log
+// (the size a long run reaches), where each must answer within 100 ms.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { generateLog } from "../../scripts/gen-log.ts";
+import { benchLogCommands, type CommandTiming } from "../inspect/bench.ts";
 import { blake3, cellChanges, prefixCheck, sectionIndex, xxh3_128 } from "../native.ts";
 import type { Command } from "./command.ts";
 
 const SEPARATOR = "=".repeat(80);
 const FIXTURE_GAMES = ["ft09", "lp85", "m0r0", "cn04"];
+const DEFAULT_SIZES = [10_000, 100_000, 320_000, 1_000_000];
+/** The generated size the inspection commands are timed on (when it is among --lines; else the largest below it). */
+const COMMANDS_SIZE = 320_000;
+const COMMAND_TARGET_MS = 100;
 
 interface Timing {
   job: string;
@@ -170,6 +177,13 @@ function fixturesDir(): string | null {
   return candidates.find((d) => existsSync(d)) ?? null;
 }
 
+function commandTargets(timings: readonly CommandTiming[]): Target[] {
+  return timings.filter((t) => t.targeted).map((t) => {
+    const ms = t.processMs ?? t.inProcessMs;
+    return { what: `${t.command}${t.processMs !== null ? " (whole process)" : ""}`, measured: ms, unit: "ms", target: `<= ${COMMAND_TARGET_MS}`, met: ms <= COMMAND_TARGET_MS };
+  });
+}
+
 function targets(main: InputReport, diff5k: { ms: number; withIndexMs: number }): Target[] {
   const get = (job: string, impl: string) => main.timings.find((t) => t.job === job && t.impl.startsWith(impl));
   const idx = get("section index", "native")!;
@@ -185,7 +199,16 @@ function targets(main: InputReport, diff5k: { ms: number; withIndexMs: number })
   ];
 }
 
-function formatReport(inputs: InputReport[], diff5k: { ms: number; withIndexMs: number; sections: number }, tgs: Target[]): string {
+function formatCommands(input: string, timings: readonly CommandTiming[]): string[] {
+  const out = [`inspection commands on ${input} (LOG); in process = read + index + answer as text; process = whole \`prolong\` run`];
+  out.push(`  ${"command".padEnd(42)} ${"in process ms".padStart(13)} ${"process ms".padStart(11)}`);
+  for (const t of timings) {
+    out.push(`  ${t.command.padEnd(42)} ${t.inProcessMs.toFixed(1).padStart(13)} ${(t.processMs === null ? "-" : t.processMs.toFixed(1)).padStart(11)}`);
+  }
+  return out;
+}
+
+function formatReport(inputs: InputReport[], diff5k: { ms: number; withIndexMs: number; sections: number }, tgs: Target[], commands: { input: string; timings: CommandTiming[] } | null, targetInput: string): string {
   const out: string[] = [];
   for (const r of inputs) {
     out.push(`${r.name}: ${(r.bytes / 1e6).toFixed(1)} MB, ${r.lines.toLocaleString("en")} lines, ${r.sections.toLocaleString("en")} sections`);
@@ -198,22 +221,26 @@ function formatReport(inputs: InputReport[], diff5k: { ms: number; withIndexMs: 
   }
   out.push(`board diffs of a ${diff5k.sections.toLocaleString("en")}-section log: ${diff5k.ms.toFixed(2)} ms (with the section index: ${diff5k.withIndexMs.toFixed(2)} ms)`);
   out.push("");
-  out.push("targets (first input):");
+  if (commands) out.push(...formatCommands(commands.input, commands.timings), "");
+  out.push(`targets (${targetInput}):`);
   for (const t of tgs) out.push(`  ${t.met ? "met " : "MISS"}  ${t.what}: ${t.measured.toFixed(2)} ${t.unit} (target ${t.target} ${t.unit})`);
   out.push("");
   out.push("'x native' = that implementation's time / native's (above 1: native is faster). Best of --repeat runs.");
   return out.join("\n");
 }
 
-const USAGE = `usage: prolong bench [--lines N] [--log FILE]... [--repeat K] [--json]
+const USAGE = `usage: prolong bench [--lines N[,N...]] [--log FILE]... [--repeat K] [--no-commands] [--json]
 
 Times the log-scanning jobs on the same bytes, native addon vs the best Bun-only way vs grep/rg (whole
-processes): section index, prefix verify, xxh3-128, blake3, all consecutive board diffs. Inputs: a
-generated log of N lines (scripts/gen-log.ts), the four published logs when ../shared/fixtures is present,
-and every --log FILE. Also times the board diffs of a generated 5,000-section log.
+processes): section index, prefix verify, xxh3-128, blake3, all consecutive board diffs. Inputs: generated
+logs of each size N (scripts/gen-log.ts, seed 1), the four published logs when ../shared/fixtures is
+present, and every --log FILE. Also times the board diffs of a generated 5,000-section log, and the
+inspection commands (log stats|sections|show|diff|grep, view) on the 320K-line log, in process and as
+whole processes (target: each <= 100 ms).
 
 options:
-  --lines N     lines of the generated log (default 320000)
+  --lines N,...  sizes of the generated logs in lines (default 10000,100000,320000,1000000)
+  --no-commands  skip the inspection-command timings
   --log FILE    add a log file (repeatable)
   --repeat K    runs per measurement; the best is reported (default 5)
   --json        print the report as JSON`;
@@ -228,7 +255,8 @@ export const benchCommand: Command = {
       parsed = parseArgs({
         args,
         options: {
-          lines: { type: "string", default: "320000" },
+          lines: { type: "string", default: DEFAULT_SIZES.join(",") },
+          "no-commands": { type: "boolean", default: false },
           log: { type: "string", multiple: true, default: [] },
           repeat: { type: "string", default: "5" },
           json: { type: "boolean", default: false },
@@ -238,10 +266,10 @@ export const benchCommand: Command = {
       console.error(`prolong bench: ${e instanceof Error ? e.message : String(e)}\n  fix: see 'prolong bench --help'`);
       return 2;
     }
-    const lines = Number(parsed.values.lines);
+    const sizes = parsed.values.lines.split(",").map((x) => Number(x.trim()));
     const repeat = Number(parsed.values.repeat);
-    if (!Number.isInteger(lines) || lines < 1 || !Number.isInteger(repeat) || repeat < 1) {
-      console.error("prolong bench: --lines and --repeat take positive integers\n  fix: e.g. prolong bench --lines 320000 --repeat 5");
+    if (sizes.some((n) => !Number.isInteger(n) || n < 1) || !Number.isInteger(repeat) || repeat < 1) {
+      console.error("prolong bench: --lines takes positive integers separated by commas, --repeat a positive integer\n  fix: e.g. prolong bench --lines 10000,320000 --repeat 5");
       return 2;
     }
     const missing = parsed.values.log.filter((f) => !existsSync(f));
@@ -253,9 +281,12 @@ export const benchCommand: Command = {
     // grep and rg read files, so the generated logs are written to a scratch directory.
     const scratch = mkdtempSync(path.join(tmpdir(), "prolong-bench-"));
     try {
-      const generated = path.join(scratch, `generated-${lines}.txt`);
-      writeFileSync(generated, generateLog({ lines, seed: 1 }));
-      const inputs: Array<[string, string]> = [[`generated (${lines.toLocaleString("en")} lines)`, generated]];
+      const inputs: Array<[string, string]> = [];
+      for (const lines of sizes) {
+        const generated = path.join(scratch, `generated-${lines}.txt`);
+        writeFileSync(generated, generateLog({ lines, seed: 1 }));
+        inputs.push([`generated (${lines.toLocaleString("en")} lines)`, generated]);
+      }
       const fixtures = fixturesDir();
       if (fixtures) for (const g of FIXTURE_GAMES) inputs.push([`fixture ${g}`, path.join(fixtures, g, "logs.txt")]);
       for (const f of parsed.values.log) inputs.push([f, f]);
@@ -268,11 +299,16 @@ export const benchCommand: Command = {
         ms: best(repeat, () => cellChanges(log5k, table5k)),
         withIndexMs: best(repeat, () => cellChanges(log5k, sectionIndex(log5k))),
       };
-      const tgs = targets(reports[0]!, diff5k);
+      // Targets and command timings on the 320K-line log, or the largest generated size below it.
+      const below = sizes.map((n, i) => [n, i] as const).filter(([n]) => n <= COMMANDS_SIZE).sort((x, y) => y[0] - x[0]);
+      const main = below[0]?.[1] ?? 0;
+      const [mainName, mainFile] = inputs[main]!;
+      const commands = parsed.values["no-commands"] ? null : { input: mainName, timings: benchLogCommands(mainFile, (f) => best(repeat, f), true) };
+      const tgs = [...targets(reports[main]!, diff5k), ...(commands ? commandTargets(commands.timings) : [])];
       if (parsed.values.json) {
-        console.log(JSON.stringify({ repeat, inputs: reports, boardDiffs5k: diff5k, targets: tgs }, null, 2));
+        console.log(JSON.stringify({ repeat, inputs: reports, boardDiffs5k: diff5k, commands, targetsInput: mainName, targets: tgs }, null, 2));
       } else {
-        console.log(formatReport(reports, diff5k, tgs));
+        console.log(formatReport(reports, diff5k, tgs, commands, mainName));
       }
       return 0;
     } finally {
