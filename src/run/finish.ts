@@ -1,10 +1,10 @@
-// The end of a run: scorecard.json and summary.txt in the run directory, the run-end event, files closed.
-import { writeFileSync } from "node:fs";
-import { gameRhae } from "../score/rhae.ts";
+// The end of a run: scorecard.json (built and validated by score/scorecard.ts) and summary.txt in the run directory, the run-end event, files closed.
+import { renameSync, writeFileSync } from "node:fs";
+import { buildScorecard } from "../score/scorecard.ts";
 import { describeWindow } from "./config.ts";
 import type { RunEnd, RunSession } from "./session.ts";
 import type { TokenUsage } from "../agent/agent.ts";
-import { billedTokens, currentEpisode, type EpisodeResult } from "./tally.ts";
+import { currentEpisode, type EpisodeResult } from "./tally.ts";
 
 export interface RunSummary {
   readonly run: string;
@@ -30,9 +30,20 @@ export interface RunSummary {
 
 export async function finishRun(s: RunSession, end: RunEnd): Promise<{ summary: RunSummary; text: string }> {
   const baselines = s.env.info.baselineActions;
-  const episodes = [...s.tally.finished, currentEpisode(s.tally)].map((e) => ({ ...e, rhae: gameRhae(baselines, e.levelActions, e.score) }));
-  const best = episodes.reduce((a, b) => (b.rhae > a.rhae || (b.rhae === a.rhae && b.score > a.score) ? b : a));
   const wallMs = Math.round(performance.now() - s.startedAt + s.priorMs);
+  const card = buildScorecard({
+    run: s.name,
+    config: s.config,
+    end,
+    baselines,
+    winLevels: s.tally.winLevels,
+    episodes: [...s.tally.finished, currentEpisode(s.tally)],
+    actions: s.tally.action,
+    agentCalls: s.tally.agentCalls,
+    tokens: s.tally.tokens,
+    tamperEvents: s.tally.tamperEvents,
+    wallMs,
+  });
   const summary: RunSummary = {
     run: s.name,
     dir: s.paths.dir,
@@ -41,38 +52,24 @@ export async function finishRun(s: RunSession, end: RunEnd): Promise<{ summary: 
     logWindow: describeWindow(s.config.logWindow),
     end: end.reason,
     detail: end.detail,
-    levelsCompleted: best.score,
-    winLevels: s.tally.winLevels,
-    actions: s.tally.action,
-    rhae: best.rhae,
-    episodes,
-    agentCalls: s.tally.agentCalls,
+    levelsCompleted: card.levels_completed,
+    winLevels: card.win_levels,
+    actions: card.actions,
+    rhae: card.score,
+    episodes: card.episodes.map((e) => ({ episode: e.episode, score: e.levels_completed, state: e.state, actions: e.actions, levelActions: e.level_actions, rhae: e.score })),
+    agentCalls: card.agent_calls,
     tokens: s.tally.tokens,
-    billedTokens: billedTokens(s.tally.tokens),
-    tamperEvents: s.tally.tamperEvents,
+    billedTokens: card.billed_tokens,
+    tamperEvents: card.tamper_events,
     wallMs,
   };
   s.index.setState("ended", { reason: end.reason, detail: end.detail, wallMs });
   s.events.emit("run-end", { reason: end.reason, actions: summary.actions, levels: summary.levelsCompleted, score: summary.rhae, agentCalls: summary.agentCalls, tamperEvents: summary.tamperEvents, ms: wallMs });
-  const scorecard = {
-    game_id: s.config.game,
-    settings: s.config,
-    end_reason: end.reason,
-    levels_completed: best.score,
-    win_levels: s.tally.winLevels,
-    actions: s.tally.action,
-    level_actions: best.levelActions,
-    level_baseline_actions: baselines,
-    score: best.rhae,
-    episodes,
-    agent_calls: s.tally.agentCalls,
-    tokens: summary.tokens,
-    billed_tokens: summary.billedTokens,
-    tamper_events: s.tally.tamperEvents,
-    wall_ms: wallMs,
-  };
   const text = summaryText(summary);
-  writeFileSync(s.paths.scorecard, JSON.stringify(scorecard, null, 2) + "\n");
+  // Written whole and renamed into place, so a reader (prolong score) never sees half a scorecard.
+  const tmp = `${s.paths.scorecard}.tmp`;
+  writeFileSync(tmp, JSON.stringify(card, null, 2) + "\n");
+  renameSync(tmp, s.paths.scorecard);
   writeFileSync(s.paths.summary, text + "\n");
   await s.agent.close?.();
   await s.env.close();

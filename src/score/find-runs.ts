@@ -1,0 +1,96 @@
+// Which run directories `prolong score` scores. Paths may be run directories or any directory above them
+// (runs/, runs/<stamp>/, an experiment's folder). A directory holding run.json, logs.txt or scorecard.json is
+// a run directory; others are searched below. Every run directory that cannot be scored — half-written,
+// interrupted, foreign, edited — is named with the reason and skipped; the rest are scored.
+import { readdirSync, statSync, type Dirent } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import type { ProlongError } from "../errors.ts";
+import { readScorecard, type Scorecard } from "./scorecard.ts";
+
+export interface FoundRun {
+  readonly dir: string;
+  readonly card: Scorecard;
+}
+
+export interface SkippedRun {
+  readonly dir: string;
+  readonly reason: string;
+}
+
+export interface FoundRuns {
+  readonly runs: FoundRun[];
+  readonly skipped: SkippedRun[];
+}
+
+const RUN_MARKERS = ["run.json", "logs.txt", "scorecard.json"];
+/** Deep enough for runs/<experiment>/<arm>/<stamp>/<run>; a run directory is never searched below. */
+const MAX_DEPTH = 6;
+
+export function findRuns(paths: readonly string[]): FoundRuns {
+  const runs: FoundRun[] = [];
+  const skipped: SkippedRun[] = [];
+  const seen = new Set<string>();
+  for (const given of paths) {
+    let dir = resolve(given);
+    let isDir: boolean;
+    try {
+      isDir = statSync(dir).isDirectory();
+    } catch {
+      skipped.push({ dir, reason: "no such file or directory" });
+      continue;
+    }
+    if (!isDir) {
+      if (!RUN_MARKERS.includes(basename(dir))) {
+        skipped.push({ dir, reason: "not a directory: give run directories (runs/<stamp>/<game>) or a directory above them" });
+        continue;
+      }
+      dir = dirname(dir);
+    }
+    const before = runs.length + skipped.length;
+    walk(dir, 0, runs, skipped, seen);
+    if (runs.length + skipped.length === before) skipped.push({ dir, reason: "no run directories here (none below holds run.json, logs.txt or scorecard.json)" });
+  }
+  runs.sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
+  skipped.sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
+  return { runs, skipped };
+}
+
+function walk(dir: string, depth: number, runs: FoundRun[], skipped: SkippedRun[], seen: Set<string>): void {
+  if (seen.has(dir)) return;
+  seen.add(dir);
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (e) {
+    skipped.push({ dir, reason: `cannot list: ${(e as Error).message}` });
+    return;
+  }
+  const names = new Set(entries.filter((e) => e.isFile()).map((e) => e.name));
+  if (RUN_MARKERS.some((m) => names.has(m))) {
+    const run = scoreableRun(dir, names);
+    if ("card" in run) runs.push(run);
+    else skipped.push(run);
+    return;
+  }
+  if (depth >= MAX_DEPTH) return;
+  for (const e of entries) if (e.isDirectory()) walk(join(dir, e.name), depth + 1, runs, skipped, seen);
+}
+
+function scoreableRun(dir: string, names: Set<string>): FoundRun | SkippedRun {
+  if (!names.has("scorecard.json")) {
+    const what = names.has("logs.txt") ? "the run has not finished (still running, or stopped by a crash or kill)" : "no logs.txt either: the run never started";
+    return { dir, reason: `no scorecard.json: ${what}; \`prolong resume ${dir}\` finishes it` };
+  }
+  const card = readScorecard(join(dir, "scorecard.json"));
+  if (card.isErr()) return { dir, reason: skipReason(dir, card.error) };
+  if (card.value.end_reason === "interrupted") {
+    return { dir, reason: `interrupted after ${card.value.actions} action(s); \`prolong resume ${dir}\` finishes it` };
+  }
+  return { dir, card: card.value };
+}
+
+/** An error as a skip reason: the file named relative to the run directory, the fix after a semicolon. */
+export function skipReason(dir: string, e: ProlongError): string {
+  const where = e.path && e.path !== dir ? `${e.path.startsWith(dir + "/") ? e.path.slice(dir.length + 1) : e.path}: ` : "";
+  return `${where}${e.message}${e.fix ? `; fix: ${e.fix}` : ""}`;
+}

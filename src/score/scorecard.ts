@@ -1,0 +1,169 @@
+// scorecard.json: what one finished run scored, the one file `prolong score` reads per run. Its schema (valibot,
+// checked on every read), the builder finish.ts writes it with, and the rule for scoring episodes (used again
+// by rescore.ts so a run cut at N actions is scored exactly as a run that stopped there).
+// Top-level names follow ARC's scorecard where they exist (game_id, levels_completed, level_actions,
+// level_baseline_actions, level_scores, score); the settings block is the run's RunConfig, one definition.
+import { err, ok, type Result } from "neverthrow";
+import { readFileSync } from "node:fs";
+import * as v from "valibot";
+import type { TokenUsage } from "../agent/agent.ts";
+import { prolongError, type ProlongError } from "../errors.ts";
+import { RunConfigSchema, type RunConfig } from "../run/config.ts";
+import type { EndReason } from "../run/session.ts";
+import type { EpisodeResult } from "../run/tally.ts";
+import { gameScore, levelResults, levelScore } from "./rhae.ts";
+import { billedTokens } from "../run/tally.ts";
+
+/** Marks the file as ours: a scorecard without it (ARC's, an older prolong's) is named and skipped. */
+export const SCORECARD_FORMAT = "prolong-scorecard/1";
+
+export const END_REASONS = ["win", "max-actions", "agent-stopped", "agent-failed", "game-failed", "interrupted"] as const satisfies readonly EndReason[];
+// Compile-time check that the list names every EndReason.
+const _allReasons: readonly (typeof END_REASONS)[number][] = [] as EndReason[];
+void _allReasons;
+
+const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
+const Score = v.pipe(v.number(), v.finite(), v.minValue(0));
+
+const EpisodeScoreSchema = v.object({
+  episode: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  levels_completed: Count,
+  state: v.picklist(["NOT_PLAYED", "NOT_FINISHED", "WIN", "GAME_OVER"]),
+  actions: Count,
+  level_actions: v.array(Count),
+  level_scores: v.array(Score),
+  /** RHAE of this episode, 0..100. */
+  score: Score,
+  /** The best RHAE of episodes 1..this one (the lifetime curve). */
+  best_so_far: Score,
+});
+
+export const ScorecardSchema = v.object({
+  format: v.literal(SCORECARD_FORMAT),
+  /** "<stamp>/<name>", as in events. */
+  run: v.string(),
+  game_id: v.pipe(v.string(), v.minLength(1)),
+  settings: RunConfigSchema,
+  end_reason: v.picklist(END_REASONS),
+  end_detail: v.string(),
+  /** The best episode's figures (the only episode unless --episodes K). */
+  levels_completed: Count,
+  win_levels: Count,
+  level_actions: v.array(Count),
+  level_baseline_actions: v.array(Count),
+  level_scores: v.array(Score),
+  /** RHAE of the best episode, 0..100. */
+  score: Score,
+  best_episode: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  /** Actions over the whole run (all episodes), RESETs included. */
+  actions: Count,
+  episodes: v.pipe(v.array(EpisodeScoreSchema), v.minLength(1)),
+  agent_calls: Count,
+  tokens: v.object({ input: Count, cached: Count, output: Count }),
+  /** (input − cached) + 6 × output + 0.1 × cached. */
+  billed_tokens: Score,
+  tamper_events: Count,
+  wall_ms: Count,
+});
+
+export type Scorecard = v.InferOutput<typeof ScorecardSchema>;
+export type EpisodeScore = v.InferOutput<typeof EpisodeScoreSchema>;
+
+/** Scores each episode (per-level scores and RHAE) and carries the best RHAE so far along the lifetime. */
+export function scoreEpisodes(baselines: readonly number[], episodes: readonly EpisodeResult[]): EpisodeScore[] {
+  let best = 0;
+  return episodes.map((e) => {
+    const levels = levelResults(baselines, e.levelActions, e.score);
+    const score = gameScore(levels);
+    best = Math.max(best, score);
+    return {
+      episode: e.episode,
+      levels_completed: e.score,
+      state: e.state,
+      actions: e.actions,
+      level_actions: [...e.levelActions],
+      level_scores: levels.map(levelScore),
+      score,
+      best_so_far: best,
+    };
+  });
+}
+
+/** The episode a run is scored by: highest RHAE, then most levels, then the earliest. */
+export function bestEpisode(scores: readonly EpisodeScore[]): EpisodeScore {
+  const first = scores[0];
+  if (!first) throw new Error("a run without episodes reached the scorecard");
+  return scores.reduce((a, b) => (b.score > a.score || (b.score === a.score && b.levels_completed > a.levels_completed) ? b : a), first);
+}
+
+export interface ScorecardInput {
+  readonly run: string;
+  readonly config: RunConfig;
+  readonly end: { readonly reason: EndReason; readonly detail: string };
+  readonly baselines: readonly number[];
+  readonly winLevels: number;
+  readonly episodes: readonly EpisodeResult[];
+  readonly actions: number;
+  readonly agentCalls: number;
+  readonly tokens: TokenUsage;
+  readonly tamperEvents: number;
+  readonly wallMs: number;
+}
+
+export function buildScorecard(i: ScorecardInput): Scorecard {
+  const episodes = scoreEpisodes(i.baselines, i.episodes);
+  const best = bestEpisode(episodes);
+  return {
+    format: SCORECARD_FORMAT,
+    run: i.run,
+    game_id: i.config.game,
+    settings: i.config,
+    end_reason: i.end.reason,
+    end_detail: i.end.detail,
+    levels_completed: best.levels_completed,
+    win_levels: i.winLevels,
+    level_actions: best.level_actions,
+    level_baseline_actions: [...i.baselines],
+    level_scores: best.level_scores,
+    score: best.score,
+    best_episode: best.episode,
+    actions: i.actions,
+    episodes,
+    agent_calls: i.agentCalls,
+    tokens: { input: i.tokens.input, cached: i.tokens.cached, output: i.tokens.output },
+    billed_tokens: billedTokens(i.tokens),
+    tamper_events: i.tamperEvents,
+    wall_ms: Math.max(0, Math.round(i.wallMs)),
+  };
+}
+
+/** Checks a parsed JSON value; `path` names the file in the error. */
+export function validateScorecard(json: unknown, path: string): Result<Scorecard, ProlongError> {
+  const parsed = v.safeParse(ScorecardSchema, json);
+  if (parsed.success) return ok(parsed.output);
+  const issue = parsed.issues[0];
+  const field = issue.path?.map((p) => String(p.key)).join(".") ?? "(top level)";
+  const foreign = field === "format";
+  return err(
+    prolongError(foreign ? "foreign-scorecard" : "bad-scorecard", foreign ? `not a prolong scorecard (no "format": "${SCORECARD_FORMAT}"): written by another harness or an older prolong` : `field ${field}: ${issue.message}`, {
+      path,
+      fix: foreign ? "score only run directories written by this prolong" : "the file was edited or cut; re-run or `prolong resume` the run to write it again",
+    }),
+  );
+}
+
+export function readScorecard(path: string): Result<Scorecard, ProlongError> {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    return err(prolongError("no-scorecard", `cannot read: ${(e as Error).message}`, { path }));
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    return err(prolongError("bad-scorecard", `not JSON (${(e as Error).message}): cut short while being written?`, { path, fix: "re-run the run, or `prolong resume` it to write the scorecard again" }));
+  }
+  return validateScorecard(json, path);
+}
