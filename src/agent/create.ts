@@ -1,22 +1,39 @@
-// The agent a RunConfig names. One place that knows every backend.
+// The agent a RunConfig names. One place that knows every backend, and where the sandbox is chosen for the
+// external ones (the explorer runs in-process and needs none).
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
 import type { RunConfig } from "../run/config.ts";
 import type { Agent } from "./agent.ts";
+import { claudeAgent } from "./claude.ts";
+import { cliMissing, findCli } from "./cli-process.ts";
+import { codexAgent } from "./codex.ts";
 import { commandAgent } from "./command.ts";
 import { createExplorer } from "./explorer/explorer.ts";
+import { chooseSandbox } from "./sandbox.ts";
+
+/** The npm package that brings each coding CLI, for the "not installed" message. */
+export const CLI_PACKAGES = { claude: "@anthropic-ai/claude-code", codex: "@openai/codex" } as const;
 
 export function createAgent(config: RunConfig): Result<Agent, ProlongError> {
   switch (config.agent) {
     case "explorer":
       return ok(createExplorer());
-    case "command":
-      if (!config.cmd) return err(prolongError("bad-config", "--agent command needs --cmd '<shell command>'", { fix: "e.g. --agent command --cmd 'python3 my_agent.py'" }));
-      return ok(commandAgent({ cmd: config.cmd, timeoutSec: config.agentTimeoutSec }));
     case "human":
       return err(prolongError("bad-config", "the human player does not run inside the agent loop", { fix: "use `prolong play <game> --agent human`" }));
+    case "command": {
+      if (!config.cmd) return err(prolongError("bad-config", "--agent command needs --cmd '<shell command>'", { fix: "e.g. --agent command --cmd 'python3 my_agent.py'" }));
+      const cmd = config.cmd;
+      return chooseSandbox(config.sandbox).map((sandbox) => commandAgent({ cmd, timeoutSec: config.agentTimeoutSec, sandbox }));
+    }
     case "claude":
-    case "codex":
-      return err(prolongError("not-available", `the ${config.agent} backend is not built yet`, { fix: "use --agent explorer or --agent command --cmd '...'" }));
+    case "codex": {
+      const kind = config.agent;
+      const bin = findCli(kind);
+      if (bin === null) return err(cliMissing(kind, CLI_PACKAGES[kind]));
+      return chooseSandbox(config.sandbox).map((sandbox) => {
+        const opts = { bin, timeoutSec: config.agentTimeoutSec, sandbox, ...(config.model ? { model: config.model } : {}), ...(config.effort ? { effort: config.effort } : {}) };
+        return kind === "claude" ? claudeAgent(opts) : codexAgent(opts);
+      });
+    }
   }
 }

@@ -1,0 +1,111 @@
+// `--agent claude`: Claude Code, headless. One session across all turns of a run: the first turn creates it
+// with `--session-id <uuid>`, every later one (and every turn after `prolong resume`) continues it with
+// `--resume`. HOME is fixed per workspace (agent-home/ beside it) so the session transcript persists.
+// Output is `--output-format stream-json --verbose`: the same final `result` object as `json`, preceded by
+// each message, which is where the tool calls are counted. Usage is per invocation.
+import { randomUUID } from "node:crypto";
+import { err, ok, type Result } from "neverthrow";
+import * as v from "valibot";
+import { prolongError, type ProlongError } from "../errors.ts";
+import type { Agent, TokenUsage, TurnInput, TurnReply } from "./agent.ts";
+import { agentHome, jsonLine, processFailure, readSessionRecord, runInGroup, tailOf, writeSessionRecord } from "./cli-process.ts";
+import { installDir, NO_SANDBOX, type Sandbox } from "./sandbox.ts";
+
+export interface ClaudeAgentOptions {
+  /** The claude executable (findCli("claude")). */
+  readonly bin: string;
+  readonly timeoutSec: number;
+  readonly model?: string;
+  readonly effort?: string;
+  readonly sandbox?: Sandbox;
+}
+
+/** The tools the agent needs to read the log with code and write actions.json; anything else is denied. */
+export const CLAUDE_TOOLS = "Bash,Read,Write,Edit,Glob,Grep";
+
+const ResultSchema = v.object({
+  type: v.literal("result"),
+  subtype: v.string(),
+  is_error: v.optional(v.boolean()),
+  result: v.optional(v.string()),
+  session_id: v.string(),
+  usage: v.optional(
+    v.object({
+      input_tokens: v.optional(v.number()),
+      cache_read_input_tokens: v.optional(v.number()),
+      cache_creation_input_tokens: v.optional(v.number()),
+      output_tokens: v.optional(v.number()),
+    }),
+  ),
+  permission_denials: v.optional(v.array(v.object({ tool_name: v.string() }))),
+});
+type ClaudeResult = v.InferOutput<typeof ResultSchema>;
+
+export function claudeAgent(opts: ClaudeAgentOptions): Agent {
+  const sandbox = opts.sandbox ?? NO_SANDBOX;
+  return {
+    name: "claude",
+    async turn(input: TurnInput): Promise<Result<TurnReply, ProlongError>> {
+      const saved = readSessionRecord(input.workspace);
+      if (saved.isErr()) return err(saved.error);
+      // An unconfirmed id (a first turn that died before Claude saved anything) is replaced, not resumed.
+      const resume = saved.value?.backend === "claude" && saved.value.confirmed ? saved.value.sessionId : null;
+      const sessionId = resume ?? randomUUID();
+      if (!resume) writeSessionRecord(input.workspace, { backend: "claude", sessionId, confirmed: false });
+
+      const home = agentHome(input.workspace);
+      const argv = [
+        opts.bin, "-p", input.prompt, "--output-format", "stream-json", "--verbose", "--allowedTools", CLAUDE_TOOLS,
+        ...(opts.model ? ["--model", opts.model] : []),
+        ...(opts.effort ? ["--effort", opts.effort] : []),
+        ...(resume ? ["--resume", resume] : ["--session-id", sessionId]),
+      ];
+      const toolUses = new Set<string>();
+      let result: unknown = null;
+      const outcome = await runInGroup({
+        argv: sandbox.wrap(argv, { workspace: input.workspace, writable: [home], keep: [installDir(opts.bin)] }),
+        cwd: input.workspace,
+        stdin: null,
+        timeoutSec: opts.timeoutSec,
+        env: { ...process.env, HOME: home, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: process.env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] ?? "1", DISABLE_AUTOUPDATER: "1" },
+        onStdoutLine: (line) => {
+          const msg = jsonLine(line);
+          if (msg?.["type"] === "result") result = msg;
+          else if (msg?.["type"] === "assistant") for (const id of toolUseIds(msg)) toolUses.add(id);
+        },
+      });
+      const failure = processFailure("claude", outcome, opts.timeoutSec);
+      const parsed = v.safeParse(ResultSchema, result);
+      if (parsed.success) writeSessionRecord(input.workspace, { backend: "claude", sessionId: parsed.output.session_id, confirmed: true });
+      if (failure) return err(failure);
+      if (!parsed.success) {
+        return err(prolongError("agent-output", `claude exited 0 but printed no JSON result line${tailOf(outcome.stdoutTail || outcome.stderrTail)}`, { fix: "run the same claude command by hand in the workspace to see what it prints" }));
+      }
+      const r = parsed.output;
+      if (r.is_error === true || r.subtype !== "success") {
+        return err(prolongError("agent-error", `claude ended its turn with an error (${r.subtype})${r.result ? `: ${r.result.slice(0, 500)}` : ""}`, { fix: "check the model API settings (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL) and --model" }));
+      }
+      const denied = r.permission_denials ?? [];
+      if (denied.length > 0) {
+        const tools = [...new Set(denied.map((d) => d.tool_name))].join(", ");
+        return err(prolongError("agent-denied", `claude was denied ${denied.length} tool call(s) (${tools}); the turn is treated as failed`, { fix: `the agent may use ${CLAUDE_TOOLS}; the instructions file says so` }));
+      }
+      return ok({ text: r.result ?? "", toolCalls: toolUses.size, tokens: claudeTokens(r), wallMs: outcome.wallMs, exitCode: outcome.exitCode });
+    },
+  };
+}
+
+/** input = uncached input + cache reads + cache creation (everything the model read); cached = cache reads. */
+export function claudeTokens(r: Pick<ClaudeResult, "usage">): TokenUsage {
+  const u = r.usage ?? {};
+  const reads = u.cache_read_input_tokens ?? 0;
+  return { input: (u.input_tokens ?? 0) + reads + (u.cache_creation_input_tokens ?? 0), cached: reads, output: u.output_tokens ?? 0 };
+}
+
+function toolUseIds(msg: Record<string, unknown>): string[] {
+  const message = msg["message"] as { content?: unknown } | undefined;
+  if (!message || !Array.isArray(message.content)) return [];
+  return message.content
+    .filter((b): b is { type: string; id: string } => typeof b === "object" && b !== null && (b as { type?: unknown }).type === "tool_use")
+    .map((b) => String(b.id));
+}

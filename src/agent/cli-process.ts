@@ -1,0 +1,186 @@
+// Running an external agent program for one turn, shared by the command, Claude Code and Codex backends:
+// finding the CLI, its private directories beside the workspace (HOME and the session record), and spawning
+// it in its own process group so that a timeout kills everything it started. Not here: what the arguments
+// mean (each backend's file) and the bubblewrap argv (sandbox.ts).
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { delimiter, dirname, join, resolve } from "node:path";
+import { err, ok, type Result } from "neverthrow";
+import * as v from "valibot";
+import { prolongError, type ProlongError } from "../errors.ts";
+
+export interface ProcessSpec {
+  readonly argv: readonly string[];
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Text written to stdin, or null for /dev/null (Codex waits for stdin to close otherwise). */
+  readonly stdin: string | null;
+  readonly timeoutSec: number;
+  /** Called with each complete stdout line; JSONL-speaking CLIs are parsed as they go, not buffered whole. */
+  readonly onStdoutLine?: (line: string) => void;
+}
+
+export interface ProcessOutcome {
+  /** The exit status; 128 + n after signal n; 127 when the program could not be started. */
+  readonly exitCode: number;
+  readonly timedOut: boolean;
+  /** The last 64 KB of each stream, for answers and error messages. */
+  readonly stdoutTail: string;
+  readonly stderrTail: string;
+  readonly wallMs: number;
+  /** Why spawning failed (ENOENT, EACCES), when it did. */
+  readonly spawnError?: string;
+}
+
+const TAIL_BYTES = 64 * 1024;
+const SIGNALS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
+
+/** Spawns argv as the leader of a new process group; on timeout, and after exit, the whole group is killed. */
+export async function runInGroup(spec: ProcessSpec): Promise<ProcessOutcome> {
+  const started = performance.now();
+  const [bin, ...args] = spec.argv;
+  if (bin === undefined) throw new Error("runInGroup needs a program");
+  const child = spawn(bin, args, {
+    cwd: spec.cwd,
+    detached: true,
+    stdio: [spec.stdin === null ? "ignore" : "pipe", "pipe", "pipe"],
+    env: Object.fromEntries(Object.entries(spec.env).filter((e): e is [string, string] => e[1] !== undefined)),
+  });
+  let stdoutTail = "";
+  let stderrTail = "";
+  let partial = "";
+  child.stdout?.setEncoding("utf8").on("data", (d: string) => {
+    stdoutTail = (stdoutTail + d).slice(-TAIL_BYTES);
+    if (!spec.onStdoutLine) return;
+    const lines = (partial + d).split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) spec.onStdoutLine(line);
+  });
+  child.stderr?.setEncoding("utf8").on("data", (d: string) => { stderrTail = (stderrTail + d).slice(-TAIL_BYTES); });
+  if (child.stdin) {
+    child.stdin.on("error", () => {}); // a program that never reads stdin closes the pipe early
+    child.stdin.end(spec.stdin ?? "");
+  }
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup(child.pid);
+  }, spec.timeoutSec * 1000);
+  let spawnError: string | undefined;
+  const exitCode: number = await new Promise((res) => {
+    child.on("error", (e) => {
+      spawnError = e.message;
+      res(127);
+    });
+    child.on("close", (code, signal) => res(code ?? 128 + (signal ? SIGNALS[signal] ?? 0 : 0)));
+  });
+  clearTimeout(timer);
+  killGroup(child.pid); // whatever it left running in the background goes too
+  if (spec.onStdoutLine && partial !== "") spec.onStdoutLine(partial);
+  return { exitCode, timedOut, stdoutTail, stderrTail, wallMs: Math.round(performance.now() - started), ...(spawnError ? { spawnError } : {}) };
+}
+
+export function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // the group is already gone
+  }
+}
+
+/** The failure of a turn that did not end normally: timed out, not started, or a non-zero exit. Null if it exited 0. */
+export function processFailure(what: string, o: ProcessOutcome, timeoutSec: number): ProlongError | null {
+  if (o.timedOut) {
+    return prolongError("agent-timeout", `${what} did not finish within ${timeoutSec}s (after ${o.wallMs} ms); its whole process group was killed`, { fix: "raise --agent-timeout, or check that the agent's model API answers" });
+  }
+  if (o.spawnError) return prolongError("agent-exit", `${what} could not be started: ${o.spawnError}`);
+  if (o.exitCode === 0) return null;
+  return prolongError("agent-exit", `${what} exited with status ${o.exitCode}${tailOf(o.stderrTail || o.stdoutTail)}`);
+}
+
+/** The last few lines of a stream, for an error message. */
+export function tailOf(text: string, lines = 5): string {
+  const t = text.trim().split("\n").slice(-lines).join("\n");
+  return t ? `: ${t}` : "";
+}
+
+/**
+ * A coding CLI's executable: ./node_modules/.bin first (npm install --no-save puts it there), then the
+ * node_modules/.bin of the prolong checkout, then PATH. Null when none has it.
+ */
+export function findCli(name: string, opts: { dirs?: readonly string[]; path?: string } = {}): string | null {
+  const dirs = opts.dirs ?? [join(process.cwd(), "node_modules/.bin"), resolve(import.meta.dir, "../../node_modules/.bin")];
+  for (const d of dirs) {
+    const candidate = join(d, name);
+    if (existsSync(candidate)) return candidate;
+  }
+  for (const d of (opts.path ?? process.env["PATH"] ?? "").split(delimiter)) {
+    if (d === "") continue;
+    const candidate = join(d, name);
+    if (existsSync(candidate)) return candidate;
+  }
+  return null;
+}
+
+export function cliMissing(name: string, npmPackage: string): ProlongError {
+  return prolongError("cli-missing", `the ${name} CLI was found neither in ./node_modules/.bin nor on PATH`, { fix: `install it: npm install ${npmPackage} (or npm install -g ${npmPackage})` });
+}
+
+// ---- the files a CLI backend keeps beside the workspace, in the run directory the agent cannot see ----
+
+/** HOME for the CLI: fixed per workspace, so its sessions and settings survive between turns and resumes. */
+export function agentHome(workspace: string): string {
+  const home = join(dirname(workspace), "agent-home");
+  mkdirSync(home, { recursive: true });
+  return home;
+}
+
+const SessionRecordSchema = v.object({
+  backend: v.picklist(["claude", "codex"]),
+  /** Claude's session id or Codex's thread id. */
+  sessionId: v.string(),
+  /** True once the CLI confirmed the session exists (so the next turn resumes it rather than creating it). */
+  confirmed: v.boolean(),
+  /** Codex reports usage summed over the thread: the figures after the last turn, to take deltas from. */
+  cumulative: v.optional(v.object({ input: v.number(), cached: v.number(), output: v.number() })),
+});
+export type SessionRecord = v.InferOutput<typeof SessionRecordSchema>;
+
+/** The session record's file: in the run directory, so `prolong resume` continues the same session. */
+export function sessionRecordPath(workspace: string): string {
+  return join(dirname(workspace), "agent-session.json");
+}
+
+/** The saved session of this workspace; ok(null) when there is none yet. */
+export function readSessionRecord(workspace: string): Result<SessionRecord | null, ProlongError> {
+  const path = sessionRecordPath(workspace);
+  if (!existsSync(path)) return ok(null);
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, "utf8"));
+  } catch (e) {
+    return err(prolongError("bad-session", `cannot read the agent's session record: ${(e as Error).message}`, { path, fix: "delete the file to start a fresh agent session" }));
+  }
+  const parsed = v.safeParse(SessionRecordSchema, json);
+  if (!parsed.success) return err(prolongError("bad-session", `the agent's session record is malformed: ${parsed.issues[0].message}`, { path, fix: "delete the file to start a fresh agent session" }));
+  return ok(parsed.output);
+}
+
+export function writeSessionRecord(workspace: string, record: SessionRecord): void {
+  const path = sessionRecordPath(workspace);
+  writeFileSync(`${path}.tmp`, JSON.stringify(record) + "\n");
+  renameSync(`${path}.tmp`, path); // a crash mid-write leaves the old record, never half a file
+}
+
+/** Parses one JSONL line; null for blank or non-JSON lines (CLIs print the odd warning to stdout). */
+export function jsonLine(line: string): Record<string, unknown> | null {
+  const t = line.trim();
+  if (!t.startsWith("{")) return null;
+  try {
+    const value: unknown = JSON.parse(t);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}

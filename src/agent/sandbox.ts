@@ -1,0 +1,99 @@
+// Confining an external agent with bubblewrap: the system read-only, the workspace (and the CLI's own HOME)
+// read-write, /tmp a fresh tmpfs, and the runs root covered by an empty read-only tmpfs, so the master log,
+// index, events and every other game's workspace are invisible. The network is NOT cut: the coding CLIs need
+// their model API. Also here: the `auto` choice (bwrap where it is installed and works).
+import { spawnSync } from "node:child_process";
+import { realpathSync } from "node:fs";
+import { dirname, sep } from "node:path";
+import { err, ok, type Result } from "neverthrow";
+import { prolongError, type ProlongError } from "../errors.ts";
+import type { RunConfig } from "../run/config.ts";
+import { findCli } from "./cli-process.ts";
+
+export interface SandboxDirs {
+  /** The agent's workspace: its cwd, read-write. */
+  readonly workspace: string;
+  /** Other directories the agent writes (the CLI's HOME beside the workspace). */
+  readonly writable?: readonly string[];
+  /** Paths that must stay readable even if they lie under a hidden directory (the CLI's installation). */
+  readonly keep?: readonly string[];
+}
+
+export interface Sandbox {
+  readonly kind: "bwrap" | "none";
+  /** The argv to spawn instead of `argv`. */
+  wrap(argv: readonly string[], dirs: SandboxDirs): string[];
+}
+
+export const NO_SANDBOX: Sandbox = { kind: "none", wrap: (argv) => [...argv] };
+
+/** The sandbox --sandbox asks for. bwrap that is missing or cannot run is an error; auto then falls back to none. */
+export function chooseSandbox(kind: RunConfig["sandbox"], probe: () => string | null = probeBwrap): Result<Sandbox, ProlongError> {
+  if (kind === "none") return ok(NO_SANDBOX);
+  const bwrap = probe();
+  if (bwrap !== null) return ok({ kind: "bwrap", wrap: (argv, dirs) => bwrapArgv(bwrap, argv, dirs) });
+  if (kind === "auto") return ok(NO_SANDBOX);
+  return err(prolongError("no-sandbox", "--sandbox bwrap: bubblewrap is not installed or cannot create a sandbox here", { fix: "install it (apt-get install bubblewrap; it needs unprivileged user namespaces or root), or pass --sandbox none" }));
+}
+
+let probed: string | null | undefined;
+
+/** The bwrap executable if it can actually build a sandbox on this machine (checked once per process). */
+export function probeBwrap(): string | null {
+  if (probed !== undefined) return probed;
+  const bin = findCli("bwrap", { dirs: [] });
+  probed = null;
+  if (bin !== null) {
+    const r = spawnSync(bin, ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--die-with-parent", "true"], { stdio: "ignore", timeout: 10_000 });
+    if (r.status === 0) probed = bin;
+  }
+  return probed;
+}
+
+/**
+ * The bubblewrap command line. Mount order matters: the tmpfs layers first, then the writable binds and the
+ * kept paths on top of them, then the hidden layers are made read-only (binds on top keep their own flags),
+ * so a write outside the workspace fails instead of landing in a throwaway tmpfs.
+ */
+export function bwrapArgv(bwrap: string, argv: readonly string[], dirs: SandboxDirs): string[] {
+  const hidden = hiddenDirs(dirs.workspace);
+  const out = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+  for (const h of hidden) out.push("--tmpfs", h);
+  for (const w of [dirs.workspace, ...(dirs.writable ?? [])]) out.push("--bind", w, w);
+  for (const k of dirs.keep ?? []) {
+    if (hidden.some((h) => isInside(k, h))) out.push("--ro-bind", k, k);
+  }
+  for (const h of hidden) if (h !== "/tmp") out.push("--remount-ro", h);
+  out.push("--unshare-pid", "--die-with-parent", "--chdir", dirs.workspace, ...argv);
+  return out;
+}
+
+/**
+ * What the agent must not see: /tmp (other runs and tests live there; it gets a fresh writable one) and the
+ * runs root, i.e. runs/ above runs/<stamp>/<game>/workspace. Were the runs root `/`, the stamp directory is
+ * hidden instead.
+ */
+export function hiddenDirs(workspace: string): string[] {
+  const runDir = dirname(workspace);
+  const stampDir = dirname(runDir);
+  const root = dirname(stampDir);
+  const runs = root === "/" ? stampDir : root;
+  // Parents before children: bwrap mounts in order. `/` itself is never covered (a workspace at the top).
+  return runs === "/tmp" || runs === "/" ? ["/tmp"] : ["/tmp", runs];
+}
+
+/** The directory a CLI is installed in (its node_modules when it came from npm), to keep it visible. */
+export function installDir(bin: string): string {
+  let real = bin;
+  try {
+    real = realpathSync(bin);
+  } catch {
+    // keep the path as given
+  }
+  const at = real.lastIndexOf(`${sep}node_modules${sep}`);
+  return at === -1 ? dirname(real) : real.slice(0, at + `${sep}node_modules`.length);
+}
+
+function isInside(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+}
