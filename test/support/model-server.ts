@@ -18,6 +18,24 @@ export interface ScriptedToolCall {
 export interface ScriptedTurn {
   readonly text?: string;
   readonly tools?: readonly ScriptedToolCall[];
+  /**
+   * Token usage reported for this reply (default: 10 input, 5 output, nothing cached). Anthropic reports
+   * `input` as uncached input plus cacheRead/cacheCreation; OpenAI reports `input` including `cached`.
+   */
+  readonly usage?: ScriptedUsage;
+  /** Never finish the reply: the stream stays open until the client gives up or is killed (timeout tests). */
+  readonly hang?: true;
+}
+
+export interface ScriptedUsage {
+  readonly input?: number;
+  readonly output?: number;
+  /** Anthropic: cache_read_input_tokens. */
+  readonly cacheRead?: number;
+  /** Anthropic: cache_creation_input_tokens. */
+  readonly cacheCreation?: number;
+  /** OpenAI: input_tokens_details.cached_tokens. */
+  readonly cached?: number;
 }
 
 export interface ReceivedRequest {
@@ -53,7 +71,8 @@ function id(prefix: string): string {
 
 function anthropicStream(turn: ScriptedTurn, model: string): Response {
   const events: { event: string; data: unknown }[] = [];
-  const usage = { input_tokens: 10, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+  const u = turn.usage ?? {};
+  const usage = { input_tokens: u.input ?? 10, output_tokens: 0, cache_read_input_tokens: u.cacheRead ?? 0, cache_creation_input_tokens: u.cacheCreation ?? 0 };
   events.push({
     event: "message_start",
     data: { type: "message_start", message: { id: id("msg"), type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage } },
@@ -72,7 +91,7 @@ function anthropicStream(turn: ScriptedTurn, model: string): Response {
     index += 1;
   }
   const stop = (turn.tools?.length ?? 0) > 0 ? "tool_use" : "end_turn";
-  events.push({ event: "message_delta", data: { type: "message_delta", delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 5 } } });
+  events.push({ event: "message_delta", data: { type: "message_delta", delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: u.output ?? 5 } } });
   events.push({ event: "message_stop", data: { type: "message_stop" } });
   return sse(events);
 }
@@ -109,9 +128,18 @@ function openaiStream(turn: ScriptedTurn, model: string): Response {
     push("response.output_item.done", { output_index: outputIndex, item });
     output.push(item);
   }
-  const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 };
+  const u = turn.usage ?? {};
+  const input = u.input ?? 10;
+  const outputTokens = u.output ?? 5;
+  const usage = { input_tokens: input, input_tokens_details: { cached_tokens: u.cached ?? 0 }, output_tokens: outputTokens, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: input + outputTokens };
   push("response.completed", { response: { ...base, status: "completed", output, usage } });
   return sse(events);
+}
+
+/** An SSE response whose body never ends. */
+function hangingStream(): Response {
+  const body = new ReadableStream({ start() {} });
+  return new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
 }
 
 export function startModelServer(script: readonly ScriptedTurn[]): ModelServer {
@@ -137,6 +165,7 @@ export function startModelServer(script: readonly ScriptedTurn[]): ModelServer {
       if (api === null) return new Response("not found", { status: 404 });
       const turn: ScriptedTurn = hasTools ? queue.shift() ?? { text: FINAL_TEXT } : { text: "ok" };
       requests.push({ api, path: url.pathname, body, scripted: hasTools });
+      if (turn.hang) return hangingStream();
       if (api === "anthropic") return body["stream"] === true ? anthropicStream(turn, model) : anthropicJson(turn, model);
       return openaiStream(turn, model);
     },

@@ -1,0 +1,86 @@
+// Shared by the backend tests: where the real CLIs are, a scoped environment for the process under test,
+// and runs of a local game in-process (whole, or stopped after some actions for `resume`).
+import { readFileSync } from "node:fs";
+import { findCli } from "../../../src/agent/cli-process.ts";
+import { probeBwrap } from "../../../src/agent/sandbox.ts";
+import { newConfig, type RunConfig } from "../../../src/run/config.ts";
+import { finishRun } from "../../../src/run/finish.ts";
+import { resumeRun } from "../../../src/run/resume.ts";
+import { runLoop } from "../../../src/run/runner.ts";
+import type { RunEnd, RunSession } from "../../../src/run/session.ts";
+import { startRun } from "../../../src/run/start.ts";
+import type { ReceivedRequest } from "../../support/model-server.ts";
+import { readEventsFile, tempRoot } from "../../run/helpers.ts";
+
+export { readEventsFile, tempRoot };
+
+/** A real CLI, or null with the reason printed (the tests that need it skip). */
+export function realCli(name: "claude" | "codex", npmPackage: string): string | null {
+  const bin = findCli(name);
+  if (!bin) console.log(`skipping the ${name} backend tests: ${name} is not installed (npm install --no-save ${npmPackage})`);
+  return bin;
+}
+
+export const HAVE_BWRAP = probeBwrap() !== null;
+if (!HAVE_BWRAP) console.log("skipping the bubblewrap tests: bwrap is not installed or cannot create a sandbox here (apt-get install bubblewrap)");
+
+/** Runs `fn` with extra variables in process.env (the backends pass process.env on to the CLI), then restores it. */
+export async function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
+  const before = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, vars);
+  try {
+    return await fn();
+  } finally {
+    for (const [k, v] of Object.entries(before)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+export interface Played {
+  readonly session: RunSession;
+  readonly end: RunEnd;
+  readonly master: string;
+}
+
+/** Plays a whole run, or stops it (as Ctrl-C does) once `stopAfter` actions are in the log, leaving it resumable. */
+export async function play(fields: Partial<RunConfig> & { game: string }, opts: { root?: string; name?: string; stopAfter?: number } = {}): Promise<Played> {
+  const config = newConfig(fields)._unsafeUnwrap();
+  const stop = new AbortController();
+  const stopAfter = opts.stopAfter;
+  const started = await startRun(config, {
+    runsRoot: opts.root ?? tempRoot(),
+    stamp: "t",
+    ...(opts.name ? { name: opts.name } : {}),
+    ...(stopAfter !== undefined ? { onProgress: (x: RunSession) => { if (x.tally.action >= stopAfter) stop.abort(); } } : {}),
+  });
+  const session = started._unsafeUnwrap();
+  const end = await runLoop(session, stop.signal);
+  if (stopAfter !== undefined) {
+    session.events.close();
+    session.index.close();
+    session.master.close();
+  } else {
+    await finishRun(session, end);
+  }
+  return { session, end, master: readFileSync(session.paths.log, "utf8") };
+}
+
+/** Resumes a run left by play({stopAfter}) and plays it to its end. */
+export async function resumeToEnd(dir: string): Promise<Played> {
+  const session = (await resumeRun(dir))._unsafeUnwrap();
+  const end = await runLoop(session, new AbortController().signal);
+  await finishRun(session, end);
+  return { session, end, master: readFileSync(session.paths.log, "utf8") };
+}
+
+/** The requests that carried a script turn (the agent's own calls, not titles and other side requests). */
+export function scripted(requests: readonly ReceivedRequest[]): ReceivedRequest[] {
+  return requests.filter((r) => r.scripted);
+}
+
+/** Everything a request carried as conversation (Anthropic messages or OpenAI input), as one string. */
+export function conversation(r: ReceivedRequest): string {
+  return JSON.stringify(r.body["messages"] ?? r.body["input"] ?? []);
+}
