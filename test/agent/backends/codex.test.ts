@@ -1,0 +1,150 @@
+// The Codex backend with the REAL `codex` CLI, driven by the scripted local model server (Responses API):
+// several turns of glide in which the model greps logs.txt and writes actions.json, each later turn resuming
+// the same thread (also across `prolong resume`), Codex's cumulative usage turned into per-turn figures.
+// The provider comes from a config.toml in the user's CODEX_HOME, which the backend copies into the run's
+// own CODEX_HOME. Skips, saying why, when codex is absent.
+import { describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { readSessionRecord } from "../../../src/agent/cli-process.ts";
+import { codexAgent, usageDelta } from "../../../src/agent/codex.ts";
+import { parseLog } from "../../../src/log/format.ts";
+import { startModelServer, type ModelServer, type ScriptedTurn } from "../../support/model-server.ts";
+import { conversation, HAVE_BWRAP, play, readEventsFile, realCli, resumeToEnd, scripted, tempRoot, withEnv } from "./helpers.ts";
+
+const codex = realCli("codex", "@openai/codex");
+const CALL_TIMEOUT_SEC = 60;
+const USAGE = { input: 100, cached: 40, output: 7 };
+const MOVES = ["ACTION4", "ACTION2", "ACTION3", "ACTION1"];
+
+function turnScript(k: number): ScriptedTurn[] {
+  const actions = JSON.stringify({ actions: [MOVES[(k - 1) % MOVES.length]] });
+  return [
+    { usage: USAGE, tools: [{ name: "exec_command", input: { cmd: "grep -c '^Action ' logs.txt" } }] },
+    { usage: USAGE, tools: [{ name: "exec_command", input: { cmd: `printf '%s' '${actions}' > actions.json` } }] },
+    { usage: USAGE, text: `Briefing ${k}: the log has grown.\n[PLAN]\nMove ${MOVES[(k - 1) % MOVES.length]}.` },
+  ];
+}
+
+/** A user CODEX_HOME whose config.toml points Codex at the model server. */
+function env(server: ModelServer): Record<string, string> {
+  const home = tempRoot();
+  writeFileSync(
+    join(home, "config.toml"),
+    `model = "scripted"\nmodel_provider = "local"\n\n[model_providers.local]\nname = "local"\nbase_url = "${server.url}/v1"\nwire_api = "responses"\nenv_key = "LOCAL_KEY"\n`,
+  );
+  return { CODEX_HOME: home, LOCAL_KEY: "scripted" };
+}
+
+describe.skipIf(!codex)("the Codex backend, real CLI", () => {
+  test("three turns of glide: grep the log, write actions.json, one thread resumed each turn, per-turn token deltas", async () => {
+    const server = startModelServer([1, 2, 3].flatMap(turnScript));
+    try {
+      const run = await withEnv(env(server), () => play({ game: "glide", agent: "codex", maxActions: 3, agentTimeoutSec: CALL_TIMEOUT_SEC, agentRetries: 0, sandbox: HAVE_BWRAP ? "bwrap" : "none", effort: "low" }));
+      expect(run.end.reason).toBe("max-actions");
+      expect(server.remaining()).toBe(0);
+
+      const log = parseLog(run.master);
+      expect(log.sections.map((s) => s.toolCall?.id ?? null)).toEqual([null, 4, 2, 3]);
+      expect(log.sections[2]!.plan).toBe("Briefing 2: the log has grown.\n[PLAN]\nMove ACTION2.");
+
+      const events = readEventsFile(run.session.paths.events);
+      const calls = events.filter((e) => e.kind === "agent-call") as unknown as { prompt: string; action: number }[];
+      const replies = events.filter((e) => e.kind === "agent-reply") as unknown as { text: string; toolCalls: number; tokens: { input: number; cached: number; output: number }; exitCode: number }[];
+      expect(calls.length).toBe(3);
+      expect(replies.map((r) => r.toolCalls)).toEqual([2, 2, 2]);
+      expect(replies.map((r) => r.exitCode)).toEqual([0, 0, 0]);
+      expect(replies[2]!.text).toBe("Briefing 3: the log has grown.\n[PLAN]\nMove ACTION3.");
+      // Codex reports 300/120/21 after turn 1, 600/240/42 after turn 2, ...: each turn records its own share.
+      for (const r of replies) expect(r.tokens).toEqual({ input: 300, cached: 120, output: 21 });
+      expect(run.session.tally.tokens).toEqual({ input: 900, cached: 360, output: 63 });
+
+      const reqs = scripted(server.requests);
+      expect(reqs.length).toBe(9);
+      for (const k of [0, 1, 2]) expect(conversation(reqs[3 * k + 1]!)).toContain(`Output:\\n${calls[k]!.action + 1}\\n"`);
+      expect(conversation(reqs[3]!)).toContain("Briefing 1: the log has grown.");
+      expect(conversation(reqs[6]!)).toContain("Briefing 2: the log has grown.");
+      expect(conversation(reqs[0]!)).not.toContain("Briefing");
+      expect(reqs[0]!.body["reasoning"]).toMatchObject({ effort: "low" });
+
+      const record = readSessionRecord(run.session.paths.workspace)._unsafeUnwrap();
+      expect(record).toMatchObject({ backend: "codex", confirmed: true, cumulative: { input: 900, cached: 360, output: 63 } });
+      expect(readFileSync(join(run.session.paths.dir, "agent-home", "codex", "config.toml"), "utf8")).toContain(server.url);
+    } finally {
+      server.stop();
+    }
+  }, 4 * CALL_TIMEOUT_SEC * 1000);
+
+  test("prolong resume continues the same thread, and the token delta continues from the saved totals", async () => {
+    const server = startModelServer([1, 2].flatMap(turnScript));
+    try {
+      const vars = env(server);
+      const first = await withEnv(vars, () => play({ game: "glide", agent: "codex", maxActions: 2, agentTimeoutSec: CALL_TIMEOUT_SEC, agentRetries: 0 }, { stopAfter: 1 }));
+      expect(first.end.reason).toBe("interrupted");
+      const thread = readSessionRecord(first.session.paths.workspace)._unsafeUnwrap()!.sessionId;
+      const resumed = await withEnv(vars, () => resumeToEnd(first.session.paths.dir));
+      expect(resumed.end.reason).toBe("max-actions");
+      expect(readSessionRecord(first.session.paths.workspace)._unsafeUnwrap()?.sessionId).toBe(thread);
+      const reqs = scripted(server.requests);
+      expect(conversation(reqs[3]!)).toContain("Briefing 1: the log has grown.");
+      expect(conversation(reqs[3]!)).toContain("This run was interrupted and has been resumed");
+      expect(resumed.session.tally.tokens).toEqual({ input: 600, cached: 240, output: 42 });
+    } finally {
+      server.stop();
+    }
+  }, 3 * CALL_TIMEOUT_SEC * 1000);
+});
+
+function workspace(): string {
+  const ws = join(tempRoot(), "t", "glide", "workspace");
+  mkdirSync(ws, { recursive: true });
+  return ws;
+}
+
+function fakeCodex(script: string): string {
+  const bin = join(tempRoot(), "codex");
+  writeFileSync(bin, `#!/bin/sh\n${script}\n`);
+  chmodSync(bin, 0o755);
+  return bin;
+}
+
+const INPUT = { prompt: "play", turn: 1, availableActions: [1, 2, 3, 4] as const, actionCap: 5, seed: 0 };
+
+describe("the Codex backend on bad output (a stand-in CLI)", () => {
+  test("no turn.completed line is a failed turn, naming the last error Codex printed", async () => {
+    const agent = codexAgent({ bin: fakeCodex(`echo '{"type":"thread.started","thread_id":"th-1"}'; echo '{"type":"error","message":"401 Unauthorized"}'`), timeoutSec: 10, userCodexHome: tempRoot() });
+    const r = await agent.turn({ ...INPUT, workspace: workspace() });
+    expect(r._unsafeUnwrapErr().code).toBe("agent-output");
+    expect(r._unsafeUnwrapErr().message).toContain("401 Unauthorized");
+  });
+
+  test("turn.failed and a non-zero exit are failed turns; stdin is /dev/null", async () => {
+    const failed = codexAgent({ bin: fakeCodex(`echo '{"type":"turn.failed","error":{"message":"model not found"}}'`), timeoutSec: 10, userCodexHome: tempRoot() });
+    expect((await failed.turn({ ...INPUT, workspace: workspace() }))._unsafeUnwrapErr().message).toBe("codex reported a failed turn: model not found");
+    const ws = workspace();
+    const exit = codexAgent({ bin: fakeCodex(`cat > '${ws}/stdin.txt'; exit 2`), timeoutSec: 10, userCodexHome: tempRoot() });
+    expect((await exit.turn({ ...INPUT, workspace: ws }))._unsafeUnwrapErr().message).toBe("codex exited with status 2");
+    expect(readFileSync(join(ws, "stdin.txt"), "utf8")).toBe("");
+  });
+
+  test("the second turn resumes the thread by id; -m and the effort pass through", async () => {
+    const ws = workspace();
+    const args = join(ws, "..", "args.txt");
+    const bin = fakeCodex(`echo "$@" >> '${args}'; echo '{"type":"thread.started","thread_id":"th-9"}'; echo '{"type":"item.completed","item":{"type":"command_execution"}}'; echo '{"type":"item.completed","item":{"type":"agent_message","text":"done"}}'; echo '{"type":"turn.completed","usage":{"input_tokens":50,"cached_input_tokens":10,"output_tokens":4}}'`);
+    const agent = codexAgent({ bin, timeoutSec: 10, model: "gpt-x", effort: "high", userCodexHome: tempRoot() });
+    const one = (await agent.turn({ ...INPUT, workspace: ws }))._unsafeUnwrap();
+    expect(one).toMatchObject({ text: "done", toolCalls: 1, tokens: { input: 50, cached: 10, output: 4 } });
+    await agent.turn({ ...INPUT, turn: 2, workspace: ws });
+    const lines = readFileSync(args, "utf8").trim().split("\n");
+    expect(lines[0]).toContain('-m gpt-x -c model_reasoning_effort="high" play');
+    expect(lines[0]).not.toContain("resume");
+    expect(lines[1]).toContain("resume th-9 play");
+    expect(existsSync(join(ws, "..", "agent-home", "codex"))).toBe(true);
+  });
+
+  test("usage deltas: subtract the totals after the previous turn; a total that fell means a fresh thread", () => {
+    expect(usageDelta({ input: 600, cached: 240, output: 42 }, { input: 300, cached: 120, output: 21 })).toEqual({ input: 300, cached: 120, output: 21 });
+    expect(usageDelta({ input: 50, cached: 0, output: 5 }, { input: 300, cached: 120, output: 21 })).toEqual({ input: 50, cached: 0, output: 5 });
+    expect(usageDelta({ input: 50, cached: 0, output: 5 }, undefined)).toEqual({ input: 50, cached: 0, output: 5 });
+  });
+});
