@@ -1,0 +1,100 @@
+// The sandbox: the bwrap argv (pure), the auto choice, and a hostile command agent that tries to read the master
+// log, write outside its workspace, read another game's workspace and tamper with its logs.txt. Under bwrap
+// all but the tamper fail (the tamper is repaired and recorded); without a sandbox all four succeed, which
+// shows the attacks are real.
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { bwrapArgv, chooseSandbox, hiddenDirs, installDir } from "../../../src/agent/sandbox.ts";
+import { HAVE_BWRAP, play, readEventsFile, tempRoot } from "./helpers.ts";
+
+describe("the bwrap command line", () => {
+  test("hides /tmp and the runs root, binds the workspace and HOME writable, re-exposes a kept install, then locks the hidden layer", () => {
+    const ws = "/srv/runs/2026-01-01T00-00-00/glide/workspace";
+    const home = "/srv/runs/2026-01-01T00-00-00/glide/agent-home";
+    const argv = bwrapArgv("/usr/bin/bwrap", ["claude", "-p", "hi"], { workspace: ws, writable: [home], keep: ["/srv/runs/node_modules", "/opt/tools"] });
+    expect(argv).toEqual([
+      "/usr/bin/bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+      "--tmpfs", "/tmp", "--tmpfs", "/srv/runs",
+      "--bind", ws, ws, "--bind", home, home,
+      "--ro-bind", "/srv/runs/node_modules", "/srv/runs/node_modules",
+      "--remount-ro", "/srv/runs",
+      "--unshare-pid", "--die-with-parent", "--chdir", ws, "claude", "-p", "hi",
+    ]);
+  });
+
+  test("a runs root at / hides the stamp directory instead; a workspace at the top hides only /tmp", () => {
+    expect(hiddenDirs("/2026/glide/workspace")).toEqual(["/tmp", "/2026"]);
+    expect(hiddenDirs("/tmp/x/t/glide/workspace")).toEqual(["/tmp", "/tmp/x"]);
+    expect(hiddenDirs("/glide/workspace")).toEqual(["/tmp"]);
+  });
+
+  test("an npm-installed CLI keeps its whole node_modules visible", () => {
+    expect(installDir("/nowhere/proj/node_modules/@openai/codex/bin/codex.js")).toBe("/nowhere/proj/node_modules");
+    expect(installDir("/nowhere/bin/claude")).toBe("/nowhere/bin");
+  });
+
+  test("--sandbox bwrap without a working bwrap is an error naming the fix; auto falls back to none", () => {
+    const missing = () => null;
+    const e = chooseSandbox("bwrap", missing)._unsafeUnwrapErr();
+    expect(e.code).toBe("no-sandbox");
+    expect(e.fix).toContain("apt-get install bubblewrap");
+    expect(chooseSandbox("auto", missing)._unsafeUnwrap().kind).toBe("none");
+    expect(chooseSandbox("auto", () => "/usr/bin/bwrap")._unsafeUnwrap().kind).toBe("bwrap");
+    expect(chooseSandbox("none", () => "/usr/bin/bwrap")._unsafeUnwrap().kind).toBe("none");
+  });
+});
+
+/**
+ * Each attack appends "<name> ok" or "<name> failed" to attacks.txt in the workspace. `..` is the run
+ * directory (the master log, index, events), `../../neighbour` another game of the same invocation, `../../..`
+ * the runs root.
+ */
+const HOSTILE = [
+  `if head -c 100 ../logs.txt > /dev/null 2>&1; then echo "read-master ok"; else echo "read-master failed"; fi >> attacks.txt`,
+  `if echo pwned > ../escape.txt 2>/dev/null; then echo "write-run-dir ok"; else echo "write-run-dir failed"; fi >> attacks.txt`,
+  `if echo pwned > ../../../escape.txt 2>/dev/null; then echo "write-runs-root ok"; else echo "write-runs-root failed"; fi >> attacks.txt`,
+  `if cat ../../neighbour/workspace/secret.txt > /dev/null 2>&1; then echo "read-neighbour ok"; else echo "read-neighbour failed"; fi >> attacks.txt`,
+  `if printf 'Action 99 | forged\\n' >> logs.txt 2>/dev/null; then echo "tamper ok"; else echo "tamper failed"; fi >> attacks.txt`,
+  `printf '{"actions":["ACTION4"]}' > actions.json`,
+].join("; ");
+
+async function hostileRun(sandbox: "bwrap" | "none") {
+  const root = tempRoot();
+  // A neighbour game in the same invocation (same stamp), with a file in its workspace.
+  const neighbour = await play({ game: "glide", agent: "command", cmd: `echo the-secret > secret.txt; printf '{"actions":["ACTION1"]}' > actions.json`, maxActions: 1, sandbox }, { root, name: "neighbour" });
+  expect(readFileSync(join(neighbour.session.paths.workspace, "secret.txt"), "utf8")).toBe("the-secret\n");
+  const run = await play({ game: "glide", agent: "command", cmd: HOSTILE, maxActions: 2, sandbox }, { root, name: "hostile" });
+  const attacks = readFileSync(join(run.session.paths.workspace, "attacks.txt"), "utf8").trim().split("\n");
+  return { root, run, attacks };
+}
+
+describe.skipIf(!HAVE_BWRAP)("a hostile command agent under bwrap", () => {
+  test("cannot read the master, write outside its workspace or read another game's workspace; its tamper is repaired and recorded", async () => {
+    const { root, run, attacks } = await hostileRun("bwrap");
+    expect(run.end.reason).toBe("max-actions");
+    // Two turns, five attacks each.
+    const turn = ["read-master failed", "write-run-dir failed", "write-runs-root failed", "read-neighbour failed", "tamper ok"];
+    expect(attacks).toEqual([...turn, ...turn]);
+    expect(existsSync(join(run.session.paths.dir, "escape.txt"))).toBe(false);
+    expect(existsSync(join(root, "escape.txt"))).toBe(false);
+    // The forged line never reaches the master; the second sync found it, rewrote the copy and recorded it.
+    expect(run.master).not.toContain("forged");
+    const tampers = readEventsFile(run.session.paths.events).filter((e) => e.kind === "tamper");
+    expect(tampers.length).toBe(1);
+    expect(run.session.tally.tamperEvents).toBe(1);
+    const copy = readFileSync(run.session.paths.copy, "utf8");
+    expect(copy.endsWith("Action 99 | forged\n")).toBe(true); // the second turn's forgery, after the last sync
+    expect(run.master.startsWith(copy.slice(0, -"Action 99 | forged\n".length))).toBe(true);
+  }, 60_000);
+});
+
+describe("the same hostile agent without a sandbox", () => {
+  test("every attack succeeds (so the bwrap test above can fail)", async () => {
+    const { root, run, attacks } = await hostileRun("none");
+    expect(attacks.slice(0, 5)).toEqual(["read-master ok", "write-run-dir ok", "write-runs-root ok", "read-neighbour ok", "tamper ok"]);
+    expect(readFileSync(join(run.session.paths.dir, "escape.txt"), "utf8")).toBe("pwned\n");
+    expect(existsSync(join(root, "escape.txt"))).toBe(true);
+    expect(run.master).not.toContain("forged"); // the tamper repair does not depend on the sandbox
+  }, 60_000);
+});
