@@ -6,7 +6,7 @@ import { instructionsText, INSTRUCTION_FILES } from "../agent/prompts.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { createGame } from "../game/catalog.ts";
 import { arcLocalEnv } from "../game/arc/arc-local.ts";
-import { arcOnlineEnv } from "../game/arc/arc-online.ts";
+import { arcOnlineEnv, attachRunDir } from "../game/arc/arc-online.ts";
 import { localEnv, type GameEnv } from "../game/env.ts";
 import { RunIndex } from "../log/index.ts";
 import { MasterLog } from "../log/master.ts";
@@ -53,6 +53,7 @@ export async function startRun(config: RunConfig, opts: StartOptions): Promise<R
   const paths = createRunDir(opts.runsRoot, opts.stamp, name);
   if (paths.isErr()) return err(paths.error);
   const p = paths.value;
+  attachRunDir(env.value, p.dir); // an online game saves the server's scorecard there when it closes
   try {
     writeFileSync(p.config, JSON.stringify(config, null, 2) + "\n");
   } catch (e) {
