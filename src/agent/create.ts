@@ -14,7 +14,8 @@ import { chooseSandbox } from "./sandbox.ts";
 /** The npm package that brings each coding CLI, for the "not installed" message. */
 export const CLI_PACKAGES = { claude: "@anthropic-ai/claude-code", codex: "@openai/codex" } as const;
 
-export function createAgent(config: RunConfig): Result<Agent, ProlongError> {
+/** `find` locates a CLI by name (replaceable so tests can make one missing). */
+export function createAgent(config: RunConfig, find: (name: string) => string | null = findCli): Result<Agent, ProlongError> {
   switch (config.agent) {
     case "explorer":
       return ok(createExplorer());
@@ -28,7 +29,7 @@ export function createAgent(config: RunConfig): Result<Agent, ProlongError> {
     case "claude":
     case "codex": {
       const kind = config.agent;
-      const bin = findCli(kind);
+      const bin = find(kind);
       if (bin === null) return err(cliMissing(kind, CLI_PACKAGES[kind]));
       return chooseSandbox(config.sandbox).map((sandbox) => {
         const opts = { bin, timeoutSec: config.agentTimeoutSec, sandbox, ...(config.model ? { model: config.model } : {}), ...(config.effort ? { effort: config.effort } : {}) };
