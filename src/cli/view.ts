@@ -1,7 +1,6 @@
 // `prolong view <run-dir|log>`: one self-contained HTML replay of a run; `--png <log> <action>`: one board.
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { existsSync } from "node:fs";
 import { formatError } from "../errors.ts";
 import { logGridMode, settledBoard } from "../inspect/board.ts";
 import { logPathOf, openLogOrReport, parseCommandArgs } from "../inspect/cli-support.ts";
