@@ -1,6 +1,6 @@
 // A stand-in for ARC-AGI-3's REST service, following the documented endpoints (reference-facts.md, and the
 // toolkit's own server, arc_agi/server.py + api.py): GET /api/games[/<id>], POST /api/scorecard/open|close,
-// GET /api/scorecard/<card>/<game>, POST /api/cmd/RESET|ACTION1..7. It serves the committed local games in
+// GET /api/scorecard/<card>, POST /api/cmd/RESET|ACTION1..7. It serves the committed local games in
 // ARC's frame shape, demands the X-API-Key header and the session cookie it set, and can be told to fail
 // (429 / 5xx) so the client's retries are exercised. Runs in CI: no Python, no network.
 import { createGame } from "../../src/game/catalog.ts";
@@ -73,12 +73,15 @@ export function startFakeArc(gameIds: readonly string[]): FakeArc {
         cards.set(card, { tags: [...tags, "agent"], guids: [] });
         return json({ card_id: card }, 200, { "Set-Cookie": `${COOKIE}=${cookieValue}; Path=/; HttpOnly` });
       }
-      const cardMatch = /^\/api\/scorecard\/([^/]+)\/([^/]+)$/.exec(path);
-      if (req.method === "GET" && cardMatch) {
+      const cardMatch = /^\/api\/scorecard\/([^/]+)$/.exec(path);
+      if (req.method === "GET" && cardMatch && cardMatch[1] !== "open" && cardMatch[1] !== "close") {
         const card = cards.get(cardMatch[1]!);
         if (!card) return error(404, `card_id \`${cardMatch[1]}\` not found`);
-        const runs = card.guids.map((guid) => ({ guid, actions: sessions.get(guid)!.actions, level_baseline_actions: infoOf(sessions.get(guid)!.gameId).baselines }));
-        return json({ id: cardMatch[2], runs });
+        const environments = card.guids.map((guid) => {
+          const s = sessions.get(guid)!;
+          return { id: s.gameId, runs: [{ guid, actions: s.actions, level_baseline_actions: infoOf(s.gameId).baselines }] };
+        });
+        return json({ card_id: cardMatch[1], tags: card.tags, environments });
       }
       if (req.method === "POST" && path === "/api/scorecard/close") {
         const id = String(body.card_id ?? "");

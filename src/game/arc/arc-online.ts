@@ -42,8 +42,10 @@ const FrameSchema = v.looseObject({
 });
 const OpenSchema = v.looseObject({ card_id: v.pipe(v.string(), v.minLength(1)) });
 const GameInfoSchema = v.looseObject({ game_id: v.string(), title: v.nullish(v.string()), tags: v.nullish(v.array(v.string())) });
-/** What we read from the per-game scorecard: the baselines, when the service shares them. */
-const GameCardSchema = v.looseObject({ runs: v.optional(v.array(v.looseObject({ level_baseline_actions: v.optional(v.array(v.number())) }))) });
+/** What we read from GET /api/scorecard/<card_id>: each game's runs with their baselines, when the service shares them. */
+const CardSchema = v.looseObject({
+  environments: v.optional(v.array(v.looseObject({ id: v.string(), runs: v.optional(v.array(v.looseObject({ level_baseline_actions: v.optional(v.array(v.number())) }))) }))),
+});
 
 function rowsToGrid(rows: number[][]): Grid | undefined {
   const height = rows.length;
@@ -189,13 +191,14 @@ export class ArcOnlineEnv implements GameEnv {
     this.keepAlive.unref?.();
   }
 
-  /** GET the game's scorecard: keeps the card alive and, when the service shares them, gives the baselines. */
+  /** GET the scorecard: keeps the card alive and, when the service shares them, gives the game's baselines. */
   async touch(): Promise<void> {
     if (!this.cardId) return;
-    const r = await this.api.call("GET", `/api/scorecard/${this.cardId}/${encodeURIComponent(this.current.id)}`);
+    const r = await this.api.call("GET", `/api/scorecard/${this.cardId}`);
     if (r.isErr()) return;
-    const card = v.safeParse(GameCardSchema, r.value);
-    const baselines = card.success ? card.output.runs?.find((x) => x.level_baseline_actions)?.level_baseline_actions : undefined;
+    const card = v.safeParse(CardSchema, r.value);
+    const game = card.success ? card.output.environments?.find((e) => e.id === this.current.id) : undefined;
+    const baselines = game?.runs?.find((x) => x.level_baseline_actions)?.level_baseline_actions;
     if (baselines && this.current.baselineActions.length === 0) this.current = { ...this.current, baselineActions: baselines };
   }
 }
