@@ -1,17 +1,26 @@
 // `prolong play <game>`: one run of the programmatic-memory loop on a committed game.
-import { resolve } from "node:path";
+import os from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
 import { formatError } from "../errors.ts";
-import { AGENT_KINDS, DEFAULTS, newConfig, type RunConfig } from "../run/config.ts";
+import { AGENT_KINDS, DEFAULTS, newConfig, readConfigFile, type RunConfig } from "../run/config.ts";
+import { planSwarm, startSwarm, type RunStatus, type Swarm } from "../run/swarm.ts";
+import { swarmSummary, swarmView } from "../run/swarm-view.ts";
+import { findRuns } from "../score/find-runs.ts";
+import { armMarkdown } from "../score/markdown.ts";
+import { armReport, groupArms } from "../score/report.ts";
 import { finishRun } from "../run/finish.ts";
 import { ttyProgress } from "../run/progress.ts";
 import { runStamp } from "../run/run-dir.ts";
 import { runLoop } from "../run/runner.ts";
 import { startRun } from "../run/start.ts";
 import { parseCommandArgs } from "./args.ts";
+import type { Agent } from "../agent/agent.ts";
+import type { RunSession } from "../run/session.ts";
 import type { Command } from "./command.ts";
 import { playHuman } from "./play-human.ts";
 
 const usage = `usage: prolong play <game> [options]
+       prolong play --games all|a,b,c [--runs K] [--parallel P] [options]
 
 Plays one committed game (see \`prolong games\`) with an agent, writing runs/<time>/<game>/:
 logs.txt (the master log), workspace/ (the agent's directory, with its verified copy of the log),
@@ -44,6 +53,15 @@ games:
 sandbox:
   --sandbox auto|bwrap|none   confine external agents with bubblewrap (auto: when installed; default auto)
 
+many runs (each a child process with its own run directory runs/<time>/<game>-r<k>/ and workspace):
+  --games all|a,b,c       play these games (all: every committed game)
+  --runs K                K runs of each game (default 1); run k uses seed + k − 1, so repeats differ
+  --parallel P            at most P runs at once (default ${os.availableParallelism()}: this machine's cores)
+                          One live line per running run, a summary and the score table at the end. Ctrl-C
+                          stops every run after its current step; \`prolong resume <dir>\` continues each.
+  --run-dir DIR           play the run whose settings DIR/run.json holds, in DIR (what --games/--runs use
+                          for each child; DIR must not hold a log yet)
+
 other:
   --grid ascii|hex        how boards are written in the log (default ascii, as in the paper)
   --seed N                game and agent seed (default 0)
@@ -74,6 +92,10 @@ const options = {
   "runs-dir": { type: "string" },
   json: { type: "boolean" },
   quiet: { type: "boolean" },
+  games: { type: "string" },
+  runs: { type: "string" },
+  parallel: { type: "string" },
+  "run-dir": { type: "string" },
 } as const;
 
 /** A numeric flag as a number; NaN (caught by the config schema with a message naming the flag) if not one. */
@@ -83,7 +105,12 @@ function num(v: string | undefined): number | undefined {
 }
 
 export function configFromFlags(game: string, v: Record<string, string | boolean | undefined>) {
-  const fields: Partial<RunConfig> & { game: string } = { game };
+  return newConfig({ ...fieldsFromFlags(v), game });
+}
+
+/** The run settings the flags give (unvalidated: newConfig checks them and names the flag). */
+export function fieldsFromFlags(v: Record<string, string | boolean | undefined>): Partial<RunConfig> {
+  const fields: Partial<RunConfig> = {};
   const set = <K extends keyof RunConfig>(k: K, value: RunConfig[K] | undefined) => {
     if (value !== undefined) fields[k] = value;
   };
@@ -104,7 +131,7 @@ export function configFromFlags(game: string, v: Record<string, string | boolean
   set("episodes", num(v.episodes as string | undefined));
   set("gridMode", v.grid as RunConfig["gridMode"] | undefined);
   set("seed", num(v.seed as string | undefined));
-  return newConfig(fields);
+  return fields;
 }
 
 export const playCommand: Command = {
@@ -114,6 +141,9 @@ export const playCommand: Command = {
   async run(args) {
     const parsed = parseCommandArgs("play", args, options);
     if (!parsed) return 2;
+    const v = parsed.values;
+    if (v["run-dir"] !== undefined) return playRunDir(v["run-dir"], parsed.positionals, v.json === true);
+    if (v.games !== undefined || v.runs !== undefined || v.parallel !== undefined) return playMany(parsed.positionals, v);
     const [game, ...extra] = parsed.positionals;
     if (game === undefined || extra.length > 0) {
       console.error(game === undefined ? `prolong play: which game? (\`prolong games\` lists them)\n\n${usage}` : `prolong play: unexpected arguments: ${extra.join(" ")}`);
@@ -142,7 +172,7 @@ export const playCommand: Command = {
 };
 
 /** Runs a started (or resumed) session to its end with Ctrl-C handling, then reports. Shared with resume. */
-export async function playSession(s: import("../run/session.ts").RunSession, json: boolean, clearProgress: () => void): Promise<number> {
+export async function playSession(s: RunSession, json: boolean, clearProgress: () => void): Promise<number> {
   const stop = new AbortController();
   const onSigint = () => {
     if (stop.signal.aborted) process.exit(130);
@@ -150,6 +180,7 @@ export async function playSession(s: import("../run/session.ts").RunSession, jso
     process.stderr.write("\nprolong: stopping after the current step (Ctrl-C again to quit at once)\n");
   };
   process.on("SIGINT", onSigint);
+  yieldBeforeEachTurn(s);
   let end;
   try {
     end = await runLoop(s, stop.signal);
@@ -161,4 +192,116 @@ export async function playSession(s: import("../run/session.ts").RunSession, jso
   if (json) console.log(JSON.stringify({ kind: "summary", ...report.summary }));
   else console.log(report.text);
   return end.reason === "win" || end.reason === "max-actions" || end.reason === "agent-stopped" ? 0 : 1;
+}
+
+/**
+ * Lets the SIGINT handler run. A signal handler is a task of the event loop, and a run whose agent and game
+ * answer synchronously (the built-in explorer, local games) only ever awaits settled promises, so the loop
+ * would never get a turn and Ctrl-C would not stop it. One macrotask per agent call is enough: the runner
+ * checks the stop signal before each action. (Belongs in runner.ts; kept here until it moves.)
+ */
+function yieldBeforeEachTurn(s: RunSession): void {
+  const agent = s.agent;
+  const yielding: Agent = {
+    name: agent.name,
+    turn: async (input) => {
+      await new Promise<void>((r) => setImmediate(r));
+      return agent.turn(input);
+    },
+    ...(agent.close ? { close: () => agent.close!() } : {}),
+  };
+  (s as { agent: Agent }).agent = yielding;
+}
+
+/** A swarm's child: the settings are already in DIR/run.json; the run is made in DIR. */
+async function playRunDir(dir: string, positionals: string[], json: boolean): Promise<number> {
+  if (positionals.length > 0) {
+    console.error(`prolong play: --run-dir takes the game from DIR/run.json; unexpected arguments: ${positionals.join(" ")}`);
+    return 2;
+  }
+  const abs = resolve(dir);
+  const config = readConfigFile(join(abs, "run.json"));
+  if (config.isErr()) {
+    console.error(formatError(config.error));
+    return 2;
+  }
+  const session = await startRun(config.value, {
+    runsRoot: dirname(dirname(abs)),
+    stamp: basename(dirname(abs)),
+    name: basename(abs),
+    ...(json ? { echo: (line: string) => process.stdout.write(line) } : {}),
+  });
+  if (session.isErr()) {
+    console.error(formatError(session.error));
+    return 2;
+  }
+  return playSession(session.value, json, () => {});
+}
+
+/** --games / --runs / --parallel: every run a child process, P at a time, one view, one summary. */
+async function playMany(positionals: string[], v: Record<string, string | boolean | undefined>): Promise<number> {
+  const gamesFlag = v.games as string | undefined;
+  if (positionals.length > (gamesFlag === undefined ? 1 : 0)) {
+    console.error(`prolong play: give the games either as one <game> or with --games, not both: ${positionals.join(" ")}`);
+    return 2;
+  }
+  const games = gamesFlag === undefined ? positionals : gamesFlag.trim() === "all" ? "all" : gamesFlag.split(",").map((g) => g.trim()).filter(Boolean);
+  if (games.length === 0) {
+    console.error("prolong play: which games? give <game> or --games all|a,b,c (`prolong games` lists them)");
+    return 2;
+  }
+  const runs = num(v.runs as string | undefined) ?? 1;
+  const parallel = num(v.parallel as string | undefined) ?? os.availableParallelism();
+  for (const [flag, n] of [["--runs", runs], ["--parallel", parallel]] as const) {
+    if (!Number.isInteger(n) || n < 1) {
+      console.error(`prolong play: ${flag} must be a whole number ≥ 1\n  fix: see 'prolong play --help'`);
+      return 2;
+    }
+  }
+  const fields = fieldsFromFlags(v);
+  if (fields.agent === "human") {
+    console.error("prolong play: --agent human plays one game in this terminal; it cannot run with --games/--runs");
+    return 2;
+  }
+  const root = resolve((v["runs-dir"] as string | undefined) ?? "runs");
+  const stamp = runStamp(new Date());
+  const plan = planSwarm({ games, runs, fields, runsRoot: root, stamp });
+  if (plan.isErr()) {
+    console.error(formatError(plan.error));
+    return 2;
+  }
+  const json = v.json === true;
+  let swarm: Swarm | undefined;
+  const view = swarmView(() => swarm?.runs ?? [], process.stderr, json || v.quiet === true);
+  swarm = startSwarm(plan.value, {
+    parallel,
+    ...(json ? { onLine: (line: string) => process.stdout.write(line) } : {}),
+    onChange: (changed) => view.update(changed),
+  });
+  const running = swarm;
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    process.stderr.write(interrupts === 1 ? "\nprolong: stopping every run after its current step (Ctrl-C again to stop them at once)\n" : "\nprolong: stopping at once\n");
+    running.interrupt();
+  };
+  process.on("SIGINT", onSigint);
+  let result: RunStatus[];
+  try {
+    result = await running.done;
+  } finally {
+    process.off("SIGINT", onSigint);
+  }
+  view.done();
+  const dir = join(root, stamp);
+  if (json) {
+    const runsOut = result.map((s) => ({ run: s.run.name, dir: s.run.dir, game: s.run.game, seed: s.run.config.seed, state: s.state, end: s.end ?? null, levelsCompleted: s.levelsCompleted ?? null, winLevels: s.winLevels ?? null, actions: s.action, rhae: s.rhae ?? null, exitCode: s.exitCode ?? null }));
+    console.log(JSON.stringify({ kind: "swarm-summary", dir, runs: runsOut }));
+  } else {
+    console.log(swarmSummary(result, dir));
+    const found = findRuns([dir]);
+    const tables = groupArms(found.runs).map((r) => armMarkdown(armReport(r, {}), { level: 0.95 }));
+    if (tables.length > 0) console.log(`\n${tables.join("\n\n")}\n\n(\`prolong score ${dir}\` prints this again; --json, --at N, --compare A B)`);
+  }
+  return result.every((s) => s.state === "done") ? 0 : 1;
 }

@@ -1,12 +1,12 @@
 // `prolong score <run dirs or dirs above them…>`: per game and overall scores of finished runs, with the
 // paper's statistics; --at N re-scores from the logs as if cut at N actions; --compare A B sets two arms
 // side by side.
-import { parseArgs } from "node:util";
 import { findRuns, skipReason, type FoundRun, type SkippedRun } from "../score/find-runs.ts";
 import { armMarkdown, compareMarkdown, skippedMarkdown } from "../score/markdown.ts";
 import { armReport, compareArms, groupArms, armLabel, armSettings, type ScoredRun } from "../score/report.ts";
 import { rescoreAt } from "../score/rescore.ts";
 import { BOOTSTRAP_DEFAULTS, type BootstrapOptions } from "../score/stats.ts";
+import { parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
 const usage = `usage: prolong score <run-dir | dir above runs>... [options]
@@ -67,13 +67,8 @@ export const scoreCommand: Command = {
   summary: "score finished runs: RHAE, pass@1, best@k, bootstrap CIs, --at N, --compare A B",
   usage,
   async run(args) {
-    let parsed;
-    try {
-      parsed = parseArgs({ args, options, allowPositionals: true });
-    } catch (e) {
-      console.error(`prolong score: ${(e as Error).message}\n  fix: see 'prolong score --help'`);
-      return 2;
-    }
+    const parsed = parseCommandArgs("score", args, options);
+    if (!parsed) return 2;
     const o = parsed.values;
     const at = wholeNumber(o.at, "--at", 1);
     const seed = wholeNumber(o.seed, "--seed", 0);

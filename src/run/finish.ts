@@ -63,7 +63,10 @@ export async function finishRun(s: RunSession, end: RunEnd): Promise<{ summary: 
     tamperEvents: card.tamper_events,
     wallMs,
   };
-  s.index.setState("ended", { reason: end.reason, detail: end.detail, wallMs });
+  // An interrupted run is not over: without the "ended" mark `prolong resume` continues it (its scorecard
+  // says interrupted until then, and `prolong score` skips it with that reason).
+  if (end.reason === "interrupted") s.index.setState("wallMs", wallMs);
+  else s.index.setState("ended", { reason: end.reason, detail: end.detail, wallMs });
   s.events.emit("run-end", { reason: end.reason, actions: summary.actions, levels: summary.levelsCompleted, score: summary.rhae, agentCalls: summary.agentCalls, tamperEvents: summary.tamperEvents, ms: wallMs });
   const text = summaryText(summary);
   // Written whole and renamed into place, so a reader (prolong score) never sees half a scorecard.

@@ -37,9 +37,9 @@ function table(head: string[], rows: string[][]): string {
 export function armMarkdown(r: ArmReport, o: MarkdownOptions): string {
   const pct = Math.round(o.level * 100);
   const k = r.overall.k.min === r.overall.k.max ? `${r.overall.k.min}` : `${r.overall.k.min}–${r.overall.k.max}`;
-  const rows = r.games.map((g) => [g.game, String(g.runs), `${f1(g.levels)}/${g.winLevels}`, `${g.bestLevels}/${g.winLevels}`, f1(g.passAt1), f1(g.bestAtK), f1(g.meanActions), ...tokens(g.billedTokens, g.billedPerLevel, o)]);
+  const rows = r.games.map((g) => [g.game, String(g.runs), `${f1(g.levels)}/${g.winLevels}`, `${g.bestLevels}/${g.winLevels}`, f2(g.passAt1), f2(g.bestAtK), f1(g.meanActions), ...tokens(g.billedTokens, g.billedPerLevel, o)]);
   const o2 = r.overall;
-  rows.push([`**all ${o2.games} games**`, String(o2.runs), `${o2.levelsCompleted}/${o2.levelsTotal} (runs)`, "", `**${ci(o2.passAt1)}**`, `**${ci(o2.bestAtK)}**`, "", ...tokens(o2.billedTokens, o2.billedPerLevel, o)]);
+  rows.push([`**all ${o2.games} games**`, String(o2.runs), `${o2.levelsCompleted}/${o2.levelsTotal} (runs)`, "", `**${ci(o2.passAt1, f2)}**`, `**${ci(o2.bestAtK, f2)}**`, "", ...tokens(o2.billedTokens, o2.billedPerLevel, o)]);
   const parts = [
     `### ${r.label}`,
     "",
@@ -48,16 +48,16 @@ export function armMarkdown(r: ArmReport, o: MarkdownOptions): string {
     `Levels per game, mean over games: ${ci(o2.levels, f2)}. Brackets: ${pct}% bootstrap CI over games.`,
   ];
   if (r.lifetime) {
-    parts.push("", "Lifetime (per episode, mean over games of the mean over runs):", "", table(["episode", "RHAE", "best so far", "levels"], r.lifetime.map((l) => [String(l.episode), f1(l.passAt1), f1(l.bestSoFar), f2(l.levels)])));
+    parts.push("", "Lifetime (per episode, mean over games of the mean over runs):", "", table(["episode", "RHAE", "best so far", "levels"], r.lifetime.map((l) => [String(l.episode), f2(l.passAt1), f2(l.bestSoFar), f2(l.levels)])));
   }
   return parts.join("\n");
 }
 
 export function compareMarkdown(c: CompareReport, names: { a: string; b: string }, o: MarkdownOptions): string {
   const pct = Math.round(o.level * 100);
-  const cell = (g: GameRow) => `${f1(g.passAt1)} (${f1(g.levels)}/${g.winLevels})`;
-  const rows = c.games.map((g) => [g.game, cell(g.a), cell(g.b), `${g.b.passAt1 - g.a.passAt1 > 0 ? "+" : ""}${f1(g.b.passAt1 - g.a.passAt1)}`, `${f1(g.a.bestAtK)} → ${f1(g.b.bestAtK)}`]);
-  rows.push([`**all ${c.games.length} games**`, `**${ci(c.a.overall.passAt1)}**`, `**${ci(c.b.overall.passAt1)}**`, `**${signed(c.diff.passAt1)}**`, `${f1(c.a.overall.bestAtK.estimate)} → ${f1(c.b.overall.bestAtK.estimate)} (${signed(c.diff.bestAtK)})`]);
+  const cell = (g: GameRow) => `${f2(g.passAt1)} (${f1(g.levels)}/${g.winLevels})`;
+  const rows = c.games.map((g) => [g.game, cell(g.a), cell(g.b), `${g.b.passAt1 - g.a.passAt1 > 0 ? "+" : ""}${f2(g.b.passAt1 - g.a.passAt1)}`, `${f2(g.a.bestAtK)} → ${f2(g.b.bestAtK)}`]);
+  rows.push([`**all ${c.games.length} games**`, `**${ci(c.a.overall.passAt1, f2)}**`, `**${ci(c.b.overall.passAt1, f2)}**`, `**${signed(c.diff.passAt1, f2)}**`, `${f2(c.a.overall.bestAtK.estimate)} → ${f2(c.b.overall.bestAtK.estimate)} (${signed(c.diff.bestAtK, f2)})`]);
   const parts = [
     `## A vs B`,
     "",
