@@ -61,9 +61,12 @@ export function planSwarm(p: SwarmPlanInput): Result<PlannedRun[], ProlongError>
  * or the compiled binary alone (execPath is the binary; Bun.main lives in its embedded /$bunfs/ tree).
  */
 export function selfCommand(): string[] {
-  const main = Bun.main;
+  return selfCommandFor(Bun.main, process.execPath);
+}
+
+export function selfCommandFor(main: string, execPath: string): string[] {
   const embedded = main.startsWith("/$bunfs/") || /^[A-Z]:[\\/]~BUN[\\/]/.test(main);
-  return embedded ? [process.execPath] : [process.execPath, main];
+  return embedded ? [execPath] : [execPath, main];
 }
 
 /** What the parent knows of one run, updated from the child's event lines. */

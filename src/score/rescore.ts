@@ -18,11 +18,13 @@ export function episodesFromLog(logPath: string, winLevels: number, atActions: n
   if (loaded.isErr()) return err(loaded.error);
   const t = loaded.value.table;
   const episodes: EpisodeResult[] = [];
-  let current: { episode: number; start: number; score: number; actions: number; levelActions: number[] } | null = null;
+  // `last`: level and attempt of the last counted action; `over`: the cut fell right after a GAME_OVER (the next
+  // action of the episode is on the same level with the attempt one higher, as the tally writes it).
+  let current: { episode: number; start: number; score: number; actions: number; levelActions: number[]; last: { level: number; attempt: number } | null; over: boolean | null } | null = null;
   let loggedActions = 0;
   const close = () => {
     if (!current) return;
-    const state = current.score >= winLevels ? "WIN" : "NOT_FINISHED";
+    const state = current.score >= winLevels ? "WIN" : current.over ? "GAME_OVER" : "NOT_FINISHED";
     episodes.push({ episode: current.episode, score: current.score, state, actions: current.actions, levelActions: current.levelActions });
   };
   for (let i = 0; i < t.count; i++) {
@@ -30,14 +32,18 @@ export function episodesFromLog(logPath: string, winLevels: number, atActions: n
     const action = t.action[i] as number;
     if (kind === SECTION_KIND.initial) {
       close();
-      current = { episode: episodes.length + 1, start: action, score: t.score[i] as number, actions: 0, levelActions: new Array(winLevels).fill(0) };
+      current = { episode: episodes.length + 1, start: action, score: t.score[i] as number, actions: 0, levelActions: new Array(winLevels).fill(0), last: null, over: null };
       continue;
     }
     if (kind !== SECTION_KIND.action || !current) {
       return err(prolongError("bad-log", `section ${i + 1} ${current ? "has no valid header" : "comes before the INITIAL STATE section"}`, { path: logPath, fix: "the log was edited or is not a prolong run's log; `prolong log sections` shows it" }));
     }
     loggedActions++;
-    if (action - current.start > atActions) continue;
+    if (action - current.start > atActions) {
+      if (current.over === null) current.over = current.last !== null && t.level[i] === current.last.level && t.attempt[i] === current.last.attempt + 1;
+      continue;
+    }
+    current.last = { level: t.level[i] as number, attempt: t.attempt[i] as number };
     const slot = Math.min(t.level[i] as number, winLevels) - 1;
     if (slot >= 0) current.levelActions[slot] = (current.levelActions[slot] ?? 0) + 1;
     current.actions++;
@@ -65,7 +71,14 @@ export function rescoreAt(dir: string, card: Scorecard, atActions: number): Resu
   }
   const spend = spendBefore(join(dir, "events.jsonl"), atActions);
   if (spend.isErr()) return err(spend.error);
-  const episodes = scoreEpisodes(card.level_baseline_actions, results);
+  // An episode the cut did not shorten ends as the scorecard says (the log does not record the final state).
+  const episodes = scoreEpisodes(
+    card.level_baseline_actions,
+    results.map((e, i) => {
+      const played = card.episodes[i];
+      return played && played.actions === e.actions ? { ...e, state: played.state } : e;
+    }),
+  );
   const best = bestEpisode(episodes);
   const cut = results.some((e, i) => e.actions < (card.episodes[i]?.actions ?? 0));
   return ok({

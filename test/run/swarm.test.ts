@@ -1,0 +1,104 @@
+// Many runs as child processes: planning, separate directories and seeds, the summary, and Ctrl-C leaving
+// every started run resumable.
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { planSwarm, selfCommandFor } from "../../src/run/swarm.ts";
+import { readScorecard } from "../../src/score/scorecard.ts";
+import { tempRoot } from "./helpers.ts";
+
+const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
+const BUN = process.execPath;
+
+interface Line { kind: string; [k: string]: unknown }
+
+function jsonLines(text: string): Line[] {
+  return text.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as Line);
+}
+
+describe("planSwarm", () => {
+  test("games × runs, run k on seed + k − 1, one directory each under one stamp", () => {
+    const plan = planSwarm({ games: ["glide", "vault"], runs: 3, fields: { seed: 10, maxActions: 50 }, runsRoot: "/r", stamp: "s" })._unsafeUnwrap();
+    expect(plan.map((p) => [p.name, p.config.seed, p.dir])).toEqual([
+      ["glide-r1", 10, "/r/s/glide-r1"], ["glide-r2", 11, "/r/s/glide-r2"], ["glide-r3", 12, "/r/s/glide-r3"],
+      ["vault-r1", 10, "/r/s/vault-r1"], ["vault-r2", 11, "/r/s/vault-r2"], ["vault-r3", 12, "/r/s/vault-r3"],
+    ]);
+    expect(plan.every((p) => p.config.maxActions === 50 && p.config.game === p.game)).toBe(true);
+  });
+  test("all = every committed game; an unknown game or a bad flag fails before anything starts", () => {
+    const all = planSwarm({ games: "all", runs: 1, fields: {}, runsRoot: "/r", stamp: "s" })._unsafeUnwrap();
+    expect(all.length).toBeGreaterThanOrEqual(6);
+    expect(planSwarm({ games: ["glide", "nope"], runs: 1, fields: {}, runsRoot: "/r", stamp: "s" }).isErr()).toBe(true);
+    expect(planSwarm({ games: ["glide"], runs: 1, fields: { maxActions: 0 }, runsRoot: "/r", stamp: "s" })._unsafeUnwrapErr().message).toContain("max actions");
+  });
+});
+
+describe("selfCommandFor", () => {
+  test("bun src/main.ts in a checkout; the binary alone when compiled", () => {
+    expect(selfCommandFor("/src/prolong/src/main.ts", "/usr/bin/bun")).toEqual(["/usr/bin/bun", "/src/prolong/src/main.ts"]);
+    expect(selfCommandFor("/$bunfs/root/prolong", "/usr/local/bin/prolong")).toEqual(["/usr/local/bin/prolong"]);
+  });
+});
+
+describe("prolong play --games --runs --parallel", () => {
+  test("each run in its own directory and workspace, seeds differ, scorecards valid, one summary", () => {
+    const root = tempRoot();
+    const r = Bun.spawnSync([BUN, MAIN, "play", "--games", "glide,vault", "--runs", "2", "--parallel", "2", "--max-actions", "60", "--runs-dir", root, "--json"]);
+    expect(r.exitCode).toBe(0);
+    const lines = jsonLines(r.stdout.toString());
+    const summary = lines.at(-1)!;
+    expect(summary.kind).toBe("swarm-summary");
+    const runs = summary.runs as { run: string; dir: string; seed: number; state: string; actions: number }[];
+    expect(runs.map((x) => [x.run, x.seed, x.state, x.actions])).toEqual([
+      ["glide-r1", 0, "done", 60], ["glide-r2", 1, "done", 60], ["vault-r1", 0, "done", 60], ["vault-r2", 1, "done", 60],
+    ]);
+    // The children's events are passed through, each naming its run.
+    const runNames = new Set(lines.filter((l) => l.kind === "action").map((l) => String(l.run).split("/")[1]));
+    expect([...runNames].sort()).toEqual(["glide-r1", "glide-r2", "vault-r1", "vault-r2"]);
+    for (const x of runs) {
+      const card = readScorecard(path.join(x.dir, "scorecard.json"))._unsafeUnwrap();
+      expect(card.settings.seed).toBe(x.seed);
+      expect(card.run.endsWith(`/${x.run}`)).toBe(true);
+      expect(existsSync(path.join(x.dir, "workspace", "logs.txt"))).toBe(true);
+    }
+    // Different seeds: different games of the same id, so different logs.
+    const log = (i: number) => readFileSync(path.join(runs[i]!.dir, "logs.txt"), "utf8");
+    expect(log(0)).not.toBe(log(1));
+  });
+
+  test("Ctrl-C: started runs stop as interrupted, queued ones never start, each started run resumes to its end", async () => {
+    const root = tempRoot();
+    const parent = Bun.spawn([BUN, MAIN, "play", "--games", "glide,vault", "--runs", "2", "--parallel", "2", "--max-actions", "400", "--runs-dir", root, "--json"], { stdout: "pipe", stderr: "pipe" });
+    const reader = parent.stdout.getReader();
+    let text = "";
+    const seen = new Set<string>();
+    // Wait until both running children have taken an action, then interrupt the parent only.
+    while (seen.size < 2) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+      for (const l of jsonLines(text.slice(0, text.lastIndexOf("\n") + 1))) if (l.kind === "action") seen.add(String(l.run));
+    }
+    parent.kill("SIGINT");
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    expect(await parent.exited).toBe(1);
+    const summary = jsonLines(text).at(-1)!;
+    const runs = summary.runs as { run: string; dir: string; state: string; actions: number }[];
+    expect(runs.map((x) => [x.run, x.state])).toEqual([["glide-r1", "interrupted"], ["glide-r2", "interrupted"], ["vault-r1", "not-started"], ["vault-r2", "not-started"]]);
+    for (const x of runs.slice(2)) expect(existsSync(x.dir)).toBe(false);
+    for (const x of runs.slice(0, 2)) {
+      const card = readScorecard(path.join(x.dir, "scorecard.json"))._unsafeUnwrap();
+      expect(card.end_reason).toBe("interrupted");
+      expect(card.actions).toBeLessThan(400);
+      const resumed = Bun.spawnSync([BUN, MAIN, "resume", x.dir, "--json"]);
+      expect(resumed.exitCode).toBe(0);
+      const after = readScorecard(path.join(x.dir, "scorecard.json"))._unsafeUnwrap();
+      expect(["win", "max-actions"]).toContain(after.end_reason);
+      expect(after.actions).toBeGreaterThan(card.actions);
+    }
+  }, 60_000);
+});
