@@ -76,7 +76,10 @@ export function claudeAgent(opts: ClaudeAgentOptions): Agent {
       });
       const failure = processFailure("claude", outcome, opts.timeoutSec);
       const parsed = v.safeParse(ResultSchema, result);
-      if (parsed.success) writeSessionRecord(input.workspace, { backend: "claude", sessionId: parsed.output.session_id, confirmed: true });
+      // A transcript that is gone (agent-home deleted) must not be resumed forever: the retry starts afresh.
+      const lost = resume !== null && /no conversation found/i.test(outcome.stderrTail + outcome.stdoutTail);
+      if (lost) writeSessionRecord(input.workspace, { backend: "claude", sessionId: resume, confirmed: false });
+      else if (parsed.success) writeSessionRecord(input.workspace, { backend: "claude", sessionId: parsed.output.session_id, confirmed: true });
       if (failure) return err(failure);
       if (!parsed.success) {
         return err(prolongError("agent-output", `claude exited 0 but printed no JSON result line${tailOf(outcome.stdoutTail || outcome.stderrTail)}`, { fix: "run the same claude command by hand in the workspace to see what it prints" }));

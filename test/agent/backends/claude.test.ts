@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { claudeAgent, claudeTokens } from "../../../src/agent/claude.ts";
-import { readSessionRecord, sessionRecordPath } from "../../../src/agent/cli-process.ts";
+import { readSessionRecord, sessionRecordPath, writeSessionRecord } from "../../../src/agent/cli-process.ts";
 import { parseLog } from "../../../src/log/format.ts";
 import { startModelServer, type ModelServer, type ScriptedTurn } from "../../support/model-server.ts";
 import { conversation, HAVE_BWRAP, play, readEventsFile, realCli, resumeToEnd, scripted, tempRoot, withEnv } from "./helpers.ts";
@@ -187,6 +187,22 @@ describe("the Claude Code backend on bad output (a stand-in CLI)", () => {
     expect(lines[0]).toContain(`--model m-1 --effort high --session-id ${id}`);
     expect(lines[1]).toContain(`--resume ${id}`);
     expect(existsSync(sessionRecordPath(ws))).toBe(true);
+  });
+
+  test("a session Claude no longer knows is not resumed forever: the retry starts a fresh one", async () => {
+    const ws = workspace();
+    const args = join(ws, "..", "args.txt");
+    const bin = fakeClaude(`echo "$@" >> '${args}'; case "$*" in *--resume*) echo 'No conversation found with session ID: x' >&2; exit 1;; esac; echo '{"type":"result","subtype":"success","result":"ok","session_id":"s-2"}'`);
+    writeSessionRecord(ws, { backend: "claude", sessionId: "s-1", confirmed: true });
+    const agent = claudeAgent({ bin, timeoutSec: 10 });
+    const failed = await agent.turn({ ...INPUT, workspace: ws });
+    expect(failed._unsafeUnwrapErr().message).toBe("claude exited with status 1: No conversation found with session ID: x");
+    expect(readSessionRecord(ws)._unsafeUnwrap()).toEqual({ backend: "claude", sessionId: "s-1", confirmed: false });
+    expect((await agent.turn({ ...INPUT, workspace: ws }))._unsafeUnwrap().text).toBe("ok");
+    const lines = readFileSync(args, "utf8").trim().split("\n");
+    expect(lines[0]).toContain("--resume s-1");
+    expect(lines[1]).toContain("--session-id");
+    expect(readSessionRecord(ws)._unsafeUnwrap()).toEqual({ backend: "claude", sessionId: "s-2", confirmed: true });
   });
 
   test("usage maps to input = uncached + cache reads + cache creation, cached = cache reads", () => {
