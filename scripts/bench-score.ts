@@ -1,0 +1,70 @@
+// Benchmark: `prolong score` over 1,000 run directories (target ≤ 2 s, whole process). Writes synthetic
+// finished runs — run.json, a one-line logs.txt and a scorecard.json built by the real builder — for 25 games
+// × 40 runs under a temp directory, then times the command end to end and its parts in process.
+//   bun scripts/bench-score.ts [--runs 1000] [--keep]
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { newConfig } from "../src/run/config.ts";
+import { findRuns } from "../src/score/find-runs.ts";
+import { armReport, groupArms } from "../src/score/report.ts";
+import { buildScorecard } from "../src/score/scorecard.ts";
+import { seededRandom } from "../src/score/stats.ts";
+
+const { values } = parseArgs({ options: { runs: { type: "string" }, keep: { type: "boolean" } } });
+const total = Number(values.runs ?? 1000);
+const games = 25;
+const root = mkdtempSync(join(tmpdir(), "prolong-bench-score-"));
+const random = seededRandom(7);
+
+for (let i = 0; i < total; i++) {
+  const game = `g${String(i % games).padStart(2, "0")}`;
+  const dir = join(root, "2026-01-01T00-00-00", `${game}-r${Math.floor(i / games) + 1}`);
+  mkdirSync(join(dir, "workspace"), { recursive: true });
+  const config = newConfig({ game, seed: i, logWindow: i % 2 === 0 ? null : 0 })._unsafeUnwrap();
+  const levels = 8;
+  const baselines = Array.from({ length: levels }, () => 10 + Math.floor(random() * 60));
+  const done = Math.floor(random() * (levels + 1));
+  const levelActions = baselines.map((b, l) => (l <= done ? Math.floor(b * (1 + 3 * random())) : 0));
+  const card = buildScorecard({
+    run: `2026-01-01T00-00-00/${game}`,
+    config,
+    end: { reason: "max-actions", detail: "spent the budget" },
+    baselines,
+    winLevels: levels,
+    episodes: [{ episode: 1, score: done, state: "NOT_FINISHED", actions: levelActions.reduce((a, b) => a + b, 0), levelActions }],
+    actions: levelActions.reduce((a, b) => a + b, 0),
+    agentCalls: 50,
+    tokens: { input: 1_000_000, cached: 800_000, output: 20_000 },
+    tamperEvents: 0,
+    wallMs: 60_000,
+  });
+  writeFileSync(join(dir, "run.json"), JSON.stringify(config, null, 2));
+  writeFileSync(join(dir, "logs.txt"), "");
+  writeFileSync(join(dir, "scorecard.json"), JSON.stringify(card, null, 2));
+}
+
+const main = resolve(import.meta.dir, "../src/main.ts");
+const times: number[] = [];
+for (let i = 0; i < 3; i++) {
+  const t0 = performance.now();
+  const r = Bun.spawnSync([process.execPath, main, "score", root, "--json"]);
+  times.push(performance.now() - t0);
+  if (r.exitCode !== 0) throw new Error(`prolong score failed: ${r.stderr.toString()}`);
+  const out = JSON.parse(r.stdout.toString()) as { arms: { overall: { runs: number } }[] };
+  const scored = out.arms.reduce((n, a) => n + a.overall.runs, 0);
+  if (scored !== total) throw new Error(`scored ${scored} of ${total} runs`);
+}
+const t1 = performance.now();
+const found = findRuns([root]);
+const t2 = performance.now();
+const arms = groupArms(found.runs).map((r) => armReport(r, {}));
+const t3 = performance.now();
+
+const best = Math.min(...times);
+console.log(`prolong score over ${total} run directories (${games} games, ${arms.length} arms, 10,000 bootstrap resamples per CI):`);
+console.log(`  whole command (process start included), best of 3: ${(best / 1000).toFixed(2)} s  (target ≤ 2 s: ${best <= 2000 ? "met" : "MISSED"})`);
+console.log(`  in process: find + read + validate ${(t2 - t1).toFixed(0)} ms, statistics ${(t3 - t2).toFixed(0)} ms`);
+if (values.keep) console.log(`  run directories kept in ${root}`);
+else rmSync(root, { recursive: true, force: true });
