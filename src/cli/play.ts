@@ -116,7 +116,8 @@ export function fieldsFromFlags(v: Record<string, string | boolean | undefined>)
   };
   set("agent", v.agent as RunConfig["agent"] | undefined);
   set("env", v.env as RunConfig["env"] | undefined);
-  set("arcGames", v["arc-games"] as string | undefined);
+  const arcGames = v["arc-games"] as string | undefined;
+  set("arcGames", arcGames === undefined ? undefined : resolve(arcGames)); // run.json must work from any cwd
   set("sandbox", v.sandbox as RunConfig["sandbox"] | undefined);
   set("cmd", v.cmd as string | undefined);
   set("model", v.model as string | undefined);

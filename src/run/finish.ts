@@ -65,7 +65,8 @@ export async function finishRun(s: RunSession, end: RunEnd): Promise<{ summary: 
   };
   // An interrupted run is not over: without the "ended" mark `prolong resume` continues it (its scorecard
   // says interrupted until then, and `prolong score` skips it with that reason).
-  if (end.reason === "interrupted") s.index.setState("wallMs", wallMs);
+  // A game that failed (a bridge or server that died) is not over either: the log is whole, resume goes on.
+  if (end.reason === "interrupted" || end.reason === "game-failed") s.index.setState("wallMs", wallMs);
   else s.index.setState("ended", { reason: end.reason, detail: end.detail, wallMs });
   s.events.emit("run-end", { reason: end.reason, actions: summary.actions, levels: summary.levelsCompleted, score: summary.rhae, agentCalls: summary.agentCalls, tamperEvents: summary.tamperEvents, ms: wallMs });
   const text = summaryText(summary);

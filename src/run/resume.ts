@@ -6,6 +6,7 @@ import { err, ok, type Result } from "neverthrow";
 import { existsSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createAgent } from "../agent/create.ts";
+import { attachRunDir } from "../game/arc/arc-online.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import type { FrameData, Grid } from "../game/types.ts";
 import { parseSection, writeSection as sectionText, type LogSection } from "../log/format.ts";
@@ -64,8 +65,12 @@ export async function resumeRun(dir: string, opts: ResumeOptions = {}): Promise<
   if (env.isErr()) return err(env.error);
   const agent = createAgent(config.value);
   if (agent.isErr()) return err(agent.error);
+  attachRunDir(env.value, paths.dir);
   const first = await env.value.reset();
-  if (first.isErr()) return err(first.error);
+  if (first.isErr()) {
+    await env.value.close();
+    return err(first.error);
+  }
   let frame = first.value;
   const tally = newTally(frame);
   const s: RunSession = {
@@ -104,7 +109,9 @@ export async function resumeRun(dir: string, opts: ResumeOptions = {}): Promise<
     if (h.kind === "initial") {
       const next = openEnv(config.value);
       if (next.isErr()) return err(next.error);
+      await s.env.close(); // one game process at a time (an arc-local bridge is a Python child)
       s.env = next.value;
+      attachRunDir(s.env, paths.dir);
       const r = await s.env.reset();
       if (r.isErr()) return err(r.error);
       frame = r.value;

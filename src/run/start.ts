@@ -62,7 +62,11 @@ export async function startRun(config: RunConfig, opts: StartOptions): Promise<R
   const files = openRunFiles(p, `${opts.stamp}/${name}`, opts.echo);
   if (files.isErr()) return err(files.error);
   const first = await env.value.reset();
-  if (first.isErr()) return err(first.error);
+  if (first.isErr()) {
+    // The run directory stays: once the cause is fixed, `prolong resume` starts its log.
+    await env.value.close();
+    return err({ ...first.error, fix: `${first.error.fix ?? "fix the cause"}; then \`prolong resume ${p.dir}\`` });
+  }
   const frame = first.value;
   const s: RunSession = {
     config,
