@@ -36,6 +36,8 @@ export interface TurnReply {
 
 export interface Agent {
   readonly name: string;
+  /** How the agent's processes are confined (none for in-process agents such as the explorer). */
+  readonly sandbox?: "bwrap" | "none";
   /** One agent call. An Err is a failed call (crash, timeout, unusable output); the runner retries, bounded. */
   turn(input: TurnInput): Promise<Result<TurnReply, ProlongError>>;
   /** Releases processes or servers the agent holds. */

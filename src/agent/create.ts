@@ -24,7 +24,7 @@ export function createAgent(config: RunConfig, find: (name: string) => string | 
     case "command": {
       if (!config.cmd) return err(prolongError("bad-config", "--agent command needs --cmd '<shell command>'", { fix: "e.g. --agent command --cmd 'python3 my_agent.py'" }));
       const cmd = config.cmd;
-      return chooseSandbox(config.sandbox).map((sandbox) => commandAgent({ cmd, timeoutSec: config.agentTimeoutSec, sandbox }));
+      return chooseSandbox(config.sandbox).map((sandbox) => ({ ...commandAgent({ cmd, timeoutSec: config.agentTimeoutSec, sandbox }), sandbox: sandbox.kind }));
     }
     case "claude":
     case "codex": {
@@ -33,7 +33,7 @@ export function createAgent(config: RunConfig, find: (name: string) => string | 
       if (bin === null) return err(cliMissing(kind, CLI_PACKAGES[kind]));
       return chooseSandbox(config.sandbox).map((sandbox) => {
         const opts = { bin, timeoutSec: config.agentTimeoutSec, sandbox, ...(config.model ? { model: config.model } : {}), ...(config.effort ? { effort: config.effort } : {}) };
-        return kind === "claude" ? claudeAgent(opts) : codexAgent(opts);
+        return { ...(kind === "claude" ? claudeAgent(opts) : codexAgent(opts)), sandbox: sandbox.kind };
       });
     }
   }

@@ -146,7 +146,7 @@ function finishResume(s: RunSession): RunSession {
   if (!s.pending) s.index.setState("pending", null);
   writeInstructions(s);
   const c = s.config;
-  s.events.emit("run-start", { game: c.game, agent: c.agent, logWindow: describeWindow(c.logWindow), maxActions: c.maxActions, seed: c.seed, resumed: true });
+  s.events.emit("run-start", { game: c.game, agent: c.agent, logWindow: describeWindow(c.logWindow), maxActions: c.maxActions, seed: c.seed, resumed: true, ...(s.agent.sandbox ? { sandbox: s.agent.sandbox } : {}) });
   return s;
 }
 

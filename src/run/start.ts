@@ -85,7 +85,7 @@ export async function startRun(config: RunConfig, opts: StartOptions): Promise<R
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
   };
   writeInstructions(s);
-  s.events.emit("run-start", { game: config.game, agent: config.agent, logWindow: describeWindow(config.logWindow), maxActions: config.maxActions, seed: config.seed });
+  s.events.emit("run-start", { game: config.game, agent: config.agent, logWindow: describeWindow(config.logWindow), maxActions: config.maxActions, seed: config.seed, ...(s.agent.sandbox ? { sandbox: s.agent.sandbox } : {}) });
   const initial = writeSection(s, sectionFromFrame(frame, { action: 0, level: 1, attempt: 1, score: frame.levelsCompleted, kind: "initial" }, {}));
   if (initial.isErr()) return err(initial.error);
   return ok(s);

@@ -79,6 +79,14 @@ describe("the loop with a scripted command agent", () => {
     expect(run2.end.detail).toContain("not valid JSON");
   });
 
+  test("the run-start event says how the agent was confined", async () => {
+    const run = await playGame({ game: "glide", agent: "command", cmd: `printf '{"actions":[],"stop":true}' > actions.json`, sandbox: "none" });
+    expect(run.events[0]).toMatchObject({ kind: "run-start", agent: "command", sandbox: "none" });
+    const explorer = await playGame({ game: "glide", maxActions: 2 });
+    expect(explorer.events[0]!.kind).toBe("run-start");
+    expect("sandbox" in explorer.events[0]!).toBe(false);
+  });
+
   test("stop: true ends the run as the agent's choice", async () => {
     const run = await playGame({ game: "glide", agent: "command", cmd: `printf '{"actions":[],"stop":true}' > actions.json` });
     expect(run.end.reason).toBe("agent-stopped");
