@@ -83,8 +83,10 @@ function scoreableRun(dir: string, names: Set<string>): FoundRun | SkippedRun {
   }
   const card = readScorecard(join(dir, "scorecard.json"));
   if (card.isErr()) return { dir, reason: skipReason(dir, card.error) };
-  if (card.value.end_reason === "interrupted") {
-    return { dir, reason: `interrupted after ${card.value.actions} action(s); \`prolong resume ${dir}\` finishes it` };
+  // Both leave the run resumable and say nothing about the agent: scoring them would count a cut-short run.
+  if (card.value.end_reason === "interrupted" || card.value.end_reason === "game-failed") {
+    const what = card.value.end_reason === "interrupted" ? "interrupted" : `the game failed (${card.value.end_detail})`;
+    return { dir, reason: `${what} after ${card.value.actions} action(s); \`prolong resume ${dir}\` finishes it` };
   }
   return { dir, card: card.value };
 }

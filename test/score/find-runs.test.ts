@@ -45,6 +45,8 @@ describe("findRuns on a directory of good and bad runs", async () => {
   writeFileSync(path.join(edited, "scorecard.json"), JSON.stringify({ ...card, score: "high" }));
   const interrupted = copy("interrupted");
   writeFileSync(path.join(interrupted, "scorecard.json"), JSON.stringify({ ...card, end_reason: "interrupted" }));
+  const gameFailed = copy("game-failed");
+  writeFileSync(path.join(gameFailed, "scorecard.json"), JSON.stringify({ ...card, end_reason: "game-failed", end_detail: "the bridge died" }));
   const foreign = path.join(parent, "arc-card");
   mkdirSync(foreign);
   writeFileSync(path.join(foreign, "scorecard.json"), JSON.stringify({ card_id: "x", score: 100, environments: [] }));
@@ -64,6 +66,7 @@ describe("findRuns on a directory of good and bad runs", async () => {
   test("a scorecard cut short: not JSON", () => expect(reason(cut)).toContain("scorecard.json: not JSON"));
   test("an edited field is named", () => expect(reason(edited)).toContain("field score"));
   test("interrupted: named, resumable", () => expect(reason(interrupted)).toMatch(/^interrupted after 40 action\(s\); `prolong resume /));
+  test("a failed game (resumable): named with its detail", () => expect(reason(gameFailed)).toMatch(/^the game failed \(the bridge died\) after 40 action\(s\); `prolong resume /));
   test("foreign scorecard: not a prolong scorecard", () => expect(reason(foreign)).toContain("not a prolong scorecard"));
   test("a given directory with no run below it and a missing path are named", () => {
     expect(reason(empty)).toContain("no run directories here");
@@ -74,8 +77,8 @@ describe("findRuns on a directory of good and bad runs", async () => {
     const r = await capture(() => scoreCommand.run([root, empty]));
     expect(r.code).toBe(0);
     expect(r.out).toContain("| glide | 2 |");
-    expect(r.out).toContain("Skipped 6 directories:");
-    for (const d of [halfWritten, cut, edited, interrupted, foreign, empty]) expect(r.out).toContain(`- ${d}: `);
+    expect(r.out).toContain("Skipped 7 directories:");
+    for (const d of [halfWritten, cut, edited, interrupted, gameFailed, foreign, empty]) expect(r.out).toContain(`- ${d}: `);
     const none = await capture(() => scoreCommand.run([halfWritten, foreign]));
     expect(none.code).toBe(1);
     expect(none.out).toContain("No run could be scored.");
