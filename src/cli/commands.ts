@@ -8,7 +8,6 @@ import { playCommand } from "./play.ts";
 import { replayCommand } from "./replay.ts";
 import { resumeCommand } from "./resume.ts";
 import { scoreCommand } from "./score.ts";
-import { scoreCommand } from "./score.ts";
 import { statusCommand } from "./status.ts";
 import { uninstallCommand } from "./uninstall.ts";
 import { verifyCommand } from "./verify.ts";
@@ -19,7 +18,6 @@ export const commands: Command[] = [
   gamesCommand,
   playCommand,
   resumeCommand,
-  scoreCommand,
   scoreCommand,
   replayCommand,
   logCommand,
