@@ -14,7 +14,6 @@ import { runStamp } from "../run/run-dir.ts";
 import { runLoop } from "../run/runner.ts";
 import { startRun } from "../run/start.ts";
 import { parseCommandArgs } from "./args.ts";
-import type { Agent } from "../agent/agent.ts";
 import type { RunSession } from "../run/session.ts";
 import type { Command } from "./command.ts";
 import { playHuman } from "./play-human.ts";
@@ -181,7 +180,6 @@ export async function playSession(s: RunSession, json: boolean, clearProgress: (
     process.stderr.write("\nprolong: stopping after the current step (Ctrl-C again to quit at once)\n");
   };
   process.on("SIGINT", onSigint);
-  yieldBeforeEachTurn(s);
   let end;
   try {
     end = await runLoop(s, stop.signal);
@@ -193,25 +191,6 @@ export async function playSession(s: RunSession, json: boolean, clearProgress: (
   if (json) console.log(JSON.stringify({ kind: "summary", ...report.summary }));
   else console.log(report.text);
   return end.reason === "win" || end.reason === "max-actions" || end.reason === "agent-stopped" ? 0 : 1;
-}
-
-/**
- * Lets the SIGINT handler run. A signal handler is a task of the event loop, and a run whose agent and game
- * answer synchronously (the built-in explorer, local games) only ever awaits settled promises, so the loop
- * would never get a turn and Ctrl-C would not stop it. One macrotask per agent call is enough: the runner
- * checks the stop signal before each action. (Belongs in runner.ts; kept here until it moves.)
- */
-function yieldBeforeEachTurn(s: RunSession): void {
-  const agent = s.agent;
-  const yielding: Agent = {
-    name: agent.name,
-    turn: async (input) => {
-      await new Promise<void>((r) => setImmediate(r));
-      return agent.turn(input);
-    },
-    ...(agent.close ? { close: () => agent.close!() } : {}),
-  };
-  (s as { agent: Agent }).agent = yielding;
 }
 
 /** A swarm's child: the settings are already in DIR/run.json; the run is made in DIR. */

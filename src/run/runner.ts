@@ -13,6 +13,7 @@ import { startNextEpisode } from "./episodes.ts";
 
 export async function runLoop(s: RunSession, stop: AbortSignal): Promise<RunEnd> {
   for (;;) {
+    await yieldToSignals();
     if (stop.aborted) return { reason: "interrupted", detail: "stopped by the user; `prolong resume` continues it" };
     const end = await episodeEnd(s);
     if (end) return end;
@@ -86,6 +87,15 @@ async function executeBatch(s: RunSession, batch: PendingBatch, stop: AbortSigna
   s.pending = null;
   s.index.setState("pending", null);
   return ok(undefined);
+}
+
+/**
+ * One macrotask per turn. A run whose agent and game answer synchronously (the built-in explorer, local
+ * games) only ever awaits settled promises, so without this the event loop never runs the SIGINT handler
+ * and Ctrl-C could not stop it.
+ */
+function yieldToSignals(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function gameFailed(e: ProlongError): RunEnd {
