@@ -6,10 +6,10 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { generateLog } from "../../scripts/gen-log.ts";
 import { benchLogCommands, type CommandTiming } from "../inspect/bench.ts";
 import { blake3, cellChanges, prefixCheck, sectionIndex, xxh3_128 } from "../native.ts";
+import { parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
 const SEPARATOR = "=".repeat(80);
@@ -250,22 +250,14 @@ export const benchCommand: Command = {
   summary: "log-scan throughput: native core vs Bun-only vs grep/rg, as GB/s and ratios",
   usage: USAGE,
   async run(args) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args,
-        options: {
+    const parsed = parseCommandArgs("bench", args, {
           lines: { type: "string", default: DEFAULT_SIZES.join(",") },
           "no-commands": { type: "boolean", default: false },
           log: { type: "string", multiple: true, default: [] },
           repeat: { type: "string", default: "5" },
           json: { type: "boolean", default: false },
-        },
-      });
-    } catch (e) {
-      console.error(`prolong bench: ${e instanceof Error ? e.message : String(e)}\n  fix: see 'prolong bench --help'`);
-      return 2;
-    }
+        }, false);
+    if (!parsed) return 2;
     const sizes = parsed.values.lines.split(",").map((x) => Number(x.trim()));
     const repeat = Number(parsed.values.repeat);
     if (sizes.some((n) => !Number.isInteger(n) || n < 1) || !Number.isInteger(repeat) || repeat < 1) {

@@ -1,9 +1,9 @@
 // `prolong games`: the committed local games, their levels, actions and tags; with --arc-games DIR, the
 // ARC-AGI-3 game files in a directory instead.
-import { parseArgs } from "node:util";
 import { formatError } from "../errors.ts";
 import { listArcGames } from "../game/arc/games-dir.ts";
 import { catalog } from "../game/catalog.ts";
+import { parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
 const usage = `usage: prolong games [--arc-games DIR] [--json]
@@ -71,16 +71,10 @@ export const gamesCommand: Command = {
   summary: "list the committed local games: levels, actions, tags",
   usage,
   async run(args) {
-    let json = false;
-    let arcGames: string | undefined;
-    try {
-      const values = parseArgs({ args, options: { json: { type: "boolean" }, "arc-games": { type: "string" } }, allowPositionals: false }).values;
-      json = values.json === true;
-      arcGames = values["arc-games"];
-    } catch (e) {
-      console.error(`prolong games: ${(e as Error).message}\n  fix: run 'prolong games --help'`);
-      return 2;
-    }
+    const parsed = parseCommandArgs("games", args, { json: { type: "boolean" }, "arc-games": { type: "string" } }, false);
+    if (!parsed) return 2;
+    const json = parsed.values.json === true;
+    const arcGames = parsed.values["arc-games"];
     let rows = gameListings();
     if (arcGames !== undefined) {
       const arc = arcGameListings(arcGames);

@@ -1,8 +1,8 @@
 // `prolong init`: give an everyday coding-agent session programmatic memory (see docs/init.md).
-import { parseArgs } from "node:util";
 import { formatError } from "../errors.ts";
 import { parseClientFlags } from "../init/client-flags.ts";
 import { initProject } from "../init/project.ts";
+import { parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
 const usage = `usage: prolong init [--client claude|codex|opencode|pi|all]... [--dir DIR] [--force] [--json]
@@ -28,16 +28,8 @@ export const initCommand: Command = {
   summary: "install programmatic memory (session log, hooks, skill) for coding agents in a project",
   usage,
   async run(args) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args,
-        options: { client: { type: "string", multiple: true }, dir: { type: "string" }, force: { type: "boolean" }, json: { type: "boolean" } },
-      });
-    } catch (e) {
-      console.error(`prolong init: ${(e as Error).message}\n${usage}`);
-      return 2;
-    }
+    const parsed = parseCommandArgs("init", args, { client: { type: "string", multiple: true }, dir: { type: "string" }, force: { type: "boolean" }, json: { type: "boolean" } }, false);
+    if (!parsed) return 2;
     const clients = parseClientFlags(parsed.values.client);
     if (clients.isErr()) {
       console.error(formatError(clients.error));

@@ -2,7 +2,6 @@
 // boards (each animation frame and the settled board) or score differ from the logged ones, and the first
 // divergence. Tells whether a game (or a game version) is the one that wrote a log.
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import type { Result } from "neverthrow";
 import { formatError, prolongError, type ProlongError } from "../errors.ts";
 import type { GameEnv } from "../game/env.ts";
@@ -10,6 +9,7 @@ import type { FrameData, Grid } from "../game/types.ts";
 import { formatToolCall, parseLog, type LogSection } from "../log/format.ts";
 import { ENV_KINDS, newConfig, type RunConfig } from "../run/config.ts";
 import { openEnv } from "../run/start.ts";
+import { parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
 const usage = `usage: prolong replay <logs.txt> --game ID [--env local|arc-local|arc-online] [--arc-games DIR] [--json]
@@ -168,17 +168,8 @@ export const replayCommand: Command = {
   summary: "re-execute a log's actions against a game and report every board that differs",
   usage,
   async run(args) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args,
-        options: { game: { type: "string" }, env: { type: "string" }, "arc-games": { type: "string" }, seed: { type: "string" }, "max-report": { type: "string" }, json: { type: "boolean" } },
-        allowPositionals: true,
-      });
-    } catch (e) {
-      console.error(`prolong replay: ${(e as Error).message}\n  fix: see 'prolong replay --help'`);
-      return 2;
-    }
+    const parsed = parseCommandArgs("replay", args, { game: { type: "string" }, env: { type: "string" }, "arc-games": { type: "string" }, seed: { type: "string" }, "max-report": { type: "string" }, json: { type: "boolean" } });
+    if (!parsed) return 2;
     const [log, ...extra] = parsed.positionals;
     const v = parsed.values;
     if (log === undefined || extra.length > 0 || v.game === undefined) {

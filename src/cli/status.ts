@@ -1,7 +1,7 @@
 // `prolong status`: per coding client, whether prolong memory is installed and still intact.
-import { parseArgs } from "node:util";
 import { formatError } from "../errors.ts";
 import { projectStatus, type StatusReport } from "../init/project.ts";
+import { parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
 const usage = `usage: prolong status [--dir DIR] [--json]
@@ -31,13 +31,8 @@ export const statusCommand: Command = {
   summary: "show which coding clients have prolong memory installed, intact or modified",
   usage,
   async run(args) {
-    let parsed;
-    try {
-      parsed = parseArgs({ args, options: { dir: { type: "string" }, json: { type: "boolean" } } });
-    } catch (e) {
-      console.error(`prolong status: ${(e as Error).message}\n${usage}`);
-      return 2;
-    }
+    const parsed = parseCommandArgs("status", args, { dir: { type: "string" }, json: { type: "boolean" } }, false);
+    if (!parsed) return 2;
     const report = projectStatus(parsed.values.dir ?? process.cwd());
     if (report.isErr()) {
       console.error(formatError(report.error));

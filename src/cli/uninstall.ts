@@ -1,8 +1,8 @@
 // `prolong uninstall`: take out exactly what prolong init put in, keeping the user's own edits.
-import { parseArgs } from "node:util";
 import { formatError } from "../errors.ts";
 import { parseClientFlags } from "../init/client-flags.ts";
 import { uninstallProject } from "../init/project.ts";
+import { parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
 const usage = `usage: prolong uninstall [--client claude|codex|opencode|pi|all]... [--dir DIR] [--force] [--remove-log] [--json]
@@ -22,22 +22,14 @@ export const uninstallCommand: Command = {
   summary: "remove prolong memory from a project, keeping the user's own edits",
   usage,
   async run(args) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args,
-        options: {
+    const parsed = parseCommandArgs("uninstall", args, {
           client: { type: "string", multiple: true },
           dir: { type: "string" },
           force: { type: "boolean" },
           "remove-log": { type: "boolean" },
           json: { type: "boolean" },
-        },
-      });
-    } catch (e) {
-      console.error(`prolong uninstall: ${(e as Error).message}\n${usage}`);
-      return 2;
-    }
+        }, false);
+    if (!parsed) return 2;
     const clients = parseClientFlags(parsed.values.client);
     if (clients.isErr()) {
       console.error(formatError(clients.error));
