@@ -14,6 +14,7 @@
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { Action } from "../src/game/types.ts";
+import { seededRandom } from "../src/random.ts";
 import { SEPARATOR, writeSection, SECTION_JOIN, type GridMode, type LogSection, type SectionHeader } from "../src/log/format.ts";
 
 export interface GenLogOptions {
@@ -36,19 +37,7 @@ export interface GenLogOptions {
 const SIDE = 64;
 const CELLS = SIDE * SIDE;
 
-/** mulberry32: small, fast, deterministic; quality is ample for test content. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-type Rand = ReturnType<typeof rng>;
+type Rand = ReturnType<typeof seededRandom>;
 const int = (r: Rand, lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));
 function pick<T>(r: Rand, xs: readonly T[]): T {
   return xs[Math.floor(r() * xs.length)] as T;
@@ -124,7 +113,7 @@ function countLines(text: string): number {
 }
 
 export function generateLog(opts: GenLogOptions = {}): string {
-  const r = rng(opts.seed ?? 1);
+  const r = seededRandom(opts.seed ?? 1);
   const mode = opts.mode ?? "ascii";
   const maxSections = opts.sections ?? (opts.lines === undefined ? 100 : Number.POSITIVE_INFINITY);
   const maxLines = opts.lines ?? Number.POSITIVE_INFINITY;

@@ -2,6 +2,7 @@
 // and percentile bootstrap confidence intervals whose resampling unit is the GAME (the runs of a game are not
 // independent draws of the benchmark; the games are). Seeded, so a committed table can be reproduced exactly.
 // Pure functions on numbers: what a "run's score" is belongs to the callers.
+import { seededRandom } from "../random.ts";
 
 /** Arithmetic mean; NaN for no values (callers decide what an empty group means). */
 export function mean(xs: readonly number[]): number {
@@ -37,17 +38,7 @@ export function quantile(sorted: readonly number[], q: number): number {
   return a + (b - a) * (pos - lo);
 }
 
-/** mulberry32: a tiny, fast, well-mixed 32-bit generator; uniform in [0, 1). Same seed, same sequence. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom };
 
 export interface BootstrapOptions {
   /** Default 0 (the committed tables use it). */
