@@ -83,18 +83,32 @@ describe("arc-online through the REST API", () => {
   });
 
   test("while nothing is sent for longer than the keep-alive interval, the scorecard is touched", async () => {
-    const env = arcOnlineEnv({ game: "glide", keepAliveMs: 30 })._unsafeUnwrap() as ArcOnlineEnv;
+    // A hand-driven clock: time moves only when the test says, and ticks run when the test fires them.
+    let now = 1_000_000;
+    const ticks: (() => void)[] = [];
+    const clock = { now: () => now, every: (_ms: number, tick: () => void) => (ticks.push(tick), () => ticks.splice(0)) };
+    const env = arcOnlineEnv({ game: "glide", keepAliveMs: 30, clock })._unsafeUnwrap() as ArcOnlineEnv;
     try {
       expect((await env.reset()).isOk()).toBe(true);
+      expect(ticks.length).toBe(1); // the keep-alive timer was started through the clock
       const touches = () => arc.requests.filter((r) => r.method === "GET" && r.path.startsWith("/api/scorecard/")).length;
       const first = touches();
-      for (let i = 0; i < 100 && env.heartbeats < 2; i++) await Bun.sleep(20); // an agent thinking
-      expect(env.heartbeats).toBeGreaterThanOrEqual(2);
-      expect(touches()).toBeGreaterThanOrEqual(first + 2);
+      now += 29; // still within the interval since the last request: no touch
+      expect(await env.heartbeat()).toBe(false);
+      expect(touches()).toBe(first);
+      now += 1; // idle for exactly the interval: touched
+      expect(await env.heartbeat()).toBe(true);
+      expect(touches()).toBe(first + 1);
+      expect(await env.heartbeat()).toBe(false); // the touch was itself a request, so the idle time starts again
+      now += 30; // an agent thinking on
+      expect(await env.heartbeat()).toBe(true);
+      expect(env.heartbeats).toBe(2);
+      expect(touches()).toBe(first + 2);
       expect(env.info.baselineActions.length).toBeGreaterThan(0); // learned from the scorecard for RHAE
     } finally {
       await env.close();
     }
+    expect(ticks.length).toBe(0); // close() stopped the timer
   });
 });
 

@@ -13,6 +13,8 @@ export interface ArcApiOptions {
   readonly requestsPerMinute?: number;
   /** Retries of one request on 429 / 5xx / network errors before giving up (default 5). */
   readonly maxRetries?: number;
+  /** Milliseconds now; injected so the keep-alive can be tested without waiting (default Date.now). */
+  readonly now?: () => number;
 }
 
 export class ArcApi {
@@ -24,7 +26,10 @@ export class ArcApi {
   /** Requests sent, retries included. */
   requests = 0;
 
+  private readonly now: () => number;
+
   constructor(private readonly o: ArcApiOptions) {
+    this.now = o.now ?? Date.now;
     this.limiter = new RateLimiter(o.requestsPerMinute ?? 600, 60_000);
     this.maxRetries = o.maxRetries ?? 5;
   }
@@ -38,10 +43,10 @@ export class ArcApi {
     const url = `${this.baseUrl}${path}`;
     let last = "";
     for (let attempt = 0; attempt <= this.maxRetries; attempt++) {
-      const wait = this.limiter.delayFor(Date.now());
+      const wait = this.limiter.delayFor(this.now());
       if (wait > 0) await Bun.sleep(wait);
-      this.limiter.record(Date.now());
-      this.lastRequestAt = Date.now();
+      this.limiter.record(this.now());
+      this.lastRequestAt = this.now();
       this.requests++;
       let res: Response;
       try {

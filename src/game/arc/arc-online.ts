@@ -28,7 +28,24 @@ export interface ArcOnlineOptions {
   readonly maxRetries?: number;
   /** Idle time after which the scorecard is touched (default 5 min). */
   readonly keepAliveMs?: number;
+  /** Time and timers; injected so tests drive the keep-alive by hand instead of sleeping (default: the real ones). */
+  readonly clock?: KeepAliveClock;
 }
+
+/** What the keep-alive needs of time: the current time and a repeating timer that can be cancelled. */
+export interface KeepAliveClock {
+  now(): number;
+  every(ms: number, tick: () => void): () => void;
+}
+
+const realClock: KeepAliveClock = {
+  now: Date.now,
+  every(ms, tick) {
+    const timer = setInterval(tick, ms);
+    timer.unref?.(); // a pending keep-alive never holds the process open
+    return () => clearInterval(timer);
+  },
+};
 
 const Cell = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(15));
 const FrameSchema = v.looseObject({
@@ -62,7 +79,7 @@ export function arcOnlineEnv(o: ArcOnlineOptions): Result<GameEnv, ProlongError>
     return err(prolongError("no-api-key", "--env arc-online needs an ARC API key in ARC_API_KEY", { fix: "export ARC_API_KEY=<your key> (get one at https://three.arcprize.org); or play offline with --env arc-local" }));
   }
   const baseUrl = o.baseUrl ?? process.env.PROLONG_ARC_URL ?? DEFAULT_ARC_URL;
-  const api = new ArcApi({ baseUrl, apiKey, ...(o.requestsPerMinute ? { requestsPerMinute: o.requestsPerMinute } : {}), ...(o.maxRetries !== undefined ? { maxRetries: o.maxRetries } : {}) });
+  const api = new ArcApi({ baseUrl, apiKey, now: (o.clock ?? realClock).now, ...(o.requestsPerMinute ? { requestsPerMinute: o.requestsPerMinute } : {}), ...(o.maxRetries !== undefined ? { maxRetries: o.maxRetries } : {}) });
   return ok(new ArcOnlineEnv(o, api));
 }
 
@@ -75,8 +92,9 @@ export class ArcOnlineEnv implements GameEnv {
   private current: GameInfo;
   private cardId: string | null = null;
   private guid: string | null = null;
-  private keepAlive: ReturnType<typeof setInterval> | null = null;
+  private stopKeepAlive: (() => void) | null = null;
   private readonly keepAliveMs: number;
+  private readonly clock: KeepAliveClock;
   /** Set by attachRunDir: where arc-scorecard.json goes. */
   runDir: string | null = null;
   /** Scorecard touches sent by the keep-alive. */
@@ -87,6 +105,7 @@ export class ArcOnlineEnv implements GameEnv {
     readonly api: ArcApi,
   ) {
     this.keepAliveMs = o.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
+    this.clock = o.clock ?? realClock;
     this.current = { id: o.game, title: o.game, winLevels: 0, availableActions: [], baselineActions: [], tags: [] };
   }
 
@@ -142,8 +161,8 @@ export class ArcOnlineEnv implements GameEnv {
   }
 
   async close(): Promise<void> {
-    if (this.keepAlive) clearInterval(this.keepAlive);
-    this.keepAlive = null;
+    this.stopKeepAlive?.();
+    this.stopKeepAlive = null;
     if (!this.cardId) return;
     const closed = await this.api.call("POST", "/api/scorecard/close", { card_id: this.cardId });
     const record = {
@@ -183,12 +202,15 @@ export class ArcOnlineEnv implements GameEnv {
   /** While nothing else is sent (an agent thinking for minutes), touch the scorecard so it is not closed as idle. */
   private startKeepAlive(): void {
     const tick = Math.max(10, Math.min(this.keepAliveMs, 60_000) / 2);
-    this.keepAlive = setInterval(() => {
-      if (!this.cardId || Date.now() - this.api.lastRequestAt < this.keepAliveMs) return;
-      this.heartbeats++;
-      void this.touch();
-    }, tick);
-    this.keepAlive.unref?.();
+    this.stopKeepAlive = this.clock.every(tick, () => void this.heartbeat());
+  }
+
+  /** One keep-alive tick: touches the scorecard when nothing was sent for the keep-alive interval; says whether it did. */
+  async heartbeat(): Promise<boolean> {
+    if (!this.cardId || this.clock.now() - this.api.lastRequestAt < this.keepAliveMs) return false;
+    this.heartbeats++;
+    await this.touch();
+    return true;
   }
 
   /** GET the scorecard: keeps the card alive and, when the service shares them, gives the game's baselines. */
