@@ -1,5 +1,5 @@
 #!/usr/bin/env bun
-// Command dispatch only: find the command, hand it the rest of argv, exit with its code.
+// Command dispatch only: find the command, load its module, hand it the rest of argv, exit with its code.
 import { commands } from "./cli/commands.ts";
 import { VERSION } from "./version.ts";
 
@@ -28,16 +28,24 @@ async function main(argv: string[]): Promise<number> {
     console.log(`prolong ${VERSION}`);
     return 0;
   }
-  const command = commands.find((c) => c.name === name);
-  if (!command) {
+  const entry = commands.find((c) => c.name === name);
+  if (!entry) {
     console.error(`prolong: unknown command '${name}'\n  fix: run 'prolong --help' to list the commands`);
     return 2;
   }
+  const command = await entry.load();
   if (rest.includes("--help") || rest.includes("-h")) {
     console.log(command.usage);
     return 0;
   }
   return command.run(rest);
 }
+
+// Output read by a program that stops early (`prolong log grep ... | head`) closes the pipe: end quietly
+// with status 0, as grep does, instead of an EPIPE stack trace.
+process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+  if (e.code === "EPIPE") process.exit(0);
+  throw e;
+});
 
 process.exitCode = await main(process.argv.slice(2));

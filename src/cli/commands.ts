@@ -1,29 +1,28 @@
-// The command table. Each command lives in its own file; add one line here per command.
+// The command table. Each command lives in its own file, loaded only when it runs (or its --help is asked
+// for): `prolong --version` and `prolong --help` load no command module, and a command loads only its own,
+// so start-up does not pay for every command's imports (the native addon, SQLite, the games...).
+// Add one line here per command; the summary is the one `prolong --help` prints, and a test checks that it
+// and the name match what the loaded module says.
 import type { Command } from "./command.ts";
-import { benchCommand } from "./bench.ts";
-import { gamesCommand } from "./games.ts";
-import { initCommand } from "./init.ts";
-import { logCommand } from "./log.ts";
-import { playCommand } from "./play.ts";
-import { replayCommand } from "./replay.ts";
-import { resumeCommand } from "./resume.ts";
-import { scoreCommand } from "./score.ts";
-import { statusCommand } from "./status.ts";
-import { uninstallCommand } from "./uninstall.ts";
-import { verifyCommand } from "./verify.ts";
-import { viewCommand } from "./view.ts";
 
-export const commands: Command[] = [
-  benchCommand,
-  gamesCommand,
-  playCommand,
-  resumeCommand,
-  scoreCommand,
-  replayCommand,
-  logCommand,
-  verifyCommand,
-  viewCommand,
-  initCommand,
-  statusCommand,
-  uninstallCommand,
+export interface CommandEntry {
+  readonly name: string;
+  readonly summary: string;
+  /** Imports the command's module (a literal specifier, so `bun build --compile` bundles it). */
+  load(): Promise<Command>;
+}
+
+export const commands: readonly CommandEntry[] = [
+  { name: "bench", summary: "log-scan throughput: native core vs Bun-only vs grep/rg, as GB/s and ratios", load: async () => (await import("./bench.ts")).benchCommand },
+  { name: "games", summary: "list the committed local games: levels, actions, tags", load: async () => (await import("./games.ts")).gamesCommand },
+  { name: "play", summary: "play a game with an agent, logging everything (the main job)", load: async () => (await import("./play.ts")).playCommand },
+  { name: "resume", summary: "continue an interrupted run from its log", load: async () => (await import("./resume.ts")).resumeCommand },
+  { name: "score", summary: "score finished runs: RHAE, pass@1, best@k, bootstrap CIs, --at N, --compare A B", load: async () => (await import("./score.ts")).scoreCommand },
+  { name: "replay", summary: "re-execute a log's actions against a game and report every board that differs", load: async () => (await import("./replay.ts")).replayCommand },
+  { name: "log", summary: "inspect a log: stats, sections, show, diff, grep", load: async () => (await import("./log.ts")).logCommand },
+  { name: "verify", summary: "check that an agent's copy of the log is a byte-prefix of the master", load: async () => (await import("./verify.ts")).verifyCommand },
+  { name: "view", summary: "an offline HTML replay of a run (or --png: one board as a PNG)", load: async () => (await import("./view.ts")).viewCommand },
+  { name: "init", summary: "install programmatic memory (session log, hooks, skill) for coding agents in a project", load: async () => (await import("./init.ts")).initCommand },
+  { name: "status", summary: "show which coding clients have prolong memory installed, intact or modified", load: async () => (await import("./status.ts")).statusCommand },
+  { name: "uninstall", summary: "remove prolong memory from a project, keeping the user's own edits", load: async () => (await import("./uninstall.ts")).uninstallCommand },
 ];

@@ -1,0 +1,44 @@
+// The dispatcher: a lazily loaded command table that agrees with the modules, start-up that loads no
+// command module, and a closed output pipe that ends the process quietly with status 0.
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { generateLog } from "../../scripts/gen-log.ts";
+import { commands } from "../../src/cli/commands.ts";
+import { logFile } from "../inspect/helpers.ts";
+
+const SRC = path.resolve(import.meta.dir, "../../src");
+const MAIN = path.join(SRC, "main.ts");
+
+/** The specifiers a file imports at load time (`import type` and dynamic import() are not load-time imports). */
+function staticImports(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  return [...text.matchAll(/^import\s+(?!type\s)[^;]*?from\s+"([^"]+)"/gm)].map((m) => m[1] as string);
+}
+
+describe("command table", () => {
+  test("each entry loads a module with the same name and summary", async () => {
+    for (const entry of commands) {
+      const command = await entry.load();
+      expect(command.name).toBe(entry.name);
+      expect(command.summary).toBe(entry.summary);
+    }
+  });
+
+  test("--version and --help load no command module: main.ts and the table import none at load time", () => {
+    expect(staticImports(MAIN).sort()).toEqual(["./cli/commands.ts", "./version.ts"]);
+    expect(staticImports(path.join(SRC, "cli/commands.ts"))).toEqual([]);
+    expect(staticImports(path.join(SRC, "version.ts"))).toEqual(["../package.json"]);
+  });
+});
+
+describe("a closed output pipe", () => {
+  test("log show | head -c 10: prolong exits 0 with nothing on stderr, as grep does", () => {
+    // 40 sections of 64x64 boards: ~200 KB of output, more than a pipe buffer holds, so writes hit EPIPE.
+    const file = logFile(generateLog({ sections: 40, seed: 3 }));
+    // pipefail: the pipeline's status is prolong's when it fails (head itself exits 0).
+    const p = Bun.spawnSync(["bash", "-c", 'set -o pipefail; "$@" | head -c 10 >/dev/null', "_", process.execPath, MAIN, "log", "show", file, "0..", "--color", "never"], { stdout: "pipe", stderr: "pipe" });
+    expect(p.stderr.toString()).toBe("");
+    expect(p.exitCode).toBe(0);
+  });
+});
