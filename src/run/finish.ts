@@ -1,6 +1,7 @@
 // The end of a run: scorecard.json (built and validated by score/scorecard.ts) and summary.txt in the run directory, the run-end event, files closed.
 import { renameSync, writeFileSync } from "node:fs";
 import { buildScorecard } from "../score/scorecard.ts";
+import { formatRhae } from "../score/rhae.ts";
 import { describeWindow } from "./config.ts";
 import type { RunEnd, RunSession } from "./session.ts";
 import type { TokenUsage } from "../agent/agent.ts";
@@ -88,14 +89,14 @@ export function summaryText(r: RunSummary): string {
     `${r.game}: ${r.end} — ${r.detail}`,
     `  levels     ${r.levelsCompleted}/${r.winLevels}`,
     `  actions    ${r.actions}`,
-    `  RHAE       ${r.rhae.toFixed(1)}`,
+    `  RHAE       ${formatRhae(r.rhae)}`,
     `  agent      ${r.agent}, ${r.agentCalls} call(s), log: ${r.logWindow}${r.billedTokens > 0 ? `, ${Math.round(r.billedTokens).toLocaleString("en-US")} billed tokens` : ""}`,
     `  tampering  ${r.tamperEvents === 0 ? "none" : `${r.tamperEvents} event(s) repaired (see events.jsonl)`}`,
     `  time       ${(r.wallMs / 1000).toFixed(1)}s`,
     `  run        ${r.dir}`,
   ];
   if (r.episodes.length > 1) {
-    lines.splice(4, 0, `  episodes   ${r.episodes.map((e) => `${e.episode}: ${e.score} level(s), RHAE ${e.rhae.toFixed(1)}`).join("; ")}`);
+    lines.splice(4, 0, `  episodes   ${r.episodes.map((e) => `${e.episode}: ${e.score} level(s), RHAE ${formatRhae(e.rhae)}`).join("; ")}`);
   }
   return lines.join("\n");
 }

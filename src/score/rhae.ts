@@ -44,3 +44,13 @@ export function levelResults(baselines: readonly number[], levelActions: readonl
 export function gameRhae(baselines: readonly number[], levelActions: readonly number[], levelsCompleted: number): number {
   return gameScore(levelResults(baselines, levelActions, levelsCompleted));
 }
+
+/**
+ * RHAE for people: two decimals, or two significant digits when smaller than 0.01 so a score that is not
+ * zero never prints as zero (one level cleared slowly on a long game scores about 0.02).
+ */
+export function formatRhae(x: number): string {
+  if (x === 0 || !Number.isFinite(x)) return x.toFixed(2);
+  if (Math.abs(x) >= 0.01) return x.toFixed(2);
+  return x.toPrecision(2);
+}

@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import * as v from "valibot";
-import { gameRhae, gameScore, levelResults, levelScore } from "../../src/score/rhae.ts";
+import { formatRhae, gameRhae, gameScore, levelResults, levelScore } from "../../src/score/rhae.ts";
 
 describe("levelScore", () => {
   test("100 * (baseline/actions)^2, capped at 115, 0 when not completed", () => {
@@ -67,5 +67,16 @@ describe("gameScore", () => {
     expect(gameScore(results)).toBe(best.score);
     expect(gameRhae(best.level_baseline_actions, best.level_actions, 6)).toBe(100);
     expect(gameRhae([10, 10], [20, 0], 1)).toBeCloseTo(25 / 3, 10); // (1*25)/3, cap 100/3
+  });
+});
+
+describe("formatRhae", () => {
+  test("a score that is not zero never prints as zero; larger ones get two decimals", () => {
+    expect(formatRhae(0)).toBe("0.00");
+    expect(formatRhae(0.0153)).toBe("0.02");
+    expect(formatRhae(0.00712)).toBe("0.0071");
+    expect(formatRhae(0.00004)).toBe("0.000040");
+    expect(formatRhae(4.356)).toBe("4.36");
+    expect(formatRhae(100)).toBe("100.00");
   });
 });

@@ -12,6 +12,8 @@ import { BRIDGE_SOURCE } from "./bridge-source.ts";
 const STDERR_TAIL = 2000;
 /** One game step is milliseconds; this only catches a game stuck in a loop. */
 const REPLY_TIMEOUT_MS = 120_000;
+/** How long close() waits for the bridge to exit by itself before killing it. */
+const CLOSE_GRACE_MS = 2000;
 
 export interface BridgeOptions {
   /** The interpreter: PROLONG_PYTHON, else python3 on PATH. */
@@ -160,7 +162,12 @@ export class BridgeProcess {
     } catch {
       // already closed: the process is going away anyway
     }
-    const done = await Promise.race([this.exited.then(() => true), Bun.sleep(2000).then(() => false)]);
+    // Python exits at once on end of input; the timer only catches a bridge that does not, and is cleared
+    // so that it cannot keep this process alive after the bridge has gone.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CLOSE_GRACE_MS)));
+    const done = await Promise.race([this.exited.then(() => true), late]);
+    clearTimeout(timer);
     if (!done) this.kill();
   }
 }
