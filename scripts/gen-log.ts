@@ -159,6 +159,9 @@ export function generateLog(opts: GenLogOptions = {}): string {
     let text = writeSection(section, mode);
     // Half the plan lines of exactly 80 '=' stay escaped; the other half go in raw (hostile, see the top).
     if (adversarial && text.includes(RAW_SEPARATOR_MARK) && r() < 0.5) text = text.replace(RAW_SEPARATOR_MARK, `\n${SEPARATOR}\n`);
+    // writeSection turns a "\r" in a plan into "␍"; logs of older writers hold it raw, and scanners must cope.
+    // (Not after 80 '=', which would make a separator line the writer never lets through.)
+    if (adversarial) text = text.replace(/(?<!={80})\u240d/g, "\r");
     if (parts.length > 0) text = SECTION_JOIN + text;
     parts.push(text);
     lines += countLines(text);

@@ -32,19 +32,25 @@
 // native.ts defines it (separator to next separator) therefore is writeSection(s) + "\n" for every section
 // but the last, and writeSection(s) for the last.
 //
-// ESCAPING agent text. The [PLAN] text is the agent's and may contain anything. writeSection prefixes ONE
+// ESCAPING agent text. The [PLAN] text is the agent's and may contain anything. First, CONTROL characters
+// other than tab and newline (U+0000–U+001F and U+007F; a NUL would make every reader call the log binary)
+// are written as their Unicode control pictures, U+2400 + code ("␀", "␍", ...; DEL as U+2421 "␡"), and a
+// character of that block (U+2400–U+2426) already in the text is quoted by a "␦" (U+2426) before it;
+// parseSection maps them back. Then writeSection prefixes ONE
 // space to every plan line that, after any leading spaces, would read as structure: a line of exactly 80
 // '=', or a line starting with "Tool Call:", "[POST-ACTION", "[INITIAL", "[frame ", "[settled]", "[PLAN]" or
-// "Action <digit>". Lines are split at "\n", "\r", U+2028 and U+2029 (any of them ends a line for some
-// reader). parseSection removes one space from such lines, so the round trip is exact (the rule is
-// mboxrd's ">From " quoting: already-indented lines gain a space too). Text without such lines is written
-// byte for byte, so our logs stay byte-compatible with the published ones.
+// "Action <digit>". Lines are split at "\n", U+2028 and U+2029 (any of them ends a line for some reader;
+// a "\r" is already a picture by then). parseSection removes one space from such lines, so the round trip
+// is exact (the rule is mboxrd's ">From " quoting: already-indented lines gain a space too). Text without
+// such lines, controls or pictures is written byte for byte, so our logs stay byte-compatible with the
+// published ones.
 //
 // READING is tolerant where real files vary: "\r\n" line ends (in a CRLF section the "\r" of plan lines is
-// dropped; in an LF section a "\r" is the agent's and kept), any number of blank lines after the board, a
-// header without "Plan Step", free text inside [PLAN]. A section is COMPLETE when its text ends with the
-// blank line after the board, or, lacking it, when the settled board is square (a log written with no final
-// newline); anything else stopped inside its board and parseLog reports it as the cut.
+// dropped; in an LF section a raw "\r", which only an older writer leaves, is the agent's and kept), any
+// number of blank lines after the board, a header without "Plan Step", free text inside [PLAN]. A section
+// is COMPLETE when its text ends with the blank line after the board, or, lacking it, when the settled board
+// is square (a log written with no final newline); anything else stopped inside its board and parseLog
+// reports it as the cut.
 //
 // QUIRK of the published logs, normalised: their [PLAN] text sometimes begins with the agent's own raw
 // "[PLAN]" line (a doubled "[PLAN]\n[PLAN]\n"). parseSection keeps it as plan text; writeSection escapes it,

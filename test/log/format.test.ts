@@ -190,7 +190,7 @@ describe("escaping agent text in [PLAN]", () => {
   const structural = [
     SEPARATOR, "Tool Call: ACTION1({})", "Tool Call:", "[POST-ACTION BOARD STATE]", "[POST-ACTION", "[INITIAL BOARD STATE]",
     "[frame 1/2]", "[settled]", "[PLAN]", "Action 3 | Level 1 | Attempt 1 | Score: 0", "Action 7",
-    ` ${SEPARATOR}`, "   [PLAN]", `${SEPARATOR}\r`,
+    ` ${SEPARATOR}`, "   [PLAN]",
   ];
   const plain = [
     "=".repeat(79), "=".repeat(81), `${SEPARATOR} `, "Action x", "Actions 3", "tool call: lower case", "[frames]", "[settledness",
@@ -210,10 +210,33 @@ describe("escaping agent text in [PLAN]", () => {
     expect(unescapePlan(text)).toBe(text);
   });
 
-  test("structure after \\r, U+2028 and U+2029 is escaped too (some readers split lines there)", () => {
-    expect(escapePlan("a\r[settled]")).toBe("a\r [settled]");
+  test("structure after U+2028 and U+2029 is escaped too (some readers split lines there); \\r is a picture first", () => {
+    expect(escapePlan("a\r[settled]")).toBe("a\u240d[settled]");
     expect(escapePlan("a\u2028Tool Call: x")).toBe("a\u2028 Tool Call: x");
     expect(escapePlan("a\u2029[PLAN]")).toBe("a\u2029 [PLAN]");
+  });
+
+  test("control characters other than tab and newline become pictures; literal pictures are quoted; round trip exact", () => {
+    expect(escapePlan("a\u0000b\u0007c\u001bd\u007fe")).toBe("a\u2400b\u2407c\u241bd\u2421e");
+    expect(escapePlan("tab\tand\nnewline")).toBe("tab\tand\nnewline");
+    expect(escapePlan("\u2400 \u2426 \u2422")).toBe("\u2426\u2400 \u2426\u2426 \u2426\u2422");
+    expect(unescapePlan("\u2426x stays")).toBe("\u2426x stays");
+    // Every code unit below 0x80, every picture, and awkward neighbours, in one string and one by one.
+    const all = [...Array.from({ length: 0x80 }, (_, i) => String.fromCharCode(i)), ...Array.from({ length: 0x27 }, (_, i) => String.fromCharCode(0x2400 + i))];
+    const hostile = [all.join(""), ...all, "\u2426\u0000", "\u2426\u2426\u2400", "\u0000\r\n[PLAN]", "a\r\nTool Call: x", `\u0000${SEPARATOR}`];
+    for (const t of hostile) {
+      const e = escapePlan(t);
+      expect(/[\u0000-\u0008\u000b-\u001f\u007f]/.test(e)).toBe(false);
+      expect(unescapePlan(e)).toBe(t);
+    }
+  });
+
+  test("a NUL and other controls in a plan leave a log every reader takes as text", () => {
+    const plan = "go\u0000left\r\n\u001b[31mred\u001b[0m\u0008\u007f";
+    const s: LogSection = { header: { action: 1, level: 1, attempt: 1, score: 0, kind: "action", planStep: { step: 1, total: 1 } }, plan, toolCall: { id: 1 }, frames: [], board: G2 };
+    const text = writeSection(s, "ascii");
+    expect(text.includes("\u0000")).toBe(false);
+    expect(parseSection(text)._unsafeUnwrap().plan).toBe(plan);
   });
 
   test("a hostile plan never produces a line a parser would take for structure", () => {
@@ -404,7 +427,8 @@ describe("generateLog", () => {
       const p = parseSection(t);
       if (p.isOk()) {
         ok++;
-        expect(writeSection(p.value, "ascii") + (i < texts.length - 1 ? "\n" : "")).toBe(t);
+        // A raw "\r" (as older writers left it) is written back as its picture.
+        expect(writeSection(p.value, "ascii") + (i < texts.length - 1 ? "\n" : "")).toBe(t.replaceAll("\r", "\u240d"));
       }
     });
     expect(ok).toBeGreaterThan(texts.length / 2);
