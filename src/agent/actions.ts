@@ -20,31 +20,109 @@ export interface ActionBatch {
   readonly stop: boolean;
 }
 
-const ENTRY = /^\s*(RESET|ACTION([1-7]))\s*(?:\(\s*(?:(-?\d+)\s*,\s*(-?\d+)|\{\s*\})?\s*\))?\s*$/i;
-const ENTRY_OBJ = /^\s*ACTION6\s*\(\s*\{\s*"x"\s*:\s*(-?\d+)\s*,\s*"y"\s*:\s*(-?\d+)\s*\}\s*\)\s*$/i;
+/** actions.json larger than this is not read at all (the instructions state it). */
+export const ACTIONS_MAX_BYTES = 1024 * 1024;
+/** An entry longer than this cannot be an action; it is dropped unparsed and quoted short. */
+export const ENTRY_MAX_CHARS = 100;
+/** The most of the agent's text one warning quotes. */
+const QUOTE_CHARS = 200;
 
-/** One entry → an Action, or the reason it is not one. Accepts `ACTION6(x,y)` and the log's `ACTION6({"x": 1, "y": 2})`. */
+/** Text of the agent's quoted into a message: at most `max` characters, the cut marked. */
+export function quote(text: string, max = QUOTE_CHARS): string {
+  return text.length <= max ? `'${text}'` : `'${text.slice(0, max - 1)}…' (${text.length} characters)`;
+}
+
+/**
+ * One entry → an Action, or the reason it is not one. Accepts `ACTION6(x,y)` and the log's
+ * `ACTION6({"x": 1, "y": 2})`. A single left-to-right scan: no backtracking, so time is linear in the entry.
+ */
 export function parseActionEntry(entry: string): Result<Action, string> {
-  const obj = ENTRY_OBJ.exec(entry);
-  if (obj) return clickAction(Number(obj[1]), Number(obj[2]), entry);
-  const m = ENTRY.exec(entry);
-  if (!m) return err(`'${entry}' is not an action (expected RESET, ACTION1..ACTION7 or ACTION6(x,y))`);
-  if (m[1]!.toUpperCase() === "RESET") {
-    if (m[3] !== undefined) return err(`'${entry}': RESET takes no coordinates`);
+  if (entry.length > ENTRY_MAX_CHARS) return err(`${quote(entry, 40)} is longer than ${ENTRY_MAX_CHARS} characters, so not an action`);
+  const e = readEntry(entry);
+  if (e === null) return err(`${quote(entry)} is not an action (expected RESET, ACTION1..ACTION7 or ACTION6(x,y))`);
+  if (e.id === 0) {
+    if (e.xy) return err(`${quote(entry)}: RESET takes no coordinates`);
     return ok({ id: 0 });
   }
-  const id = Number(m[2]) as ActionId;
-  if (id === 6) {
-    if (m[3] === undefined || m[4] === undefined) return err(`'${entry}': ACTION6 needs coordinates, e.g. ACTION6(30,40)`);
-    return clickAction(Number(m[3]), Number(m[4]), entry);
+  if (e.id === 6) {
+    if (!e.xy) return err(`${quote(entry)}: ACTION6 needs coordinates, e.g. ACTION6(30,40)`);
+    return clickAction(e.xy[0], e.xy[1], entry);
   }
-  if (m[3] !== undefined) return err(`'${entry}': only ACTION6 takes coordinates`);
-  return ok({ id: id as 1 | 2 | 3 | 4 | 5 | 7 });
+  if (e.xy) return err(`${quote(entry)}: only ACTION6 takes coordinates`);
+  return ok({ id: e.id as 1 | 2 | 3 | 4 | 5 | 7 });
+}
+
+interface RawEntry {
+  readonly id: number;
+  readonly xy: readonly [number, number] | null;
+}
+
+/**
+ * The grammar, spaces allowed between any two tokens, case-insensitive names:
+ *   (RESET | ACTION<1-7>) [ "(" [ int "," int | "{" [ '"x"' ":" int "," '"y"' ":" int ] "}" ] ")" ]
+ * The object form with x and y is ACTION6's only. Null when the text does not follow it.
+ */
+function readEntry(text: string): RawEntry | null {
+  const n = text.length;
+  let i = 0;
+  const space = () => { while (i < n && isSpace(text.charCodeAt(i))) i++; };
+  /** The word at i (case-insensitive), then spaces. */
+  const word = (w: string): boolean => {
+    if (i + w.length > n || text.slice(i, i + w.length).toUpperCase() !== w) return false;
+    i += w.length;
+    space();
+    return true;
+  };
+  const int = (): number | null => {
+    const from = i;
+    if (text[i] === "-") i++;
+    const digits = i;
+    while (i < n && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
+    if (i === digits) return null;
+    const value = Number(text.slice(from, i));
+    space();
+    return value;
+  };
+  space();
+  let id: number;
+  if (word("RESET")) id = 0;
+  else if (i + 7 <= n && text.slice(i, i + 6).toUpperCase() === "ACTION" && text[i + 6]! >= "1" && text[i + 6]! <= "7") {
+    id = Number(text[i + 6]);
+    i += 7;
+    space();
+  } else return null;
+  let xy: [number, number] | null = null;
+  if (word("(")) {
+    if (word("{")) {
+      if (id === 6 && word('"X"')) {
+        if (!word(":")) return null;
+        const x = int();
+        if (x === null || !word(",") || !word('"Y"') || !word(":")) return null;
+        const y = int();
+        if (y === null) return null;
+        xy = [x, y];
+      }
+      if (!word("}")) return null;
+    } else if (text[i] !== ")") {
+      const x = int();
+      if (x === null || !word(",")) return null;
+      const y = int();
+      if (y === null) return null;
+      xy = [x, y];
+    }
+    if (!word(")")) return null;
+  }
+  return i === n ? { id, xy } : null;
+}
+
+/** What the old pattern's \s accepted: ASCII and Unicode white space (JavaScript's definition). */
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || (c > 127 && /\s/.test(String.fromCharCode(c)));
 }
 
 function clickAction(x: number, y: number, entry: string): Result<Action, string> {
   if (!Number.isInteger(x) || !Number.isInteger(y) || x < 0 || y < 0 || x >= GRID_SIZE || y >= GRID_SIZE) {
-    return err(`'${entry}': click coordinates must be 0..${GRID_SIZE - 1}`);
+    return err(`${quote(entry)}: click coordinates must be 0..${GRID_SIZE - 1}`);
   }
   return ok({ id: 6, x, y });
 }
@@ -59,7 +137,7 @@ export function parseActions(text: string, opts: { cap: number; available: reado
   try {
     json = JSON.parse(text);
   } catch (e) {
-    return err(prolongError("bad-actions-json", `not valid JSON (${(e as Error).message})`, { path: opts.path, fix }));
+    return err(prolongError("bad-actions-json", `not valid JSON (${(e as Error).message.slice(0, QUOTE_CHARS)})`, { path: opts.path, fix }));
   }
   const parsed = v.safeParse(ActionsFileSchema, json);
   if (!parsed.success) {
@@ -70,7 +148,7 @@ export function parseActions(text: string, opts: { cap: number; available: reado
   const warnings: string[] = [];
   let entries = parsed.output.actions;
   if (entries.length > opts.cap) {
-    warnings.push(`${entries.length - opts.cap} action(s) beyond the cap of ${opts.cap} discarded: ${entries.slice(opts.cap).join(", ")}`);
+    warnings.push(`${entries.length - opts.cap} action(s) beyond the cap of ${opts.cap} discarded: ${quote(entries.slice(opts.cap).join(", "))}`);
     entries = entries.slice(0, opts.cap);
   }
   const actions: Action[] = [];
@@ -79,7 +157,7 @@ export function parseActions(text: string, opts: { cap: number; available: reado
     if (a.isErr()) {
       warnings.push(`dropped ${a.error}`);
     } else if (a.value.id !== 0 && !opts.available.includes(a.value.id)) {
-      warnings.push(`dropped '${entry}': this game offers only ${opts.available.filter((x) => x !== 0).map((x) => `ACTION${x}`).join(", ")} and RESET`);
+      warnings.push(`dropped ${quote(entry)}: this game offers only ${opts.available.filter((x) => x !== 0).map((x) => `ACTION${x}`).join(", ")} and RESET`);
     } else {
       actions.push(a.value);
     }
