@@ -1,7 +1,14 @@
 // Confining an external agent with bubblewrap: the system read-only, the workspace (and the CLI's own HOME)
 // read-write, /tmp a fresh tmpfs, and the runs root covered by an empty read-only tmpfs, so the master log,
-// index, events and every other game's workspace are invisible. The network is NOT cut: the coding CLIs need
-// their model API. Also here: the `auto` choice (bwrap where it is installed and works).
+// index, events and every other game's workspace are invisible; /root and /home are covered too (a process
+// mapped to root's own uid would otherwise read them). The network is NOT cut: the coding CLIs need their
+// model API. Also here: the `auto` choice (bwrap where it is installed and works).
+//
+// Root is the dangerous case (most containers): bwrap run by root leaves the sandboxed process every
+// capability unless told otherwise, and with CAP_SYS_ADMIN it can unmount the covers and remount / writable.
+// So the process always loses every capability (--cap-drop ALL), gets its own user namespace mapped to an
+// unprivileged uid where the kernel allows one, its own pid namespace and session (no TIOCSTI into the
+// harness's terminal), and dies with the harness.
 import { spawnSync } from "node:child_process";
 import { realpathSync } from "node:fs";
 import { dirname, sep } from "node:path";
@@ -27,8 +34,18 @@ export interface Sandbox {
 
 export const NO_SANDBOX: Sandbox = { kind: "none", wrap: (argv) => [...argv] };
 
+/** What the probe found this bwrap can do here. */
+export interface BwrapSupport {
+  readonly bin: string;
+  /** --unshare-user works (user namespaces are allowed): the agent runs as SANDBOX_UID inside. */
+  readonly userns: boolean;
+}
+
+/** The uid and gid the agent has inside the sandbox's user namespace: not 0, so nothing treats it as root. */
+export const SANDBOX_UID = 1000;
+
 /** The sandbox --sandbox asks for. bwrap that is missing or cannot run is an error; auto then falls back to none. */
-export function chooseSandbox(kind: RunConfig["sandbox"], probe: () => string | null = probeBwrap): Result<Sandbox, ProlongError> {
+export function chooseSandbox(kind: RunConfig["sandbox"], probe: () => BwrapSupport | null = probeBwrap): Result<Sandbox, ProlongError> {
   if (kind === "none") return ok(NO_SANDBOX);
   const bwrap = probe();
   if (bwrap !== null) return ok({ kind: "bwrap", wrap: (argv, dirs) => bwrapArgv(bwrap, argv, dirs) });
@@ -36,18 +53,28 @@ export function chooseSandbox(kind: RunConfig["sandbox"], probe: () => string | 
   return err(prolongError("no-sandbox", "--sandbox bwrap: bubblewrap is not installed or cannot create a sandbox here", { fix: "install it (apt-get install bubblewrap; it needs unprivileged user namespaces or root), or pass --sandbox none" }));
 }
 
-let probed: string | null | undefined;
+let probed: BwrapSupport | null | undefined;
 
-/** The bwrap executable if it can actually build a sandbox on this machine (checked once per process). */
-export function probeBwrap(): string | null {
+/** The bwrap executable if it can actually build a sandbox on this machine, and whether with a user namespace (checked once per process). */
+export function probeBwrap(): BwrapSupport | null {
   if (probed !== undefined) return probed;
   const bin = findCli("bwrap", { dirs: [] });
   probed = null;
   if (bin !== null) {
-    const r = spawnSync(bin, ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--die-with-parent", "true"], { stdio: "ignore", timeout: 10_000 });
-    if (r.status === 0) probed = bin;
+    const works = (userns: boolean) => {
+      const argv = [...isolationFlags(userns), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "true"];
+      return spawnSync(bin, argv, { stdio: "ignore", timeout: 10_000 }).status === 0;
+    };
+    if (works(true)) probed = { bin, userns: true };
+    else if (works(false)) probed = { bin, userns: false };
   }
   return probed;
+}
+
+/** The flags that take the agent's privileges away, whoever runs the harness. */
+function isolationFlags(userns: boolean): string[] {
+  const user = userns ? ["--unshare-user", "--uid", String(SANDBOX_UID), "--gid", String(SANDBOX_UID)] : [];
+  return [...user, "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--die-with-parent", "--new-session"];
 }
 
 /**
@@ -55,23 +82,23 @@ export function probeBwrap(): string | null {
  * kept paths on top of them, then the hidden layers are made read-only (binds on top keep their own flags),
  * so a write outside the workspace fails instead of landing in a throwaway tmpfs.
  */
-export function bwrapArgv(bwrap: string, argv: readonly string[], dirs: SandboxDirs): string[] {
+export function bwrapArgv(bwrap: BwrapSupport, argv: readonly string[], dirs: SandboxDirs): string[] {
   const hidden = hiddenDirs(dirs.workspace);
-  const out = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+  const out = [bwrap.bin, ...isolationFlags(bwrap.userns), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
   for (const h of hidden) out.push("--tmpfs", h);
   for (const w of [dirs.workspace, ...(dirs.writable ?? [])]) out.push("--bind", w, w);
   for (const k of dirs.keep ?? []) {
     if (hidden.some((h) => isInside(k, h))) out.push("--ro-bind", k, k);
   }
   for (const h of hidden) if (h !== "/tmp") out.push("--remount-ro", h);
-  out.push("--unshare-pid", "--die-with-parent", "--chdir", dirs.workspace, ...argv);
+  out.push("--chdir", dirs.workspace, ...argv);
   return out;
 }
 
 /**
- * What the agent must not see: /tmp (other runs and tests live there; it gets a fresh writable one) and the
- * runs root, i.e. runs/ above runs/<stamp>/<game>/workspace. Were the runs root `/`, the stamp directory is
- * hidden instead.
+ * What the agent must not see: /tmp (other runs and tests live there; it gets a fresh writable one), the
+ * home directories, and the runs root, i.e. runs/ above runs/<stamp>/<game>/workspace. Were the runs root
+ * `/`, the stamp directory is hidden instead.
  */
 export function hiddenDirs(workspace: string): string[] {
   const runDir = dirname(workspace);
@@ -79,8 +106,12 @@ export function hiddenDirs(workspace: string): string[] {
   const root = dirname(stampDir);
   const runs = root === "/" ? stampDir : root;
   // Parents before children: bwrap mounts in order. `/` itself is never covered (a workspace at the top).
-  return runs === "/tmp" || runs === "/" ? ["/tmp"] : ["/tmp", runs];
+  const covers = ["/tmp", ...HOMES];
+  return runs === "/" || covers.includes(runs) ? covers : [...covers, runs];
 }
+
+/** Home directories: the agent gets its own HOME; other users' (and root's) are not its to read. */
+const HOMES = ["/root", "/home"];
 
 /** The directory a CLI is installed in (its node_modules when it came from npm), to keep it visible. */
 export function installDir(bin: string): string {

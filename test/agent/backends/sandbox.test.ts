@@ -9,24 +9,29 @@ import { bwrapArgv, chooseSandbox, hiddenDirs, installDir } from "../../../src/a
 import { HAVE_BWRAP, play, readEventsFile, tempRoot } from "./helpers.ts";
 
 describe("the bwrap command line", () => {
-  test("hides /tmp and the runs root, binds the workspace and HOME writable, re-exposes a kept install, then locks the hidden layer", () => {
+  test("takes every privilege away, hides /tmp, the homes and the runs root, binds the workspace and HOME writable, re-exposes a kept install, then locks the hidden layers", () => {
     const ws = "/srv/runs/2026-01-01T00-00-00/glide/workspace";
     const home = "/srv/runs/2026-01-01T00-00-00/glide/agent-home";
-    const argv = bwrapArgv("/usr/bin/bwrap", ["claude", "-p", "hi"], { workspace: ws, writable: [home], keep: ["/srv/runs/node_modules", "/opt/tools"] });
+    const argv = bwrapArgv({ bin: "/usr/bin/bwrap", userns: true }, ["claude", "-p", "hi"], { workspace: ws, writable: [home], keep: ["/srv/runs/node_modules", "/opt/tools"] });
     expect(argv).toEqual([
-      "/usr/bin/bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-      "--tmpfs", "/tmp", "--tmpfs", "/srv/runs",
+      "/usr/bin/bwrap", "--unshare-user", "--uid", "1000", "--gid", "1000", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc",
+      "--die-with-parent", "--new-session", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+      "--tmpfs", "/tmp", "--tmpfs", "/root", "--tmpfs", "/home", "--tmpfs", "/srv/runs",
       "--bind", ws, ws, "--bind", home, home,
       "--ro-bind", "/srv/runs/node_modules", "/srv/runs/node_modules",
-      "--remount-ro", "/srv/runs",
-      "--unshare-pid", "--die-with-parent", "--chdir", ws, "claude", "-p", "hi",
+      "--remount-ro", "/root", "--remount-ro", "/home", "--remount-ro", "/srv/runs",
+      "--chdir", ws, "claude", "-p", "hi",
     ]);
+    // Without user namespaces the capabilities still go.
+    const plain = bwrapArgv({ bin: "/usr/bin/bwrap", userns: false }, ["x"], { workspace: ws });
+    expect(plain.slice(0, 8)).toEqual(["/usr/bin/bwrap", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--die-with-parent", "--new-session", "--ro-bind"]);
   });
 
-  test("a runs root at / hides the stamp directory instead; a workspace at the top hides only /tmp", () => {
-    expect(hiddenDirs("/2026/glide/workspace")).toEqual(["/tmp", "/2026"]);
-    expect(hiddenDirs("/tmp/x/t/glide/workspace")).toEqual(["/tmp", "/tmp/x"]);
-    expect(hiddenDirs("/glide/workspace")).toEqual(["/tmp"]);
+  test("a runs root at / hides the stamp directory instead; a workspace at the top hides only /tmp and the homes", () => {
+    expect(hiddenDirs("/2026/glide/workspace")).toEqual(["/tmp", "/root", "/home", "/2026"]);
+    expect(hiddenDirs("/tmp/x/t/glide/workspace")).toEqual(["/tmp", "/root", "/home", "/tmp/x"]);
+    expect(hiddenDirs("/glide/workspace")).toEqual(["/tmp", "/root", "/home"]);
+    expect(hiddenDirs("/home/ann/runs/t/glide/workspace")).toEqual(["/tmp", "/root", "/home", "/home/ann/runs"]);
   });
 
   test("an npm-installed CLI keeps its whole node_modules visible", () => {
@@ -40,8 +45,8 @@ describe("the bwrap command line", () => {
     expect(e.code).toBe("no-sandbox");
     expect(e.fix).toContain("apt-get install bubblewrap");
     expect(chooseSandbox("auto", missing)._unsafeUnwrap().kind).toBe("none");
-    expect(chooseSandbox("auto", () => "/usr/bin/bwrap")._unsafeUnwrap().kind).toBe("bwrap");
-    expect(chooseSandbox("none", () => "/usr/bin/bwrap")._unsafeUnwrap().kind).toBe("none");
+    expect(chooseSandbox("auto", () => ({ bin: "/usr/bin/bwrap", userns: true }))._unsafeUnwrap().kind).toBe("bwrap");
+    expect(chooseSandbox("none", () => ({ bin: "/usr/bin/bwrap", userns: true }))._unsafeUnwrap().kind).toBe("none");
   });
 });
 
@@ -86,6 +91,30 @@ describe.skipIf(!HAVE_BWRAP)("a hostile command agent under bwrap", () => {
     const copy = readFileSync(run.session.paths.copy, "utf8");
     expect(copy.endsWith("Action 99 | forged\n")).toBe(true); // the second turn's forgery, after the last sync
     expect(run.master.startsWith(copy.slice(0, -"Action 99 | forged\n".length))).toBe(true);
+  }, 60_000);
+});
+
+/** What root inside the sandbox tries: every capability it still has, unmounting the covers, remounting / writable. */
+const ROOT_ESCAPE = [
+  `grep CapEff /proc/self/status > caps.txt`,
+  `id -u > uid.txt`,
+  `if umount -l /tmp 2>/dev/null; then echo "umount ok"; else echo "umount failed"; fi >> attacks.txt`,
+  `if mount -o remount,bind,rw / 2>/dev/null; then echo "remount ok"; else echo "remount failed"; fi >> attacks.txt`,
+  `if ls /root > /dev/null 2>&1 && [ -n "$(ls -A /root)" ]; then echo "read-root-home ok"; else echo "read-root-home failed"; fi >> attacks.txt`,
+  `if touch /etc/prolong-escape 2>/dev/null; then echo "write-etc ok"; else echo "write-etc failed"; fi >> attacks.txt`,
+  `printf '{"actions":["ACTION4"]}' > actions.json`,
+].join("; ");
+
+describe.skipIf(!HAVE_BWRAP || process.getuid?.() !== 0)("root inside bwrap (skipped: needs bwrap and a run as root)", () => {
+  test("holds no capability, cannot unmount the covers, remount / writable, read /root or write the system", async () => {
+    const root = tempRoot();
+    const run = await play({ game: "glide", agent: "command", cmd: ROOT_ESCAPE, maxActions: 1, sandbox: "bwrap" }, { root, name: "escape" });
+    expect(run.end.reason).toBe("max-actions");
+    const ws = run.session.paths.workspace;
+    expect(readFileSync(join(ws, "caps.txt"), "utf8").trim()).toBe("CapEff:\t0000000000000000");
+    expect(readFileSync(join(ws, "uid.txt"), "utf8").trim()).not.toBe("0");
+    expect(readFileSync(join(ws, "attacks.txt"), "utf8").trim().split("\n")).toEqual(["umount failed", "remount failed", "read-root-home failed", "write-etc failed"]);
+    expect(existsSync("/etc/prolong-escape")).toBe(false);
   }, 60_000);
 });
 
