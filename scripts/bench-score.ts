@@ -8,7 +8,8 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { newConfig } from "../src/run/config.ts";
 import { findRuns } from "../src/score/find-runs.ts";
-import { armReport, groupArms } from "../src/score/report.ts";
+import { groupArms } from "../src/score/arms.ts";
+import { armReport } from "../src/score/report.ts";
 import { buildScorecard } from "../src/score/scorecard.ts";
 import { seededRandom } from "../src/score/stats.ts";
 
@@ -59,7 +60,7 @@ for (let i = 0; i < 3; i++) {
 const t1 = performance.now();
 const found = findRuns([root]);
 const t2 = performance.now();
-const arms = groupArms(found.runs).map((r) => armReport(r, {}));
+const arms = groupArms(found.runs)._unsafeUnwrap().map((r) => armReport(r, {}));
 const t3 = performance.now();
 
 const best = Math.min(...times);

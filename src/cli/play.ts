@@ -5,9 +5,7 @@ import { formatError } from "../errors.ts";
 import { AGENT_KINDS, DEFAULTS, newConfig, readConfigFile, type RunConfig } from "../run/config.ts";
 import { planSwarm, startSwarm, type RunStatus, type Swarm } from "../run/swarm.ts";
 import { swarmSummary, swarmView } from "../run/swarm-view.ts";
-import { findRuns } from "../score/find-runs.ts";
-import { armMarkdown } from "../score/markdown.ts";
-import { armReport, groupArms } from "../score/report.ts";
+import { scoreTables } from "../score/markdown.ts";
 import { finishRun } from "../run/finish.ts";
 import { ttyProgress } from "../run/progress.ts";
 import { runStamp } from "../run/run-dir.ts";
@@ -62,6 +60,9 @@ many runs (each a child process with its own run directory runs/<time>/<game>-r<
                           for each child; DIR must not hold a log yet)
 
 other:
+  --arm NAME              the arm this run belongs to, for \`prolong score\` and \`report\` (default: derived from
+                          the settings, e.g. "explorer --log-window 25"); runs under one name must share every
+                          setting that changes what the agent sees or does, or score refuses to pool them
   --grid ascii|hex        how boards are written in the log (default ascii, as in the paper)
   --seed N                game and agent seed (default 0)
   --runs-dir DIR          where run directories go (default ./runs)
@@ -73,6 +74,7 @@ errors, interrupted), 2 on bad options.`;
 
 const options = {
   agent: { type: "string" },
+  arm: { type: "string" },
   env: { type: "string" },
   "arc-games": { type: "string" },
   sandbox: { type: "string" },
@@ -114,6 +116,7 @@ export function fieldsFromFlags(v: Record<string, string | boolean | undefined>)
     if (value !== undefined) fields[k] = value;
   };
   set("agent", v.agent as RunConfig["agent"] | undefined);
+  set("arm", v.arm as string | undefined);
   set("env", v.env as RunConfig["env"] | undefined);
   const arcGames = v["arc-games"] as string | undefined;
   set("arcGames", arcGames === undefined ? undefined : resolve(arcGames)); // run.json must work from any cwd
@@ -279,9 +282,8 @@ async function playMany(positionals: string[], v: Record<string, string | boolea
     console.log(JSON.stringify({ kind: "swarm-summary", dir, runs: runsOut }));
   } else {
     console.log(swarmSummary(result, dir));
-    const found = findRuns([dir]);
-    const tables = groupArms(found.runs).map((r) => armMarkdown(armReport(r, {}), { level: 0.95 }));
-    if (tables.length > 0) console.log(`\n${tables.join("\n\n")}\n\n(\`prolong score ${dir}\` prints this again; --json, --at N, --compare A B)`);
+    const tables = scoreTables([dir]);
+    if (tables) console.log(`\n${tables}\n\n(\`prolong score ${dir}\` prints this again; --json, --csv, --at N,M, --compare A B)`);
   }
   return result.every((s) => s.state === "done") ? 0 : 1;
 }

@@ -1,10 +1,11 @@
-// `prolong score <run dirs or dirs above them…>`: per game and overall scores of finished runs, with the
-// paper's statistics; --at N re-scores from the logs as if cut at N actions; --compare A B sets two arms
-// side by side.
-import { findRuns, skipReason, type FoundRun, type SkippedRun } from "../score/find-runs.ts";
-import { armMarkdown, compareMarkdown, skippedMarkdown } from "../score/markdown.ts";
-import { armReport, compareArms, groupArms, armLabel, armSettings, type ScoredRun } from "../score/report.ts";
-import { rescoreAt } from "../score/rescore.ts";
+// `prolong score <run dirs or dirs above them…>`: per arm, per game and overall scores of finished runs, with the
+// paper's statistics; every run as a row (--json, --csv); --at N,M,… re-scores from the logs as if cut at each
+// budget; --compare A B sets two arms side by side at equal k.
+import { conflictText, groupArms, type ArmConflict } from "../score/arms.ts";
+import { collectRuns, scoreRuns } from "../score/collect.ts";
+import { armMarkdown, armsMarkdown, budgetsMarkdown, compareMarkdown, skippedMarkdown } from "../score/markdown.ts";
+import { compareArms } from "../score/report.ts";
+import { runRowsCsv } from "../score/run-rows.ts";
 import { BOOTSTRAP_DEFAULTS, type BootstrapOptions } from "../score/stats.ts";
 import { parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
@@ -12,26 +13,32 @@ import type { Command } from "./command.ts";
 const usage = `usage: prolong score <run-dir | dir above runs>... [options]
        prolong score --compare A B [options]
 
-Scores finished runs from their scorecard.json files. Runs are grouped into arms (the same settings except
-game and seed); for each arm, per game and over all games: levels completed, RHAE (ARC-AGI-3's action-
-efficiency score, 0..100, of each run's best episode), pass@1 (mean over runs), best@k (max over the k runs),
-billed tokens and billed tokens per level completed. Over games, means come with ${Math.round(BOOTSTRAP_DEFAULTS.level * 100)}% bootstrap confidence
-intervals that resample games (seeded: the same command prints the same table). Runs of --episodes K also get
-a lifetime table: RHAE per episode and the best so far.
+Scores finished runs from their scorecard.json files. Runs are grouped into arms by name (\`play --arm NAME\`, or
+the name derived from the settings); every run under one name must have the same fingerprint — every setting
+that changes what the agent sees or does — and, per game, the same game version, or score refuses to pool them
+and names what differs. For each arm, per game and over all games: runs, failed runs (counted at the score
+they reached), unfinished runs (not counted), levels completed, RHAE (ARC-AGI-3's action-efficiency score,
+0..100, of each run's best episode), pass@1 (mean over runs), best@k (max over the k runs; and the expected
+best of k runs for k = 1..K), billed tokens and billed tokens per level completed. Over games, means come with
+${Math.round(BOOTSTRAP_DEFAULTS.level * 100)}% bootstrap confidence intervals that resample games (seeded: the same command prints the same table).
+With more than one arm, one table sets them all side by side (best@k at one k for all). Runs of --episodes K
+also get a lifetime table: RHAE per episode and the best so far.
 
 A directory that is half-written, interrupted, edited or not prolong's is named with the reason and skipped.
 
-  --at N            re-score every run as if it had stopped after N actions per episode, from its log
-                    (no agent runs): the budget-matched comparison. Runs played with --max-actions < N
-                    are skipped.
+  --at N[,M,…]      re-score every run as if it had stopped after N actions per episode, from its log
+                    (no agent runs): the budget-matched comparison. Several budgets give a score-against-
+                    budget table. Runs played with --max-actions < N are skipped at that budget.
   --compare         exactly two paths, arm A and arm B (each must hold one arm): per game side by side,
-                    B − A with a paired bootstrap CI over the games both played
+                    B − A with a paired bootstrap CI over the games both played; best@k at equal k
   --seed N          bootstrap seed (default ${BOOTSTRAP_DEFAULTS.seed})
   --resamples N     bootstrap resamples (default ${BOOTSTRAP_DEFAULTS.resamples})
   --price USD       dollars per million billed tokens: adds cost per level in dollars
-  --json            one JSON object: {arms | compare, skipped, at, bootstrap}
+  --json            one JSON object: {arms, runs, skipped, at, budgets, bootstrap} (or {compare, ...})
+  --csv             one row per run (every budget with --at), RFC 4180, for spreadsheets and pandas
 
-exit status: 0 when at least one run was scored, 1 when none could be, 2 on bad options.`;
+exit status: 0 when at least one run was scored, 1 when none could be, 2 on bad options or runs that
+cannot be pooled.`;
 
 const options = {
   at: { type: "string" },
@@ -40,6 +47,7 @@ const options = {
   resamples: { type: "string" },
   price: { type: "string" },
   json: { type: "boolean" },
+  csv: { type: "boolean" },
 } as const;
 
 function wholeNumber(v: string | undefined, flag: string, min: number): number | undefined | string {
@@ -48,18 +56,19 @@ function wholeNumber(v: string | undefined, flag: string, min: number): number |
   return Number(v);
 }
 
-/** Runs found under the paths, each re-scored at N when asked; failures join the skipped list. */
-export function collectRuns(paths: readonly string[], at: number | undefined): { runs: ScoredRun[]; skipped: SkippedRun[] } {
-  const found = findRuns(paths);
-  if (at === undefined) return found;
-  const runs: FoundRun[] = [];
-  const skipped = [...found.skipped];
-  for (const r of found.runs) {
-    const cut = rescoreAt(r.dir, r.card, at);
-    if (cut.isOk()) runs.push({ dir: r.dir, card: cut.value });
-    else skipped.push({ dir: r.dir, reason: skipReason(r.dir, cut.error) });
-  }
-  return { runs, skipped };
+/** `--at 100,250,500` as budgets in the order given; a message for anything else. */
+export function parseBudgets(v: string | undefined): (number | null)[] | string {
+  if (v === undefined) return [null];
+  const parts = v.split(",").map((x) => x.trim());
+  if (parts.some((x) => !/^\d+$/.test(x) || Number(x) < 1)) return `--at takes whole numbers ≥ 1 separated by commas (e.g. --at 100,250,500), got '${v}'`;
+  const budgets = parts.map(Number);
+  if (new Set(budgets).size !== budgets.length) return `--at names a budget twice: '${v}'`;
+  return budgets;
+}
+
+function refuse(conflicts: readonly ArmConflict[]): number {
+  console.error(conflicts.map((c) => `prolong score: ${conflictText(c)}`).join("\n"));
+  return 2;
 }
 
 export const scoreCommand: Command = {
@@ -70,11 +79,11 @@ export const scoreCommand: Command = {
     const parsed = parseCommandArgs("score", args, options);
     if (!parsed) return 2;
     const o = parsed.values;
-    const at = wholeNumber(o.at, "--at", 1);
+    const budgets = parseBudgets(o.at);
     const seed = wholeNumber(o.seed, "--seed", 0);
     const resamples = wholeNumber(o.resamples, "--resamples", 1);
     const price = o.price === undefined ? undefined : Number(o.price);
-    for (const bad of [at, seed, resamples]) {
+    for (const bad of [budgets, seed, resamples]) {
       if (typeof bad === "string") {
         console.error(`prolong score: ${bad}`);
         return 2;
@@ -84,6 +93,10 @@ export const scoreCommand: Command = {
       console.error(`prolong score: --price must be a number ≥ 0 (dollars per million billed tokens), got '${o.price}'`);
       return 2;
     }
+    if (o.json && o.csv) {
+      console.error("prolong score: --json and --csv are two formats of one answer; give one");
+      return 2;
+    }
     const paths = parsed.positionals;
     if (paths.length === 0 || (o.compare && paths.length !== 2)) {
       console.error(o.compare ? "prolong score: --compare takes exactly two paths, arm A and arm B" : `prolong score: which runs? give run directories or a directory above them\n\n${usage}`);
@@ -91,34 +104,55 @@ export const scoreCommand: Command = {
     }
     const boot: BootstrapOptions = { seed: (seed as number | undefined) ?? BOOTSTRAP_DEFAULTS.seed, resamples: (resamples as number | undefined) ?? BOOTSTRAP_DEFAULTS.resamples, level: BOOTSTRAP_DEFAULTS.level };
     const md = { level: BOOTSTRAP_DEFAULTS.level, ...(price !== undefined ? { pricePerMTok: price } : {}) };
-    const atN = at as number | undefined;
-    const heading = atN !== undefined ? `Re-scored at ${atN} actions per episode (from the logs).\n\n` : "";
+    const at = budgets as (number | null)[];
+    const heading = (n: number | null) => (n !== null ? `Re-scored at ${n} actions per episode (from the logs).\n\n` : "");
 
     if (o.compare) {
       const [pa, pb] = paths as [string, string];
-      const a = collectRuns([pa], atN);
-      const b = collectRuns([pb], atN);
-      const skipped = [...a.skipped, ...b.skipped];
-      for (const [name, side] of [[pa, a], [pb, b]] as const) {
-        const arms = groupArms(side.runs);
-        if (arms.length !== 1) {
-          console.error(arms.length === 0 ? `prolong score: ${name}: no run could be scored\n${skippedMarkdown(skipped)}` : `prolong score: ${name} holds ${arms.length} arms (${arms.map((x) => armLabel(armSettings(x[0]!.card))).join(" | ")})\n  fix: give each side a directory holding one arm`);
-          return arms.length === 0 ? 1 : 2;
+      const out: { at: number | null; compare: ReturnType<typeof compareArms>; skipped: ReturnType<typeof collectRuns>["skipped"] }[] = [];
+      for (const n of at) {
+        const a = collectRuns([pa], n);
+        const b = collectRuns([pb], n);
+        const skipped = [...a.skipped, ...b.skipped];
+        const sides = [];
+        for (const [name, side] of [[pa, a], [pb, b]] as const) {
+          const arms = groupArms(side.runs, side.skipped);
+          if (arms.isErr()) return refuse(arms.error);
+          if (arms.value.length !== 1) {
+            console.error(arms.value.length === 0 ? `prolong score: ${name}: no run could be scored\n${skippedMarkdown(skipped)}` : `prolong score: ${name} holds ${arms.value.length} arms (${arms.value.map((x) => x.name).join(" | ")})\n  fix: give each side a directory holding one arm`);
+            return arms.value.length === 0 ? 1 : 2;
+          }
+          sides.push(arms.value[0]!);
         }
+        out.push({ at: n, compare: compareArms(sides[0]!, sides[1]!, boot), skipped });
       }
-      const report = compareArms(a.runs, b.runs, boot);
-      if (o.json) console.log(JSON.stringify({ compare: report, skipped, at: atN ?? null, bootstrap: boot }, null, 2));
-      else console.log(heading + compareMarkdown(report, { a: pa, b: pb }, md) + (skipped.length ? `\n\n${skippedMarkdown(skipped)}` : ""));
+      if (o.json) console.log(JSON.stringify({ compare: out[0]!.compare, skipped: out[0]!.skipped, at: out[0]!.at, ...(at.length > 1 ? { budgets: out } : {}), bootstrap: boot }, null, 2));
+      else if (o.csv) {
+        console.error("prolong score: --csv lists runs; use it without --compare (the rows name each run's arm)");
+        return 2;
+      } else console.log(out.map((x) => heading(x.at) + compareMarkdown(x.compare, { a: pa, b: pb }, md) + (x.skipped.length ? `\n\n${skippedMarkdown(x.skipped)}` : "")).join("\n\n"));
       return 0;
     }
 
-    const { runs, skipped } = collectRuns(paths, atN);
-    const arms = groupArms(runs).map((r) => armReport(r, boot));
-    if (o.json) console.log(JSON.stringify({ arms, skipped, at: atN ?? null, bootstrap: boot }, null, 2));
-    else {
-      const body = arms.map((r) => armMarkdown(r, md)).join("\n\n");
-      console.log(heading + [body || "No run could be scored.", skippedMarkdown(skipped)].filter(Boolean).join("\n\n"));
+    const scored = scoreRuns(paths, at, boot);
+    if (scored.isErr()) return refuse(scored.error);
+    const all = scored.value.budgets;
+    const first = all[0]!;
+    if (o.json) {
+      console.log(JSON.stringify({ arms: first.arms, runs: first.runs, skipped: first.skipped, at: first.at, ...(all.length > 1 ? { budgets: all } : {}), bootstrap: boot }, null, 2));
+    } else if (o.csv) {
+      process.stdout.write(runRowsCsv(all.map((b) => ({ at: b.at, rows: b.runs }))));
+    } else {
+      const blocks: string[] = [];
+      if (all.length > 1) blocks.push(budgetsMarkdown(all, md));
+      for (const b of all) {
+        const body = b.arms.map((r) => armMarkdown(r, md));
+        if (b.arms.length > 1) body.unshift(armsMarkdown(b.arms, md));
+        blocks.push(heading(b.at) + (body.join("\n\n") || "No run could be scored."));
+      }
+      const skipped = skippedMarkdown(first.skipped);
+      console.log([...blocks, skipped].filter(Boolean).join("\n\n"));
     }
-    return runs.length > 0 ? 0 : 1;
+    return all.some((b) => b.runs.some((r) => r.status === "scored")) ? 0 : 1;
   },
 };

@@ -2,6 +2,7 @@
 // valibot schema (common fields here, rule-specific fields by each rule kind) and turned into playable games.
 // A malformed file is an error naming the file, the level and the field.
 import { err, ok } from "neverthrow";
+import { createHash } from "node:crypto";
 import type { Result } from "neverthrow";
 import * as v from "valibot";
 import { parseActionEntry } from "../agent/actions.ts";
@@ -113,6 +114,7 @@ export function loadGameFile(file: string, raw: unknown): Result<GameEntry, Prol
     availableActions: [...game.actions].sort() as ActionId[],
     baselineActions: levels.map((l) => l.baseline),
     tags: game.tags,
+    version: createHash("sha256").update(JSON.stringify(raw), "utf8").digest("hex").slice(0, 12),
   };
   const def: GameDef<unknown, unknown> = { info, rules, levels, backdrop: game.backdrop };
   return ok({ file, info, about: game.about, levels, rules, create: (seed) => new LocalGame(def, { seed }) });

@@ -42,6 +42,8 @@ export interface GameInfo {
   /** Per level, the action count of a good human solution (RHAE's baseline). */
   readonly baselineActions: readonly number[];
   readonly tags: readonly string[];
+  /** The game's version when the environment knows it (a local game: a hash of its file). */
+  readonly version?: string;
 }
 
 /**

@@ -17,6 +17,8 @@ const Int = (min: number, msg: string) => v.pipe(v.number(msg), v.integer(msg), 
 
 export const RunConfigSchema = v.object({
   game: v.pipe(v.string(), v.minLength(1, "a game id is required")),
+  /** The arm's name (`--arm`); without it the name is derived from the settings (run/arm.ts). */
+  arm: v.optional(v.pipe(v.string(), v.regex(/^[^\u0000-\u001f\u007f]{1,80}$/, "--arm takes a name of 1 to 80 printable characters on one line"), v.check((s) => s.trim() !== "", "--arm takes a non-blank name"))),
   env: v.picklist(ENV_KINDS, `env must be one of ${ENV_KINDS.join(", ")}`),
   /** For env arc-local: the directory of ARC game files (<id>/<version>/<id>.py + metadata.json). */
   arcGames: v.optional(v.string()),
@@ -68,7 +70,29 @@ export function validateConfig(input: unknown, source: string): Result<RunConfig
 }
 
 export function newConfig(fields: Partial<RunConfig> & { game: string }): Result<RunConfig, ProlongError> {
-  return validateConfig({ ...DEFAULTS, version: VERSION, ...fields }, "command line");
+  return validateConfig({ ...DEFAULTS, version: VERSION, ...fields }, "command line").andThen(checkApplicable);
+}
+
+/** Which agents (or environments) each optional setting means something to. */
+const APPLIES_TO: readonly { readonly field: keyof RunConfig; readonly flag: string; readonly on: "agent" | "env"; readonly kinds: readonly string[] }[] = [
+  { field: "cmd", flag: "--cmd", on: "agent", kinds: ["command"] },
+  { field: "model", flag: "--model", on: "agent", kinds: ["claude", "codex"] },
+  { field: "effort", flag: "--effort", on: "agent", kinds: ["claude", "codex"] },
+  { field: "arcGames", flag: "--arc-games", on: "env", kinds: ["arc-local"] },
+];
+
+/**
+ * A flag given for an agent or environment it does not apply to is an error naming the flag: accepted, it
+ * would change the run's arm (its name and fingerprint) without changing what the agent does.
+ */
+export function checkApplicable(c: RunConfig): Result<RunConfig, ProlongError> {
+  for (const a of APPLIES_TO) {
+    if (c[a.field] === undefined) continue;
+    const kind = a.on === "agent" ? c.agent : c.env;
+    if (a.kinds.includes(kind)) continue;
+    return err(prolongError("flag-not-applicable", `${a.flag} does not apply to --${a.on} ${kind} (it is for ${a.kinds.join(", ")})`, { path: "command line", fix: `drop ${a.flag}, or use it with --${a.on} ${a.kinds.join(" | ")}` }));
+  }
+  return ok(c);
 }
 
 export function readConfigFile(path: string): Result<RunConfig, ProlongError> {

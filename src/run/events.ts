@@ -8,7 +8,7 @@ import { prolongError, type ProlongError } from "../errors.ts";
 
 /** The fields each kind of event carries besides time, run and kind. */
 export interface EventFields {
-  "run-start": { game: string; agent: string; logWindow: string; maxActions: number; seed: number; resumed?: boolean; sandbox?: string };
+  "run-start": { game: string; arm?: { name: string; fingerprint: string }; agent: string; logWindow: string; maxActions: number; seed: number; resumed?: boolean; sandbox?: string };
   "agent-call": { turn: number; action: number; prompt?: string };
   "agent-reply": { turn: number; ms: number; actions: number; toolCalls?: number; tokens?: { input: number; cached: number; output: number }; exitCode?: number; text?: string };
   action: { action: number; call: string; level: number; attempt: number; score: number; state: string; frames: number };

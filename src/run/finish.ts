@@ -2,6 +2,7 @@
 import { renameSync, writeFileSync } from "node:fs";
 import { buildScorecard } from "../score/scorecard.ts";
 import { formatRhae } from "../score/rhae.ts";
+import { gameVersionOf } from "./arm.ts";
 import { describeWindow } from "./config.ts";
 import type { RunEnd, RunSession } from "./session.ts";
 import type { TokenUsage } from "../agent/agent.ts";
@@ -35,6 +36,7 @@ export async function finishRun(s: RunSession, end: RunEnd): Promise<{ summary: 
   const card = buildScorecard({
     run: s.name,
     config: s.config,
+    gameVersion: gameVersionOf(s.env.info),
     end,
     baselines,
     winLevels: s.tally.winLevels,

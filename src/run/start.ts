@@ -15,6 +15,7 @@ import { describeWindow, type RunConfig } from "./config.ts";
 import { EventLog } from "./events.ts";
 import { createRunDir, type RunPaths } from "./run-dir.ts";
 import type { RunSession } from "./session.ts";
+import { armOf } from "./arm.ts";
 import { promptContext, sectionFromFrame, writeSection } from "./steps.ts";
 import { newTally } from "./tally.ts";
 
@@ -85,7 +86,7 @@ export async function startRun(config: RunConfig, opts: StartOptions): Promise<R
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
   };
   writeInstructions(s);
-  s.events.emit("run-start", { game: config.game, agent: config.agent, logWindow: describeWindow(config.logWindow), maxActions: config.maxActions, seed: config.seed, ...(s.agent.sandbox ? { sandbox: s.agent.sandbox } : {}) });
+  s.events.emit("run-start", { game: config.game, arm: armOf(config), agent: config.agent, logWindow: describeWindow(config.logWindow), maxActions: config.maxActions, seed: config.seed, ...(s.agent.sandbox ? { sandbox: s.agent.sandbox } : {}) });
   const initial = writeSection(s, sectionFromFrame(frame, { action: 0, level: 1, attempt: 1, score: frame.levelsCompleted, kind: "initial" }, {}));
   if (initial.isErr()) return err(initial.error);
   return ok(s);

@@ -5,6 +5,7 @@
 import { readdirSync, statSync, type Dirent } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { ProlongError } from "../errors.ts";
+import { readConfigFile, type RunConfig } from "../run/config.ts";
 import { readScorecard, type Scorecard } from "./scorecard.ts";
 
 export interface FoundRun {
@@ -15,6 +16,11 @@ export interface FoundRun {
 export interface SkippedRun {
   readonly dir: string;
   readonly reason: string;
+  /**
+   * The settings of a run that has not finished (no scorecard yet, interrupted, its game failed), when its
+   * run.json could be read: such a run is counted in its arm's "unfinished" column instead of vanishing.
+   */
+  readonly unfinished?: RunConfig;
 }
 
 export interface FoundRuns {
@@ -79,14 +85,15 @@ function walk(dir: string, depth: number, runs: FoundRun[], skipped: SkippedRun[
 function scoreableRun(dir: string, names: Set<string>): FoundRun | SkippedRun {
   if (!names.has("scorecard.json")) {
     const what = names.has("logs.txt") ? "the run has not finished (still running, or stopped by a crash or kill)" : "no logs.txt either: the run never started";
-    return { dir, reason: `no scorecard.json: ${what}; \`prolong resume ${dir}\` finishes it` };
+    const config = names.has("run.json") ? readConfigFile(join(dir, "run.json")) : undefined;
+    return { dir, reason: `no scorecard.json: ${what}; \`prolong resume ${dir}\` finishes it`, ...(config?.isOk() ? { unfinished: config.value } : {}) };
   }
   const card = readScorecard(join(dir, "scorecard.json"));
   if (card.isErr()) return { dir, reason: skipReason(dir, card.error) };
   // Both leave the run resumable and say nothing about the agent: scoring them would count a cut-short run.
   if (card.value.end_reason === "interrupted" || card.value.end_reason === "game-failed") {
     const what = card.value.end_reason === "interrupted" ? "interrupted" : `the game failed (${card.value.end_detail})`;
-    return { dir, reason: `${what} after ${card.value.actions} action(s); \`prolong resume ${dir}\` finishes it` };
+    return { dir, reason: `${what} after ${card.value.actions} action(s); \`prolong resume ${dir}\` finishes it`, unfinished: card.value.settings };
   }
   return { dir, card: card.value };
 }

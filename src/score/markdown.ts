@@ -1,7 +1,10 @@
 // `prolong score`'s Markdown: the tables people paste into notes and docs/experiments.md.
+import { settingText } from "../run/arm.ts";
+import { conflictText } from "./arms.ts";
+import { scoreRuns, type BudgetScores } from "./collect.ts";
 import type { SkippedRun } from "./find-runs.ts";
 import type { ArmReport, CompareReport, GameRow } from "./report.ts";
-import type { Interval } from "./stats.ts";
+import { BOOTSTRAP_DEFAULTS, type Interval } from "./stats.ts";
 
 export interface MarkdownOptions {
   /** USD per million billed tokens: adds dollar columns. */
@@ -34,18 +37,29 @@ function table(head: string[], rows: string[][]): string {
   return [line(head), line(head.map(() => "---")), ...rows.map(line)].join("\n");
 }
 
+/** The arm's settings as the flags that give them (all of them, defaults too: the fingerprint covers them). */
+export function settingsLine(r: ArmReport): string {
+  return Object.entries(r.settings).map(([k, v]) => settingText(k, v)).join(" ");
+}
+
+const COUNTING = "failed: runs whose agent failed, counted at the score they had reached; unfinished: runs with no final scorecard (running, crashed, interrupted, the game failed), not counted — `prolong resume` finishes them.";
+
 export function armMarkdown(r: ArmReport, o: MarkdownOptions): string {
   const pct = Math.round(o.level * 100);
   const k = r.overall.k.min === r.overall.k.max ? `${r.overall.k.min}` : `${r.overall.k.min}–${r.overall.k.max}`;
-  const rows = r.games.map((g) => [g.game, String(g.runs), `${f1(g.levels)}/${g.winLevels}`, `${g.bestLevels}/${g.winLevels}`, f2(g.passAt1), f2(g.bestAtK), f1(g.meanActions), ...tokens(g.billedTokens, g.billedPerLevel, o)]);
+  const rows = r.games.map((g) => [g.game, String(g.runs), String(g.failed), String(g.unfinished), `${f1(g.levels)}/${g.winLevels}`, `${g.bestLevels}/${g.winLevels}`, f2(g.passAt1), f2(g.bestAtK), f1(g.meanActions), ...tokens(g.billedTokens, g.billedPerLevel, o)]);
   const o2 = r.overall;
-  rows.push([`**all ${o2.games} games**`, String(o2.runs), `${o2.levelsCompleted}/${o2.levelsTotal} (runs)`, "", `**${ci(o2.passAt1, f2)}**`, `**${ci(o2.bestAtK, f2)}**`, "", ...tokens(o2.billedTokens, o2.billedPerLevel, o)]);
+  rows.push([`**all ${o2.games} games**`, String(o2.runs), String(o2.failed), String(o2.unfinished), `${o2.levelsCompleted}/${o2.levelsTotal} (runs)`, "", `**${ci(o2.passAt1, f2)}**`, `**${ci(o2.bestAtK, f2)}**`, "", ...tokens(o2.billedTokens, o2.billedPerLevel, o)]);
+  const curve = o2.bestAtKCurve.map((x, i) => `k=${i + 1}: ${ci(x, f2)}`).join("; ");
   const parts = [
-    `### ${r.label}`,
+    `### ${r.name}`,
     "",
-    table(["game", "runs", "levels (mean)", "levels (best)", "pass@1 RHAE", `best@${k} RHAE`, "actions (mean)", ...tokenHeads(o)], rows),
+    `Settings (fingerprint ${r.fingerprint}): \`${settingsLine(r)}\``,
     "",
-    `Levels per game, mean over games: ${ci(o2.levels, f2)}. Brackets: ${pct}% bootstrap CI over games.`,
+    table(["game", "runs", "failed", "unfinished", "levels (mean)", "levels (best)", "pass@1 RHAE", `best@${k} RHAE`, "actions (mean)", ...tokenHeads(o)], rows),
+    "",
+    `Levels per game, mean over games: ${ci(o2.levels, f2)}. best@k over games (the expected best of k runs): ${curve}.`,
+    `Brackets: ${pct}% bootstrap CI over games. runs: scored runs; ${COUNTING}`,
   ];
   if (r.lifetime) {
     parts.push("", "Lifetime (per episode, mean over games of the mean over runs):", "", table(["episode", "RHAE", "best so far", "levels"], r.lifetime.map((l) => [String(l.episode), f2(l.passAt1), f2(l.bestSoFar), f2(l.levels)])));
@@ -53,20 +67,67 @@ export function armMarkdown(r: ArmReport, o: MarkdownOptions): string {
   return parts.join("\n");
 }
 
+/** The k every arm can be compared at: the fewest runs any game has in any arm. */
+export function commonK(arms: readonly ArmReport[]): number {
+  return Math.min(...arms.map((a) => a.overall.bestAtKCurve.length));
+}
+
+/** Every arm on one line each, and every game across the arms: the table a sweep needs (more than two arms). */
+export function armsMarkdown(arms: readonly ArmReport[], o: MarkdownOptions): string {
+  const pct = Math.round(o.level * 100);
+  const k = commonK(arms);
+  const rows = arms.map((a) => [a.name, String(a.overall.games), String(a.overall.runs), String(a.overall.failed), String(a.overall.unfinished), ci(a.overall.passAt1, f2), ci(a.overall.bestAtKCurve[k - 1]!, f2), ci(a.overall.levels, f2), int(a.overall.billedTokens)]);
+  const games = [...new Set(arms.flatMap((a) => a.games.map((g) => g.game)))].sort();
+  const cell = (a: ArmReport, game: string) => {
+    const g = a.games.find((x) => x.game === game);
+    return g ? `${f2(g.passAt1)} (${f1(g.levels)}/${g.winLevels})` : "–";
+  };
+  return [
+    `## ${arms.length} arms`,
+    "",
+    table(["arm", "games", "runs", "failed", "unfinished", "pass@1 RHAE", `best@${k} RHAE`, "levels / game", "billed tokens"], rows),
+    "",
+    `best@${k}: every arm at the same k (the fewest runs any game has in any arm), the expected best of ${k} runs. Brackets: ${pct}% bootstrap CI over games. ${COUNTING}`,
+    "",
+    "Per game, pass@1 RHAE (mean levels):",
+    "",
+    table(["game", ...arms.map((a) => a.name)], games.map((g) => [g, ...arms.map((a) => cell(a, g))])),
+  ].join("\n");
+}
+
+/** Each arm's pass@1 and levels at each budget (`--at 100,250,500`): the score-against-budget curve as a table. */
+export function budgetsMarkdown(budgets: readonly BudgetScores[], o: MarkdownOptions): string {
+  const pct = Math.round(o.level * 100);
+  const names = [...new Set(budgets.flatMap((b) => b.arms.map((a) => a.name)))];
+  const rows = names.map((name) => [name, ...budgets.map((b) => {
+    const a = b.arms.find((x) => x.name === name);
+    return a ? `${ci(a.overall.passAt1, f2)} (${f2(a.overall.levels.estimate)} lv, ${a.overall.runs} runs)` : "–";
+  })]);
+  return [
+    "## Score against action budget (re-scored from the logs)",
+    "",
+    table(["arm", ...budgets.map((b) => (b.at === null ? "as played" : `at ${b.at}`))], rows),
+    "",
+    `pass@1 RHAE, mean over games [${pct}% bootstrap CI over games] (mean levels per game, runs scored). A run played with fewer actions than a budget is skipped at that budget.`,
+  ].join("\n");
+}
+
 export function compareMarkdown(c: CompareReport, names: { a: string; b: string }, o: MarkdownOptions): string {
   const pct = Math.round(o.level * 100);
   const cell = (g: GameRow) => `${f2(g.passAt1)} (${f1(g.levels)}/${g.winLevels})`;
-  const rows = c.games.map((g) => [g.game, cell(g.a), cell(g.b), `${g.b.passAt1 - g.a.passAt1 > 0 ? "+" : ""}${f2(g.b.passAt1 - g.a.passAt1)}`, `${f2(g.a.bestAtK)} → ${f2(g.b.bestAtK)}`]);
-  rows.push([`**all ${c.games.length} games**`, `**${ci(c.a.overall.passAt1, f2)}**`, `**${ci(c.b.overall.passAt1, f2)}**`, `**${signed(c.diff.passAt1, f2)}**`, `${f2(c.a.overall.bestAtK.estimate)} → ${f2(c.b.overall.bestAtK.estimate)} (${signed(c.diff.bestAtK, f2)})`]);
+  const atK = (g: GameRow) => f2(g.bestAtKCurve[c.k - 1] as number);
+  const rows = c.games.map((g) => [g.game, cell(g.a), cell(g.b), `${g.b.passAt1 - g.a.passAt1 > 0 ? "+" : ""}${f2(g.b.passAt1 - g.a.passAt1)}`, `${atK(g.a)} → ${atK(g.b)}`]);
+  rows.push([`**all ${c.games.length} games**`, `**${ci(c.a.overall.passAt1, f2)}**`, `**${ci(c.b.overall.passAt1, f2)}**`, `**${signed(c.diff.passAt1, f2)}**`, `${f2(c.bestAtEqualK.a)} → ${f2(c.bestAtEqualK.b)} (${signed(c.diff.bestAtK, f2)})`]);
+  const runsOf = (r: ArmReport) => `${r.overall.runs} runs${r.overall.failed ? `, ${r.overall.failed} failed` : ""}${r.overall.unfinished ? `, ${r.overall.unfinished} unfinished` : ""}`;
   const parts = [
     `## A vs B`,
     "",
-    `- A: ${names.a} — ${c.a.label} (${c.a.overall.runs} runs)`,
-    `- B: ${names.b} — ${c.b.label} (${c.b.overall.runs} runs)`,
+    `- A: ${names.a} — ${c.a.name} (${runsOf(c.a)})`,
+    `- B: ${names.b} — ${c.b.name} (${runsOf(c.b)})`,
     "",
-    table(["game", "A pass@1 RHAE (levels)", "B pass@1 RHAE (levels)", "B − A", "best@k A → B"], rows),
+    table(["game", "A pass@1 RHAE (levels)", "B pass@1 RHAE (levels)", "B − A", `best@${c.k} A → B`], rows),
     "",
-    `Levels per game, B − A: ${signed(c.diff.levels, f2)}. Brackets: ${pct}% bootstrap CI over games (paired by game for differences).`,
+    `Levels per game, B − A: ${signed(c.diff.levels, f2)}. best@k at equal k = ${c.k} (the fewest runs any paired game has in either arm; the expected best of ${c.k} runs). Brackets: ${pct}% bootstrap CI over games (paired by game for differences).`,
   ];
   if (c.unpaired.length > 0) parts.push(`Played by one arm only (left out of the differences): ${c.unpaired.join(", ")}.`);
   parts.push("", armMarkdown(c.a, o), "", armMarkdown(c.b, o));
@@ -76,4 +137,14 @@ export function compareMarkdown(c: CompareReport, names: { a: string; b: string 
 export function skippedMarkdown(skipped: readonly SkippedRun[]): string {
   if (skipped.length === 0) return "";
   return [`Skipped ${skipped.length} director${skipped.length === 1 ? "y" : "ies"}:`, ...skipped.map((s) => `- ${s.dir}: ${s.reason}`)].join("\n");
+}
+
+/** The score tables of the runs under `paths` as played (default bootstrap), or null when none could be scored. */
+export function scoreTables(paths: readonly string[]): string | null {
+  const scored = scoreRuns(paths, [null], {});
+  if (scored.isErr()) return scored.error.map(conflictText).join("\n");
+  const arms = scored.value.budgets[0]!.arms;
+  if (arms.length === 0) return null;
+  const o = { level: BOOTSTRAP_DEFAULTS.level };
+  return [...(arms.length > 1 ? [armsMarkdown(arms, o)] : []), ...arms.map((a) => armMarkdown(a, o))].join("\n\n");
 }

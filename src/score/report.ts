@@ -1,19 +1,24 @@
-// The numbers `prolong score` reports, from scorecards: runs grouped into arms (same settings but game and
-// seed), per game (runs, levels, pass@1, best@k, billed tokens, cost per level) and over games (means with
-// bootstrap CIs over games), lifetimes per episode, and two arms compared game by game.
+// The numbers `prolong score` reports for one arm (runs grouped by score/arms.ts): per game (runs, failed and
+// unfinished runs, levels, pass@1, best@k for k = 1..K, billed tokens, cost per level) and over games (means with
+// bootstrap CIs over games), lifetimes per episode, and two arms compared game by game at equal k.
 // Scores are RHAE 0..100 of each run's best episode; levels are that episode's levels completed.
-import { describeWindow } from "../run/config.ts";
+// Agent-failed runs are counted at the score they had reached (a failure is the agent's result); unfinished
+// runs (no scorecard, interrupted, the game failed) are not scored, only counted in their own column.
+import type { ArmSettings } from "../run/arm.ts";
+import type { Arm, ScoredRun } from "./arms.ts";
 import type { Scorecard } from "./scorecard.ts";
-import { bestAtK, bootstrapMeanCI, mean, pairedBootstrapDiffCI, passAt1, type BootstrapOptions, type Interval } from "./stats.ts";
+import { bestAtK, bootstrapMeanCI, expectedBestOfK, mean, pairedBootstrapDiffCI, passAt1, type BootstrapOptions, type Interval } from "./stats.ts";
 
-export interface ScoredRun {
-  readonly dir: string;
-  readonly card: Scorecard;
-}
+export type { ScoredRun } from "./arms.ts";
 
 export interface GameRow {
   readonly game: string;
+  /** Runs scored (failed ones included). */
   readonly runs: number;
+  /** Scored runs whose agent failed (counted at the score reached). */
+  readonly failed: number;
+  /** Runs not finished (not scored). */
+  readonly unfinished: number;
   readonly winLevels: number;
   /** Mean over runs of levels completed. */
   readonly levels: number;
@@ -21,6 +26,8 @@ export interface GameRow {
   readonly passAt1: number;
   /** Max over the runs of RHAE. */
   readonly bestAtK: number;
+  /** best@k for k = 1..runs: the expected best of k runs drawn from these (k = 1 is pass@1, k = runs the max). */
+  readonly bestAtKCurve: number[];
   /** Max over the runs of levels completed. */
   readonly bestLevels: number;
   readonly meanActions: number;
@@ -38,16 +45,21 @@ export interface LifetimeRow {
 }
 
 export interface ArmReport {
-  readonly label: string;
+  readonly name: string;
+  readonly fingerprint: string;
   readonly settings: ArmSettings;
   readonly games: GameRow[];
   readonly overall: {
     readonly games: number;
     readonly runs: number;
+    readonly failed: number;
+    readonly unfinished: number;
     /** Runs per game: min and max (best@k's k). */
     readonly k: { readonly min: number; readonly max: number };
     readonly passAt1: Interval;
     readonly bestAtK: Interval;
+    /** best@k for k = 1..(fewest runs of any game), mean over games with bootstrap CIs. */
+    readonly bestAtKCurve: Interval[];
     readonly levels: Interval;
     readonly levelsCompleted: number;
     readonly levelsTotal: number;
@@ -55,62 +67,6 @@ export interface ArmReport {
     readonly billedPerLevel: number | null;
   };
   readonly lifetime: LifetimeRow[] | null;
-}
-
-/** What makes two runs the same arm: every setting but the game and the seed (and bookkeeping such as timeouts). */
-export interface ArmSettings {
-  readonly env: string;
-  readonly agent: string;
-  readonly model: string | null;
-  readonly effort: string | null;
-  readonly logWindow: string;
-  readonly workspace: string;
-  readonly maxActions: number;
-  readonly actionCap: number;
-  readonly episodes: number;
-  readonly gridMode: string;
-}
-
-export function armSettings(c: Scorecard): ArmSettings {
-  const s = c.settings;
-  return {
-    env: s.env,
-    agent: s.agent,
-    model: s.model ?? null,
-    effort: s.effort ?? null,
-    logWindow: describeWindow(s.logWindow),
-    workspace: s.workspace,
-    maxActions: s.maxActions,
-    actionCap: s.actionCap,
-    episodes: s.episodes,
-    gridMode: s.gridMode,
-  };
-}
-
-export function armLabel(a: ArmSettings): string {
-  const model = [a.model, a.effort].filter(Boolean).join(" ");
-  return [
-    `${a.agent}${model ? ` (${model})` : ""}`,
-    `log: ${a.logWindow}`,
-    `${a.maxActions} actions`,
-    a.workspace !== "persistent" ? `${a.workspace} workspace` : "",
-    a.episodes > 1 ? `${a.episodes} episodes` : "",
-    a.actionCap !== 20 ? `cap ${a.actionCap}` : "",
-    a.env !== "local" ? a.env : "",
-    a.gridMode !== "ascii" ? a.gridMode : "",
-  ].filter(Boolean).join(", ");
-}
-
-/** Runs split into arms, in order of first appearance. */
-export function groupArms(runs: readonly ScoredRun[]): ScoredRun[][] {
-  const arms = new Map<string, ScoredRun[]>();
-  for (const r of runs) {
-    const key = JSON.stringify(armSettings(r.card));
-    const list = arms.get(key);
-    if (list) list.push(r);
-    else arms.set(key, [r]);
-  }
-  return [...arms.values()];
 }
 
 function byGame(runs: readonly ScoredRun[]): Map<string, Scorecard[]> {
@@ -123,7 +79,7 @@ function byGame(runs: readonly ScoredRun[]): Map<string, Scorecard[]> {
   return new Map([...games.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-function gameRow(game: string, cards: readonly Scorecard[]): GameRow {
+function gameRow(game: string, cards: readonly Scorecard[], unfinished: number): GameRow {
   const scores = cards.map((c) => c.score);
   const levels = cards.map((c) => c.levels_completed);
   const billed = cards.reduce((n, c) => n + c.billed_tokens, 0);
@@ -131,10 +87,13 @@ function gameRow(game: string, cards: readonly Scorecard[]): GameRow {
   return {
     game,
     runs: cards.length,
+    failed: cards.filter((c) => c.end_reason === "agent-failed").length,
+    unfinished,
     winLevels: Math.max(...cards.map((c) => c.win_levels)),
     levels: mean(levels),
     passAt1: passAt1(scores),
     bestAtK: bestAtK(scores),
+    bestAtKCurve: scores.map((_, i) => expectedBestOfK(scores, i + 1)),
     bestLevels: Math.max(...levels),
     meanActions: mean(cards.map((c) => c.actions)),
     billedTokens: billed,
@@ -154,24 +113,29 @@ function lifetimeRows(games: Map<string, Scorecard[]>): LifetimeRow[] | null {
   return rows;
 }
 
-export function armReport(runs: readonly ScoredRun[], boot: BootstrapOptions): ArmReport {
-  const first = runs[0];
-  if (!first) throw new Error("armReport needs at least one run");
-  const settings = armSettings(first.card);
+export function armReport(arm: Arm, boot: BootstrapOptions): ArmReport {
+  const runs = arm.runs;
+  if (runs.length === 0) throw new Error("armReport needs at least one run");
   const games = byGame(runs);
-  const rows = [...games.entries()].map(([g, cards]) => gameRow(g, cards));
+  const unfinishedOf = (g: string) => arm.unfinished.filter((u) => u.unfinished?.game === g).length;
+  const rows = [...games.entries()].map(([g, cards]) => gameRow(g, cards, unfinishedOf(g)));
+  const kMin = Math.min(...rows.map((r) => r.runs));
   const billed = rows.reduce((n, r) => n + r.billedTokens, 0);
   const levelsCompleted = runs.reduce((n, r) => n + r.card.levels_completed, 0);
   return {
-    label: armLabel(settings),
-    settings,
+    name: arm.name,
+    fingerprint: arm.fingerprint,
+    settings: arm.settings,
     games: rows,
     overall: {
       games: rows.length,
       runs: runs.length,
+      failed: rows.reduce((n, r) => n + r.failed, 0),
+      unfinished: arm.unfinished.length,
       k: { min: Math.min(...rows.map((r) => r.runs)), max: Math.max(...rows.map((r) => r.runs)) },
       passAt1: bootstrapMeanCI(rows.map((r) => r.passAt1), boot),
       bestAtK: bootstrapMeanCI(rows.map((r) => r.bestAtK), boot),
+      bestAtKCurve: Array.from({ length: kMin }, (_, i) => bootstrapMeanCI(rows.map((r) => r.bestAtKCurve[i] as number), boot)),
       levels: bootstrapMeanCI(rows.map((r) => r.levels), boot),
       levelsCompleted,
       levelsTotal: runs.reduce((n, r) => n + r.card.win_levels, 0),
@@ -195,11 +159,18 @@ export interface CompareReport {
   readonly games: CompareRow[];
   /** Games only one arm played (left out of the differences). */
   readonly unpaired: string[];
-  /** B − A, mean over the paired games, with paired bootstrap CIs. */
+  /**
+   * The k at which best@k is compared: the fewest runs any paired game has in either arm, so both sides are
+   * the expected best of the same number of runs (never best@3 of one arm against best@1 of the other).
+   */
+  readonly k: number;
+  /** best@k at that k, per arm, mean over the paired games. */
+  readonly bestAtEqualK: { readonly a: number; readonly b: number };
+  /** B − A, mean over the paired games, with paired bootstrap CIs; bestAtK at the equal k above. */
   readonly diff: { readonly passAt1: Interval; readonly bestAtK: Interval; readonly levels: Interval };
 }
 
-export function compareArms(a: readonly ScoredRun[], b: readonly ScoredRun[], boot: BootstrapOptions): CompareReport {
+export function compareArms(a: Arm, b: Arm, boot: BootstrapOptions): CompareReport {
   const ra = armReport(a, boot);
   const rb = armReport(b, boot);
   const bGames = new Map(rb.games.map((g) => [g.game, g]));
@@ -210,5 +181,11 @@ export function compareArms(a: readonly ScoredRun[], b: readonly ScoredRun[], bo
   });
   const unpaired = [...ra.games.filter((g) => !bGames.has(g.game)), ...rb.games.filter((g) => !aGames.has(g.game))].map((g) => g.game);
   const diff = (pick: (r: GameRow) => number) => pairedBootstrapDiffCI(games.map((g) => pick(g.a)), games.map((g) => pick(g.b)), boot);
-  return { a: ra, b: rb, games, unpaired, diff: { passAt1: diff((r) => r.passAt1), bestAtK: diff((r) => r.bestAtK), levels: diff((r) => r.levels) } };
+  const k = games.length === 0 ? 0 : Math.min(...games.flatMap((g) => [g.a.runs, g.b.runs]));
+  const atK = (r: GameRow) => r.bestAtKCurve[k - 1] as number;
+  return {
+    a: ra, b: rb, games, unpaired, k,
+    bestAtEqualK: { a: mean(games.map((g) => atK(g.a))), b: mean(games.map((g) => atK(g.b))) },
+    diff: { passAt1: diff((r) => r.passAt1), bestAtK: diff(atK), levels: diff((r) => r.levels) },
+  };
 }

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import * as v from "valibot";
 import type { TokenUsage } from "../agent/agent.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
+import { armOf } from "../run/arm.ts";
 import { RunConfigSchema, type RunConfig } from "../run/config.ts";
 import type { EndReason } from "../run/session.ts";
 import type { EpisodeResult } from "../run/tally.ts";
@@ -44,6 +45,10 @@ export const ScorecardSchema = v.object({
   run: v.string(),
   game_id: v.pipe(v.string(), v.minLength(1)),
   settings: RunConfigSchema,
+  /** The run's arm: its name and the fingerprint of its settings (run/arm.ts). Absent in older scorecards. */
+  arm: v.optional(v.object({ name: v.string(), fingerprint: v.pipe(v.string(), v.regex(/^[0-9a-f]{12}$/)) })),
+  /** The game's version (a hash of its definition, or the environment's own version name). Absent in older scorecards. */
+  game_version: v.optional(v.string()),
   end_reason: v.picklist(END_REASONS),
   end_detail: v.string(),
   /** The best episode's figures (the only episode unless --episodes K). */
@@ -99,6 +104,7 @@ export function bestEpisode(scores: readonly EpisodeScore[]): EpisodeScore {
 export interface ScorecardInput {
   readonly run: string;
   readonly config: RunConfig;
+  readonly gameVersion?: string;
   readonly end: { readonly reason: EndReason; readonly detail: string };
   readonly baselines: readonly number[];
   readonly winLevels: number;
@@ -118,6 +124,8 @@ export function buildScorecard(i: ScorecardInput): Scorecard {
     run: i.run,
     game_id: i.config.game,
     settings: i.config,
+    arm: armOf(i.config),
+    ...(i.gameVersion !== undefined ? { game_version: i.gameVersion } : {}),
     end_reason: i.end.reason,
     end_detail: i.end.detail,
     levels_completed: best.levels_completed,

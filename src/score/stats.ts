@@ -24,6 +24,26 @@ export function bestAtK(runScores: readonly number[], k = runScores.length): num
 }
 
 /**
+ * best@k for k ≤ n runs as a curve point: the expected best score of k runs drawn without replacement from the
+ * n observed, i.e. the mean over all C(n, k) subsets of their maximum. With scores sorted ascending, the i-th
+ * (1-based) is the maximum of exactly C(i−1, k−1) subsets. k = 1 gives the mean (pass@1), k = n the maximum.
+ */
+export function expectedBestOfK(runScores: readonly number[], k: number): number {
+  const n = runScores.length;
+  if (!Number.isInteger(k) || k < 1 || k > n) return Number.NaN;
+  const sorted = [...runScores].sort((a, b) => a - b);
+  // Weights C(i−1, k−1) / C(n, k), built as ratios so that large n does not overflow.
+  let total = 0;
+  let weight = 1; // C(k−1, k−1) / C(n, k), then grown to C(i−1, k−1) / C(n, k)
+  for (let j = 0; j < k; j++) weight *= (k - j) / (n - j);
+  for (let i = k; i <= n; i++) {
+    total += weight * (sorted[i - 1] as number);
+    weight *= i / (i - k + 1); // C(i, k−1) / C(i−1, k−1) = i / (i − k + 1)
+  }
+  return total;
+}
+
+/**
  * The q-quantile (0..1) of sorted values by linear interpolation between closest ranks (R's type 7, numpy's
  * default): position q·(n−1), so quantile([1,2,3,4], 0.25) = 1.75.
  */

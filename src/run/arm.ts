@@ -1,0 +1,113 @@
+// What arm a run belongs to: a name (`play --arm NAME`, or one derived from the settings) and a fingerprint of
+// every setting that changes what the agent sees or does. `score` and `report` group runs by the name and
+// refuse to pool runs whose fingerprints differ under one name, so a table row never mixes two experiments.
+import { createHash } from "node:crypto";
+import type { GameInfo } from "../game/types.ts";
+import { DEFAULTS, describeWindow, type RunConfig } from "./config.ts";
+
+/**
+ * Settings that never change what the agent sees or does: which game and seed (the arm spans games and seeds),
+ * the arm's own name, where the game files lie on this machine (the game's version is checked instead), and
+ * bookkeeping (timeouts, retries, how the agent is confined). Every other RunConfig field is part of the
+ * fingerprint, so a setting added later is fingerprinted without anyone remembering to list it here.
+ */
+const NOT_ARM_SETTINGS = new Set<string>(["game", "seed", "arm", "arcGames", "agentTimeoutSec", "agentRetries", "sandbox"]);
+
+/** The flag each setting comes from, for messages and derived names. */
+const FLAG_OF: Readonly<Record<string, string>> = {
+  env: "--env",
+  agent: "--agent",
+  cmd: "--cmd",
+  model: "--model",
+  effort: "--effort",
+  maxActions: "--max-actions",
+  actionCap: "--action-cap",
+  logWindow: "--log-window",
+  workspace: "--workspace",
+  episodes: "--episodes",
+  gridMode: "--grid",
+  version: "prolong version",
+};
+
+export function flagOf(setting: string): string {
+  return FLAG_OF[setting] ?? `--${setting.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
+
+/** The arm settings of a run, by RunConfig field name, values as stored (undefined fields left out). */
+export type ArmSettings = Readonly<Record<string, string | number | boolean | null>>;
+
+export function armSettingsOf(c: RunConfig): ArmSettings {
+  const out: Record<string, string | number | boolean | null> = {};
+  for (const key of Object.keys(c).sort()) {
+    if (NOT_ARM_SETTINGS.has(key)) continue;
+    const value = (c as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    out[key] = typeof value === "object" && value !== null ? JSON.stringify(value) : (value as string | number | boolean | null);
+  }
+  return out;
+}
+
+/** 12 hex digits of sha256 over the settings in key order: equal settings, equal fingerprint, on any machine. */
+export function armFingerprint(settings: ArmSettings): string {
+  const canonical = JSON.stringify(Object.keys(settings).sort().map((k) => [k, settings[k]]));
+  return createHash("sha256").update(canonical, "utf8").digest("hex").slice(0, 12);
+}
+
+function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
+}
+
+/** A setting as the flag that gives it: `--log-window 25`, `--cmd 'python agent.py'`, `--log-window full`. */
+export function settingText(key: string, value: string | number | boolean | null | undefined): string {
+  if (key === "version") return `prolong ${value}`;
+  if (key === "logWindow") return `--log-window ${value === null || value === undefined ? "full" : value}`;
+  return `${flagOf(key)} ${value === undefined || value === null ? "(unset)" : shellWord(String(value))}`;
+}
+
+/**
+ * The name a run gets without --arm: the agent, then every arm setting that differs from the default, as the
+ * flags that set it. Two runs with the same derived name therefore differ at most in prolong's version.
+ */
+export function derivedArmName(c: RunConfig): string {
+  const settings = armSettingsOf(c);
+  const defaults = DEFAULTS as Readonly<Record<string, unknown>>;
+  const parts = [String(settings.agent)];
+  for (const [key, value] of Object.entries(settings)) {
+    if (key === "agent" || key === "version") continue;
+    if (key in defaults ? defaults[key] === value : value === null) continue;
+    parts.push(settingText(key, value));
+  }
+  return parts.join(" ");
+}
+
+export interface ArmId {
+  readonly name: string;
+  readonly fingerprint: string;
+}
+
+export function armOf(c: RunConfig): ArmId {
+  return { name: c.arm ?? derivedArmName(c), fingerprint: armFingerprint(armSettingsOf(c)) };
+}
+
+/** The settings in which two arms differ, each as `--flag A vs B`. */
+export function differingSettings(a: ArmSettings, b: ArmSettings): string[] {
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+  return keys.filter((k) => a[k] !== b[k]).map((k) => `${flagOf(k)}: ${describe(k, a[k])} vs ${describe(k, b[k])}`);
+}
+
+function describe(key: string, value: string | number | boolean | null | undefined): string {
+  if (value === undefined) return "(unset)";
+  if (key === "logWindow") return typeof value === "number" || value === null ? describeWindow(value) : String(value);
+  return typeof value === "string" ? shellWord(value) : String(value);
+}
+
+/**
+ * The version of the game a run played: the environment's own version name when it has one (a local game's
+ * is a hash of its file), else a hash of what the run saw of the game (levels, baselines, actions). Runs of one
+ * game under one arm must agree on it.
+ */
+export function gameVersionOf(info: GameInfo): string {
+  if (info.version !== undefined) return info.version;
+  const seen = JSON.stringify([info.id, info.winLevels, info.baselineActions, info.availableActions]);
+  return createHash("sha256").update(seen, "utf8").digest("hex").slice(0, 12);
+}

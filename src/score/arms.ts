@@ -1,0 +1,95 @@
+// Runs grouped into arms by name, and the refusal to pool what is not one experiment: under one arm name every
+// run must share the fingerprint (every setting that changes what the agent sees or does) and, game by game,
+// the game's version. A conflict names the arm, the differing settings and the runs on each side.
+import { err, ok, type Result } from "neverthrow";
+import { armOf, armSettingsOf, differingSettings, type ArmId, type ArmSettings } from "../run/arm.ts";
+import type { RunConfig } from "../run/config.ts";
+import type { SkippedRun } from "./find-runs.ts";
+import type { Scorecard } from "./scorecard.ts";
+
+export interface ScoredRun {
+  readonly dir: string;
+  readonly card: Scorecard;
+}
+
+export interface Arm {
+  readonly name: string;
+  readonly fingerprint: string;
+  readonly settings: ArmSettings;
+  /** Finished runs (agent-failed ones included: they are the agent's result). */
+  readonly runs: ScoredRun[];
+  /** Runs of this arm that have not finished (no scorecard, interrupted, game failed): shown, not scored. */
+  readonly unfinished: SkippedRun[];
+}
+
+export interface ArmConflict {
+  readonly arm: string;
+  /** What differs: settings as `--flag: A vs B`, or `game G: version X vs Y`. */
+  readonly differences: string[];
+  /** The run directories on each side (first side first). */
+  readonly sides: [string[], string[]];
+}
+
+/** The arm a scorecard records, or (older scorecards) the one its settings give. */
+export function cardArm(card: Scorecard): ArmId {
+  return card.arm ?? armOf(card.settings);
+}
+
+/** Runs (and unfinished runs) grouped by arm name in order of first appearance; conflicts refuse the grouping. */
+export function groupArms(runs: readonly ScoredRun[], skipped: readonly SkippedRun[] = []): Result<Arm[], ArmConflict[]> {
+  interface Building { arm: Arm; config: RunConfig; versions: Map<string, { version: string; dirs: string[] }[]> }
+  const byName = new Map<string, Building>();
+  const conflicts = new Map<string, ArmConflict>();
+  const conflict = (name: string, differences: string[], a: string[], b: string[]) => {
+    const key = `${name}\n${differences.join("\n")}`;
+    const known = conflicts.get(key);
+    if (known) {
+      for (const d of b) if (!known.sides[1].includes(d)) known.sides[1].push(d);
+    } else conflicts.set(key, { arm: name, differences, sides: [[...a], [...b]] });
+  };
+  for (const r of runs) {
+    const id = cardArm(r.card);
+    const known = byName.get(id.name);
+    if (!known) {
+      const versions = new Map([[r.card.game_id, [{ version: r.card.game_version ?? "", dirs: [r.dir] }]]]);
+      byName.set(id.name, { arm: { ...id, settings: armSettingsOf(r.card.settings), runs: [r], unfinished: [] }, config: r.card.settings, versions });
+      continue;
+    }
+    if (known.arm.fingerprint !== id.fingerprint) {
+      const diff = differingSettings(known.arm.settings, armSettingsOf(r.card.settings));
+      conflict(id.name, diff.length > 0 ? diff : [`fingerprint ${known.arm.fingerprint} vs ${id.fingerprint} (a scorecard edited, or from another prolong)`], known.arm.runs.map((x) => x.dir), [r.dir]);
+      continue;
+    }
+    const seen = known.versions.get(r.card.game_id) ?? [];
+    const version = r.card.game_version ?? "";
+    const same = seen.find((s) => s.version === version);
+    if (same) same.dirs.push(r.dir);
+    else if (seen.length > 0 && version !== "" && seen.every((s) => s.version !== "")) {
+      const first = seen[0]!;
+      conflict(id.name, [`game ${r.card.game_id}: version ${first.version} vs ${version}`], first.dirs, [r.dir]);
+      continue;
+    } else seen.push({ version, dirs: [r.dir] });
+    known.versions.set(r.card.game_id, seen);
+    known.arm.runs.push(r);
+  }
+  if (conflicts.size > 0) return err([...conflicts.values()]);
+  for (const s of skipped) {
+    if (!s.unfinished) continue;
+    const id = armOf(s.unfinished);
+    const known = byName.get(id.name);
+    if (known && known.arm.fingerprint === id.fingerprint) known.arm.unfinished.push(s);
+  }
+  return ok([...byName.values()].map((b) => b.arm));
+}
+
+/** A conflict as lines for a terminal: what differs, on which runs, and the fix. */
+export function conflictText(c: ArmConflict): string {
+  const few = (dirs: string[]) => `${dirs.length} run${dirs.length === 1 ? "" : "s"}: ${dirs.slice(0, 3).join(", ")}${dirs.length > 3 ? ", …" : ""}`;
+  return [
+    `arm "${c.arm}" holds runs that are not the same experiment; refusing to pool them:`,
+    ...c.differences.map((d) => `  ${d}`),
+    `  first: ${few(c.sides[0])}`,
+    `  other: ${few(c.sides[1])}`,
+    "  fix: play each setup under its own --arm NAME, or score their directories in separate commands",
+  ].join("\n");
+}

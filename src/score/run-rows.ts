@@ -1,0 +1,83 @@
+// One row per run, for `score --json` and `score --csv`: what a researcher needs to redo any table or plot
+// elsewhere (directory, game, arm, seed, levels, RHAE, actions and per-level actions, tokens, wall time, why the
+// run ended, whether it was scored). Unfinished runs are rows too, with their scores empty.
+import type { Arm } from "./arms.ts";
+
+export interface RunRow {
+  readonly dir: string;
+  readonly run: string;
+  readonly game: string;
+  readonly gameVersion: string | null;
+  readonly arm: string;
+  readonly fingerprint: string;
+  readonly seed: number;
+  /** scored: in the tables (agent-failed runs included); unfinished: shown, not scored. */
+  readonly status: "scored" | "unfinished";
+  readonly endReason: string;
+  readonly endDetail: string;
+  readonly levels: number | null;
+  readonly winLevels: number | null;
+  readonly rhae: number | null;
+  readonly actions: number | null;
+  /** Actions spent on each level of the best episode. */
+  readonly levelActions: number[] | null;
+  readonly agentCalls: number | null;
+  readonly tokens: { readonly input: number; readonly cached: number; readonly output: number } | null;
+  readonly billedTokens: number | null;
+  readonly wallMs: number | null;
+}
+
+export function runRows(arms: readonly Arm[]): RunRow[] {
+  const rows: RunRow[] = [];
+  for (const arm of arms) {
+    for (const { dir, card } of arm.runs) {
+      rows.push({
+        dir, run: card.run, game: card.game_id, gameVersion: card.game_version ?? null, arm: arm.name, fingerprint: arm.fingerprint,
+        seed: card.settings.seed, status: "scored", endReason: card.end_reason, endDetail: card.end_detail,
+        levels: card.levels_completed, winLevels: card.win_levels, rhae: card.score, actions: card.actions,
+        levelActions: [...card.level_actions], agentCalls: card.agent_calls, tokens: { ...card.tokens },
+        billedTokens: card.billed_tokens, wallMs: card.wall_ms,
+      });
+    }
+    for (const u of arm.unfinished) {
+      const c = u.unfinished!;
+      rows.push({
+        dir: u.dir, run: "", game: c.game, gameVersion: null, arm: arm.name, fingerprint: arm.fingerprint, seed: c.seed,
+        status: "unfinished", endReason: "unfinished", endDetail: u.reason, levels: null, winLevels: null, rhae: null,
+        actions: null, levelActions: null, agentCalls: null, tokens: null, billedTokens: null, wallMs: null,
+      });
+    }
+  }
+  return rows;
+}
+
+const CSV_COLUMNS = [
+  "dir", "run", "game", "game_version", "arm", "fingerprint", "seed", "status", "end_reason", "end_detail", "levels", "win_levels",
+  "rhae", "actions", "level_actions", "agent_calls", "input_tokens", "cached_tokens", "output_tokens", "billed_tokens", "wall_ms",
+] as const;
+
+/** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled; lines end in CRLF. */
+function csvField(x: string | number | null): string {
+  if (x === null) return "";
+  const s = String(x);
+  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+/**
+ * The rows as CSV with a header line; per-level actions as one field joined by spaces. `at_actions` is the
+ * budget a set was re-scored at (`score --at`), empty for the runs as played; several budgets stack their rows.
+ */
+export function runRowsCsv(sets: readonly { readonly at: number | null; readonly rows: readonly RunRow[] }[]): string {
+  const lines = [["at_actions", ...CSV_COLUMNS].join(",")];
+  for (const { at, rows } of sets) {
+    for (const r of rows) {
+      const cells: (string | number | null)[] = [
+        at, r.dir, r.run, r.game, r.gameVersion, r.arm, r.fingerprint, r.seed, r.status, r.endReason, r.endDetail, r.levels, r.winLevels,
+        r.rhae, r.actions, r.levelActions?.join(" ") ?? null, r.agentCalls, r.tokens?.input ?? null, r.tokens?.cached ?? null,
+        r.tokens?.output ?? null, r.billedTokens, r.wallMs,
+      ];
+      lines.push(cells.map(csvField).join(","));
+    }
+  }
+  return lines.join("\r\n") + "\r\n";
+}
