@@ -3,13 +3,16 @@
 // what the log holds: a synthetic log (every board new: the graph is wide and shallow) and a log the
 // explorer itself wrote on a committed game (many revisits: the search walks a real graph).
 // Usage: bun scripts/bench-explorer.ts [--lines 100000] [--repeat 15] [--game lumen] [--json]
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { explorerTurn } from "../src/agent/explorer/explorer.ts";
 import { createGame } from "../src/game/catalog.ts";
-import { playWithExplorer } from "../test/agent/explorer/driver.ts";
+import { newConfig } from "../src/run/config.ts";
+import { finishRun } from "../src/run/finish.ts";
+import { runLoop } from "../src/run/runner.ts";
+import { startRun } from "../src/run/start.ts";
 import { generateLog } from "./gen-log.ts";
 
 const { values } = parseArgs({
@@ -56,8 +59,22 @@ rows.push(await time(`gen-log ${lines} lines`, generateLog({ lines }), [1, 2, 3,
 // ~66 lines per one-frame section: play enough actions to reach the same size.
 const game = createGame(values.game!, { seed: 0 });
 if (game.isErr()) throw new Error(game.error.message);
-const played = await playWithExplorer(game.value, { maxActions: Math.ceil(lines / 66), window: "full" });
-rows.push(await time(`explorer on ${values.game}`, cutAtLines(played.log, lines), [...game.value.info.availableActions]));
+rows.push(await time(`explorer on ${values.game}`, cutAtLines(await explorerLog(values.game!, Math.ceil(lines / 66)), lines), [...game.value.info.availableActions]));
+
+/** The master log of a real run of the explorer on a committed game. */
+async function explorerLog(gameId: string, maxActions: number): Promise<string> {
+  const root = mkdtempSync(join(tmpdir(), "bench-explorer-runs-"));
+  try {
+    const config = newConfig({ game: gameId, maxActions });
+    if (config.isErr()) throw new Error(config.error.message);
+    const s = await startRun(config.value, { runsRoot: root, stamp: "bench" });
+    if (s.isErr()) throw new Error(s.error.message);
+    await finishRun(s.value, await runLoop(s.value, new AbortController().signal));
+    return readFileSync(s.value.paths.log, "utf8");
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
 
 /** The log up to the first section boundary at or after `n` lines (animation frames make sections long). */
 function cutAtLines(log: string, n: number): string {

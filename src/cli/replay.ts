@@ -8,7 +8,8 @@ import type { GameEnv } from "../game/env.ts";
 import type { FrameData, Grid } from "../game/types.ts";
 import { formatToolCall, parseLog, type LogSection } from "../log/format.ts";
 import { ENV_KINDS, newConfig, type RunConfig } from "../run/config.ts";
-import { openEnv } from "../run/start.ts";
+import { NO_ENV_CONTEXT } from "../game/env.ts";
+import { openEnv } from "../run/parts.ts";
 import { parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
@@ -131,7 +132,7 @@ export async function replayLog(logPath: string, config: RunConfig): Promise<{ o
   if (parsed.sections.length === 0) {
     return { ok: false, error: prolongError("not-a-log", parsed.cut?.reason ?? "the log holds no section", { path: logPath, fix: "pass a logs.txt written by prolong or the PRO-LONG harness" }) };
   }
-  const replayed = await replaySections(parsed.sections, () => openEnv(config));
+  const replayed = await replaySections(parsed.sections, () => openEnv(config, NO_ENV_CONTEXT));
   if (!replayed.ok) return replayed;
   const { differences, boards } = replayed;
   return {

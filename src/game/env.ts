@@ -11,6 +11,20 @@ export interface GameEnv {
   close(): Promise<void>;
 }
 
+/**
+ * What an environment may leave in its run beside the harness's own files, reported instead of written:
+ * the run decides where (its directory) and when (summary.txt is written once, at the end).
+ */
+export interface EnvContext {
+  /** A file of the run directory, by plain name (e.g. "arc-scorecard.json"); replaced if it exists. */
+  saveFile(name: string, text: string): void;
+  /** A line added to the end of summary.txt. */
+  summaryLine(line: string): void;
+}
+
+/** For an environment used outside a run (tests, `prolong replay`): what it reports is dropped. */
+export const NO_ENV_CONTEXT: EnvContext = { saveFile: () => {}, summaryLine: () => {} };
+
 export function localEnv(game: Game): GameEnv {
   return {
     info: game.info,

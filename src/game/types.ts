@@ -1,5 +1,6 @@
 // The ARC-AGI-3 game model, shared by the committed local games, the ARC bridges and the runner.
 // Facts: ../shared/notes/reference-facts.md ("ARC-AGI-3").
+import * as v from "valibot";
 
 /** Grid side used by ARC-AGI-3 and by every committed game. */
 export const GRID_SIZE = 64;
@@ -21,6 +22,16 @@ export type ActionId = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7;
 export type Action =
   | { readonly id: 0 | 1 | 2 | 3 | 4 | 5 | 7 }
   | { readonly id: 6; readonly x: number; readonly y: number };
+
+const Coordinate = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(GRID_SIZE - 1));
+/** An Action as JSON (the run index keeps a pending batch this way); read back through this schema. */
+export const ActionSchema = v.union([
+  v.object({ id: v.picklist([0, 1, 2, 3, 4, 5, 7] as const) }),
+  v.object({ id: v.literal(6), x: Coordinate, y: Coordinate }),
+]);
+// Compile-time check that the schema gives back an Action.
+const _actionShape: (x: v.InferOutput<typeof ActionSchema>) => Action = (x) => x;
+void _actionShape;
 
 /** What one step (or a reset) returns: every animation frame, the last one being the settled board. */
 export interface FrameData {

@@ -29,6 +29,12 @@ export const EVENT_KINDS: readonly EventKind[] = [
 
 export type RunEvent<K extends EventKind = EventKind> = { time: string; run: string; kind: K } & EventFields[K];
 
+/** Where a run's events go: events.jsonl by default, anything with this shape in tests. */
+export interface EventSink {
+  emit<K extends EventKind>(kind: K, fields: EventFields[K]): Result<RunEvent<K>, ProlongError>;
+  close(): void;
+}
+
 export interface EventLogOptions {
   /** Identifies the run in every line (e.g. "2026-11-29T20-01-05/ft01"). */
   readonly run: string;
@@ -38,7 +44,7 @@ export interface EventLogOptions {
   readonly now?: () => Date;
 }
 
-export class EventLog {
+export class EventLog implements EventSink {
   private constructor(
     readonly path: string,
     private fd: number,

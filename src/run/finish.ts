@@ -4,7 +4,8 @@ import { buildScorecard } from "../score/scorecard.ts";
 import { formatRhae } from "../score/rhae.ts";
 import { gameVersionOf } from "./arm.ts";
 import { describeWindow } from "./config.ts";
-import type { RunEnd, RunSession } from "./session.ts";
+import { emit } from "./record.ts";
+import { wallMs as playedMs, type EndReason, type RunEnd, type RunSession } from "./session.ts";
 import type { TokenUsage } from "../agent/agent.ts";
 import { currentEpisode, type EpisodeResult } from "./tally.ts";
 
@@ -30,9 +31,15 @@ export interface RunSummary {
   readonly wallMs: number;
 }
 
+/** A run that ended for these reasons is not over: `prolong resume` continues it. */
+export const RESUMABLE: readonly EndReason[] = ["interrupted", "game-failed", "log-failed"];
+
 export async function finishRun(s: RunSession, end: RunEnd): Promise<{ summary: RunSummary; text: string }> {
+  // The game and the agent close first: what the environment reports on closing goes into summary.txt.
+  await s.agent.close?.();
+  await s.env.close();
   const baselines = s.env.info.baselineActions;
-  const wallMs = Math.round(performance.now() - s.startedAt + s.priorMs);
+  const wallMs = playedMs(s);
   const card = buildScorecard({
     run: s.name,
     config: s.config,
@@ -67,19 +74,17 @@ export async function finishRun(s: RunSession, end: RunEnd): Promise<{ summary: 
     wallMs,
   };
   // An interrupted run is not over: without the "ended" mark `prolong resume` continues it (its scorecard
-  // says interrupted until then, and `prolong score` skips it with that reason).
-  // A game that failed (a bridge or server that died) is not over either: the log is whole, resume goes on.
-  if (end.reason === "interrupted" || end.reason === "game-failed") s.index.setState("wallMs", wallMs);
+  // says interrupted until then, and `prolong score` skips it with that reason). Nor is one whose game
+  // (a bridge or server that died) or log files failed: the master is the truth, resume goes on from it.
+  if (RESUMABLE.includes(end.reason)) s.index.setState("wallMs", wallMs);
   else s.index.setState("ended", { reason: end.reason, detail: end.detail, wallMs });
-  s.events.emit("run-end", { reason: end.reason, actions: summary.actions, levels: summary.levelsCompleted, score: summary.rhae, agentCalls: summary.agentCalls, tamperEvents: summary.tamperEvents, ms: wallMs });
-  const text = summaryText(summary);
+  emit(s, "run-end", { reason: end.reason, actions: summary.actions, levels: summary.levelsCompleted, score: summary.rhae, agentCalls: summary.agentCalls, tamperEvents: summary.tamperEvents, ms: wallMs });
+  const text = [summaryText(summary), ...s.summaryLines].join("\n");
   // Written whole and renamed into place, so a reader (prolong score) never sees half a scorecard.
   const tmp = `${s.paths.scorecard}.tmp`;
   writeFileSync(tmp, JSON.stringify(card, null, 2) + "\n");
   renameSync(tmp, s.paths.scorecard);
   writeFileSync(s.paths.summary, text + "\n");
-  await s.agent.close?.();
-  await s.env.close();
   s.events.close();
   s.index.close();
   s.master.close();

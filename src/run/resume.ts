@@ -5,8 +5,8 @@
 import { err, ok, type Result } from "neverthrow";
 import { existsSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createAgent } from "../agent/create.ts";
-import { attachRunDir } from "../game/arc/arc-online.ts";
+import * as v from "valibot";
+import { realClock } from "../clock.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import type { FrameData, Grid } from "../game/types.ts";
 import { parseSection, writeSection as sectionText, type LogSection } from "../log/format.ts";
@@ -14,11 +14,13 @@ import { sectionRow, type RunIndex } from "../log/index.ts";
 import { MasterLog } from "../log/master.ts";
 import { logWindowFromNumber } from "../log/window.ts";
 import { sectionIndex } from "../native.ts";
-import { describeWindow, readConfigFile } from "./config.ts";
+import { readConfigFile } from "./config.ts";
+import { agentPart, openEnv, runEnvContext } from "./parts.ts";
+import { recordInitial } from "./record.ts";
 import { runPaths } from "./run-dir.ts";
-import type { PendingBatch, RunSession } from "./session.ts";
-import { openEnv, openRunFiles, writeInstructions } from "./start.ts";
-import { sectionFromFrame, writeSection } from "./steps.ts";
+import { PendingBatchSchema, type PendingBatch, type RunParts, type RunSession } from "./session.ts";
+import { announce, openRunFiles } from "./start.ts";
+import { writeInstructions } from "./workspace.ts";
 import { episodeActions, newTally, recordStep, startEpisode, type StepEffect } from "./tally.ts";
 
 export interface ResumeOptions {
@@ -29,7 +31,8 @@ export interface ResumeOptions {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-export async function resumeRun(dir: string, opts: ResumeOptions = {}): Promise<Result<RunSession, ProlongError>> {
+/** Resumes the run in `dir` with the given parts; those not given are made from its run.json (parts.ts). */
+export async function resumeRun(dir: string, opts: ResumeOptions = {}, given: Partial<RunParts> = {}): Promise<Result<RunSession, ProlongError>> {
   const paths = runPaths(dir);
   if (!existsSync(paths.log) || !existsSync(paths.index)) {
     return err(prolongError("not-a-run", "not a prolong run directory (it needs logs.txt, index.sqlite and run.json)", { path: paths.dir, fix: "pass runs/<time>/<game>, the directory `prolong play` printed" }));
@@ -37,7 +40,8 @@ export async function resumeRun(dir: string, opts: ResumeOptions = {}): Promise<
   const config = readConfigFile(paths.config);
   if (config.isErr()) return err(config.error);
   const runName = paths.dir.split("/").slice(-2).join("/");
-  const files = openRunFiles(paths, runName, opts.echo);
+  const clock = given.clock ?? realClock;
+  const files = openRunFiles(paths, runName, clock, given.events, opts.echo);
   if (files.isErr()) return err(files.error);
   const { index, events } = files.value;
   let master = files.value.master;
@@ -61,11 +65,16 @@ export async function resumeRun(dir: string, opts: ResumeOptions = {}): Promise<
     master = reopened.value;
   }
 
-  const env = openEnv(config.value);
+  const summaryLines: string[] = [];
+  const envContext = runEnvContext(paths, summaryLines);
+  const openGame = given.env ?? ((c) => openEnv(config.value, c));
+  const env = openGame(envContext);
   if (env.isErr()) return err(env.error);
-  const agent = createAgent(config.value);
-  if (agent.isErr()) return err(agent.error);
-  attachRunDir(env.value, paths.dir);
+  const agent = agentPart(config.value, given);
+  if (agent.isErr()) {
+    await env.value.close();
+    return err(agent.error);
+  }
   const first = await env.value.reset();
   if (first.isErr()) {
     await env.value.close();
@@ -78,17 +87,22 @@ export async function resumeRun(dir: string, opts: ResumeOptions = {}): Promise<
     paths,
     window: logWindowFromNumber(config.value.logWindow),
     name: runName,
+    parts: { env: openGame, agent: agent.value, clock, events },
+    envContext,
     env: env.value,
     master,
     index,
     events,
     agent: agent.value,
+    clock,
     tally,
     frame,
     pending: null,
     resumed: true,
-    startedAt: performance.now(),
+    startedAt: clock.now(),
     priorMs: Number(index.getState("wallMs") ?? 0),
+    summaryLines,
+    eventFailure: null,
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
   };
 
@@ -97,7 +111,7 @@ export async function resumeRun(dir: string, opts: ResumeOptions = {}): Promise<
   const [head, ...rest] = recovered.value.sections;
   if (!head) {
     // Interrupted before the first section was written: start the log as a fresh run does.
-    const initial = writeSection(s, sectionFromFrame(frame, { action: 0, level: 1, attempt: 1, score: frame.levelsCompleted, kind: "initial" }, {}));
+    const initial = recordInitial(s, frame);
     if (initial.isErr()) return err(initial.error);
     return ok(finishResume(s));
   }
@@ -107,11 +121,10 @@ export async function resumeRun(dir: string, opts: ResumeOptions = {}): Promise<
   for (const { section, unindexed } of rest) {
     const h = section.header;
     if (h.kind === "initial") {
-      const next = openEnv(config.value);
+      const next = openGame(envContext);
       if (next.isErr()) return err(next.error);
       await s.env.close(); // one game process at a time (an arc-local bridge is a Python child)
       s.env = next.value;
-      attachRunDir(s.env, paths.dir);
       const r = await s.env.reset();
       if (r.isErr()) return err(r.error);
       frame = r.value;
@@ -133,7 +146,9 @@ export async function resumeRun(dir: string, opts: ResumeOptions = {}): Promise<
     if (unindexed) index.addSection(sectionRow(unindexed, encoder.encode(sectionText(section, config.value.gridMode)), h, section.frames.length + 1));
   }
   s.frame = frame;
-  s.pending = pendingStillOpen(index.getState("pending") as PendingBatch | null | undefined, tally.action, lastEffect, episodeActions(tally) >= config.value.maxActions);
+  const saved = savedPending(index, paths.index);
+  if (saved.isErr()) return err(saved.error);
+  s.pending = pendingStillOpen(saved.value, tally.action, lastEffect, episodeActions(tally) >= config.value.maxActions);
   return ok(finishResume(s));
 }
 
@@ -145,16 +160,26 @@ function finishResume(s: RunSession): RunSession {
   if (tokens) s.tally.tokens = tokens;
   if (!s.pending) s.index.setState("pending", null);
   writeInstructions(s);
-  const c = s.config;
-  s.events.emit("run-start", { game: c.game, agent: c.agent, logWindow: describeWindow(c.logWindow), maxActions: c.maxActions, seed: c.seed, resumed: true, ...(s.agent.sandbox ? { sandbox: s.agent.sandbox } : {}) });
+  announce(s, true);
   return s;
+}
+
+/** The batch saved before it ran, read back through its schema (the index is a file like any other). */
+function savedPending(index: RunIndex, path: string): Result<PendingBatch | null, ProlongError> {
+  const raw = index.getState("pending");
+  if (raw === undefined || raw === null) return ok(null);
+  const parsed = v.safeParse(PendingBatchSchema, raw);
+  if (parsed.success) return ok(parsed.output);
+  const issue = parsed.issues[0];
+  const field = issue.path?.map((p) => String(p.key)).join(".") ?? "pending";
+  return err(prolongError("bad-index", `the saved pending batch is not one this prolong writes (${field}: ${issue.message})`, { path, fix: "resume with the prolong version that started the run" }));
 }
 
 /** A saved batch is finished when all of it ran, or its last action changed the score or state or spent the budget. */
 function pendingStillOpen(p: PendingBatch | null | undefined, lastAction: number, last: StepEffect | null, budgetSpent: boolean): PendingBatch | null {
   if (!p) return null;
   const done = lastAction - p.firstAction + 1;
-  if (done >= p.entries.length) return null;
+  if (done >= p.actions.length) return null;
   if (done > 0 && last && (last.levelUp || last.gameOver || last.win || budgetSpent)) return null;
   return p;
 }

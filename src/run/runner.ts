@@ -1,35 +1,37 @@
-// The turn loop, as in the paper's figure: sync the agent's copy of the log, call the agent, parse its
-// actions.json, execute the actions (one log section each), repeat — until the game is won, the action budget
-// is spent, or the agent gives up. Everything else is a function this file calls.
+// The turn loop, as in the paper's figure: prepare the workspace (the verified copy of the log), call the
+// agent, read its actions.json, play the actions (one log section each), repeat — until the game is won, the
+// action budget is spent, or the agent gives up. The batch rules and the retries live here too; what one
+// action does is record.ts, what touches the agent's directory is workspace.ts.
 import { err, ok, type Result } from "neverthrow";
-import { actionEntry, parseActionEntry } from "../agent/actions.ts";
-import type { ProlongError } from "../errors.ts";
-import type { Action } from "../game/types.ts";
-import { prepareTurn } from "./prepare-turn.ts";
-import type { PendingBatch, RunEnd, RunSession } from "./session.ts";
-import { callAgent, executeAction, planText, recordPlanOutsideLog, runnerReset, turnPrompt, warn } from "./steps.ts";
-import { episodeActions } from "./tally.ts";
-import { startNextEpisode } from "./episodes.ts";
+import type { ActionBatch } from "../agent/actions.ts";
+import { firstTurnPrompt, nextTurnPrompt, resumePrompt, splitPlan } from "../agent/prompts.ts";
+import type { TurnReply } from "../agent/agent.ts";
+import { prolongError, type ProlongError } from "../errors.ts";
+import { emit, playAction, recordInitial, recordTamper, recordWarning, type StepFailure } from "./record.ts";
+import { promptContext, wallMs, type PendingBatch, type RunEnd, type RunSession } from "./session.ts";
+import { episodeActions, startEpisode } from "./tally.ts";
+import { appendPlan, clearActions, prepareTurn, readActions } from "./workspace.ts";
 
 export async function runLoop(s: RunSession, stop: AbortSignal): Promise<RunEnd> {
   for (;;) {
     await yieldToSignals();
+    if (s.eventFailure) return failed({ source: "log", error: s.eventFailure });
     if (stop.aborted) return { reason: "interrupted", detail: "stopped by the user; `prolong resume` continues it" };
     const end = await episodeEnd(s);
     if (end) return end;
 
     if (s.frame.state === "GAME_OVER" || s.frame.state === "NOT_PLAYED") {
       const reset = await runnerReset(s);
-      if (reset.isErr()) return gameFailed(reset.error);
+      if (reset.isErr()) return failed(reset.error);
       continue;
     }
 
     const batch = s.pending ?? (await askAgent(s));
     if ("reason" in batch) return batch;
-    if (batch.entries.length === 0) return { reason: "agent-stopped", detail: "the agent wrote \"stop\": true" };
+    if (batch.actions.length === 0) return { reason: "agent-stopped", detail: "the agent wrote \"stop\": true" };
 
-    const ran = await executeBatch(s, batch, stop);
-    if (ran.isErr()) return gameFailed(ran.error);
+    const ran = await playBatch(s, batch, stop);
+    if (ran.isErr()) return failed(ran.error);
   }
 }
 
@@ -40,29 +42,51 @@ async function episodeEnd(s: RunSession): Promise<RunEnd | null> {
   if (!won && !spent) return null;
   if (s.tally.episode < s.config.episodes) {
     const next = await startNextEpisode(s);
-    return next.isErr() ? gameFailed(next.error) : null;
+    return next.isErr() ? failed(next.error) : null;
   }
   return won
     ? { reason: "win", detail: `won all ${s.tally.winLevels} levels` }
     : { reason: "max-actions", detail: `spent the budget of ${s.config.maxActions} actions` };
 }
 
-/** Sync the copy, call the agent and read its actions; a failed call is retried a bounded number of times. */
+/** The lifetime arm (--episodes K): a fresh game, marked in the log by an INITIAL STATE section; the log goes on. */
+async function startNextEpisode(s: RunSession): Promise<Result<void, StepFailure>> {
+  const env = s.parts.env(s.envContext);
+  if (env.isErr()) return err({ source: "game", error: env.error });
+  await s.env.close();
+  s.env = env.value;
+  const first = await s.env.reset();
+  if (first.isErr()) return err({ source: "game", error: first.error });
+  emit(s, "episode-end", { episode: s.tally.episode, score: s.tally.score, actions: episodeActions(s.tally) });
+  startEpisode(s.tally, first.value);
+  s.frame = first.value;
+  emit(s, "episode-start", { episode: s.tally.episode, action: s.tally.action });
+  return recordInitial(s, first.value).mapErr((error) => ({ source: "log" as const, error }));
+}
+
+/** The runner's own RESET (on NOT_PLAYED and GAME_OVER), logged and counted like any action. */
+async function runnerReset(s: RunSession): Promise<Result<unknown, StepFailure>> {
+  const reason = s.frame.state === "GAME_OVER" ? "game over" : "game not started";
+  emit(s, "reset", { action: s.tally.action + 1, level: s.tally.level, attempt: s.tally.attempt, reason });
+  return playAction(s, { id: 0 }, undefined);
+}
+
+/** Prepare the workspace, call the agent and read its actions; a failed call is retried a bounded number of times. */
 async function askAgent(s: RunSession): Promise<PendingBatch | RunEnd> {
   let lastError = "";
   for (let attempt = 0; attempt <= s.config.agentRetries; attempt++) {
-    const board = prepareTurn(s);
-    if (board.isErr()) return gameFailed(board.error);
-    const answer = await callAgent(s, turnPrompt(s, board.value));
+    const prepared = prepareTurn(s);
+    if (prepared.isErr()) return failed({ source: "log", error: prepared.error });
+    if (prepared.value.tamper) recordTamper(s, prepared.value.tamper);
+    const answer = await callAgent(s, turnPrompt(s, prepared.value.board));
     if (answer.isErr()) {
-      warn(s, answer.error);
+      recordWarning(s, answer.error);
       lastError = answer.error.message;
       continue;
     }
     const { reply, batch } = answer.value;
-    const entries = batch.stop && batch.actions.length === 0 ? [] : batch.actions.map(actionEntry);
-    const pending: PendingBatch = { turn: s.tally.agentCalls, text: reply.text, entries, firstAction: s.tally.action + 1 };
-    recordPlanOutsideLog(s, pending.turn, reply.text);
+    const pending: PendingBatch = { turn: s.tally.agentCalls, text: reply.text, actions: batch.stop && batch.actions.length === 0 ? [] : batch.actions, firstAction: s.tally.action + 1 };
+    if (s.config.workspace === "stateless") appendPlan(s, pending.turn, pending.firstAction, splitPlan(reply.text).plan);
     s.pending = pending;
     s.index.setState("pending", pending); // saved before any action runs, so resume finishes this batch exactly
     return pending;
@@ -70,23 +94,71 @@ async function askAgent(s: RunSession): Promise<PendingBatch | RunEnd> {
   return { reason: "agent-failed", detail: `${s.config.agentRetries + 1} agent call(s) in a row failed; last: ${lastError}` };
 }
 
+/** The prompt for the next agent call: first-turn, follow-up or resume wording. */
+function turnPrompt(s: RunSession, board: string | undefined): string {
+  const c = promptContext(s);
+  if (s.tally.agentCalls === 0) return firstTurnPrompt(c, board);
+  const t = s.tally;
+  const summary = `Now: action ${t.action}, level ${t.level}, attempt ${t.attempt}, score ${t.score}, state ${s.frame.state}.`;
+  return s.resumed ? resumePrompt(c, summary, board) : nextTurnPrompt(c, summary, board);
+}
+
+/** One agent call: clear the old actions.json, call, read the new one. Errors are the call's failure. */
+async function callAgent(s: RunSession, prompt: string): Promise<Result<{ reply: TurnReply; batch: ActionBatch }, ProlongError>> {
+  clearActions(s);
+  s.tally.agentCalls += 1;
+  const turn = s.tally.agentCalls;
+  s.index.setState("agentCalls", turn);
+  s.index.setState("wallMs", wallMs(s));
+  emit(s, "agent-call", { turn, action: s.tally.action, prompt });
+  const reply = await s.agent.turn({
+    workspace: s.paths.workspace,
+    prompt,
+    turn,
+    availableActions: promptContext(s).availableActions,
+    actionCap: s.config.actionCap,
+    seed: s.config.seed,
+  });
+  s.resumed = false;
+  s.onProgress?.(s);
+  if (reply.isErr()) return err(reply.error);
+  const batch = readActions(s);
+  const r = reply.value;
+  const t = s.tally.tokens;
+  s.tally.tokens = { input: t.input + r.tokens.input, cached: t.cached + r.tokens.cached, output: t.output + r.tokens.output };
+  s.index.setState("tokens", s.tally.tokens);
+  emit(s, "agent-reply", { turn, ms: r.wallMs, actions: batch.isOk() ? batch.value.actions.length : 0, toolCalls: r.toolCalls, tokens: r.tokens, exitCode: r.exitCode, text: r.text });
+  if (batch.isErr()) return err(batch.error);
+  for (const w of batch.value.warnings) emit(s, "warning", { message: w, code: "actions-json", path: s.paths.actions });
+  if (batch.value.actions.length === 0 && !batch.value.stop) {
+    return err(prolongError("no-actions", "actions.json holds no usable action", { path: s.paths.actions, fix: 'list at least one action, or write {"actions": [], "stop": true} to give up' }));
+  }
+  return ok({ reply: r, batch: batch.value });
+}
+
 /**
- * Runs the batch from where it stands (a resumed run may have done part of it). The rest is dropped when
+ * Plays the batch from where it stands (a resumed run may have done part of it). The rest is dropped when
  * the score or the game state changes, or when the budget is spent.
  */
-async function executeBatch(s: RunSession, batch: PendingBatch, stop: AbortSignal): Promise<Result<void, ProlongError>> {
-  const total = batch.entries.length;
+async function playBatch(s: RunSession, batch: PendingBatch, stop: AbortSignal): Promise<Result<void, StepFailure>> {
+  const total = batch.actions.length;
   for (let i = s.tally.action + 1 - batch.firstAction; i < total; i++) {
     if (stop.aborted) return ok(undefined); // the batch stays pending: resume finishes it
-    const action = actionOf(batch.entries[i]!);
-    const done = await executeAction(s, action, planText(s, batch.text, i), { step: i + 1, total });
+    const done = await playAction(s, batch.actions[i]!, planText(s, batch.text, i), { step: i + 1, total });
     if (done.isErr()) return err(done.error);
-    const { effect } = done.value;
+    const effect = done.value;
     if (effect.levelUp || effect.gameOver || effect.win || episodeActions(s.tally) >= s.config.maxActions) break;
   }
   s.pending = null;
   s.index.setState("pending", null);
   return ok(undefined);
+}
+
+/** The [PLAN] text of the i-th action of a batch: the whole answer first, then the short plan repeated. */
+function planText(s: RunSession, answer: string, i: number): string | undefined {
+  if (s.config.workspace === "stateless") return undefined;
+  const text = i === 0 ? answer.trim() : splitPlan(answer).plan;
+  return text.length > 0 ? text : undefined;
 }
 
 /**
@@ -98,12 +170,6 @@ function yieldToSignals(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-function gameFailed(e: ProlongError): RunEnd {
-  return { reason: "game-failed", detail: e.message };
-}
-
-function actionOf(entry: string): Action {
-  const a = parseActionEntry(entry);
-  if (a.isErr()) throw new Error(`a saved batch holds an entry that no longer parses: ${a.error}`);
-  return a.value;
+function failed(f: StepFailure): RunEnd {
+  return f.source === "game" ? { reason: "game-failed", detail: f.error.message } : { reason: "log-failed", detail: f.error.message };
 }

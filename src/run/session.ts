@@ -1,26 +1,50 @@
-// Everything one run holds while it plays: settings, files, game, agent, counters. Built by start.ts (a fresh
-// run) or resume.ts (a run picked up from its log); played by runner.ts; closed by finish.ts.
+// What one run holds while it plays: its parts (game, agent, clock, events — passed in, factories as the
+// defaults), its files, its counters. Built by start.ts (a fresh run) or resume.ts (a run picked up from its
+// log); played by runner.ts; closed by finish.ts.
+import type { Result } from "neverthrow";
+import * as v from "valibot";
 import type { Agent } from "../agent/agent.ts";
-import type { GameEnv } from "../game/env.ts";
-import type { FrameData } from "../game/types.ts";
+import type { PromptContext } from "../agent/prompts.ts";
+import type { Clock } from "../clock.ts";
+import type { ProlongError } from "../errors.ts";
+import type { EnvContext, GameEnv } from "../game/env.ts";
+import { ActionSchema, type Action, type FrameData } from "../game/types.ts";
 import type { RunIndex } from "../log/index.ts";
 import type { MasterLog } from "../log/master.ts";
 import type { LogWindow } from "../log/window.ts";
 import type { RunConfig } from "./config.ts";
-import type { EventLog } from "./events.ts";
+import type { EventSink } from "./events.ts";
 import type { RunPaths } from "./run-dir.ts";
 import type { RunTally } from "./tally.ts";
 
+/** The parts a run is played with. Tests pass their own; `prolong play` uses the factories (parts.ts). */
+export interface RunParts {
+  /** Opens a fresh game: at the start, for each new episode, and to replay the log on resume. */
+  readonly env: (context: EnvContext) => Result<GameEnv, ProlongError>;
+  readonly agent: Agent;
+  readonly clock: Clock;
+  readonly events: EventSink;
+}
+
 /** A batch the agent asked for, saved before it runs so that a resumed run finishes it exactly. */
+export const PendingBatchSchema = v.object({
+  turn: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  /** The agent's answer: its briefing and plan, written into the [PLAN] blocks. */
+  text: v.string(),
+  /** The actions as the harness will execute them (already validated against the cap and the game). */
+  actions: v.array(ActionSchema),
+  /** Number of the action the batch's first entry becomes. */
+  firstAction: v.pipe(v.number(), v.integer(), v.minValue(1)),
+});
 export interface PendingBatch {
   readonly turn: number;
-  /** The agent's answer: its briefing and plan, written into the [PLAN] blocks. */
   readonly text: string;
-  /** The entries as the harness will execute them (already validated), e.g. "ACTION6(3,4)". */
-  readonly entries: readonly string[];
-  /** Number of the action the batch's first entry becomes. */
+  readonly actions: readonly Action[];
   readonly firstAction: number;
 }
+// Compile-time check that what the schema gives back is a PendingBatch.
+const _pendingShape: (x: v.InferOutput<typeof PendingBatchSchema>) => PendingBatch = (x) => x;
+void _pendingShape;
 
 export interface RunSession {
   readonly config: RunConfig;
@@ -28,34 +52,61 @@ export interface RunSession {
   readonly window: LogWindow;
   /** Identifies the run in events and summaries: "<stamp>/<game>". */
   readonly name: string;
+  readonly parts: RunParts;
+  /** What the environments of this run report through (files in the run directory, summary lines). */
+  readonly envContext: EnvContext;
+  /** The game being played (a new one per episode). */
   env: GameEnv;
   readonly master: MasterLog;
   readonly index: RunIndex;
-  readonly events: EventLog;
+  readonly events: EventSink;
   readonly agent: Agent;
+  readonly clock: Clock;
   readonly tally: RunTally;
   /** The latest frame the game returned. */
   frame: FrameData;
   pending: PendingBatch | null;
   /** True for the first agent call after a resume (it gets the resume prompt). */
   resumed: boolean;
-  /** Milliseconds spent before this process took the run over (resume), plus this process's start. */
+  /** Milliseconds spent before this process took the run over (resume), plus this process's start (clock time). */
   readonly startedAt: number;
   readonly priorMs: number;
+  /** Lines the environment asked for at the end of summary.txt. */
+  readonly summaryLines: string[];
+  /** The first event that could not be written; the loop ends the run (log-failed) when it sees one. */
+  eventFailure: ProlongError | null;
   /** Called after every executed action and agent call (the live progress line). */
   readonly onProgress?: (s: RunSession) => void;
 }
 
-/** Why a run ended. */
+/** Why a run ended. A failed game or log leaves the run resumable; the others end it. */
 export type EndReason =
   | "win"
   | "max-actions"
   | "agent-stopped"
   | "agent-failed"
   | "game-failed"
+  | "log-failed"
   | "interrupted";
 
 export interface RunEnd {
   readonly reason: EndReason;
   readonly detail: string;
+}
+
+/** Milliseconds the run has been playing, over every process that played it. */
+export function wallMs(s: RunSession): number {
+  return Math.round(s.clock.now() - s.startedAt + s.priorMs);
+}
+
+/** What the instructions and prompts say about the game and the arm right now. */
+export function promptContext(s: RunSession): PromptContext {
+  return {
+    gameId: s.env.info.id,
+    availableActions: s.frame.availableActions.length > 0 ? s.frame.availableActions : s.env.info.availableActions,
+    actionCap: s.config.actionCap,
+    maxActions: s.config.maxActions,
+    hasLog: s.window.kind !== "none",
+    stateless: s.config.workspace === "stateless",
+  };
 }

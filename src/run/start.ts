@@ -1,23 +1,22 @@
-// A fresh run: its directory, its settings on disk, the game's first board as the log's first section.
+// A fresh run: its directory, its settings on disk, its parts (passed in, or made from the config), the
+// game's first board as the log's first section.
 import { err, ok, type Result } from "neverthrow";
 import { writeFileSync } from "node:fs";
-import { createAgent } from "../agent/create.ts";
-import { instructionsText, INSTRUCTION_FILES } from "../agent/prompts.ts";
+import { join } from "node:path";
+import { realClock, type Clock } from "../clock.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
-import { createGame } from "../game/catalog.ts";
-import { arcLocalEnv } from "../game/arc/arc-local.ts";
-import { arcOnlineEnv, attachRunDir } from "../game/arc/arc-online.ts";
-import { localEnv, type GameEnv } from "../game/env.ts";
 import { RunIndex } from "../log/index.ts";
 import { MasterLog } from "../log/master.ts";
 import { logWindowFromNumber } from "../log/window.ts";
 import { describeWindow, type RunConfig } from "./config.ts";
-import { EventLog } from "./events.ts";
-import { createRunDir, type RunPaths } from "./run-dir.ts";
-import type { RunSession } from "./session.ts";
+import type { EventSink } from "./events.ts";
+import { agentPart, eventsPart, openEnv, runEnvContext } from "./parts.ts";
+import { emit, recordInitial } from "./record.ts";
+import { createRunDir, runPaths, type RunPaths } from "./run-dir.ts";
+import type { RunParts, RunSession } from "./session.ts";
 import { armOf } from "./arm.ts";
-import { promptContext, sectionFromFrame, writeSection } from "./steps.ts";
 import { newTally } from "./tally.ts";
+import { writeInstructions } from "./workspace.ts";
 
 export interface StartOptions {
   readonly runsRoot: string;
@@ -28,39 +27,34 @@ export interface StartOptions {
   readonly onProgress?: (s: RunSession) => void;
 }
 
-/** The game a config names, behind the GameEnv boundary. One place that knows every environment. */
-export function openEnv(config: RunConfig): Result<GameEnv, ProlongError> {
-  switch (config.env) {
-    case "local":
-      return createGame(config.game, { seed: config.seed }).map(localEnv);
-    case "arc-local": {
-      const gamesDir = config.arcGames ?? process.env.PROLONG_ARC_GAMES;
-      if (!gamesDir) {
-        return err(prolongError("bad-config", "--env arc-local needs the ARC games directory", { fix: "pass --arc-games DIR (<id>/<version>/<id>.py + metadata.json) or set PROLONG_ARC_GAMES" }));
-      }
-      return arcLocalEnv({ gamesDir, game: config.game, seed: config.seed });
-    }
-    case "arc-online":
-      return arcOnlineEnv({ game: config.game });
-  }
-}
-
-export async function startRun(config: RunConfig, opts: StartOptions): Promise<Result<RunSession, ProlongError>> {
-  const env = openEnv(config);
-  if (env.isErr()) return err(env.error);
-  const agent = createAgent(config);
-  if (agent.isErr()) return err(agent.error);
+/**
+ * Starts a run in runs/<stamp>/<name>/ with the given parts; those not given are made from the config
+ * (parts.ts). The game and the agent are opened before the directory is made, so a bad setting leaves none.
+ */
+export async function startRun(config: RunConfig, opts: StartOptions, given: Partial<RunParts> = {}): Promise<Result<RunSession, ProlongError>> {
   const name = opts.name ?? config.game;
+  const runName = `${opts.stamp}/${name}`;
+  const planned = runPaths(join(opts.runsRoot, opts.stamp, name));
+  const summaryLines: string[] = [];
+  const envContext = runEnvContext(planned, summaryLines);
+  const openGame = given.env ?? ((c) => openEnv(config, c));
+  const env = openGame(envContext);
+  if (env.isErr()) return err(env.error);
+  const agent = agentPart(config, given);
+  if (agent.isErr()) {
+    await env.value.close();
+    return err(agent.error);
+  }
   const paths = createRunDir(opts.runsRoot, opts.stamp, name);
   if (paths.isErr()) return err(paths.error);
   const p = paths.value;
-  attachRunDir(env.value, p.dir); // an online game saves the server's scorecard there when it closes
   try {
     writeFileSync(p.config, JSON.stringify(config, null, 2) + "\n");
   } catch (e) {
     return err(prolongError("run-dir", `cannot write the run's settings: ${(e as Error).message}`, { path: p.config }));
   }
-  const files = openRunFiles(p, `${opts.stamp}/${name}`, opts.echo);
+  const clock = given.clock ?? realClock;
+  const files = openRunFiles(p, runName, clock, given.events, opts.echo);
   if (files.isErr()) return err(files.error);
   const first = await env.value.reset();
   if (first.isErr()) {
@@ -69,39 +63,48 @@ export async function startRun(config: RunConfig, opts: StartOptions): Promise<R
     return err({ ...first.error, fix: `${first.error.fix ?? "fix the cause"}; then \`prolong resume ${p.dir}\`` });
   }
   const frame = first.value;
+  const { master, index, events } = files.value;
   const s: RunSession = {
     config,
     paths: p,
     window: logWindowFromNumber(config.logWindow),
-    name: `${opts.stamp}/${name}`,
+    name: runName,
+    parts: { env: openGame, agent: agent.value, clock, events },
+    envContext,
     env: env.value,
-    ...files.value,
+    master,
+    index,
+    events,
     agent: agent.value,
+    clock,
     tally: newTally(frame),
     frame,
     pending: null,
     resumed: false,
-    startedAt: performance.now(),
+    startedAt: clock.now(),
     priorMs: 0,
+    summaryLines,
+    eventFailure: null,
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
   };
   writeInstructions(s);
-  s.events.emit("run-start", { game: config.game, arm: armOf(config), agent: config.agent, logWindow: describeWindow(config.logWindow), maxActions: config.maxActions, seed: config.seed, ...(s.agent.sandbox ? { sandbox: s.agent.sandbox } : {}) });
-  const initial = writeSection(s, sectionFromFrame(frame, { action: 0, level: 1, attempt: 1, score: frame.levelsCompleted, kind: "initial" }, {}));
+  announce(s, false);
+  const initial = recordInitial(s, frame);
   if (initial.isErr()) return err(initial.error);
   return ok(s);
 }
 
-export function openRunFiles(p: RunPaths, runName: string, echo?: (line: string) => void): Result<{ master: MasterLog; index: RunIndex; events: EventLog }, ProlongError> {
-  return MasterLog.open(p.log).andThen((master) =>
-    RunIndex.open(p.index).andThen((index) =>
-      EventLog.open(p.events, { run: runName, ...(echo ? { echo } : {}) }).map((events) => ({ master, index, events })),
-    ),
-  );
+/** The run-start event, for a fresh and for a resumed run. */
+export function announce(s: RunSession, resumed: boolean): void {
+  const c = s.config;
+  emit(s, "run-start", { game: c.game, arm: armOf(c), agent: c.agent, logWindow: describeWindow(c.logWindow), maxActions: c.maxActions, seed: c.seed, ...(resumed ? { resumed: true } : {}), ...(s.agent.sandbox ? { sandbox: s.agent.sandbox } : {}) });
 }
 
-/** The instructions file, under each name the coding CLIs look for. */
-export function writeInstructions(s: RunSession): void {
-  const text = instructionsText(promptContext(s));
-  for (const f of INSTRUCTION_FILES) writeFileSync(`${s.paths.workspace}/${f}`, text);
+/** The master log, the index and the event sink of a run directory. */
+export function openRunFiles(p: RunPaths, runName: string, clock: Clock, events: EventSink | undefined, echo?: (line: string) => void): Result<{ master: MasterLog; index: RunIndex; events: EventSink }, ProlongError> {
+  return MasterLog.open(p.log).andThen((master) =>
+    RunIndex.open(p.index).andThen((index) =>
+      eventsPart({ ...(events ? { events } : {}) }, { path: p.events, run: runName, ...(echo ? { echo } : {}) }, clock).map((sink) => ({ master, index, events: sink })),
+    ),
+  );
 }

@@ -90,9 +90,10 @@ function scoreableRun(dir: string, names: Set<string>): FoundRun | SkippedRun {
   }
   const card = readScorecard(join(dir, "scorecard.json"));
   if (card.isErr()) return { dir, reason: skipReason(dir, card.error) };
-  // Both leave the run resumable and say nothing about the agent: scoring them would count a cut-short run.
-  if (card.value.end_reason === "interrupted" || card.value.end_reason === "game-failed") {
-    const what = card.value.end_reason === "interrupted" ? "interrupted" : `the game failed (${card.value.end_detail})`;
+  // These leave the run resumable and say nothing about the agent: scoring them would count a cut-short run.
+  const reason = card.value.end_reason;
+  if (reason === "interrupted" || reason === "game-failed" || reason === "log-failed") {
+    const what = reason === "interrupted" ? "interrupted" : `the ${reason === "game-failed" ? "game" : "log"} failed (${card.value.end_detail})`;
     return { dir, reason: `${what} after ${card.value.actions} action(s); \`prolong resume ${dir}\` finishes it`, unfinished: card.value.settings };
   }
   return { dir, card: card.value };

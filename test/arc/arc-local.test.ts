@@ -99,8 +99,9 @@ describe.skipIf(!ready)("playing ft09 under --env arc-local", () => {
     expect(run.master.startsWith(published("ft09").slice(0, published("ft09").indexOf("\n\n", 200)))).toBe(true); // same initial board
     expect(run.summary.winLevels).toBe(6);
     const config = newConfig({ game: "ft09-0d8bbf25", env: "arc-local", arcGames: games })._unsafeUnwrap();
-    const { openEnv } = await import("../../src/run/start.ts");
-    const replayed = await replaySections(parsed.sections, () => openEnv(config));
+    const { openEnv } = await import("../../src/run/parts.ts");
+    const { NO_ENV_CONTEXT } = await import("../../src/game/env.ts");
+    const replayed = await replaySections(parsed.sections, () => openEnv(config, NO_ENV_CONTEXT));
     if (!replayed.ok) throw new Error(replayed.error.message);
     expect(replayed.differences).toEqual([]);
   }, 180_000);

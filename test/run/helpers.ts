@@ -1,11 +1,11 @@
 // Runs a whole game in-process in a temporary runs directory, for the loop's tests.
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { newConfig, type RunConfig } from "../../src/run/config.ts";
 import { finishRun, type RunSummary } from "../../src/run/finish.ts";
 import { runLoop } from "../../src/run/runner.ts";
-import type { RunEnd, RunSession } from "../../src/run/session.ts";
+import type { RunEnd, RunParts, RunSession } from "../../src/run/session.ts";
 import { startRun } from "../../src/run/start.ts";
 import type { RunEvent } from "../../src/run/events.ts";
 
@@ -21,12 +21,13 @@ export function tempRoot(): string {
   return mkdtempSync(join(tmpdir(), "prolong-test-"));
 }
 
-export async function playGame(fields: Partial<RunConfig> & { game: string }, root = tempRoot()): Promise<PlayedRun> {
+/** Plays a whole run through the real loop; `parts` replaces the game, agent, clock or events the config names. */
+export async function playGame(fields: Partial<RunConfig> & { game: string }, root = tempRoot(), parts: Partial<RunParts> = {}): Promise<PlayedRun> {
   const config = newConfig(fields)._unsafeUnwrap();
-  const session = (await startRun(config, { runsRoot: root, stamp: "t" }))._unsafeUnwrap();
+  const session = (await startRun(config, { runsRoot: root, stamp: "t" }, parts))._unsafeUnwrap();
   const end = await runLoop(session, new AbortController().signal);
   const { summary } = await finishRun(session, end);
-  return { session, end, summary, master: readFileSync(session.paths.log, "utf8"), events: readEventsFile(session.paths.events) };
+  return { session, end, summary, master: readFileSync(session.paths.log, "utf8"), events: existsSync(session.paths.events) ? readEventsFile(session.paths.events) : [] };
 }
 
 export function readEventsFile(path: string): RunEvent[] {

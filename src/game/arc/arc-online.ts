@@ -1,14 +1,13 @@
 // --env arc-online: a game played on ARC-AGI-3's service through its REST API, behind the same GameEnv as
 // every other game. The first reset opens a scorecard (tagged), RESET starts a session whose guid every
 // later action carries; while the agent thinks, a keep-alive touches the scorecard so the service does not
-// close it as idle; close() closes the scorecard and, once the run directory is known, saves the server's
-// scorecard and the replay link beside ours (arc-scorecard.json, a line in summary.txt).
+// close it as idle; close() closes the scorecard and reports the server's scorecard and the replay link
+// through the run's EnvContext (the run writes arc-scorecard.json and two lines of summary.txt).
 import { err, ok, type Result } from "neverthrow";
-import { appendFileSync, existsSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import * as v from "valibot";
+import { realClock, type Clock } from "../../clock.ts";
 import { prolongError, type ProlongError } from "../../errors.ts";
-import type { GameEnv } from "../env.ts";
+import { NO_ENV_CONTEXT, type EnvContext, type GameEnv } from "../env.ts";
 import type { Action, ActionId, FrameData, GameInfo, GameState, Grid } from "../types.ts";
 import { ArcApi } from "./arc-api.ts";
 
@@ -29,23 +28,10 @@ export interface ArcOnlineOptions {
   /** Idle time after which the scorecard is touched (default 5 min). */
   readonly keepAliveMs?: number;
   /** Time and timers; injected so tests drive the keep-alive by hand instead of sleeping (default: the real ones). */
-  readonly clock?: KeepAliveClock;
+  readonly clock?: Clock;
+  /** Where close() reports the server's scorecard (default: nowhere). */
+  readonly context?: EnvContext;
 }
-
-/** What the keep-alive needs of time: the current time and a repeating timer that can be cancelled. */
-export interface KeepAliveClock {
-  now(): number;
-  every(ms: number, tick: () => void): () => void;
-}
-
-const realClock: KeepAliveClock = {
-  now: Date.now,
-  every(ms, tick) {
-    const timer = setInterval(tick, ms);
-    timer.unref?.(); // a pending keep-alive never holds the process open
-    return () => clearInterval(timer);
-  },
-};
 
 const Cell = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(15));
 const FrameSchema = v.looseObject({
@@ -83,20 +69,14 @@ export function arcOnlineEnv(o: ArcOnlineOptions): Result<GameEnv, ProlongError>
   return ok(new ArcOnlineEnv(o, api));
 }
 
-/** Tells an online game where its run directory is, so close() can save the server's scorecard there. */
-export function attachRunDir(env: GameEnv, dir: string): void {
-  if (env instanceof ArcOnlineEnv) env.runDir = dir;
-}
-
 export class ArcOnlineEnv implements GameEnv {
   private current: GameInfo;
   private cardId: string | null = null;
   private guid: string | null = null;
   private stopKeepAlive: (() => void) | null = null;
   private readonly keepAliveMs: number;
-  private readonly clock: KeepAliveClock;
-  /** Set by attachRunDir: where arc-scorecard.json goes. */
-  runDir: string | null = null;
+  private readonly clock: Clock;
+  private readonly context: EnvContext;
   /** Scorecard touches sent by the keep-alive. */
   heartbeats = 0;
 
@@ -106,6 +86,7 @@ export class ArcOnlineEnv implements GameEnv {
   ) {
     this.keepAliveMs = o.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
     this.clock = o.clock ?? realClock;
+    this.context = o.context ?? NO_ENV_CONTEXT;
     this.current = { id: o.game, title: o.game, winLevels: 0, availableActions: [], baselineActions: [], tags: [] };
   }
 
@@ -176,10 +157,11 @@ export class ArcOnlineEnv implements GameEnv {
       ...(closed.isOk() ? { scorecard: closed.value } : { close_error: closed.error.message }),
     };
     this.cardId = null;
-    if (!this.runDir) return;
-    writeFileSync(join(this.runDir, "arc-scorecard.json"), JSON.stringify(record, null, 2) + "\n");
-    const summary = join(this.runDir, "summary.txt");
-    if (existsSync(summary) && record.replay_url) appendFileSync(summary, `  replay     ${record.replay_url}\n  scorecard  ${record.scorecard_url}\n`);
+    this.context.saveFile("arc-scorecard.json", JSON.stringify(record, null, 2) + "\n");
+    if (record.replay_url) {
+      this.context.summaryLine(`  replay     ${record.replay_url}`);
+      this.context.summaryLine(`  scorecard  ${record.scorecard_url}`);
+    }
   }
 
   /** Opens the scorecard and learns the game's title and, when shared, its baselines. */

@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { explorerTurn } from "../../../src/agent/explorer/explorer.ts";
 import { gridToText } from "../../../src/log/format.ts";
-import { playWithExplorer } from "./driver.ts";
+import { ok } from "neverthrow";
+import { localEnv } from "../../../src/game/env.ts";
+import { playGame } from "../../run/helpers.ts";
 import { board64, logOf } from "./helpers.ts";
 import { ToyGame, type ToyLevel } from "./toy-game.ts";
 
@@ -20,19 +22,24 @@ function workspace(): string {
   return mkdtempSync(join(tmpdir(), "explorer-test-"));
 }
 
-describe("explorer on a toy game", () => {
-  test("the full log clears clearly more levels than the newest section alone", async () => {
-    const full = await playWithExplorer(new ToyGame(LEVELS), { maxActions: 500, window: "full" });
-    const newest = await playWithExplorer(new ToyGame(LEVELS), { maxActions: 500, window: "newest" });
-    expect(full.levels).toBe(3);
-    expect(full.won).toBe(true);
-    expect(newest.levels).toBeLessThan(full.levels);
+/** The toy game played by the built-in explorer through prolong's own loop (start, runner, sync, windows). */
+function playToy(fields: { maxActions: number; logWindow?: number; seed?: number }) {
+  return playGame({ game: "toy", agent: "explorer", ...fields }, undefined, { env: () => ok(localEnv(new ToyGame(LEVELS))) });
+}
+
+describe("explorer on a toy game, through the real loop", () => {
+  test("the full log clears clearly more levels than the newest section alone (--log-window 0)", async () => {
+    const full = await playToy({ maxActions: 500 });
+    const newest = await playToy({ maxActions: 500, logWindow: 0 });
+    expect(full.summary.levelsCompleted).toBe(3);
+    expect(full.end.reason).toBe("win");
+    expect(newest.summary.levelsCompleted).toBeLessThan(full.summary.levelsCompleted);
   });
 
   test("deterministic: the same game and seed give the same log", async () => {
-    const a = await playWithExplorer(new ToyGame(LEVELS), { maxActions: 60, window: "full", seed: 7 });
-    const b = await playWithExplorer(new ToyGame(LEVELS), { maxActions: 60, window: "full", seed: 7 });
-    expect(a.log).toBe(b.log);
+    const a = await playToy({ maxActions: 60, seed: 7 });
+    const b = await playToy({ maxActions: 60, seed: 7 });
+    expect(a.master).toBe(b.master);
   });
 });
 

@@ -1,0 +1,70 @@
+// The parts a run is played with when the caller passes none: the game, the agent and the event log a
+// RunConfig names (the clock defaults to the real one). One place that knows every environment, and the
+// context through which environments leave files in the run.
+import { err, ok, type Result } from "neverthrow";
+import { createAgent } from "../agent/create.ts";
+import { writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import type { Agent } from "../agent/agent.ts";
+import type { Clock } from "../clock.ts";
+import { prolongError, type ProlongError } from "../errors.ts";
+import { createGame } from "../game/catalog.ts";
+import { arcLocalEnv } from "../game/arc/arc-local.ts";
+import { arcOnlineEnv } from "../game/arc/arc-online.ts";
+import { localEnv, type EnvContext, type GameEnv } from "../game/env.ts";
+import type { RunConfig } from "./config.ts";
+import { EventLog, type EventSink } from "./events.ts";
+import type { RunPaths } from "./run-dir.ts";
+import type { RunParts } from "./session.ts";
+
+/** The game a config names, behind the GameEnv boundary. */
+export function openEnv(config: RunConfig, context: EnvContext): Result<GameEnv, ProlongError> {
+  switch (config.env) {
+    case "local":
+      return createGame(config.game, { seed: config.seed }).map(localEnv);
+    case "arc-local": {
+      const gamesDir = config.arcGames ?? process.env.PROLONG_ARC_GAMES;
+      if (!gamesDir) {
+        return err(prolongError("bad-config", "--env arc-local needs the ARC games directory", { fix: "pass --arc-games DIR (<id>/<version>/<id>.py + metadata.json) or set PROLONG_ARC_GAMES" }));
+      }
+      return arcLocalEnv({ gamesDir, game: config.game, seed: config.seed });
+    }
+    case "arc-online":
+      return arcOnlineEnv({ game: config.game, context });
+  }
+}
+
+/**
+ * The context an environment reports through: files land in the run directory (plain names only, never
+ * one of the harness's own), summary lines are kept for finish.ts to add to summary.txt.
+ */
+export function runEnvContext(paths: RunPaths, summaryLines: string[]): EnvContext {
+  const own = new Set(Object.values(paths).map((p) => basename(p)));
+  return {
+    saveFile(name, text) {
+      if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) || own.has(name)) {
+        summaryLines.push(`  note       the environment asked to write '${name}', which is not a name it may use`);
+        return;
+      }
+      try {
+        writeFileSync(join(paths.dir, name), text);
+      } catch (e) {
+        summaryLines.push(`  note       cannot save ${name}: ${(e as Error).message}`);
+      }
+    },
+    summaryLine(line) {
+      summaryLines.push(line);
+    },
+  };
+}
+
+/** The agent given, or the one the config names. */
+export function agentPart(config: RunConfig, given: Partial<RunParts>): Result<Agent, ProlongError> {
+  return given.agent ? ok(given.agent) : createAgent(config);
+}
+
+/** The event sink given, or the run's events.jsonl (its times from the run's clock). */
+export function eventsPart(given: Partial<RunParts>, place: { path: string; run: string; echo?: (line: string) => void }, clock: Clock): Result<EventSink, ProlongError> {
+  if (given.events) return ok(given.events);
+  return EventLog.open(place.path, { run: place.run, now: () => new Date(clock.now()), ...(place.echo ? { echo: place.echo } : {}) });
+}

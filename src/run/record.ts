@@ -1,0 +1,75 @@
+// What one action does to a run, in order: the game steps, the tally moves, one section is appended to the
+// master (and the index), the events say so. Also the run's other records — the first section of an
+// episode, a repaired tamper, a warning — so that everything the loop writes goes through this file.
+import { err, ok, type Result } from "neverthrow";
+import { formatError, type ProlongError } from "../errors.ts";
+import { actionName, type Action, type FrameData } from "../game/types.ts";
+import { formatToolCall, type LogSection } from "../log/format.ts";
+import { appendSection } from "../log/index.ts";
+import type { TamperEvent } from "../log/sandbox.ts";
+import type { EventFields, EventKind } from "./events.ts";
+import type { RunSession } from "./session.ts";
+import { recordStep, type StepEffect } from "./tally.ts";
+
+/** Which side failed: the game (a dead bridge or server) or the run's own files (the master, the index). */
+export interface StepFailure {
+  readonly source: "game" | "log";
+  readonly error: ProlongError;
+}
+
+/**
+ * Plays one action: the game steps, the tally moves, one section is appended, events are emitted.
+ * `plan` is the [PLAN] text for this section (none in the stateless arm), `planStep` its place in the batch.
+ */
+export async function playAction(s: RunSession, action: Action, plan: string | undefined, planStep?: { step: number; total: number }): Promise<Result<StepEffect, StepFailure>> {
+  const stepped = await s.env.step(action);
+  if (stepped.isErr()) return err({ source: "game", error: stepped.error });
+  const frame = stepped.value;
+  const effect = recordStep(s.tally, frame);
+  s.frame = frame;
+  const header = { ...effect.header, kind: "action" as const, ...(planStep ? { planStep } : {}) };
+  const written = writeSection(s, sectionFromFrame(frame, header, { ...(plan !== undefined ? { plan } : {}), toolCall: action }));
+  if (written.isErr()) return err({ source: "log", error: written.error });
+  const h = effect.header;
+  emit(s, "action", { action: h.action, call: formatToolCall(action), level: h.level, attempt: h.attempt, score: h.score, state: frame.state, frames: frame.frames.length });
+  if (frame.message) emit(s, "warning", { message: `${actionName(action)}: ${frame.message}`, code: "no-op" });
+  if (effect.levelUp) emit(s, "level-up", { action: h.action, level: s.tally.level, score: h.score });
+  if (effect.gameOver) emit(s, "game-over", { action: h.action, level: h.level, attempt: h.attempt });
+  s.onProgress?.(s);
+  return ok(effect);
+}
+
+/** The INITIAL STATE section an episode starts with (numbered as the last action so far). */
+export function recordInitial(s: RunSession, frame: FrameData): Result<void, ProlongError> {
+  const header = { action: s.tally.action, level: 1, attempt: 1, score: frame.levelsCompleted, kind: "initial" as const };
+  const section = sectionFromFrame(frame, header, {});
+  return writeSection(s, s.tally.episode > 1 ? { ...section, episode: { index: s.tally.episode, total: s.config.episodes } } : section);
+}
+
+/** Writes one section to the master (one write) and the index. */
+export function writeSection(s: RunSession, section: LogSection): Result<void, ProlongError> {
+  return appendSection(s.master, s.index, section, s.config.gridMode).map(() => undefined);
+}
+
+export function sectionFromFrame(frame: FrameData, header: LogSection["header"], extra: { plan?: string; toolCall?: Action }): LogSection {
+  const grids = frame.frames;
+  const board = grids[grids.length - 1];
+  if (!board) throw new Error("a frame without grids reached the log");
+  return { header, frames: grids.slice(0, -1), board, ...(extra.plan !== undefined ? { plan: extra.plan } : {}), ...(extra.toolCall ? { toolCall: extra.toolCall } : {}) };
+}
+
+/** A copy the agent changed, already repaired by the sync: counted and told. */
+export function recordTamper(s: RunSession, tamper: TamperEvent): void {
+  s.tally.tamperEvents += 1;
+  emit(s, "tamper", { tamper: tamper.kind, detail: tamper.detail, expectedBytes: tamper.expectedBytes, foundBytes: tamper.foundBytes, ...(tamper.firstDiff !== undefined ? { firstDiff: tamper.firstDiff } : {}), turn: s.tally.agentCalls + 1 });
+}
+
+export function recordWarning(s: RunSession, e: ProlongError): void {
+  emit(s, "warning", { message: formatError(e), code: e.code, ...(e.path ? { path: e.path } : {}) });
+}
+
+/** Emits an event; the first one that cannot be written is kept, and the loop ends the run on it. */
+export function emit<K extends EventKind>(s: RunSession, kind: K, fields: EventFields[K]): void {
+  const r = s.events.emit(kind, fields);
+  if (r.isErr() && !s.eventFailure) s.eventFailure = r.error;
+}

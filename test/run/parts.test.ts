@@ -1,0 +1,127 @@
+// The loop over injected parts: a run plays whatever game, agent, clock and event sink it is given, tells a
+// failed game from failed run files, keeps what an environment reports, and resume reads the saved batch
+// back through its schema.
+import { describe, expect, test } from "bun:test";
+import { err, ok } from "neverthrow";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Agent } from "../../src/agent/agent.ts";
+import { prolongError } from "../../src/errors.ts";
+import { localEnv, type EnvContext, type GameEnv } from "../../src/game/env.ts";
+import { createGame } from "../../src/game/catalog.ts";
+import { RunIndex } from "../../src/log/index.ts";
+import { newConfig } from "../../src/run/config.ts";
+import type { EventSink } from "../../src/run/events.ts";
+import { finishRun } from "../../src/run/finish.ts";
+import { resumeRun } from "../../src/run/resume.ts";
+import { runLoop } from "../../src/run/runner.ts";
+import { startRun } from "../../src/run/start.ts";
+import { playGame, tempRoot } from "./helpers.ts";
+
+/** An agent that asks for the same actions every turn, written as actions.json like any agent. */
+function scriptedAgent(entries: string[]): Agent {
+  return {
+    name: "scripted",
+    async turn(input) {
+      writeFileSync(join(input.workspace, "actions.json"), JSON.stringify({ actions: entries }));
+      return ok({ text: "[PLAN]\nmove", toolCalls: 0, tokens: { input: 0, cached: 0, output: 0 }, wallMs: 0, exitCode: 0 });
+    },
+  };
+}
+
+function glide(): GameEnv {
+  return localEnv(createGame("glide", { seed: 0 })._unsafeUnwrap());
+}
+
+/** glide whose step fails from the `failAt`-th step on (a bridge or server that died). */
+function dyingGlide(failAt: number): GameEnv {
+  const env = glide();
+  let steps = 0;
+  return { ...env, info: env.info, step: async (a) => (++steps >= failAt ? err(prolongError("bridge-died", "the game process exited")) : env.step(a)) };
+}
+
+describe("a run over injected parts", () => {
+  test("a game that fails ends the run as game-failed, resumable", async () => {
+    const run = await playGame({ game: "glide", maxActions: 20 }, tempRoot(), { env: () => ok(dyingGlide(5)), agent: scriptedAgent(["ACTION1", "ACTION2"]) });
+    expect(run.end).toEqual({ reason: "game-failed", detail: "the game process exited" });
+    const index = RunIndex.open(run.session.paths.index)._unsafeUnwrap();
+    expect(index.getState("ended")).toBeUndefined();
+    index.close();
+  });
+
+  test("an event sink that cannot write ends the run as log-failed, not game-failed", async () => {
+    let writes = 0;
+    const events: EventSink = {
+      emit(kind, fields) {
+        if (++writes > 4) return err(prolongError("events-write", "cannot append to the event log: ENOSPC"));
+        return ok({ time: "", run: "t", kind, ...fields } as never);
+      },
+      close() {},
+    };
+    const run = await playGame({ game: "glide", maxActions: 20 }, tempRoot(), { events, agent: scriptedAgent(["ACTION1"]) });
+    expect(run.end.reason).toBe("log-failed");
+    expect(run.end.detail).toContain("ENOSPC");
+  });
+
+  test("the clock given is the one the run's time is measured on", async () => {
+    let now = 1_000_000;
+    const clock = { now: () => (now += 250), every: () => () => {} };
+    const run = await playGame({ game: "glide", maxActions: 3 }, tempRoot(), { clock, agent: scriptedAgent(["ACTION1"]) });
+    // Every reading moves the fake clock by 250 ms: the wall time is a whole multiple of it, and the
+    // event times come from it too.
+    expect(run.summary.wallMs % 250).toBe(0);
+    expect(run.summary.wallMs).toBeGreaterThan(0);
+    expect(new Date(run.events[0]!.time).getTime()).toBeGreaterThanOrEqual(1_000_000);
+    expect(new Date(run.events[0]!.time).getTime()).toBeLessThan(1_100_000);
+  });
+
+  test("what an environment reports goes into the run directory and the end of summary.txt; a harness file name is refused", async () => {
+    let context: EnvContext | null = null;
+    const env = (c: EnvContext) => {
+      context = c;
+      const g = glide();
+      return ok({ ...g, info: g.info, close: async () => { c.saveFile("extra.json", "{}\n"); c.saveFile("logs.txt", "overwritten"); c.summaryLine("  link       https://example.test/replay"); } });
+    };
+    const run = await playGame({ game: "glide", maxActions: 2 }, tempRoot(), { env, agent: scriptedAgent(["ACTION1"]) });
+    expect(context).not.toBeNull();
+    expect(readFileSync(join(run.session.paths.dir, "extra.json"), "utf8")).toBe("{}\n");
+    expect(run.master).not.toContain("overwritten");
+    const summary = readFileSync(run.session.paths.summary, "utf8");
+    expect(summary).toContain("'logs.txt', which is not a name it may use");
+    expect(summary.trimEnd().split("\n").at(-1)).toBe("  link       https://example.test/replay");
+  });
+});
+
+describe("the pending batch on resume", () => {
+  async function stoppedMidBatch(): Promise<string> {
+    const config = newConfig({ game: "glide", maxActions: 30 })._unsafeUnwrap();
+    const stop = new AbortController();
+    const s = (await startRun(config, { runsRoot: tempRoot(), stamp: "t", onProgress: (x) => { if (x.tally.action >= 2) stop.abort(); } }, { agent: scriptedAgent(["ACTION1", "ACTION2", "ACTION3", "ACTION4"]) }))._unsafeUnwrap();
+    expect((await runLoop(s, stop.signal)).reason).toBe("interrupted");
+    s.events.close();
+    s.index.close();
+    s.master.close();
+    return s.paths.dir;
+  }
+
+  test("is stored as typed actions and finished exactly after a resume", async () => {
+    const dir = await stoppedMidBatch();
+    const index = RunIndex.open(join(dir, "index.sqlite"))._unsafeUnwrap();
+    expect(index.getState("pending")).toMatchObject({ actions: [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }], firstAction: 1 });
+    index.close();
+    const s = (await resumeRun(dir, {}, { agent: scriptedAgent(["ACTION1"]) }))._unsafeUnwrap();
+    expect(s.pending?.actions.slice(s.tally.action)).toEqual([{ id: 3 }, { id: 4 }]);
+    await finishRun(s, await runLoop(s, new AbortController().signal));
+    expect(readFileSync(join(dir, "logs.txt"), "utf8")).toMatch(/Action 4 \| Level \d+ \| Attempt \d+ \| Plan Step 4\/4/);
+  });
+
+  test("a saved batch that does not match the schema is refused, naming the field", async () => {
+    const dir = await stoppedMidBatch();
+    const index = RunIndex.open(join(dir, "index.sqlite"))._unsafeUnwrap();
+    index.setState("pending", { turn: 1, text: "", actions: [{ id: 6, x: 99, y: 0 }], firstAction: 1 });
+    index.close();
+    const r = await resumeRun(dir, {}, { agent: scriptedAgent(["ACTION1"]) });
+    expect(r._unsafeUnwrapErr().code).toBe("bad-index");
+    expect(r._unsafeUnwrapErr().message).toContain("actions.0");
+  });
+});
