@@ -191,6 +191,36 @@ describe("edge cases", () => {
   });
 });
 
+describe("borrows never outlive JavaScript", () => {
+  // The proof of concept from issue 18: cellChanges used to borrow `buf`, then read the table's properties;
+  // a getter on the table can run any JavaScript, here one that detaches (transfers away) the very buffer
+  // being borrowed, so the native code went on reading freed memory. Properties are now read first.
+  function logWithBoards(n: number): Uint8Array {
+    const rows = ("a".repeat(64) + "\n").repeat(64);
+    const sections = Array.from({ length: n }, (_, i) => `${SEP}\nAction ${i} | Level 1 | Attempt 1 | Score: 0\n[settled]\n${rows}`);
+    return enc(sections.join("\n"));
+  }
+
+  test("a getter that detaches buf: the call sees the detached (empty) buffer and refuses the table's ranges", () => {
+    const log = logWithBoards(4);
+    const real = sectionIndex(log);
+    const before = Array.from(cellChanges(log, real));
+    const hostile = { ...real, get boardStart() { (log.buffer as ArrayBuffer).transfer(); return real.boardStart; } };
+    expect(() => cellChanges(log, hostile as SectionTable)).toThrow(RangeError);
+    expect(log.length).toBe(0); // the getter did run and detach it
+    expect(before.length).toBe(4);
+  });
+
+  test("a getter that detaches the table's own boardStart array: refused, not read after free", () => {
+    const log = logWithBoards(3);
+    const real = sectionIndex(log);
+    const starts = real.boardStart;
+    const hostile = { ...real, boardStart: starts, get boardEnd() { (starts.buffer as ArrayBuffer).transfer(); return real.boardEnd; } };
+    expect(() => cellChanges(log, hostile as SectionTable)).toThrow(RangeError);
+    expect(starts.length).toBe(0);
+  });
+});
+
 describe("xxh3-128: native = TS oracle (test/oracle/xxh3.ts)", () => {
   const MASK64 = (1n << 64n) - 1n;
   /** xxHash's sanity-check buffer (cli/xsum_sanity_check.c): byte i = top byte of PRIME32 * PRIME64^i mod 2^64. */

@@ -237,12 +237,17 @@ fn board_diff(env: Env, info: CallbackInfo) -> R<Value> {
 
 fn cell_changes(env: Env, info: CallbackInfo) -> R<Value> {
     let [b, t] = args::<2>(env, info)?;
-    let buf = bytes(env, b, "cellChanges(buf, table): buf")?;
     if typeof_(env, t)? != 6 {
         return Err(Fail::Type("cellChanges(buf, table): table must be a SectionTable from sectionIndex".into()));
     }
-    let starts = typed::<f64>(env, get(env, t, "boardStart")?, TA_FLOAT64, "cellChanges: table.boardStart")?;
-    let ends = typed::<f64>(env, get(env, t, "boardEnd")?, TA_FLOAT64, "cellChanges: table.boardEnd")?;
+    // Reading a property can run a JavaScript getter, and a getter can detach any ArrayBuffer (buf's or
+    // the table's own arrays'). So every property is fetched first; only then are the buffers borrowed,
+    // with no JavaScript running between the borrows and their last use.
+    let start_value = get(env, t, "boardStart")?;
+    let end_value = get(env, t, "boardEnd")?;
+    let buf = bytes(env, b, "cellChanges(buf, table): buf")?;
+    let starts = typed::<f64>(env, start_value, TA_FLOAT64, "cellChanges: table.boardStart")?;
+    let ends = typed::<f64>(env, end_value, TA_FLOAT64, "cellChanges: table.boardEnd")?;
     if starts.len() != ends.len() {
         return Err(Fail::Range("cellChanges: table.boardStart and table.boardEnd differ in length".into()));
     }
