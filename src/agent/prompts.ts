@@ -1,16 +1,19 @@
 // Every word the harness says to an agent: the instructions file written into the workspace (as AGENTS.md and
 // CLAUDE.md, so any coding CLI finds it) and the per-turn user prompts. Our own wording.
 import type { ActionId } from "../game/types.ts";
+import type { LogWindow } from "../log/window.ts";
 
 export interface PromptContext {
   readonly gameId: string;
   readonly availableActions: readonly ActionId[];
   readonly actionCap: number;
   readonly maxActions: number;
-  /** False for the no-log arm (--log-window -1): the board comes in the prompt instead. */
-  readonly hasLog: boolean;
+  /** What part of the log the agent's logs.txt holds (--log-window); "none": no file, the board in the prompt. */
+  readonly window: LogWindow;
   /** Stateless workspace: everything but logs.txt, plans.txt and the instructions is wiped each turn. */
   readonly stateless: boolean;
+  /** Episodes in the lifetime (--episodes K); 1 for one game. */
+  readonly episodes: number;
 }
 
 export const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"] as const;
@@ -26,41 +29,95 @@ const ACTION_MEANING: Record<ActionId, string> = {
   7: "ACTION7 — undo",
 };
 
-export function instructionsText(c: PromptContext): string {
-  const actions = [0 as ActionId, ...c.availableActions.filter((a) => a !== 0)].map((a) => `- ${ACTION_MEANING[a]}`);
-  const memory = c.hasLog
-    ? [
+const LOG_STRUCTURE = [
+  "Its structure:",
+  "- Each section starts with a line of exactly 80 `=` and a header line",
+  "  `Action N | Level L | Attempt A | Plan Step i/K | Score: S` (Action 0 is `INITIAL STATE`).",
+  "- `[PLAN]` holds YOUR earlier words (never an observation); `Tool Call: ACTION6({\"x\": 3, \"y\": 9})` the action.",
+  "- `[INITIAL BOARD STATE]` / `[POST-ACTION BOARD STATE]` is followed by the board: 64 lines of 64",
+  "  characters, one per cell. Animations show `[frame i/n]` boards, then `[settled]` and the final board.",
+];
+const PALETTE = [
+  "- Colours 0..15 are written `$ 8 # h q O C z n f ( G - > I \"` in that order. The bottom row is",
+  "  often a step or energy bar, not part of the scene.",
+  "- Score is the number of levels completed; Attempt rises after a game over.",
+];
+const RESTORED = "Editing logs.txt changes nothing: the harness keeps the master copy and restores yours.";
+
+/** What the agent's memory is under each log window: the part of the instructions that differs most by arm. */
+function memoryText(c: PromptContext): string[] {
+  switch (c.window.kind) {
+    case "full":
+      return [
         "## Your memory: logs.txt",
         "`logs.txt` in this directory is the complete, append-only record of this game: every board you were",
         "shown and every action taken, in order. The harness appends to it after each action; it is your only",
         "memory between turns. It grows large: do not read it whole. Parse it with code (grep, python, awk, your",
         "own scripts) to answer exact questions: what happened after ACTION3 on level 2, where a colour appeared.",
-        "Its structure:",
-        "- Each section starts with a line of exactly 80 `=` and a header line",
-        "  `Action N | Level L | Attempt A | Plan Step i/K | Score: S` (Action 0 is `INITIAL STATE`).",
-        "- `[PLAN]` holds YOUR earlier words (never an observation); `Tool Call: ACTION6({\"x\": 3, \"y\": 9})` the action.",
-        "- `[INITIAL BOARD STATE]` / `[POST-ACTION BOARD STATE]` is followed by the board: 64 lines of 64",
-        "  characters, one per cell. Animations show `[frame i/n]` boards, then `[settled]` and the final board.",
-        "- Colours 0..15 are written `$ 8 # h q O C z n f ( G - > I \"` in that order. The bottom row is",
-        "  often a step or energy bar, not part of the scene.",
-        "- Score is the number of levels completed; Attempt rises after a game over.",
-        "Editing logs.txt changes nothing: the harness keeps the master copy and restores yours.",
-      ]
-    : [
-        "## What you see",
-        "There is no log file in this arm: each prompt shows the current board under `[CURRENT BOARD STATE]`",
-        "(64 lines of 64 characters; colours 0..15 written `$ 8 # h q O C z n f ( G - > I \"`).",
+        ...LOG_STRUCTURE, ...PALETTE, RESTORED,
       ];
-  const workspace = c.stateless
-    ? ["This directory is wiped after every turn except logs.txt, plans.txt and this file: keep nothing else."]
-    : ["You may keep notes and scripts in this directory between turns."];
+    case "last":
+      return [
+        "## Your memory: logs.txt, the recent part only",
+        `\`logs.txt\` in this directory holds the first section (the initial board) and the last ${c.window.sections} action`,
+        `section${c.window.sections === 1 ? "" : "s"} of this game — not the whole game. Older sections are dropped from your copy as new ones arrive`,
+        "(the harness keeps the full record, you do not see it). Anything you want to remember for longer, keep",
+        "in your own files. Read the file with code (grep, python, awk, your own scripts).",
+        ...LOG_STRUCTURE, ...PALETTE, RESTORED,
+      ];
+    case "newest-stripped":
+      return [
+        "## Your memory: logs.txt, the newest section only",
+        "`logs.txt` in this directory holds only the newest section: the last action taken and the board after",
+        "it (animation frames removed, the settled board kept). Earlier sections are not in it; the harness",
+        "keeps the full record, you do not see it. Anything you want to remember, keep in your own files.",
+        ...LOG_STRUCTURE.slice(0, 5), "  characters, one per cell (animation frames are removed in this arm).", ...PALETTE, RESTORED,
+      ];
+    case "none":
+      return [
+        "## What you see: the board in the prompt, no log",
+        "There is no log file in this arm: each prompt shows the current board under `[CURRENT BOARD STATE]`",
+        "(64 lines of 64 characters, one per cell). Nothing of earlier turns is shown again: anything you want",
+        "to remember, keep in your own files.",
+        ...PALETTE,
+      ];
+  }
+}
+
+/** Where the agent's briefing and plan go: into the log (read back later), plans.txt, or nowhere it can see. */
+function planText(c: PromptContext): string {
+  if (c.stateless) return "   2-3 sentences. The harness appends your plan to plans.txt (kept between turns), not to the log.";
+  if (c.window.kind === "none") return "   2-3 sentences. The harness records it; it is not shown to you again.";
+  if (c.window.kind === "full") return "   2-3 sentences. The harness writes this text into the log so you can read it back later.";
+  return "   2-3 sentences. The harness writes this text into the log (you see it while it is within your window).";
+}
+
+function workspaceText(c: PromptContext): string[] {
+  if (!c.stateless) return ["You may keep notes and scripts in this directory between turns."];
+  const kept = c.window.kind === "none" ? "plans.txt and this file" : "logs.txt, plans.txt and this file";
+  return [`This directory is wiped after every turn except ${kept}: files you write there are gone next`, "turn. plans.txt holds the plans of your earlier turns, oldest first."];
+}
+
+function budgetText(c: PromptContext): string[] {
+  if (c.episodes <= 1) return [`The run ends at ${c.maxActions} actions (RESET counts) or when the game is won.`];
+  const where = c.window.kind === "none" ? [] : ["The log is kept across episodes: each new episode starts with an INITIAL STATE section marked", "`[EPISODE i/K]`."];
+  return [
+    `This is a lifetime of ${c.episodes} episodes of the same game (same levels, same seed). An episode ends at`,
+    `${c.maxActions} actions (RESET counts) or when the game is won; then the game starts over from level 1.`,
+    ...where,
+    "What you learned in earlier episodes is worth using: levels cleared in fewer actions score higher.",
+  ];
+}
+
+export function instructionsText(c: PromptContext): string {
+  const actions = [0 as ActionId, ...c.availableActions.filter((a) => a !== 0)].map((a) => `- ${ACTION_MEANING[a]}`);
   return [
     `# Playing ${c.gameId}`,
     "",
     "You are playing a grid game whose rules you must discover by acting and observing. Goal: complete",
     "levels with as few actions as possible. Each completed level raises the score by one.",
     "",
-    ...memory,
+    ...memoryText(c),
     "",
     "## What you do each turn",
     `1. Study the evidence. 2. Write \`actions.json\` in this directory: {"actions": ["ACTION1", "ACTION6(30,40)"]}.`,
@@ -68,13 +125,13 @@ export function instructionsText(c: PromptContext): string {
     "   changes, so you can re-plan on the new level. Invalid entries are dropped with a warning.",
     '   Write {"actions": [], "stop": true} only if you want to give up the game.',
     "3. End your answer with a short briefing of what you believe, then a line `[PLAN]` and your plan in",
-    "   2-3 sentences. The harness writes this text into the log so you can read it back later.",
+    planText(c),
     "Nothing is executed while you work: the harness runs actions.json after your answer. Use only the shell",
     "and file tools (read, write, edit, search) inside this directory; other tools are refused, a refused call",
     "fails the turn, and everything outside this directory may be hidden or read-only.",
     "",
-    `The run ends at ${c.maxActions} actions (RESET counts) or when the game is won.`,
-    ...workspace,
+    ...budgetText(c),
+    ...workspaceText(c),
     "",
     "## Actions this game offers",
     ...actions,
@@ -82,24 +139,35 @@ export function instructionsText(c: PromptContext): string {
   ].join("\n");
 }
 
+/** One sentence for every turn's prompt: what the agent has now, so a windowed or wiped arm is never assumed whole. */
+export function memoryNow(c: PromptContext): string {
+  const wiped = c.stateless ? " The workspace was wiped except logs.txt, plans.txt and the instructions." : "";
+  switch (c.window.kind) {
+    case "full": return `logs.txt holds the whole game so far.${wiped}`;
+    case "last": return `logs.txt holds the initial section and the last ${c.window.sections} action section${c.window.sections === 1 ? "" : "s"}.${wiped}`;
+    case "newest-stripped": return `logs.txt holds only the newest section.${wiped}`;
+    case "none": return `There is no log; the board is below.${c.stateless ? " The workspace was wiped except plans.txt and the instructions." : ""}`;
+  }
+}
+
 export function firstTurnPrompt(c: PromptContext, board?: string): string {
-  const head = c.hasLog
-    ? "A new game has started. Read the end of logs.txt for the initial board, then write actions.json."
+  const head = c.window.kind !== "none"
+    ? `A new game has started. Read the end of logs.txt for the initial board, then write actions.json. ${memoryNow(c)}`
     : "A new game has started. Here is the board; write actions.json.";
   return board === undefined ? head : `${head}\n\n${board}`;
 }
 
 export function nextTurnPrompt(c: PromptContext, summary: string, board?: string): string {
-  const head = c.hasLog
-    ? `Your actions were executed and appended to logs.txt. ${summary} Study the new sections, then write actions.json.`
-    : `Your actions were executed. ${summary} Here is the board now; write actions.json.`;
+  const head = c.window.kind !== "none"
+    ? `Your actions were executed and appended to logs.txt. ${summary} ${memoryNow(c)} Study the new sections, then write actions.json.`
+    : `Your actions were executed. ${summary} ${memoryNow(c)} Here is the board now; write actions.json.`;
   return board === undefined ? head : `${head}\n\n${board}`;
 }
 
 export function resumePrompt(c: PromptContext, summary: string, board?: string): string {
-  const head = c.hasLog
-    ? `This run was interrupted and has been resumed from its log. ${summary} logs.txt holds everything so far; re-read what you need, then write actions.json.`
-    : `This run was interrupted and has been resumed. ${summary} Here is the board now; write actions.json.`;
+  const head = c.window.kind !== "none"
+    ? `This run was interrupted and has been resumed from its log. ${summary} ${memoryNow(c)} Re-read what you need, then write actions.json.`
+    : `This run was interrupted and has been resumed. ${summary} ${memoryNow(c)} Here is the board now; write actions.json.`;
   return board === undefined ? head : `${head}\n\n${board}`;
 }
 

@@ -106,7 +106,8 @@ export function promptContext(s: RunSession): PromptContext {
     availableActions: s.frame.availableActions.length > 0 ? s.frame.availableActions : s.env.info.availableActions,
     actionCap: s.config.actionCap,
     maxActions: s.config.maxActions,
-    hasLog: s.window.kind !== "none",
+    window: s.window,
     stateless: s.config.workspace === "stateless",
+    episodes: s.config.episodes,
   };
 }
