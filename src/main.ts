@@ -1,5 +1,6 @@
 #!/usr/bin/env bun
 // Command dispatch only: find the command, load its module, hand it the rest of argv, exit with its code.
+import { didYouMean } from "./suggest.ts";
 import { commands } from "./cli/commands.ts";
 import { VERSION } from "./version.ts";
 
@@ -30,11 +31,14 @@ async function main(argv: string[]): Promise<number> {
   }
   const entry = commands.find((c) => c.name === name);
   if (!entry) {
-    console.error(`prolong: unknown command '${name}'\n  fix: run 'prolong --help' to list the commands`);
+    console.error(`prolong: unknown command '${name}'${didYouMean(name, commands.map((c) => c.name))}
+  fix: run 'prolong --help' to list the commands`);
     return 2;
   }
   const command = await entry.load();
-  if (rest.includes("--help") || rest.includes("-h")) {
+  // A command with subcommands (`log`) shows the subcommand's help itself.
+  const sub = command.subcommands?.some((s) => s.name === rest[0]) === true;
+  if (!sub && (rest.includes("--help") || rest.includes("-h"))) {
     console.log(command.usage);
     return 0;
   }

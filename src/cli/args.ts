@@ -1,20 +1,187 @@
-// The one argv parser of the commands: node's parseArgs, with a bad flag turned into a message that names
-// the command and points at its --help.
-import { parseArgs, type ParseArgsConfig } from "node:util";
+// The one argv layer of every command. A command declares its flags as a table of `flag.*` entries; the
+// table becomes a valibot object schema that checks each value (numbers for range and integrality) with a
+// message in the flag's own name. The tokenizer is ours rather than node's parseArgs so that a value may
+// start with "-" (`--log-window -1` as the docs write it) and so that a mistyped flag gets "did you mean".
+import { err, ok, type Result } from "neverthrow";
+import * as v from "valibot";
+import { closest, didYouMean } from "../suggest.ts";
 
-type Options = NonNullable<ParseArgsConfig["options"]>;
+/** How a flag appears on the command line: alone, followed by one value, or repeatable with a value each time. */
+type Takes = "none" | "value" | "many";
 
-/** Parses argv; on a bad flag (or any positional when `positionals` is false) prints why and returns undefined. */
-export function parseCommandArgs<O extends Options>(command: string, args: string[], options: O, positionals = true) {
-  const fail = (why: string) => {
-    console.error(`prolong ${command}: ${why}\n  fix: see 'prolong ${command} --help'`);
-    return undefined;
-  };
-  try {
-    const parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
-    if (!positionals && parsed.positionals.length > 0) return fail(`unexpected argument '${parsed.positionals[0]}'`);
-    return parsed;
-  } catch (e) {
-    return fail((e as Error).message);
-  }
+export interface Flag<T> {
+  readonly takes: Takes;
+  /** One-letter alias, e.g. "o" for -o. */
+  readonly short?: string;
+  /** Checks the raw value (string, true, or string[] for "many") and gives the typed one; messages are about the value only. */
+  readonly schema: v.GenericSchema<unknown, T>;
 }
+
+export type FlagTable = Readonly<Record<string, Flag<unknown>>>;
+export type FlagValues<F extends FlagTable> = { [K in keyof F]: F[K] extends Flag<infer T> ? T : never };
+
+/** A number as people type it: digits, an optional fraction, an optional exponent ("1e3"). Nothing else. */
+const NUMBER_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+export function numberOf(text: string): number {
+  return NUMBER_TEXT.test(text.trim()) ? Number(text) : Number.NaN;
+}
+
+const range = (min: number, max: number) => (max === Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `from ${min} to ${max}`);
+
+function opt<T>(schema: v.GenericSchema<unknown, T>): v.GenericSchema<unknown, T | undefined> {
+  return v.optional(schema) as v.GenericSchema<unknown, T | undefined>;
+}
+
+// parseArgv gives every flag a key (undefined when absent), so the default is applied here, after the check.
+function withDefault<T>(schema: v.GenericSchema<unknown, T>, fallback: T): v.GenericSchema<unknown, T> {
+  return v.pipe(v.optional(schema), v.transform((x) => (x === undefined ? fallback : x))) as v.GenericSchema<unknown, T>;
+}
+
+function intSchema(min: number, max: number, unit: string) {
+  return v.pipe(
+    v.string(),
+    v.check((s) => {
+      const n = numberOf(s);
+      return Number.isInteger(n) && n >= min && n <= max;
+    }, (issue) => `must be a whole number${unit} ${range(min, max)}, got '${String(issue.input)}'`),
+    v.transform((s) => numberOf(s)),
+  );
+}
+
+function numSchema(min: number, max: number, unit: string) {
+  return v.pipe(
+    v.string(),
+    v.check((s) => {
+      const n = numberOf(s);
+      return Number.isFinite(n) && n >= min && n <= max;
+    }, (issue) => `must be a number${unit} ${range(min, max)}, got '${String(issue.input)}'`),
+    v.transform((s) => numberOf(s)),
+  );
+}
+
+function choiceSchema<const C extends readonly string[]>(choices: C) {
+  return v.pipe(
+    v.string(),
+    v.check((s) => choices.includes(s), (issue) => `must be one of ${choices.join(", ")}, got '${String(issue.input)}'${didYouMean(String(issue.input), choices)}`),
+    v.transform((s) => s as C[number]),
+  );
+}
+
+interface Opts {
+  short?: string;
+}
+
+/** The kinds of flag. Each returns a Flag whose value is undefined when absent unless a default is given. */
+export const flag = {
+  bool: (o: Opts = {}): Flag<boolean> => ({ takes: "none", ...o, schema: withDefault(v.literal(true), false) as v.GenericSchema<unknown, boolean> }),
+  text: (o: Opts = {}): Flag<string | undefined> => ({ takes: "value", ...o, schema: opt(v.string()) }),
+  textOr: (fallback: string, o: Opts = {}): Flag<string> => ({ takes: "value", ...o, schema: withDefault(v.string(), fallback) }),
+  list: (o: Opts = {}): Flag<string[]> => ({ takes: "many", ...o, schema: withDefault(v.array(v.string()), [] as string[]) }),
+  choice: <const C extends readonly string[]>(choices: C, o: Opts = {}): Flag<C[number] | undefined> => ({ takes: "value", ...o, schema: opt(choiceSchema(choices)) }),
+  choiceOr: <const C extends readonly string[]>(choices: C, fallback: C[number], o: Opts = {}): Flag<C[number]> => ({ takes: "value", ...o, schema: withDefault(choiceSchema(choices), fallback) }),
+  /** A whole number in [min, max]; `unit` reads after "a whole number", e.g. " of seconds". */
+  int: (min: number, max = Number.MAX_SAFE_INTEGER, o: Opts & { unit?: string } = {}): Flag<number | undefined> => ({ takes: "value", ...o, schema: opt(intSchema(min, max, o.unit ?? "")) }),
+  intOr: (fallback: number, min: number, max = Number.MAX_SAFE_INTEGER, o: Opts & { unit?: string } = {}): Flag<number> => ({ takes: "value", ...o, schema: withDefault(intSchema(min, max, o.unit ?? ""), fallback) }),
+  /** Any finite number in [min, max] (fractions allowed). */
+  num: (min: number, max = Number.MAX_SAFE_INTEGER, o: Opts & { unit?: string } = {}): Flag<number | undefined> => ({ takes: "value", ...o, schema: opt(numSchema(min, max, o.unit ?? "")) }),
+  /** A flag with its own schema over the raw string (e.g. --log-window: "full" or a whole number ≥ -1). */
+  custom: <T>(schema: v.GenericSchema<string, T>, o: Opts = {}): Flag<T | undefined> => ({ takes: "value", ...o, schema: opt(schema as v.GenericSchema<unknown, T>) }),
+};
+
+/** The valibot object schema of a flag table: what `parseArgv` checks the tokenized values against. */
+export function flagsSchema<F extends FlagTable>(flags: F) {
+  const entries = Object.fromEntries(Object.entries(flags).map(([name, f]) => [name, f.schema]));
+  return v.object(entries) as unknown as v.GenericSchema<Record<string, unknown>, FlagValues<F>>;
+}
+
+export interface Parsed<F extends FlagTable> {
+  readonly values: FlagValues<F>;
+  readonly positionals: string[];
+}
+
+/** Splits argv into flags and positionals and checks every flag; the error is one sentence naming the flag. */
+export function parseArgv<F extends FlagTable>(args: readonly string[], flags: F, maxPositionals = Infinity): Result<Parsed<F>, string> {
+  const names = Object.keys(flags);
+  const byShort = new Map(Object.entries(flags).filter(([, f]) => f.short !== undefined).map(([n, f]) => [f.short!, n]));
+  const raw: Record<string, string | true | string[] | undefined> = Object.fromEntries(names.map((n) => [n, undefined]));
+  const positionals: string[] = [];
+  const unknown = (token: string) => `unknown option '${token}'${didYouMean(token.replace(/^-+/, "").split("=")[0]!, names, (n) => `--${n}`)}`;
+  const put = (name: string, value: string | undefined, shown: string): string | null => {
+    const f = flags[name]!;
+    if (f.takes === "none") {
+      if (value !== undefined) return `${shown} takes no value (got '${value}')`;
+      raw[name] = true;
+      return null;
+    }
+    if (value === undefined) return `${shown} needs a value`;
+    if (f.takes === "many") raw[name] = [...((raw[name] as string[] | undefined) ?? []), value];
+    else raw[name] = value;
+    return null;
+  };
+  for (let i = 0; i < args.length; i++) {
+    const token = args[i]!;
+    if (token === "--") {
+      positionals.push(...args.slice(i + 1));
+      break;
+    }
+    // A bare "-" and negative numbers are operands, not flags.
+    if (!token.startsWith("-") || token === "-" || NUMBER_TEXT.test(token)) {
+      positionals.push(token);
+      continue;
+    }
+    let name: string;
+    let inline: string | undefined;
+    let shown: string;
+    if (token.startsWith("--")) {
+      const eq = token.indexOf("=");
+      name = eq < 0 ? token.slice(2) : token.slice(2, eq);
+      inline = eq < 0 ? undefined : token.slice(eq + 1);
+      shown = `--${name}`;
+      if (!(name in flags)) return err(unknown(token));
+    } else {
+      const letters = token.slice(1);
+      // -Fi: several one-letter switches together.
+      if (letters.length > 1 && [...letters].every((c) => byShort.has(c) && flags[byShort.get(c)!]!.takes === "none")) {
+        for (const c of letters) raw[byShort.get(c)!] = true;
+        continue;
+      }
+      const long = byShort.get(letters[0]!);
+      if (long === undefined) return err(unknown(token));
+      name = long;
+      shown = `-${letters[0]}`;
+      inline = letters.length > 1 ? letters.slice(1).replace(/^=/, "") : undefined;
+    }
+    if (inline === undefined && flags[name]!.takes !== "none") {
+      // The next token is the value whatever it starts with ("-1"), unless it is itself a --flag.
+      const next = args[i + 1];
+      if (next !== undefined && !(next.startsWith("--") && next.length > 2)) {
+        inline = next;
+        i++;
+      }
+    }
+    const problem = put(name, inline, shown);
+    if (problem) return err(problem);
+  }
+  if (positionals.length > maxPositionals) {
+    return err(maxPositionals === 0 ? `takes no arguments, got '${positionals[0]}'` : `unexpected argument '${positionals[maxPositionals]}'`);
+  }
+  const checked = v.safeParse(flagsSchema(flags), raw);
+  if (!checked.success) {
+    const issue = checked.issues[0];
+    const key = issue.path?.[0]?.key;
+    return err(typeof key === "string" ? `--${key} ${issue.message}` : issue.message);
+  }
+  return ok({ values: checked.output, positionals });
+}
+
+/** A command's argv, or undefined after printing the problem with the command's name and a pointer to its --help. */
+export function parseCommandArgs<F extends FlagTable>(command: string, args: readonly string[], flags: F, maxPositionals = Infinity): Parsed<F> | undefined {
+  const parsed = parseArgv(args, flags, maxPositionals);
+  if (parsed.isOk()) return parsed.value;
+  console.error(`prolong ${command}: ${parsed.error}\n  fix: see 'prolong ${command} --help'`);
+  return undefined;
+}
+
+/** The closest of `known` to an unknown word, for messages outside flag parsing (game ids, subcommands). */
+export { closest, didYouMean };

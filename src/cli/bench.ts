@@ -9,7 +9,7 @@ import path from "node:path";
 import { generateLog } from "../../scripts/gen-log.ts";
 import { benchLogCommands, type CommandTiming } from "../inspect/bench.ts";
 import { blake3, cellChanges, prefixCheck, sectionIndex, xxh3_128 } from "../native.ts";
-import { parseCommandArgs } from "./args.ts";
+import { flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
 const SEPARATOR = "=".repeat(80);
@@ -245,23 +245,26 @@ options:
   --repeat K    runs per measurement; the best is reported (default 5)
   --json        print the report as JSON`;
 
+const flags = {
+  lines: flag.textOr(DEFAULT_SIZES.join(",")),
+  "no-commands": flag.bool(),
+  log: flag.list(),
+  repeat: flag.intOr(5, 1, 1000),
+  json: flag.bool(),
+} as const;
+
 export const benchCommand: Command = {
   name: "bench",
   summary: "log-scan throughput: native core vs Bun-only vs grep/rg, as GB/s and ratios",
   usage: USAGE,
+  flags,
   async run(args) {
-    const parsed = parseCommandArgs("bench", args, {
-          lines: { type: "string", default: DEFAULT_SIZES.join(",") },
-          "no-commands": { type: "boolean", default: false },
-          log: { type: "string", multiple: true, default: [] },
-          repeat: { type: "string", default: "5" },
-          json: { type: "boolean", default: false },
-        }, false);
+    const parsed = parseCommandArgs("bench", args, flags, 0);
     if (!parsed) return 2;
     const sizes = parsed.values.lines.split(",").map((x) => Number(x.trim()));
-    const repeat = Number(parsed.values.repeat);
-    if (sizes.some((n) => !Number.isInteger(n) || n < 1) || !Number.isInteger(repeat) || repeat < 1) {
-      console.error("prolong bench: --lines takes positive integers separated by commas, --repeat a positive integer\n  fix: e.g. prolong bench --lines 10000,320000 --repeat 5");
+    const repeat = parsed.values.repeat;
+    if (sizes.some((n) => !Number.isInteger(n) || n < 1 || n > 100_000_000)) {
+      console.error(`prolong bench: --lines takes whole numbers from 1 to 100000000 separated by commas, got '${parsed.values.lines}'\n  fix: e.g. prolong bench --lines 10000,320000 --repeat 5`);
       return 2;
     }
     const missing = parsed.values.log.filter((f) => !existsSync(f));

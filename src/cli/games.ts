@@ -3,7 +3,7 @@
 import { formatError } from "../errors.ts";
 import { listArcGames } from "../game/arc/games-dir.ts";
 import { catalog } from "../game/catalog.ts";
-import { parseCommandArgs } from "./args.ts";
+import { flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
 const usage = `usage: prolong games [--arc-games DIR] [--json]
@@ -66,12 +66,15 @@ function table(rows: GameListing[]): string {
   return [`${"id".padEnd(idWidth)}  levels  ${"actions".padEnd(actWidth)}  tags`, ...lines, `${rows.length} games, ${total} levels`].join("\n");
 }
 
+const flags = { json: flag.bool(), "arc-games": flag.text() } as const;
+
 export const gamesCommand: Command = {
   name: "games",
   summary: "list the committed local games: levels, actions, tags",
   usage,
+  flags,
   async run(args) {
-    const parsed = parseCommandArgs("games", args, { json: { type: "boolean" }, "arc-games": { type: "string" } }, false);
+    const parsed = parseCommandArgs("games", args, flags, 0);
     if (!parsed) return 2;
     const json = parsed.values.json === true;
     const arcGames = parsed.values["arc-games"];

@@ -2,7 +2,7 @@
 import { formatError } from "../errors.ts";
 import { parseClientFlags } from "../init/client-flags.ts";
 import { initProject } from "../init/project.ts";
-import { parseCommandArgs } from "./args.ts";
+import { flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
 const usage = `usage: prolong init [--client claude|codex|opencode|pi|all]... [--dir DIR] [--force] [--json]
@@ -23,12 +23,15 @@ Re-running init changes nothing when nothing changed. Existing settings files ar
 a malformed one is left untouched and named in the error. Codex runs project hooks only in a trusted
 project and asks you to review new hooks once (/hooks).`;
 
+const flags = { client: flag.list(), dir: flag.text(), force: flag.bool(), json: flag.bool() } as const;
+
 export const initCommand: Command = {
   name: "init",
   summary: "install programmatic memory (session log, hooks, skill) for coding agents in a project",
   usage,
+  flags,
   async run(args) {
-    const parsed = parseCommandArgs("init", args, { client: { type: "string", multiple: true }, dir: { type: "string" }, force: { type: "boolean" }, json: { type: "boolean" } }, false);
+    const parsed = parseCommandArgs("init", args, flags, 0);
     if (!parsed) return 2;
     const clients = parseClientFlags(parsed.values.client);
     if (clients.isErr()) {

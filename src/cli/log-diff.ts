@@ -2,7 +2,8 @@
 import { Result } from "neverthrow";
 import { formatError } from "../errors.ts";
 import { logGridMode } from "../inspect/board.ts";
-import { openLogOrReport, parseCommandArgs } from "../inspect/cli-support.ts";
+import { openLogOrReport } from "../inspect/cli-support.ts";
+import { flag, parseCommandArgs } from "./args.ts";
 import { diffSections, formatDiff } from "../inspect/diff.ts";
 import { resolveOne } from "../inspect/target.ts";
 import type { Command } from "./command.ts";
@@ -18,13 +19,16 @@ options:
   --json      {from: {section, action}, to: {section, action}, width, height, changed, box, cells: [{x, y, from, to}]}
               (colours are 0..15)`;
 
+const flags = { json: flag.bool(), sections: flag.bool() } as const;
+
 export const logDiffCommand: Command = {
   name: "diff",
   summary: "cell-level board diff between two actions",
   usage,
+  flags,
   async run(args) {
-    const parsed = parseCommandArgs("prolong log diff", usage, args, { json: { type: "boolean" }, sections: { type: "boolean" } });
-    if (parsed === 2) return 2;
+    const parsed = parseCommandArgs("log diff", args, flags);
+    if (!parsed) return 2;
     const [file, a, b, ...extra] = parsed.positionals;
     if (file === undefined || a === undefined || b === undefined || extra.length > 0) {
       console.error(usage);

@@ -1,6 +1,7 @@
 // `prolong log grep <log> PATTERN`: matching lines, reported by the action they belong to.
 import { formatError } from "../errors.ts";
-import { openLogOrReport, parseCommandArgs } from "../inspect/cli-support.ts";
+import { openLogOrReport } from "../inspect/cli-support.ts";
+import { flag, parseCommandArgs } from "./args.ts";
 import { formatGrep, grepLog } from "../inspect/grep.ts";
 import type { Command } from "./command.ts";
 
@@ -16,22 +17,25 @@ options:
   --count              only the counts
   --json               {pattern, lines, sections, matches: [{section, action, line, offset, text}], truncated}`;
 
+const flags = {
+  json: flag.bool(),
+  "fixed-strings": flag.bool({ short: "F" }),
+  "ignore-case": flag.bool({ short: "i" }),
+  max: flag.intOr(1000, 0),
+  count: flag.bool(),
+} as const;
+
 export const logGrepCommand: Command = {
   name: "grep",
   summary: "matching lines, reported by action number",
   usage,
+  flags,
   async run(args) {
-    const parsed = parseCommandArgs("prolong log grep", usage, args, {
-      json: { type: "boolean" },
-      "fixed-strings": { type: "boolean", short: "F" },
-      "ignore-case": { type: "boolean", short: "i" },
-      max: { type: "string", default: "1000" },
-      count: { type: "boolean" },
-    });
-    if (parsed === 2) return 2;
+    const parsed = parseCommandArgs("log grep", args, flags);
+    if (!parsed) return 2;
     const [file, pattern, ...extra] = parsed.positionals;
-    const max = Number(parsed.values.max);
-    if (file === undefined || pattern === undefined || extra.length > 0 || !Number.isInteger(max) || max < 0) {
+    const max = parsed.values.max;
+    if (file === undefined || pattern === undefined || extra.length > 0) {
       console.error(usage);
       return 2;
     }

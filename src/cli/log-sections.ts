@@ -1,7 +1,8 @@
 // `prolong log sections <log>`: a line per section (action, level, attempt, score, tool call, frames,
 // cells changed, byte offset) straight from the native index.
 import { formatRows, sectionRows } from "../inspect/rows.ts";
-import { openLogOrReport, parseCommandArgs } from "../inspect/cli-support.ts";
+import { openLogOrReport } from "../inspect/cli-support.ts";
+import { flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
 const usage = `usage: prolong log sections <log|run-dir> [--json]
@@ -14,13 +15,16 @@ options:
   --json   an array of rows: {index, kind, action, level, attempt, score, planStep, toolCall, frames,
            cellsChanged, offset, bytes, complete}`;
 
+const flags = { json: flag.bool() } as const;
+
 export const logSectionsCommand: Command = {
   name: "sections",
   summary: "a line per section: action, level, attempt, score, tool call, frames, cells changed, offset",
   usage,
+  flags,
   async run(args) {
-    const parsed = parseCommandArgs("prolong log sections", usage, args, { json: { type: "boolean" } });
-    if (parsed === 2) return 2;
+    const parsed = parseCommandArgs("log sections", args, flags);
+    if (!parsed) return 2;
     const [file, ...extra] = parsed.positionals;
     if (file === undefined || extra.length > 0) {
       console.error(usage);

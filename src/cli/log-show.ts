@@ -1,6 +1,7 @@
 // `prolong log show <log> <action|a..b>`: the selected sections, boards in colour on a terminal.
 import { logGridMode } from "../inspect/board.ts";
-import { openLogOrReport, parseCommandArgs } from "../inspect/cli-support.ts";
+import { openLogOrReport } from "../inspect/cli-support.ts";
+import { flag, parseCommandArgs } from "./args.ts";
 import { renderShown, showSection } from "../inspect/show.ts";
 import { parseTarget, resolveTarget } from "../inspect/target.ts";
 import { formatError } from "../errors.ts";
@@ -19,21 +20,19 @@ options:
   --json        an array of {index, offset, kind, action, level, attempt, score, planStep, plan, toolCall,
                 boards, board (rows), frameBoards (with --frames), error, text (only when unreadable)}`;
 
+const flags = { json: flag.bool(), frames: flag.bool(), sections: flag.bool(), color: flag.choiceOr(["auto", "always", "never"], "auto") } as const;
+
 export const logShowCommand: Command = {
   name: "show",
   summary: "the sections of an action or a range a..b, boards in colour on a terminal",
   usage,
+  flags,
   async run(args) {
-    const parsed = parseCommandArgs("prolong log show", usage, args, {
-      json: { type: "boolean" },
-      frames: { type: "boolean" },
-      sections: { type: "boolean" },
-      color: { type: "string", default: "auto" },
-    });
-    if (parsed === 2) return 2;
+    const parsed = parseCommandArgs("log show", args, flags);
+    if (!parsed) return 2;
     const [file, which, ...extra] = parsed.positionals;
     const when = parsed.values.color;
-    if (file === undefined || which === undefined || extra.length > 0 || !["auto", "always", "never"].includes(when)) {
+    if (file === undefined || which === undefined || extra.length > 0) {
       console.error(usage);
       return 2;
     }

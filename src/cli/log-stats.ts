@@ -2,7 +2,7 @@
 import { formatError } from "../errors.ts";
 import { loadLog } from "../log/load.ts";
 import { logStats, type LogStats } from "../log/stats.ts";
-import { parseCommandArgs } from "./args.ts";
+import { flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
 const usage = `usage: prolong log stats <log> [--json]
@@ -29,12 +29,15 @@ function render(s: LogStats): string {
   return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join("\n");
 }
 
+const flags = { json: flag.bool() } as const;
+
 export const logStatsCommand: Command = {
   name: "stats",
   summary: "sections, actions, levels, attempts, score, frames, bytes, lines",
   usage,
+  flags,
   async run(args) {
-    const parsed = parseCommandArgs("log stats", args, { json: { type: "boolean" } });
+    const parsed = parseCommandArgs("log stats", args, flags);
     if (!parsed) return 2;
     const [path] = parsed.positionals;
     if (path === undefined || parsed.positionals.length > 1) {

@@ -1,5 +1,6 @@
 // `prolong log <sub>`: fast inspection of big logs through the native index. One file per subcommand.
 import type { Command } from "./command.ts";
+import { didYouMean } from "../suggest.ts";
 import { logStatsCommand } from "./log-stats.ts";
 import { logSectionsCommand } from "./log-sections.ts";
 import { logShowCommand } from "./log-show.ts";
@@ -19,11 +20,13 @@ export const logCommand: Command = {
   name: "log",
   summary: "inspect a log: " + subcommands.map((c) => c.name).join(", "),
   usage,
+  flags: {},
+  subcommands,
   async run(args) {
     const [name, ...rest] = args;
     const sub = subcommands.find((c) => c.name === name);
     if (!sub) {
-      console.error(name === undefined ? usage : `prolong log: unknown subcommand '${name}'\n\n${usage}`);
+      console.error(name === undefined ? usage : `prolong log: unknown subcommand '${name}'${didYouMean(name, subcommands.map((c) => c.name))}\n\n${usage}`);
       return 2;
     }
     if (rest.includes("--help") || rest.includes("-h")) {

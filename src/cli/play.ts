@@ -2,7 +2,8 @@
 import os from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { formatError } from "../errors.ts";
-import { AGENT_KINDS, DEFAULTS, newConfig, readConfigFile, type RunConfig } from "../run/config.ts";
+import * as v from "valibot";
+import { AGENT_KINDS, DEFAULTS, ENV_KINDS, GRID_MODES, newConfig, readConfigFile, SANDBOX_KINDS, WORKSPACE_MODES, type RunConfig } from "../run/config.ts";
 import { planSwarm, startSwarm, type RunStatus, type Swarm } from "../run/swarm.ts";
 import { swarmSummary, swarmView } from "../run/swarm-view.ts";
 import { scoreTables } from "../score/markdown.ts";
@@ -11,7 +12,7 @@ import { ttyProgress } from "../run/progress.ts";
 import { runStamp } from "../run/run-dir.ts";
 import { runLoop } from "../run/runner.ts";
 import { startRun } from "../run/start.ts";
-import { parseCommandArgs } from "./args.ts";
+import { flag, numberOf, parseCommandArgs, type FlagValues } from "./args.ts";
 import type { RunSession } from "../run/session.ts";
 import type { Command } from "./command.ts";
 import { playHuman } from "./play-human.ts";
@@ -72,68 +73,70 @@ other:
 exit status: 0 when the run ended normally (win, budget, agent gave up), 1 when it failed (agent or game
 errors, interrupted), 2 on bad options.`;
 
-const options = {
-  agent: { type: "string" },
-  arm: { type: "string" },
-  env: { type: "string" },
-  "arc-games": { type: "string" },
-  sandbox: { type: "string" },
-  cmd: { type: "string" },
-  model: { type: "string" },
-  effort: { type: "string" },
-  "agent-timeout": { type: "string" },
-  "agent-retries": { type: "string" },
-  "max-actions": { type: "string" },
-  "action-cap": { type: "string" },
-  "log-window": { type: "string" },
-  workspace: { type: "string" },
-  episodes: { type: "string" },
-  grid: { type: "string" },
-  seed: { type: "string" },
-  "runs-dir": { type: "string" },
-  json: { type: "boolean" },
-  quiet: { type: "boolean" },
-  games: { type: "string" },
-  runs: { type: "string" },
-  parallel: { type: "string" },
-  "run-dir": { type: "string" },
+/** --log-window: "full" (the default) or a whole number ≥ -1, written as the docs write it (`--log-window -1`). */
+const logWindow = v.pipe(
+  v.string(),
+  v.check((s) => s === "full" || (Number.isInteger(numberOf(s)) && numberOf(s) >= -1 && numberOf(s) <= 1_000_000), (i) => `must be full, -1, 0 or a number of sections N ≥ 1, got '${String(i.input)}'`),
+  v.transform((s): number | null => (s === "full" ? null : numberOf(s))),
+);
+
+/** Every flag of play, one line each (several engineers add flags here: keep it a table). */
+export const playFlags = {
+  agent: flag.choice(AGENT_KINDS),
+  arm: flag.text(),
+  env: flag.choice(ENV_KINDS),
+  "arc-games": flag.text(),
+  sandbox: flag.choice(SANDBOX_KINDS),
+  cmd: flag.text(),
+  model: flag.text(),
+  effort: flag.text(),
+  "agent-timeout": flag.num(1, 7 * 24 * 3600, { unit: " of seconds" }),
+  "agent-retries": flag.int(0, 1000),
+  "max-actions": flag.int(1, 1_000_000),
+  "action-cap": flag.int(1, 100_000),
+  "log-window": flag.custom(logWindow),
+  workspace: flag.choice(WORKSPACE_MODES),
+  episodes: flag.int(1, 10_000),
+  grid: flag.choice(GRID_MODES),
+  seed: flag.int(0, 2 ** 32 - 1),
+  "runs-dir": flag.text(),
+  json: flag.bool(),
+  quiet: flag.bool(),
+  games: flag.text(),
+  runs: flag.int(1, 100_000),
+  parallel: flag.int(1, 4096),
+  "run-dir": flag.text(),
 } as const;
 
-/** A numeric flag as a number; NaN (caught by the config schema with a message naming the flag) if not one. */
-function num(v: string | undefined): number | undefined {
-  if (v === undefined) return undefined;
-  return /^-?\d+(\.\d+)?$/.test(v.trim()) ? Number(v) : Number.NaN;
+export type PlayFlags = FlagValues<typeof playFlags>;
+
+export function configFromFlags(game: string, f: PlayFlags) {
+  return newConfig({ ...fieldsFromFlags(f), game });
 }
 
-export function configFromFlags(game: string, v: Record<string, string | boolean | undefined>) {
-  return newConfig({ ...fieldsFromFlags(v), game });
-}
-
-/** The run settings the flags give (unvalidated: newConfig checks them and names the flag). */
-export function fieldsFromFlags(v: Record<string, string | boolean | undefined>): Partial<RunConfig> {
+/** The run settings the flags give (each already checked; newConfig checks them together). */
+export function fieldsFromFlags(f: PlayFlags): Partial<RunConfig> {
   const fields: Partial<RunConfig> = {};
   const set = <K extends keyof RunConfig>(k: K, value: RunConfig[K] | undefined) => {
     if (value !== undefined) fields[k] = value;
   };
-  set("agent", v.agent as RunConfig["agent"] | undefined);
-  set("arm", v.arm as string | undefined);
-  set("env", v.env as RunConfig["env"] | undefined);
-  const arcGames = v["arc-games"] as string | undefined;
-  set("arcGames", arcGames === undefined ? undefined : resolve(arcGames)); // run.json must work from any cwd
-  set("sandbox", v.sandbox as RunConfig["sandbox"] | undefined);
-  set("cmd", v.cmd as string | undefined);
-  set("model", v.model as string | undefined);
-  set("effort", v.effort as string | undefined);
-  set("agentTimeoutSec", num(v["agent-timeout"] as string | undefined));
-  set("agentRetries", num(v["agent-retries"] as string | undefined));
-  set("maxActions", num(v["max-actions"] as string | undefined));
-  set("actionCap", num(v["action-cap"] as string | undefined));
-  const w = v["log-window"] as string | undefined;
-  if (w !== undefined && w !== "full") set("logWindow", num(w));
-  set("workspace", v.workspace as RunConfig["workspace"] | undefined);
-  set("episodes", num(v.episodes as string | undefined));
-  set("gridMode", v.grid as RunConfig["gridMode"] | undefined);
-  set("seed", num(v.seed as string | undefined));
+  set("agent", f.agent);
+  set("arm", f.arm);
+  set("env", f.env);
+  set("arcGames", f["arc-games"] === undefined ? undefined : resolve(f["arc-games"])); // run.json must work from any cwd
+  set("sandbox", f.sandbox);
+  set("cmd", f.cmd);
+  set("model", f.model);
+  set("effort", f.effort);
+  set("agentTimeoutSec", f["agent-timeout"]);
+  set("agentRetries", f["agent-retries"]);
+  set("maxActions", f["max-actions"]);
+  set("actionCap", f["action-cap"]);
+  set("logWindow", f["log-window"]);
+  set("workspace", f.workspace);
+  set("episodes", f.episodes);
+  set("gridMode", f.grid);
+  set("seed", f.seed);
   return fields;
 }
 
@@ -141,12 +144,13 @@ export const playCommand: Command = {
   name: "play",
   summary: "play a game with an agent, logging everything (the main job)",
   usage,
+  flags: playFlags,
   async run(args) {
-    const parsed = parseCommandArgs("play", args, options);
+    const parsed = parseCommandArgs("play", args, playFlags);
     if (!parsed) return 2;
-    const v = parsed.values;
-    if (v["run-dir"] !== undefined) return playRunDir(v["run-dir"], parsed.positionals, v.json === true);
-    if (v.games !== undefined || v.runs !== undefined || v.parallel !== undefined) return playMany(parsed.positionals, v);
+    const f = parsed.values;
+    if (f["run-dir"] !== undefined) return playRunDir(f["run-dir"], parsed.positionals, f.json === true);
+    if (f.games !== undefined || f.runs !== undefined || f.parallel !== undefined) return playMany(parsed.positionals, f);
     const [game, ...extra] = parsed.positionals;
     if (game === undefined || extra.length > 0) {
       console.error(game === undefined ? `prolong play: which game? (\`prolong games\` lists them)\n\n${usage}` : `prolong play: unexpected arguments: ${extra.join(" ")}`);
@@ -222,8 +226,8 @@ async function playRunDir(dir: string, positionals: string[], json: boolean): Pr
 }
 
 /** --games / --runs / --parallel: every run a child process, P at a time, one view, one summary. */
-async function playMany(positionals: string[], v: Record<string, string | boolean | undefined>): Promise<number> {
-  const gamesFlag = v.games as string | undefined;
+async function playMany(positionals: string[], f: PlayFlags): Promise<number> {
+  const gamesFlag = f.games;
   if (positionals.length > (gamesFlag === undefined ? 1 : 0)) {
     console.error(`prolong play: give the games either as one <game> or with --games, not both: ${positionals.join(" ")}`);
     return 2;
@@ -233,29 +237,23 @@ async function playMany(positionals: string[], v: Record<string, string | boolea
     console.error("prolong play: which games? give <game> or --games all|a,b,c (`prolong games` lists them)");
     return 2;
   }
-  const runs = num(v.runs as string | undefined) ?? 1;
-  const parallel = num(v.parallel as string | undefined) ?? os.availableParallelism();
-  for (const [flag, n] of [["--runs", runs], ["--parallel", parallel]] as const) {
-    if (!Number.isInteger(n) || n < 1) {
-      console.error(`prolong play: ${flag} must be a whole number ≥ 1\n  fix: see 'prolong play --help'`);
-      return 2;
-    }
-  }
-  const fields = fieldsFromFlags(v);
+  const runs = f.runs ?? 1;
+  const parallel = f.parallel ?? os.availableParallelism();
+  const fields = fieldsFromFlags(f);
   if (fields.agent === "human") {
     console.error("prolong play: --agent human plays one game in this terminal; it cannot run with --games/--runs");
     return 2;
   }
-  const root = resolve((v["runs-dir"] as string | undefined) ?? "runs");
+  const root = resolve(f["runs-dir"] ?? "runs");
   const stamp = runStamp(new Date());
   const plan = planSwarm({ games, runs, fields, runsRoot: root, stamp });
   if (plan.isErr()) {
     console.error(formatError(plan.error));
     return 2;
   }
-  const json = v.json === true;
+  const json = f.json === true;
   let swarm: Swarm | undefined;
-  const view = swarmView(() => swarm?.runs ?? [], process.stderr, json || v.quiet === true);
+  const view = swarmView(() => swarm?.runs ?? [], process.stderr, json || f.quiet === true);
   swarm = startSwarm(plan.value, {
     parallel,
     ...(json ? { onLine: (line: string) => process.stdout.write(line) } : {}),

@@ -10,7 +10,7 @@ import { formatToolCall, parseLog, type LogSection } from "../log/format.ts";
 import { ENV_KINDS, newConfig, type RunConfig } from "../run/config.ts";
 import { NO_ENV_CONTEXT } from "../game/env.ts";
 import { openEnv } from "../run/parts.ts";
-import { parseCommandArgs } from "./args.ts";
+import { flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
 const usage = `usage: prolong replay <logs.txt> --game ID [--env local|arc-local|arc-online] [--arc-games DIR] [--json]
@@ -164,12 +164,22 @@ export function reportText(r: ReplayReport, maxReport: number): string {
   return lines.join("\n");
 }
 
+const flags = {
+  game: flag.text(),
+  env: flag.choice(ENV_KINDS),
+  "arc-games": flag.text(),
+  seed: flag.intOr(0, 0, 2 ** 32 - 1),
+  "max-report": flag.intOr(20, 0),
+  json: flag.bool(),
+} as const;
+
 export const replayCommand: Command = {
   name: "replay",
   summary: "re-execute a log's actions against a game and report every board that differs",
   usage,
+  flags,
   async run(args) {
-    const parsed = parseCommandArgs("replay", args, { game: { type: "string" }, env: { type: "string" }, "arc-games": { type: "string" }, seed: { type: "string" }, "max-report": { type: "string" }, json: { type: "boolean" } });
+    const parsed = parseCommandArgs("replay", args, flags);
     if (!parsed) return 2;
     const [log, ...extra] = parsed.positionals;
     const v = parsed.values;
@@ -177,9 +187,7 @@ export const replayCommand: Command = {
       console.error(`prolong replay: ${log === undefined ? "which log?" : extra.length > 0 ? `unexpected arguments: ${extra.join(" ")}` : "which game? pass --game ID"}\n\n${usage}`);
       return 2;
     }
-    const seed = v.seed === undefined ? 0 : /^-?\d+$/.test(v.seed) ? Number(v.seed) : Number.NaN;
-    const maxReport = v["max-report"] === undefined ? 20 : Number(v["max-report"]);
-    const config = newConfig({ game: v.game, seed, ...(v.env ? { env: v.env as RunConfig["env"] } : {}), ...(v["arc-games"] ? { arcGames: v["arc-games"] } : {}) });
+    const config = newConfig({ game: v.game, seed: v.seed, ...(v.env ? { env: v.env } : {}), ...(v["arc-games"] ? { arcGames: v["arc-games"] } : {}) });
     if (config.isErr()) {
       console.error(formatError(config.error));
       return 2;
@@ -189,7 +197,7 @@ export const replayCommand: Command = {
       console.error(formatError(result.error));
       return 2;
     }
-    console.log(v.json ? JSON.stringify(result.report, null, 2) : reportText(result.report, Number.isInteger(maxReport) && maxReport >= 0 ? maxReport : 20));
+    console.log(v.json ? JSON.stringify(result.report, null, 2) : reportText(result.report, v["max-report"]));
     return result.report.differences.length === 0 ? 0 : 1;
   },
 };

@@ -2,7 +2,7 @@
 import { formatError } from "../errors.ts";
 import { ttyProgress } from "../run/progress.ts";
 import { resumeRun } from "../run/resume.ts";
-import { parseCommandArgs } from "./args.ts";
+import { flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 import { playSession } from "./play.ts";
 
@@ -13,12 +13,15 @@ index.sqlite, replays every logged action against a fresh game and compares ever
 the run's original settings (run.json) — finishing the batch of actions the agent had asked for, if any.
 A section cut short by a crash is moved aside to torn-<offset>.bin in the run directory.`;
 
+const flags = { json: flag.bool(), quiet: flag.bool() } as const;
+
 export const resumeCommand: Command = {
   name: "resume",
   summary: "continue an interrupted run from its log",
   usage,
+  flags,
   async run(args) {
-    const parsed = parseCommandArgs("resume", args, { json: { type: "boolean" }, quiet: { type: "boolean" } });
+    const parsed = parseCommandArgs("resume", args, flags);
     if (!parsed) return 2;
     const [dir] = parsed.positionals;
     if (dir === undefined || parsed.positionals.length > 1) {

@@ -6,8 +6,9 @@ import { collectRuns, scoreRuns } from "../score/collect.ts";
 import { armMarkdown, armsMarkdown, budgetsMarkdown, compareMarkdown, skippedMarkdown } from "../score/markdown.ts";
 import { compareArms } from "../score/report.ts";
 import { runRowsCsv } from "../score/run-rows.ts";
+import * as v from "valibot";
 import { BOOTSTRAP_DEFAULTS, type BootstrapOptions } from "../score/stats.ts";
-import { parseCommandArgs } from "./args.ts";
+import { flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
 const usage = `usage: prolong score <run-dir | dir above runs>... [options]
@@ -40,22 +41,6 @@ A directory that is half-written, interrupted, edited or not prolong's is named 
 exit status: 0 when at least one run was scored, 1 when none could be, 2 on bad options or runs that
 cannot be pooled.`;
 
-const options = {
-  at: { type: "string" },
-  compare: { type: "boolean" },
-  seed: { type: "string" },
-  resamples: { type: "string" },
-  price: { type: "string" },
-  json: { type: "boolean" },
-  csv: { type: "boolean" },
-} as const;
-
-function wholeNumber(v: string | undefined, flag: string, min: number): number | undefined | string {
-  if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v) || Number(v) < min) return `${flag} must be a whole number ≥ ${min}, got '${v}'`;
-  return Number(v);
-}
-
 /** `--at 100,250,500` as budgets in the order given; a message for anything else. */
 export function parseBudgets(v: string | undefined): (number | null)[] | string {
   if (v === undefined) return [null];
@@ -66,6 +51,27 @@ export function parseBudgets(v: string | undefined): (number | null)[] | string 
   return budgets;
 }
 
+/** --at as the argv layer checks it: parseBudgets' message, without the flag name the layer puts first. */
+const budgetsFlag = v.pipe(
+  v.string(),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const b = parseBudgets(dataset.value);
+    if (typeof b !== "string") return b;
+    addIssue({ message: b.replace(/^--at /, "") });
+    return NEVER;
+  }),
+);
+
+const flags = {
+  at: flag.custom(budgetsFlag),
+  compare: flag.bool(),
+  seed: flag.int(0, 2 ** 32 - 1),
+  resamples: flag.int(1, 10_000_000),
+  price: flag.num(0, 1_000_000, { unit: " of dollars per million billed tokens" }),
+  json: flag.bool(),
+  csv: flag.bool(),
+} as const;
+
 function refuse(conflicts: readonly ArmConflict[]): number {
   console.error(conflicts.map((c) => `prolong score: ${conflictText(c)}`).join("\n"));
   return 2;
@@ -75,24 +81,12 @@ export const scoreCommand: Command = {
   name: "score",
   summary: "score finished runs: RHAE, pass@1, best@k, bootstrap CIs, --at N, --compare A B",
   usage,
+  flags,
   async run(args) {
-    const parsed = parseCommandArgs("score", args, options);
+    const parsed = parseCommandArgs("score", args, flags);
     if (!parsed) return 2;
     const o = parsed.values;
-    const budgets = parseBudgets(o.at);
-    const seed = wholeNumber(o.seed, "--seed", 0);
-    const resamples = wholeNumber(o.resamples, "--resamples", 1);
-    const price = o.price === undefined ? undefined : Number(o.price);
-    for (const bad of [budgets, seed, resamples]) {
-      if (typeof bad === "string") {
-        console.error(`prolong score: ${bad}`);
-        return 2;
-      }
-    }
-    if (price !== undefined && !(price >= 0)) {
-      console.error(`prolong score: --price must be a number ≥ 0 (dollars per million billed tokens), got '${o.price}'`);
-      return 2;
-    }
+    const { seed, resamples, price } = o;
     if (o.json && o.csv) {
       console.error("prolong score: --json and --csv are two formats of one answer; give one");
       return 2;
@@ -102,9 +96,9 @@ export const scoreCommand: Command = {
       console.error(o.compare ? "prolong score: --compare takes exactly two paths, arm A and arm B" : `prolong score: which runs? give run directories or a directory above them\n\n${usage}`);
       return 2;
     }
-    const boot: BootstrapOptions = { seed: (seed as number | undefined) ?? BOOTSTRAP_DEFAULTS.seed, resamples: (resamples as number | undefined) ?? BOOTSTRAP_DEFAULTS.resamples, level: BOOTSTRAP_DEFAULTS.level };
+    const boot: BootstrapOptions = { seed: seed ?? BOOTSTRAP_DEFAULTS.seed, resamples: resamples ?? BOOTSTRAP_DEFAULTS.resamples, level: BOOTSTRAP_DEFAULTS.level };
     const md = { level: BOOTSTRAP_DEFAULTS.level, ...(price !== undefined ? { pricePerMTok: price } : {}) };
-    const at = budgets as (number | null)[];
+    const at = o.at ?? [null];
     const heading = (n: number | null) => (n !== null ? `Re-scored at ${n} actions per episode (from the logs).\n\n` : "");
 
     if (o.compare) {

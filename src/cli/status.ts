@@ -1,7 +1,7 @@
 // `prolong status`: per coding client, whether prolong memory is installed and still intact.
 import { formatError } from "../errors.ts";
 import { projectStatus, type StatusReport } from "../init/project.ts";
-import { parseCommandArgs } from "./args.ts";
+import { flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
 const usage = `usage: prolong status [--dir DIR] [--json]
@@ -26,12 +26,15 @@ function healthy(r: StatusReport): boolean {
   return r.initialized && r.clients.every((c) => !c.installed || c.state === "intact");
 }
 
+const flags = { dir: flag.text(), json: flag.bool() } as const;
+
 export const statusCommand: Command = {
   name: "status",
   summary: "show which coding clients have prolong memory installed, intact or modified",
   usage,
+  flags,
   async run(args) {
-    const parsed = parseCommandArgs("status", args, { dir: { type: "string" }, json: { type: "boolean" } }, false);
+    const parsed = parseCommandArgs("status", args, flags, 0);
     if (!parsed) return 2;
     const report = projectStatus(parsed.values.dir ?? process.cwd());
     if (report.isErr()) {

@@ -2,7 +2,7 @@
 import { formatError } from "../errors.ts";
 import { parseClientFlags } from "../init/client-flags.ts";
 import { uninstallProject } from "../init/project.ts";
-import { parseCommandArgs } from "./args.ts";
+import { flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
 const usage = `usage: prolong uninstall [--client claude|codex|opencode|pi|all]... [--dir DIR] [--force] [--remove-log] [--json]
@@ -17,18 +17,15 @@ and prolong's own files. A file created by init is deleted once nothing else is 
   --remove-log   also delete .prolong/log.jsonl when it holds session events (otherwise it is kept)
   --json         print the report as JSON`;
 
+const flags = { client: flag.list(), dir: flag.text(), force: flag.bool(), "remove-log": flag.bool(), json: flag.bool() } as const;
+
 export const uninstallCommand: Command = {
   name: "uninstall",
   summary: "remove prolong memory from a project, keeping the user's own edits",
   usage,
+  flags,
   async run(args) {
-    const parsed = parseCommandArgs("uninstall", args, {
-          client: { type: "string", multiple: true },
-          dir: { type: "string" },
-          force: { type: "boolean" },
-          "remove-log": { type: "boolean" },
-          json: { type: "boolean" },
-        }, false);
+    const parsed = parseCommandArgs("uninstall", args, flags, 0);
     if (!parsed) return 2;
     const clients = parseClientFlags(parsed.values.client);
     if (clients.isErr()) {

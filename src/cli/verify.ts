@@ -2,7 +2,7 @@
 import { formatError } from "../errors.ts";
 import { lineOfOffset, loadLog, readLogBytes, sectionAt } from "../log/load.ts";
 import { prefixCheck } from "../native.ts";
-import { parseCommandArgs } from "./args.ts";
+import { flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
 const usage = `usage: prolong verify <master-log> <copy> [--json]
@@ -60,12 +60,15 @@ function describe(r: VerifyReport): string {
   return `DIFFERS: ${r.copy} is not a byte-prefix of ${r.master}: first differing byte at offset ${r.firstDiff} (line ${r.diffLine} of the copy, ${where}); ${after}`;
 }
 
+const flags = { json: flag.bool() } as const;
+
 export const verifyCommand: Command = {
   name: "verify",
   summary: "check that an agent's copy of the log is a byte-prefix of the master",
   usage,
+  flags,
   async run(args) {
-    const parsed = parseCommandArgs("verify", args, { json: { type: "boolean" } });
+    const parsed = parseCommandArgs("verify", args, flags);
     if (!parsed) return 2;
     const [masterPath, copyPath] = parsed.positionals;
     if (masterPath === undefined || copyPath === undefined || parsed.positionals.length > 2) {

@@ -3,7 +3,8 @@ import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { formatError } from "../errors.ts";
 import { logGridMode, settledBoard } from "../inspect/board.ts";
-import { logPathOf, openLogOrReport, parseCommandArgs } from "../inspect/cli-support.ts";
+import { logPathOf, openLogOrReport } from "../inspect/cli-support.ts";
+import { flag, parseCommandArgs } from "./args.ts";
 import { readSection } from "../inspect/section-read.ts";
 import { resolveOne } from "../inspect/target.ts";
 import { loadLog } from "../log/load.ts";
@@ -35,12 +36,8 @@ function defaultName(given: string): string {
   return path.basename(path.resolve(dir));
 }
 
-async function writePng(args: { file: string; target: string; frame: string | undefined; scale: string; sections: boolean; out: string | undefined; json: boolean }): Promise<number> {
-  const scale = Number(args.scale);
-  if (!Number.isInteger(scale) || scale < 1 || scale > 64) {
-    console.error("prolong view: --scale takes an integer 1..64\n  fix: e.g. --scale 8");
-    return 2;
-  }
+async function writePng(args: { file: string; target: string; frame: number | undefined; scale: number; sections: boolean; out: string | undefined; json: boolean }): Promise<number> {
+  const scale = args.scale;
   const log = openLogOrReport(args.file);
   if (!log) return 2;
   const picked = resolveOne(log.table, args.target, args.sections);
@@ -52,10 +49,10 @@ async function writePng(args: { file: string; target: string; frame: string | un
   const mode = logGridMode(log);
   let grid;
   if (args.frame !== undefined) {
-    const k = Number(args.frame);
+    const k = args.frame;
     const s = readSection(log, i).section;
     const frames = s?.frames ?? [];
-    if (!Number.isInteger(k) || k < 1 || k > frames.length) {
+    if (k > frames.length) {
       console.error(formatError({ code: "bad-frame", message: `section #${i} has ${frames.length} animation frame(s); --frame ${args.frame} is not one of them`, path: log.path, fix: frames.length > 0 ? `give 1..${frames.length}` : "leave out --frame for the settled board" }));
       return 2;
     }
@@ -70,27 +67,30 @@ async function writePng(args: { file: string; target: string; frame: string | un
   }
   if (!grid) return 2;
   const action = log.table.kind[i] === 2 ? `section-${i}` : String(log.table.action[i]);
-  const out = args.out ?? `${defaultName(args.file)}-action-${action}${args.frame ? `-frame-${args.frame}` : ""}.png`;
+  const out = args.out ?? `${defaultName(args.file)}-action-${action}${args.frame !== undefined ? `-frame-${args.frame}` : ""}.png`;
   const png = gridPng(grid, scale);
   writeFileSync(out, png);
   console.log(args.json ? JSON.stringify({ out, section: i, width: grid.width * scale, height: grid.height * scale, bytes: png.length }) : `wrote ${out} (${grid.width}x${grid.height} cells, ${png.length} bytes)`);
   return 0;
 }
 
+const flags = {
+  out: flag.text({ short: "o" }),
+  json: flag.bool(),
+  png: flag.bool(),
+  frame: flag.int(1),
+  scale: flag.intOr(8, 1, 64),
+  sections: flag.bool(),
+} as const;
+
 export const viewCommand: Command = {
   name: "view",
   summary: "an offline HTML replay of a run (or --png: one board as a PNG)",
   usage,
+  flags,
   async run(args) {
-    const parsed = parseCommandArgs("prolong view", usage, args, {
-      out: { type: "string", short: "o" },
-      json: { type: "boolean" },
-      png: { type: "boolean" },
-      frame: { type: "string" },
-      scale: { type: "string", default: "8" },
-      sections: { type: "boolean" },
-    });
-    if (parsed === 2) return 2;
+    const parsed = parseCommandArgs("view", args, flags);
+    if (!parsed) return 2;
     const v = parsed.values;
     const [file, target, ...extra] = parsed.positionals;
     if (v.png) {

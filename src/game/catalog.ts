@@ -3,6 +3,7 @@
 // A malformed file is an error naming the file, the level and the field.
 import { err, ok } from "neverthrow";
 import { createHash } from "node:crypto";
+import { didYouMean } from "../suggest.ts";
 import type { Result } from "neverthrow";
 import * as v from "valibot";
 import { parseActionEntry } from "../agent/actions.ts";
@@ -169,8 +170,8 @@ export function listGames(): GameInfo[] {
 export function findGame(id: string): Result<GameEntry, ProlongError> {
   const entry = catalog().find((g) => g.info.id === id);
   if (entry !== undefined) return ok(entry);
-  const known = catalog().map((g) => g.info.id).join(", ");
-  return err(prolongError("unknown-game", `no committed game '${id}'`, { fix: `use one of: ${known}` }));
+  const known = catalog().map((g) => g.info.id);
+  return err(prolongError("unknown-game", `no committed game '${id}'${didYouMean(id, known)}`, { fix: `use one of: ${known.join(", ")} (\`prolong games\` lists them)` }));
 }
 
 export function createGame(id: string, options: { seed: number } = { seed: 0 }): Result<Game, ProlongError> {

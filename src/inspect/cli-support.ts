@@ -1,22 +1,8 @@
-// What every inspection command does first: parse argv (node:util parseArgs) into a value or an exit code
-// with the usage, and open the log — a run directory means its logs.txt.
+// What every inspection command does after parsing argv: open the log — a run directory means its logs.txt.
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { parseArgs, type ParseArgsConfig } from "node:util";
 import { formatError } from "../errors.ts";
 import { loadLog, type LoadedLog } from "../log/load.ts";
-
-type Options = NonNullable<ParseArgsConfig["options"]>;
-
-/** Parsed argv, or the exit code 2 after printing the problem and the usage. */
-export function parseCommandArgs<O extends Options>(command: string, usage: string, args: string[], options: O) {
-  try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
-  } catch (e) {
-    console.error(`${command}: ${(e as Error).message}\n\n${usage}`);
-    return 2 as const;
-  }
-}
 
 /** A run directory (or any directory holding logs.txt) stands for its logs.txt. */
 export function logPathOf(given: string): string {

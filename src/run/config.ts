@@ -12,6 +12,8 @@ export type AgentKind = (typeof AGENT_KINDS)[number];
 export const ENV_KINDS = ["local", "arc-local", "arc-online"] as const;
 /** How external agents are confined: bubblewrap, nothing, or bubblewrap where it is installed. */
 export const SANDBOX_KINDS = ["auto", "bwrap", "none"] as const;
+export const WORKSPACE_MODES = ["persistent", "stateless"] as const;
+export const GRID_MODES = ["ascii", "hex"] as const;
 
 const Int = (min: number, msg: string) => v.pipe(v.number(msg), v.integer(msg), v.minValue(min, msg));
 
@@ -33,9 +35,9 @@ export const RunConfigSchema = v.object({
   actionCap: Int(1, "the action cap must be a whole number ≥ 1"),
   /** null = full log; N > 0 last N sections; 0 newest section stripped; -1 no log file. */
   logWindow: v.nullable(Int(-1, "--log-window must be a whole number ≥ -1")),
-  workspace: v.picklist(["persistent", "stateless"], "workspace must be persistent or stateless"),
+  workspace: v.picklist(WORKSPACE_MODES, "workspace must be persistent or stateless"),
   episodes: Int(1, "episodes must be a whole number ≥ 1"),
-  gridMode: v.picklist(["ascii", "hex"], "grid mode must be ascii or hex"),
+  gridMode: v.picklist(GRID_MODES, "grid mode must be ascii or hex"),
   seed: v.pipe(v.number(), v.integer()),
   /** Consecutive failed agent calls (crash, no or malformed actions.json) before the run ends. */
   agentRetries: Int(0, "agent retries must be a whole number ≥ 0"),
