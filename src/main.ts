@@ -1,6 +1,5 @@
 #!/usr/bin/env bun
 // Command dispatch only: find the command, load its module, hand it the rest of argv, exit with its code.
-import { didYouMean } from "./suggest.ts";
 import { commands } from "./cli/commands.ts";
 import { VERSION } from "./version.ts";
 
@@ -31,6 +30,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const entry = commands.find((c) => c.name === name);
   if (!entry) {
+    const { didYouMean } = await import("./suggest.ts");
     console.error(`prolong: unknown command '${name}'${didYouMean(name, commands.map((c) => c.name))}
   fix: run 'prolong --help' to list the commands`);
     return 2;
