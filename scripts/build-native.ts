@@ -5,6 +5,9 @@
 // crates.io for this build only (cargo --config + --offline); otherwise cargo builds normally.
 // PROLONG_CARGO_SOURCE=crates-io|debian overrides the choice. Nothing is written to cargo's own config.
 //
+// It also builds the NetHack seeding library (native/nethack-seed/seed.c → native/nethack-seed.so) with the
+// system C compiler; src/game/nethack/shim.ts imports it as a file, so the single binary carries it.
+//
 // usage: bun scripts/build-native.ts [--force]     build (skipped when the .node is newer than the sources)
 //        bun scripts/build-native.ts --cargo-test  run the crate's unit tests with the same source choice
 import { existsSync, readdirSync, statSync, copyFileSync, rmSync } from "node:fs";
@@ -118,7 +121,30 @@ function cargoTest(): Result<void, ProlongError> {
     .andThen((source) => run(["cargo", "test", ...cargoArgs(source)], CRATE));
 }
 
+const SHIM_SOURCE = path.join(CRATE, "nethack-seed", "seed.c");
+const SHIM_OUTPUT = path.join(CRATE, "nethack-seed.so");
+
+/** The NetHack seeding library, rebuilt when missing or older than its source. */
+function buildShim(force: boolean): Result<void, ProlongError> {
+  if (!force && existsSync(SHIM_OUTPUT) && statSync(SHIM_OUTPUT).mtimeMs > statSync(SHIM_SOURCE).mtimeMs) return ok(undefined);
+  const cc = Bun.which("cc") ?? Bun.which("gcc");
+  if (cc === null) {
+    return err(prolongError("no-cc", "no C compiler (cc) on PATH; it builds the NetHack seeding library", {
+      path: SHIM_SOURCE,
+      fix: "apt-get install gcc (cargo needs it as its linker too)",
+    }));
+  }
+  return run([cc, "-shared", "-fPIC", "-O2", "-Wall", "-o", SHIM_OUTPUT, SHIM_SOURCE, "-ldl"], ROOT).map(() => {
+    console.log(`build-native: wrote ${path.relative(ROOT, SHIM_OUTPUT)} (${statSync(SHIM_OUTPUT).size} bytes)`);
+  });
+}
+
 function main(argv: string[]): number {
+  const shim = buildShim(argv.includes("--force"));
+  if (shim.isErr()) {
+    console.error(formatError(shim.error));
+    return 1;
+  }
   if (argv.includes("--cargo-test")) {
     return cargoTest().match(
       () => 0,

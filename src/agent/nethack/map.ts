@@ -1,0 +1,121 @@
+// The dungeon map as the built-in agent sees it: the 21 map rows of the newest screen, where the hero
+// stands, which squares can be walked, and shortest paths (doors are entered and left orthogonally).
+
+export const MAP_ROWS = 21;
+export const MAP_COLS = 80;
+
+export interface Cell {
+  readonly x: number;
+  readonly y: number;
+}
+
+export const DIRECTIONS = [
+  { name: "north", key: "k", dx: 0, dy: -1 },
+  { name: "south", key: "j", dx: 0, dy: 1 },
+  { name: "west", key: "h", dx: -1, dy: 0 },
+  { name: "east", key: "l", dx: 1, dy: 0 },
+  { name: "northwest", key: "y", dx: -1, dy: -1 },
+  { name: "northeast", key: "u", dx: 1, dy: -1 },
+  { name: "southwest", key: "b", dx: -1, dy: 1 },
+  { name: "southeast", key: "n", dx: 1, dy: 1 },
+] as const;
+export type Direction = (typeof DIRECTIONS)[number];
+
+/** Glyphs a hero can stand on: floor, corridor, stairs, fountain, altar, items, open doorways. */
+const FLOOR = new Set([".", "#", "<", ">", "{", "_", ")", "[", "%", "?", "!", "/", "=", "\"", "*", "(", "$", "+", "-", "|", "^"]);
+
+export class DungeonMap {
+  constructor(readonly rows: readonly string[]) {}
+
+  at(x: number, y: number): string {
+    if (y < 0 || y >= MAP_ROWS || x < 0 || x >= MAP_COLS) return " ";
+    return this.rows[y]?.[x] ?? " ";
+  }
+
+  /** '-' between '|' above and below, or '|' between '-' left and right: an open door in a wall. */
+  isOpenDoor(x: number, y: number): boolean {
+    const c = this.at(x, y);
+    if (c === "-") return this.at(x, y - 1) === "|" && this.at(x, y + 1) === "|";
+    if (c === "|") return this.at(x - 1, y) === "-" && this.at(x + 1, y) === "-";
+    return false;
+  }
+
+  /**
+   * A door or a doorway: '+', an open door, or any square set in a wall line ('-' on both sides, or '|' above
+   * and below) — the hero or an item may hide what it is, and diagonal moves through doorways with doors fail.
+   */
+  isDoor(x: number, y: number): boolean {
+    if (this.at(x, y) === "+" || this.isOpenDoor(x, y)) return true;
+    const inHorizontalWall = this.at(x - 1, y) === "-" && this.at(x + 1, y) === "-";
+    const inVerticalWall = this.at(x, y - 1) === "|" && this.at(x, y + 1) === "|";
+    return inHorizontalWall || inVerticalWall;
+  }
+
+  walkable(x: number, y: number): boolean {
+    const c = this.at(x, y);
+    if (c === "-" || c === "|") return this.isOpenDoor(x, y);
+    if (c === "^") return false; // a known trap: never planned through
+    return FLOOR.has(c);
+  }
+
+  isMonster(x: number, y: number): boolean {
+    return /[a-zA-Z&]/.test(this.at(x, y));
+  }
+
+  /** A move from a to a+d is legal on this map (no diagonal into or out of a doorway with a door). */
+  canStep(a: Cell, d: Direction): boolean {
+    const bx = a.x + d.dx;
+    const by = a.y + d.dy;
+    if (!this.walkable(bx, by) && !this.isMonster(bx, by)) return false;
+    if (d.dx !== 0 && d.dy !== 0 && (this.isDoor(a.x, a.y) || this.isDoor(bx, by))) return false;
+    return true;
+  }
+
+  /** Breadth-first from `from` to the nearest cell satisfying `goal`; the path's directions, or undefined. */
+  pathTo(from: Cell, goal: (x: number, y: number) => boolean, avoid: (x: number, y: number) => boolean = () => false): Direction[] | undefined {
+    const key = (x: number, y: number) => y * MAP_COLS + x;
+    const prev = new Map<number, { from: number; d: Direction }>();
+    const queue: Cell[] = [from];
+    const seen = new Set([key(from.x, from.y)]);
+    for (let i = 0; i < queue.length; i++) {
+      const c = queue[i]!;
+      if (i > 0 && goal(c.x, c.y)) {
+        const path: Direction[] = [];
+        let k = key(c.x, c.y);
+        while (k !== key(from.x, from.y)) {
+          const p = prev.get(k)!;
+          path.push(p.d);
+          k = p.from;
+        }
+        return path.reverse();
+      }
+      for (const d of DIRECTIONS) {
+        const nx = c.x + d.dx;
+        const ny = c.y + d.dy;
+        const k = key(nx, ny);
+        if (seen.has(k) || !this.canStep(c, d) || avoid(nx, ny)) continue;
+        // Monsters are fought, not walked through: only a goal may hold one.
+        if (this.isMonster(nx, ny) && !goal(nx, ny)) continue;
+        seen.add(k);
+        prev.set(k, { from: key(c.x, c.y), d });
+        queue.push({ x: nx, y: ny });
+      }
+    }
+    return undefined;
+  }
+}
+
+/** Every '@' on the map; the hero is the one nearest to where it last stood. */
+export function findHero(map: DungeonMap, last: Cell | undefined): Cell | undefined {
+  const found: Cell[] = [];
+  for (let y = 0; y < MAP_ROWS; y++) {
+    const row = map.rows[y] ?? "";
+    for (let x = row.indexOf("@"); x >= 0; x = row.indexOf("@", x + 1)) found.push({ x, y });
+  }
+  if (found.length <= 1 || last === undefined) return found[0];
+  return found.reduce((best, c) => (dist(c, last) < dist(best, last) ? c : best));
+}
+
+export function dist(a: Cell, b: Cell): number {
+  return Math.max(Math.abs(a.x - b.x), Math.abs(a.y - b.y));
+}

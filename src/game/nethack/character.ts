@@ -1,0 +1,36 @@
+// The fixed character of a NetHack run and the options file every game of the run starts with.
+import * as v from "valibot";
+
+export const ROLES = ["archeologist", "barbarian", "caveman", "healer", "knight", "monk", "priest", "rogue", "ranger", "samurai", "tourist", "valkyrie", "wizard"] as const;
+export const RACES = ["human", "elf", "dwarf", "gnome", "orc"] as const;
+export const ALIGNMENTS = ["lawful", "neutral", "chaotic"] as const;
+export const GENDERS = ["male", "female"] as const;
+
+export const CharacterSchema = v.object({
+  role: v.picklist(ROLES),
+  race: v.picklist(RACES),
+  alignment: v.picklist(ALIGNMENTS),
+  gender: v.picklist(GENDERS),
+});
+export type Character = v.InferOutput<typeof CharacterSchema>;
+
+/** A human neutral female valkyrie: a role every race/alignment table allows and the one NetHack agents start with most. */
+export const DEFAULT_CHARACTER: Character = { role: "valkyrie", race: "human", alignment: "neutral", gender: "female" };
+
+/** The player's name; status line 22 starts with it ("Agent the Stripling ..."). */
+export const PLAYER_NAME = "Agent";
+
+/**
+ * NETHACKOPTIONS file text. Every option here was checked against 3.6.6 (a bad option stops the game at an
+ * error screen): no colour or animation delays, no questions at death, nothing that depends on other games.
+ */
+export function optionsText(c: Character): string {
+  return [
+    "OPTIONS=windowtype:tty",
+    `OPTIONS=name:${PLAYER_NAME},role:${c.role},race:${c.race},gender:${c.gender},align:${c.alignment}`,
+    "OPTIONS=!autopickup,number_pad:0,!legacy,!news,!mail,!splash_screen,suppress_alert:3.4.3",
+    "OPTIONS=!cmdassist,!timed_delay,!color,!hilite_pet,!hitpointbar,!perm_invent,!bones,!tombstone,!toptenwin",
+    "OPTIONS=time,showexp,runmode:teleport,disclose:-i -a -v -g -c -o,!null",
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,167 @@
+// One NetHack episode: a seeded game in its own folder, driven by named actions, observed after each one.
+// What a step reports besides the new screen is what the batch rules need (HP lost, level changed, a new
+// monster, many turns at once) and what the log needs (the inventory when it changed, prompts escaped, the
+// end of the game).
+import { err, ok, type Result } from "neverthrow";
+import type { ProlongError } from "../../errors.ts";
+import type { NamedAction } from "./actions.ts";
+import type { Character } from "./character.ts";
+import { launchNethack } from "./launch.ts";
+import { atCommand, endReason, menuPage, newMonster, type Point } from "./screen-read.ts";
+import { parseStatus, type Status } from "./status.ts";
+import type { GameTerminal, Screen } from "./terminal.ts";
+
+export interface Observation {
+  readonly screen: Screen;
+  /** The last status the screen showed (a full-screen menu hides it). */
+  readonly status: Status | undefined;
+  /** The inventory lines, present only when they differ from the last ones written. */
+  readonly inventory?: readonly string[];
+  /** Set once the game process has ended: death, quit, or a crash. */
+  readonly ended?: string;
+}
+
+export interface StepEffect {
+  readonly hpLost: number;
+  readonly dlvlChanged: boolean;
+  readonly newMonster?: string;
+  readonly turns: number;
+  /** Keys the harness sent to get out of a prompt nobody answered, with why. */
+  readonly escaped?: string;
+}
+
+export interface NethackGameOptions {
+  readonly folder: string;
+  readonly seed: number;
+  readonly character: Character;
+  readonly answerTimeoutMs?: number;
+  /** Actions in a row that leave the game in the same prompt or menu before the harness sends Esc. */
+  readonly stuckAfter?: number;
+}
+
+/** Actions after which the inventory may have changed (moves, search and rest cannot change it). */
+const INVENTORY_STILL = new Set(["north", "east", "south", "west", "northeast", "southeast", "southwest", "northwest",
+  "far north", "far east", "far south", "far west", "far northeast", "far southeast", "far southwest", "far northwest",
+  "search", "wait", "up", "down", "esc", "look", "whatis", "inventory", "travel"]);
+
+export class NethackGame {
+  private status: Status | undefined;
+  private inventory: readonly string[] = [];
+  private stuck = 0;
+  /** How the game ended, once a screen has said so (the last screens before exit may not). */
+  private ending: string | undefined;
+  /** Where the hero stands: the cursor while the game waits for a command, else where it last was. */
+  private hero: Point;
+
+  private constructor(private readonly term: GameTerminal, private readonly opts: NethackGameOptions) {
+    this.status = statusOf(term.screen());
+    this.hero = term.screen().cursor;
+  }
+
+  static async start(opts: NethackGameOptions): Promise<Result<{ game: NethackGame; observation: Observation }, ProlongError>> {
+    const started = await launchNethack(opts);
+    if (started.isErr()) return err(started.error);
+    const game = new NethackGame(started.value, opts);
+    const inv = await game.readInventory();
+    if (inv.isErr()) return err(inv.error);
+    return ok({ game, observation: game.observation(inv.value) });
+  }
+
+  get pid(): number {
+    return this.term.pid;
+  }
+
+  screen(): Screen {
+    return this.term.screen();
+  }
+
+  async step(action: NamedAction): Promise<Result<{ observation: Observation; effect: StepEffect }, ProlongError>> {
+    const before = this.term.screen();
+    const heroBefore = this.hero;
+    const prev = this.status;
+    const pressed = await this.term.press(action.keys);
+    if (pressed.isErr()) return err(pressed.error);
+    let escaped: string | undefined;
+    const now = this.term.screen();
+    if (this.term.exited === null && !atCommand(now) && sameScreen(before, now)) {
+      this.stuck++;
+      if (this.stuck >= (this.opts.stuckAfter ?? 30)) {
+        escaped = `the game stayed in the same prompt for ${this.stuck} actions: sent Esc`;
+        this.stuck = 0;
+        const esc = await this.term.press("\x1b\x1b\x1b");
+        if (esc.isErr()) return err(esc.error);
+      }
+    } else {
+      this.stuck = 0;
+    }
+    const after = this.term.screen();
+    this.ending = this.ending ?? endReason(after);
+    this.status = statusOf(after) ?? this.status;
+    if (atCommand(after)) this.hero = after.cursor;
+    let inventory: readonly string[] | undefined;
+    if (this.term.exited === null && !INVENTORY_STILL.has(action.name)) {
+      const inv = await this.readInventory();
+      if (inv.isErr()) return err(inv.error);
+      inventory = inv.value;
+    }
+    const cur = this.status;
+    const effect: StepEffect = {
+      hpLost: prev && cur ? Math.max(0, prev.hp - cur.hp) : 0,
+      dlvlChanged: prev !== undefined && cur !== undefined && (prev.dlvl !== cur.dlvl || prev.place !== cur.place),
+      turns: prev && cur ? cur.turn - prev.turn : 0,
+      ...(escaped ? { escaped } : {}),
+      ...withMonster(newMonster(before, heroBefore, after, this.hero)),
+    };
+    // The screen as the action left it: the inventory read above clears the message line.
+    return ok({ observation: { ...this.observation(inventory), screen: after }, effect });
+  }
+
+  /**
+   * Reads the inventory menu ('i', every page, Esc) when the game waits for a command; returns the lines
+   * only when they changed. Showing the inventory takes no game time and draws no random numbers.
+   */
+  private async readInventory(): Promise<Result<readonly string[] | undefined, ProlongError>> {
+    if (!atCommand(this.term.screen())) return ok(undefined);
+    const lines: string[] = [];
+    let pressed = await this.term.press("i");
+    for (let page = 0; pressed.isOk() && page < 10; page++) {
+      const menu = menuPage(this.term.screen());
+      if (!menu) {
+        const msg = (this.term.screen().rows[0] ?? "").trim();
+        if (msg !== "") lines.push(msg);
+        break;
+      }
+      lines.push(...menu.lines);
+      if (!menu.more) break;
+      pressed = await this.term.press(">");
+    }
+    if (pressed.isErr()) return err(pressed.error);
+    const closed = await this.term.press("\x1b");
+    if (closed.isErr()) return err(closed.error);
+    if (lines.join("\n") === this.inventory.join("\n")) return ok(undefined);
+    this.inventory = lines;
+    return ok(lines);
+  }
+
+  private observation(inventory: readonly string[] | undefined): Observation {
+    const screen = this.term.screen();
+    const ended = this.term.exited !== null ? (this.ending ?? endReason(screen) ?? `the game process exited (code ${this.term.exited})`) : undefined;
+    return { screen, status: this.status, ...(inventory ? { inventory } : {}), ...(ended ? { ended } : {}) };
+  }
+
+  async close(): Promise<void> {
+    await this.term.close();
+  }
+}
+
+function statusOf(s: Screen): Status | undefined {
+  return parseStatus(s.rows[22] ?? "", s.rows[23] ?? "");
+}
+
+function sameScreen(a: Screen, b: Screen): boolean {
+  return a.cursor.x === b.cursor.x && a.cursor.y === b.cursor.y && a.rows.every((r, i) => r === b.rows[i]);
+}
+
+function withMonster(m: string | undefined): { newMonster?: string } {
+  return m === undefined ? {} : { newMonster: m };
+}

@@ -1,0 +1,121 @@
+// The body of a NetHack log section. The section keeps the family's shape — separator, header, [PLAN],
+// Tool Call, observation — so `prolong log`, verify, windows and the native scanner read NetHack logs too:
+//
+//   ================================================================================
+//   Action 12 | Level 1 | Attempt 1 | Score: 154                 Level = Dlvl, Attempt = episode,
+//   <blank>                                                      Score = BALROG progression × 10,000
+//   [<blank> [PLAN] <plan text> <blank>]                         as in every section
+//   Tool Call: far east                                          the named action (none in INITIAL STATE)
+//   [EPISODE 2/5]                                                first section of an episode of a lifetime
+//   [STATUS] Dlvl:1 | $:0 | HP:16(16) | Pw:2(2) | AC:6 | Xp:1/0 | T:8 | Not Hungry | Unencumbered
+//   [MESSAGE] You swap places with your little dog.
+//   [INVENTORY]                                                  only when it changed, one item per line
+//   a - a blessed +1 long sword (weapon in hand)
+//   [EVENT] hp lost 3; new monster d                             only when something stops a batch
+//   [END] killed by a jackal                                     only when the game ended
+//   [POST-ACTION BOARD STATE]                                    ([INITIAL BOARD STATE] for action 0)
+//   <screen rows 1..23, each exactly 80 characters: the map (21 rows) and the two status lines>
+//   <blank>
+//
+// The screen's top row is the [MESSAGE] line, not a board row, so text the game echoes (a pet's name) never
+// starts a board line; board rows are padded to 80 so an empty map row is never an empty line.
+import { escapePlan, formatHeader, SECTION_JOIN, SEPARATOR, unescapePlan, type SectionHeader } from "../../log/format.ts";
+
+export const NETHACK_MARKER = {
+  status: "[STATUS] ",
+  message: "[MESSAGE] ",
+  inventory: "[INVENTORY]",
+  event: "[EVENT] ",
+  end: "[END] ",
+} as const;
+
+export interface NethackSection {
+  readonly header: SectionHeader;
+  readonly plan?: string;
+  /** The named action, as the agent wrote it in its canonical name. */
+  readonly action?: string;
+  readonly episode?: { readonly index: number; readonly total: number };
+  readonly status: string;
+  readonly message: string;
+  readonly inventory?: readonly string[];
+  readonly events?: readonly string[];
+  readonly end?: string;
+  /** Screen rows 1..23. */
+  readonly board: readonly string[];
+}
+
+function oneLine(s: string): string {
+  return s.replace(/[\r\n\u2028\u2029]+/g, " ");
+}
+
+export function writeNethackSection(s: NethackSection): string {
+  let out = `${SEPARATOR}\n${formatHeader(s.header)}\n\n`;
+  if (s.plan !== undefined) out += `\n[PLAN]\n${escapePlan(s.plan)}\n\n`;
+  if (s.action !== undefined) out += `Tool Call: ${oneLine(s.action)}\n`;
+  if (s.episode) out += `[EPISODE ${s.episode.index}/${s.episode.total}]\n`;
+  out += `${NETHACK_MARKER.status}${oneLine(s.status)}\n${NETHACK_MARKER.message}${oneLine(s.message)}\n`;
+  if (s.inventory) out += `${NETHACK_MARKER.inventory}\n${s.inventory.map((l) => ` ${oneLine(l)}`).join("\n")}\n`;
+  if (s.events && s.events.length > 0) out += `${NETHACK_MARKER.event}${oneLine(s.events.join("; "))}\n`;
+  if (s.end !== undefined) out += `${NETHACK_MARKER.end}${oneLine(s.end)}\n`;
+  const marker = s.header.kind === "initial" ? "[INITIAL BOARD STATE]" : "[POST-ACTION BOARD STATE]";
+  return `${out}${marker}\n${s.board.map((r) => r.padEnd(80).slice(0, 80)).join("\n")}\n\n`;
+}
+
+export function appendNethackSection(s: NethackSection, logIsEmpty: boolean): string {
+  return (logIsEmpty ? "" : SECTION_JOIN) + writeNethackSection(s);
+}
+
+/** The fields of one NetHack section's text (separator to next separator), or why it is not one. */
+export function parseNethackSection(text: string, parseHeader: (line: string) => SectionHeader | undefined): NethackSection | string {
+  const lines = text.split("\n").map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
+  if (lines[0] !== SEPARATOR) return "no separator line";
+  const header = parseHeader(lines[1] ?? "");
+  if (!header) return `not a section header: ${JSON.stringify((lines[1] ?? "").slice(0, 80))}`;
+  let i = 3;
+  let plan: string | undefined;
+  if (lines[3] === "" && lines[4] === "[PLAN]") {
+    let j = 5;
+    // Plans are written only on action sections, which always have a Tool Call (escaped inside plans).
+    while (j < lines.length && !(lines[j] ?? "").startsWith("Tool Call:")) j++;
+    const body = lines.slice(5, j);
+    if (body.length > 0 && body[body.length - 1] === "") body.pop();
+    plan = unescapePlan(body.join("\n"));
+    i = j;
+  }
+  let action: string | undefined;
+  if ((lines[i] ?? "").startsWith("Tool Call: ")) action = (lines[i++] ?? "").slice("Tool Call: ".length);
+  let episode: NethackSection["episode"];
+  const ep = /^\[EPISODE (\d+)\/(\d+)\]$/.exec(lines[i] ?? "");
+  if (ep) {
+    episode = { index: Number(ep[1]), total: Number(ep[2]) };
+    i++;
+  }
+  if (!(lines[i] ?? "").startsWith(NETHACK_MARKER.status)) return `action ${header.action}: expected [STATUS]`;
+  const status = (lines[i++] ?? "").slice(NETHACK_MARKER.status.length);
+  if (!(lines[i] ?? "").startsWith(NETHACK_MARKER.message)) return `action ${header.action}: expected [MESSAGE]`;
+  const message = (lines[i++] ?? "").slice(NETHACK_MARKER.message.length);
+  let inventory: string[] | undefined;
+  if (lines[i] === NETHACK_MARKER.inventory) {
+    inventory = [];
+    i++;
+    while ((lines[i] ?? "").startsWith(" ")) inventory.push((lines[i++] ?? "").slice(1));
+  }
+  let events: string[] | undefined;
+  if ((lines[i] ?? "").startsWith(NETHACK_MARKER.event)) events = (lines[i++] ?? "").slice(NETHACK_MARKER.event.length).split("; ");
+  let end: string | undefined;
+  if ((lines[i] ?? "").startsWith(NETHACK_MARKER.end)) end = (lines[i++] ?? "").slice(NETHACK_MARKER.end.length);
+  const marker = header.kind === "initial" ? "[INITIAL BOARD STATE]" : "[POST-ACTION BOARD STATE]";
+  if (lines[i] !== marker) return `action ${header.action}: expected ${marker}`;
+  const board: string[] = [];
+  for (i++; i < lines.length && lines[i] !== ""; i++) board.push(lines[i] ?? "");
+  if (board.length !== 23) return `action ${header.action}: the screen has ${board.length} rows, expected 23 (the log was cut inside it)`;
+  return {
+    header, status, message, board,
+    ...(plan !== undefined ? { plan } : {}),
+    ...(action !== undefined ? { action } : {}),
+    ...(episode ? { episode } : {}),
+    ...(inventory ? { inventory } : {}),
+    ...(events ? { events } : {}),
+    ...(end !== undefined ? { end } : {}),
+  };
+}

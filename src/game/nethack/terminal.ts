@@ -1,0 +1,203 @@
+// NetHack in Bun's own pseudo-terminal, its 80x24 screen kept by @xterm/headless.
+//
+// KNOWING WHEN THE GAME HAS ANSWERED A KEY. Keys are written one byte at a time. After each, the key counts as
+// answered when (1) the game has read it (rchar in /proc/PID/io grew), (2) it is blocked again in read() on
+// the terminal (/proc/PID/syscall starts with "0 0x0 "), and (3) every byte it wrote has reached the emulator
+// and been parsed. (3) is known exactly when the terminal bytes received cover what the game wrote (wchar
+// grew by no more); when the game also wrote files (level changes, start-up) wchar overshoots and a short
+// silence decides instead. Silence alone was fooled by the game's pauses; this matched a slow reference.
+import { readFileSync } from "node:fs";
+import { Terminal } from "@xterm/headless";
+import { err, ok, type Result } from "neverthrow";
+import { prolongError, type ProlongError } from "../../errors.ts";
+
+export const COLS = 80;
+export const ROWS = 24;
+
+export interface Screen {
+  /** 24 rows of exactly 80 characters. */
+  readonly rows: readonly string[];
+  /** The cursor: on the hero while the game waits for a command, after the text of a prompt otherwise. */
+  readonly cursor: { readonly x: number; readonly y: number };
+}
+
+export interface TerminalOptions {
+  readonly argv: readonly string[];
+  readonly env: Record<string, string>;
+  readonly cwd: string;
+  /** A key the game has not answered within this time makes the game count as hung. */
+  readonly answerTimeoutMs?: number;
+  /** Quiet time that ends a wait when the game also wrote files (start-up, level changes, saves). */
+  readonly silenceMs?: number;
+}
+
+interface ProcIo {
+  readonly rchar: number;
+  readonly wchar: number;
+}
+
+function readIo(pid: number): ProcIo | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/io`, "latin1");
+    const r = /rchar: (\d+)/.exec(text);
+    const w = /wchar: (\d+)/.exec(text);
+    if (!r || !w) return undefined;
+    return { rchar: Number(r[1]), wchar: Number(w[1]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** True while the process sleeps in read(0, ...): waiting for a key. */
+function waitingForKey(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/syscall`, "latin1").startsWith("0 0x0 ");
+  } catch {
+    return false;
+  }
+}
+
+const tick = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class GameTerminal {
+  private readonly term = new Terminal({ cols: COLS, rows: ROWS, allowProposedApi: true, scrollback: 0 });
+  private received = 0;
+  private parsed = 0;
+  private lastDataAt = 0;
+  private exitCode: number | null = null;
+  private readonly timeoutMs: number;
+  private readonly silenceMs: number;
+
+  private constructor(private readonly proc: Bun.Subprocess, opts: TerminalOptions) {
+    this.timeoutMs = opts.answerTimeoutMs ?? 10_000;
+    this.silenceMs = opts.silenceMs ?? 40;
+    void proc.exited.then((code) => {
+      this.exitCode = code;
+    });
+  }
+
+  static async start(opts: TerminalOptions): Promise<Result<GameTerminal, ProlongError>> {
+    let self: GameTerminal | undefined;
+    const pending: Uint8Array[] = [];
+    let proc: Bun.Subprocess;
+    try {
+      proc = Bun.spawn([...opts.argv], {
+        cwd: opts.cwd,
+        env: opts.env,
+        terminal: {
+          cols: COLS,
+          rows: ROWS,
+          data: (_t, bytes) => {
+            const copy = new Uint8Array(bytes);
+            if (self) self.feed(copy);
+            else pending.push(copy);
+          },
+        },
+      });
+    } catch (e) {
+      return err(prolongError("nethack-start", `cannot start NetHack: ${(e as Error).message}`, { path: opts.argv[0] }));
+    }
+    self = new GameTerminal(proc, opts);
+    for (const chunk of pending) self.feed(chunk);
+    const ready = await self.settle(undefined);
+    if (ready.isErr()) {
+      self.kill();
+      return err(ready.error);
+    }
+    if (self.exitCode !== null) {
+      return err(prolongError("nethack-start", `NetHack exited at start-up (code ${self.exitCode}): ${self.text().trim().slice(0, 300)}`, {
+        fix: "run the game by hand with the same options file to see its message",
+      }));
+    }
+    return ok(self);
+  }
+
+  private feed(bytes: Uint8Array): void {
+    this.received += bytes.length;
+    this.lastDataAt = performance.now();
+    this.term.write(bytes, () => {
+      this.parsed += bytes.length;
+    });
+  }
+
+  get pid(): number {
+    return this.proc.pid;
+  }
+
+  /** The exit code once the game process has ended (death, quit, crash), else null. */
+  get exited(): number | null {
+    return this.exitCode;
+  }
+
+  /**
+   * Sends keys one byte at a time, each answered before the next. Stops early (ok) when the game ends.
+   */
+  async press(keys: string): Promise<Result<void, ProlongError>> {
+    for (const byte of Buffer.from(keys, "latin1")) {
+      if (this.exitCode !== null) return ok(undefined);
+      const before = readIo(this.proc.pid);
+      const receivedBefore = this.received;
+      this.proc.terminal?.write(new Uint8Array([byte]));
+      const answered = await this.settle(before && { io: before, received: receivedBefore });
+      if (answered.isErr()) return answered;
+    }
+    return ok(undefined);
+  }
+
+  /** Waits until the game has answered the last key (or, with no key, finished starting up). */
+  private async settle(after: { io: ProcIo; received: number } | undefined): Promise<Result<void, ProlongError>> {
+    const start = performance.now();
+    let spins = 0;
+    for (;;) {
+      await tick(spins++ < 4 ? 0 : 1);
+      if (this.exitCode !== null || this.proc.killed) {
+        if (this.parsed === this.received) return ok(undefined);
+        continue;
+      }
+      const io = readIo(this.proc.pid);
+      const quiet = this.parsed === this.received;
+      if (io && quiet && waitingForKey(this.proc.pid)) {
+        if (after === undefined) {
+          if (performance.now() - this.lastDataAt >= this.silenceMs * 2 && this.received > 0) return ok(undefined);
+        } else if (io.rchar > after.io.rchar) {
+          const wrote = io.wchar - after.io.wchar;
+          const got = this.received - after.received;
+          if (got >= wrote) {
+            // One more turn of the event loop: the last bytes of a burst may still be in flight.
+            await tick(0);
+            if (this.parsed === this.received && this.received - after.received === got) return ok(undefined);
+          } else if (performance.now() - this.lastDataAt >= this.silenceMs) {
+            return ok(undefined);
+          }
+        }
+      }
+      if (performance.now() - start > this.timeoutMs) {
+        return err(prolongError("nethack-hung", `NetHack did not answer within ${this.timeoutMs} ms`, {
+          fix: "the episode ends here; `prolong resume` replays the log into a fresh game",
+        }));
+      }
+    }
+  }
+
+  screen(): Screen {
+    const buf = this.term.buffer.active;
+    const rows: string[] = [];
+    for (let y = 0; y < ROWS; y++) rows.push((buf.getLine(y)?.translateToString(false) ?? "").padEnd(COLS).slice(0, COLS));
+    return { rows, cursor: { x: buf.cursorX, y: buf.cursorY } };
+  }
+
+  text(): string {
+    return this.screen().rows.map((r) => r.trimEnd()).join("\n");
+  }
+
+  kill(): void {
+    if (this.exitCode === null) this.proc.kill("SIGKILL");
+  }
+
+  /** Ends the game process (no save: a run resumes by replaying its log) and waits for it. */
+  async close(): Promise<void> {
+    this.kill();
+    await this.proc.exited;
+    this.term.dispose();
+  }
+}

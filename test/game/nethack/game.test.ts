@@ -1,0 +1,62 @@
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readlinkSync } from "node:fs";
+import { join } from "node:path";
+import { action, gameRoot, NO_NETHACK, play, startGame } from "./helpers.ts";
+
+const WALK = ["far west", "far south", "far east", "far north", "search", "northeast", "southwest", "inventory", "esc", "far southeast", "wait", "far northwest"];
+
+describe.skipIf(NO_NETHACK)("the real game (skipped: NetHack not installed)", () => {
+  test("a seed replays key for key: the same actions give the same screens; another seed gives another game", async () => {
+    const runs: string[][] = [];
+    for (const seed of [5, 5, 6]) {
+      const game = await startGame(seed);
+      try {
+        runs.push([game.screen().rows.join("\n"), ...(await play(game, WALK))]);
+      } finally {
+        await game.close();
+      }
+    }
+    expect(runs[1]).toEqual(runs[0]!);
+    expect(runs[2]![0]).not.toEqual(runs[0]![0]);
+  });
+
+  test("four games at once: each process keeps to its own folder", async () => {
+    const root = gameRoot();
+    const games = await Promise.all([1, 2, 3, 4].map((k) => startGame(k, join(root, `g${k}`))));
+    try {
+      await Promise.all(games.map((g) => play(g, WALK.slice(0, 6))));
+      const opened = games.map((g) => readdirSync(`/proc/${g.pid}/fd`).map((fd) => {
+        try {
+          return readlinkSync(`/proc/${g.pid}/fd/${fd}`);
+        } catch {
+          return "";
+        }
+      }));
+      games.forEach((g, k) => {
+        const own = join(root, `g${k + 1}`);
+        expect(readlinkSync(`/proc/${g.pid}/cwd`)).toBe(own);
+        // Every file a game holds under the test root is in its own folder.
+        for (const path of opened[k]!) if (path.startsWith(root)) expect(path.startsWith(`${own}/`)).toBe(true);
+      });
+      // Each folder has the game's own lock and level file, and the games differ.
+      for (let k = 1; k <= 4; k++) expect(readdirSync(join(root, `g${k}`)).some((f) => /lock|\.0$/.test(f))).toBe(true);
+      const screens = new Set(games.map((g) => g.screen().rows.join("\n")));
+      expect(screens.size).toBe(4);
+    } finally {
+      await Promise.all(games.map((g) => g.close()));
+    }
+  });
+
+  test("a batch's stop signals: HP lost and turns per action are measured from the status", async () => {
+    const game = await startGame(5);
+    try {
+      const r = (await game.step(action("20")))._unsafeUnwrap();
+      expect(r.effect.turns).toBe(0);
+      const searched = (await game.step(action("search")))._unsafeUnwrap();
+      expect(searched.effect.turns).toBeGreaterThanOrEqual(15);
+      expect(searched.effect.hpLost).toBe(0);
+    } finally {
+      await game.close();
+    }
+  });
+});
