@@ -1,7 +1,7 @@
 // Every word the harness says to an agent: the instructions file written into the workspace (as AGENTS.md and
 // CLAUDE.md, so any coding CLI finds it) and the per-turn user prompts. Our own wording.
 import type { ActionId } from "../game/types.ts";
-import type { LogWindow } from "../log/window.ts";
+import type { LogWindow } from "../config/log-window.ts";
 
 export interface PromptContext {
   readonly gameId: string;
@@ -65,7 +65,7 @@ function memoryText(c: PromptContext): string[] {
         "in your own files. Read the file with code (grep, python, awk, your own scripts).",
         ...LOG_STRUCTURE, ...PALETTE, RESTORED,
       ];
-    case "newest-stripped":
+    case "newest":
       return [
         "## Your memory: logs.txt, the newest section only",
         "`logs.txt` in this directory holds only the newest section: the last action taken and the board after",
@@ -145,7 +145,7 @@ export function memoryNow(c: PromptContext): string {
   switch (c.window.kind) {
     case "full": return `logs.txt holds the whole game so far.${wiped}`;
     case "last": return `logs.txt holds the initial section and the last ${c.window.sections} action section${c.window.sections === 1 ? "" : "s"}.${wiped}`;
-    case "newest-stripped": return `logs.txt holds only the newest section.${wiped}`;
+    case "newest": return `logs.txt holds only the newest section.${wiped}`;
     case "none": return `There is no log; the board is below.${c.stateless ? " The workspace was wiped except plans.txt and the instructions." : ""}`;
   }
 }

@@ -2,7 +2,7 @@
 import os from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { formatError } from "../errors.ts";
-import * as v from "valibot";
+import { LogWindowFlagSchema } from "../config/log-window.ts";
 import { AGENT_KINDS, DEFAULTS, ENV_KINDS, GRID_MODES, newConfig, readConfigFile, SANDBOX_KINDS, WORKSPACE_MODES, type RunConfig } from "../run/config.ts";
 import { planSwarm, startSwarm, type RunStatus, type Swarm } from "../run/swarm.ts";
 import { swarmSummary, swarmView } from "../run/swarm-view.ts";
@@ -12,7 +12,7 @@ import { ttyProgress } from "../run/progress.ts";
 import { runStamp } from "../run/run-dir.ts";
 import { runLoop } from "../run/runner.ts";
 import { startRun } from "../run/start.ts";
-import { flag, numberOf, parseCommandArgs, type FlagValues } from "./args.ts";
+import { flag, parseCommandArgs, type FlagValues } from "./args.ts";
 import type { RunSession } from "../run/session.ts";
 import type { Command } from "./command.ts";
 import { playHuman } from "./play-human.ts";
@@ -37,9 +37,9 @@ budget and batches:
   --action-cap N          most actions executed from one actions.json (default ${DEFAULTS.actionCap})
 
 memory arms:
-  --log-window N          N>0: the last N action sections (the header section kept);
-                          0: the newest section, animation frames stripped;
-                          -1: no log file, the board goes into the prompt. Default: the full log.
+  --log-window W          full (default): the whole log; last:N (or N): the last N action sections, the
+                          header section kept; newest (or 0): the newest section, animation frames
+                          stripped; none (or -1): no log file, the board goes into the prompt
   --workspace MODE        persistent (default) | stateless: wiped each turn but logs.txt, plans.txt and the
                           instructions; the agent's plan goes to plans.txt instead of the log
   --episodes K            K episodes on one seed, the log kept across them (default 1)
@@ -73,13 +73,6 @@ other:
 exit status: 0 when the run ended normally (win, budget, agent gave up), 1 when it failed (agent or game
 errors, interrupted), 2 on bad options.`;
 
-/** --log-window: "full" (the default) or a whole number ≥ -1, written as the docs write it (`--log-window -1`). */
-const logWindow = v.pipe(
-  v.string(),
-  v.check((s) => s === "full" || (Number.isInteger(numberOf(s)) && numberOf(s) >= -1 && numberOf(s) <= 1_000_000), (i) => `must be full, -1, 0 or a number of sections N ≥ 1, got '${String(i.input)}'`),
-  v.transform((s): number | null => (s === "full" ? null : numberOf(s))),
-);
-
 /** Every flag of play, one line each (several engineers add flags here: keep it a table). */
 export const playFlags = {
   agent: flag.choice(AGENT_KINDS),
@@ -94,7 +87,7 @@ export const playFlags = {
   "agent-retries": flag.int(0, 1000),
   "max-actions": flag.int(1, 1_000_000),
   "action-cap": flag.int(1, 100_000),
-  "log-window": flag.custom(logWindow),
+  "log-window": flag.custom(LogWindowFlagSchema),
   workspace: flag.choice(WORKSPACE_MODES),
   episodes: flag.int(1, 10_000),
   grid: flag.choice(GRID_MODES),

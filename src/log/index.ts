@@ -4,6 +4,7 @@
 // key-value run state for resume, and tamper/other events.
 import { Database } from "bun:sqlite";
 import { err, ok, type Result } from "neverthrow";
+import { parseLogWindow, windowText, type LogWindow } from "../config/log-window.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { xxh3_128 } from "../native.ts";
 import { SECTION_JOIN, sectionAppendText, type GridMode, type LogSection, type SectionHeader } from "./format.ts";
@@ -32,8 +33,8 @@ export interface CopyChunk {
 
 /** What the harness last wrote to the agent's copy. */
 export interface CopyState {
-  /** The window flag it was written under ("full", "25", "0", "-1"). */
-  readonly window: string;
+  /** The window it was written under (stored in its text form, e.g. "last:25"). */
+  readonly window: LogWindow;
   /** The master offset the copy is synced up to: the harness's, never derived from the copy. */
   readonly owned: number;
   /** Bytes of the copy as written (= owned for the full log). */
@@ -184,17 +185,20 @@ export class RunIndex implements SectionLookup {
 
   // ---- the agent's copy ----
 
-  copyState(): CopyState | null {
-    const row = this.db.query(`SELECT window, owned, size FROM copy_state WHERE id = 1`).get() as Omit<CopyState, "chunks"> | null;
-    if (!row) return null;
+  /** Null before the first sync. A window this prolong cannot read is an error naming the index. */
+  copyState(): Result<CopyState | null, ProlongError> {
+    const row = this.db.query(`SELECT window, owned, size FROM copy_state WHERE id = 1`).get() as { window: string; owned: number; size: number } | null;
+    if (!row) return ok(null);
+    const window = parseLogWindow(row.window);
+    if (window.isErr()) return err(prolongError("bad-index", `the index records an unknown window for the copy: ${window.error.message}`, { path: this.path, fix: "resume with the prolong version that started the run" }));
     const chunks = this.db.query(`SELECT start, "end", xxh3 FROM copy_chunks ORDER BY start`).all() as CopyChunk[];
-    return { ...row, chunks };
+    return ok({ window: window.value, owned: row.owned, size: row.size, chunks });
   }
 
   /** Records what was just written to the copy (the chunk list is replaced; the sync keeps it short). */
   setCopyState(s: CopyState): void {
     this.transaction(() => {
-      this.db.query(`INSERT OR REPLACE INTO copy_state (id, window, owned, size) VALUES (1, ?, ?, ?)`).run(s.window, s.owned, s.size);
+      this.db.query(`INSERT OR REPLACE INTO copy_state (id, window, owned, size) VALUES (1, ?, ?, ?)`).run(windowText(s.window), s.owned, s.size);
       this.db.run(`DELETE FROM copy_chunks`);
       const put = this.db.query(`INSERT INTO copy_chunks (start, "end", xxh3) VALUES (?, ?, ?)`);
       for (const c of s.chunks) put.run(c.start, c.end, c.xxh3);

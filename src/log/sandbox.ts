@@ -19,7 +19,8 @@ import { prefixCheck, xxh3_128 } from "../native.ts";
 import type { GridMode } from "./format.ts";
 import type { CopyChunk, CopyState, RunIndex } from "./index.ts";
 import type { ByteSource } from "./master.ts";
-import { logWindowFlag, parseLogWindow, renderWindow, type LogWindow } from "./window.ts";
+import { sameWindow, windowText, type LogWindow } from "../config/log-window.ts";
+import { renderWindow } from "./window.ts";
 
 export type TamperKind =
   | "appended" | "truncated" | "edited" | "deleted" | "symlink" | "directory" | "read-only" | "hardlink" | "not-a-file"
@@ -45,7 +46,7 @@ export interface SyncOptions {
 }
 
 export interface SyncReport {
-  readonly window: string;
+  readonly window: LogWindow;
   /** The master offset the copy was owned up to before and after this sync. */
   readonly ownedBefore: number;
   readonly ownedAfter: number;
@@ -67,13 +68,14 @@ export function syncAgentCopy(o: SyncOptions): Result<SyncReport, ProlongError> 
   if (o.master.size < target) {
     return err(prolongError("master-short", `the master log has ${o.master.size} bytes but the index records sections up to ${target}`, { fix: "the master was truncated outside prolong; the run cannot continue safely" }));
   }
-  const prev = o.index.copyState();
-  const flag = logWindowFlag(o.window);
+  const stored = o.index.copyState();
+  if (stored.isErr()) return err(stored.error);
+  const prev = stored.value;
   // What the harness last wrote to the copy; nothing at the first sync and under the no-log arm.
-  const wrote = prev && prev.window !== "-1" ? prev : null;
+  const wrote = prev && prev.window.kind !== "none" ? prev : null;
   const expected = wrote?.size ?? 0;
 
-  const seen = inspectCopy(o.copyPath, wrote, wrote && wrote.window === "full" && o.window.kind === "full" ? target : 0);
+  const seen = inspectCopy(o.copyPath, wrote, wrote && wrote.window.kind === "full" && o.window.kind === "full" ? target : 0);
   if (seen.isErr()) return err(seen.error);
   let { tamper } = seen.value;
   const { fd, content } = seen.value;
@@ -89,11 +91,11 @@ export function syncAgentCopy(o: SyncOptions): Result<SyncReport, ProlongError> 
     tamper = check.value;
   }
 
-  const base = { window: flag, ownedBefore: prev?.owned ?? 0, ownedAfter: target, tamper };
+  const base = { window: o.window, ownedBefore: prev?.owned ?? 0, ownedAfter: target, tamper };
   const finish = (state: CopyState, report: SyncReport): Result<SyncReport, ProlongError> => {
     o.index.transaction(() => {
       o.index.setCopyState(state);
-      if (tamper) o.index.recordEvent("tamper", { ...tamper, window: flag });
+      if (tamper) o.index.recordEvent("tamper", { ...tamper, window: windowText(o.window) });
     });
     return ok(report);
   };
@@ -103,11 +105,11 @@ export function syncAgentCopy(o: SyncOptions): Result<SyncReport, ProlongError> 
     const removed = removeCopy(o.copyPath);
     if (removed.isErr()) return err(removed.error);
     const write = seen.value.exists ? "remove" : "none";
-    return finish({ window: flag, owned: target, size: 0, chunks: [] }, { ...base, write, bytesWritten: 0, copyBytes: 0 });
+    return finish({ window: o.window, owned: target, size: 0, chunks: [] }, { ...base, write, bytesWritten: 0, copyBytes: 0 });
   }
 
   // The fast path: a verified full-log copy gains the master's new bytes at the offset the harness owns.
-  if (!tamper && fd !== undefined && wrote && wrote.window === "full" && o.window.kind === "full" && wrote.owned <= target) {
+  if (!tamper && fd !== undefined && wrote && wrote.window.kind === "full" && o.window.kind === "full" && wrote.owned <= target) {
     const from = wrote.owned;
     const appended = appendNew(o.master, fd, content, from, target);
     closeFd();
@@ -115,7 +117,7 @@ export function syncAgentCopy(o: SyncOptions): Result<SyncReport, ProlongError> 
     let chunks: CopyChunk[] = [...wrote.chunks];
     if (target > from) chunks.push({ start: from, end: target, xxh3: xxh3_128(content, from, target) });
     if (chunks.length > MAX_CHUNKS) chunks = [{ start: 0, end: target, xxh3: xxh3_128(content, 0, target) }];
-    return finish({ window: flag, owned: target, size: target, chunks }, { ...base, write: target > from ? "append" : "none", bytesWritten: target - from, copyBytes: target });
+    return finish({ window: o.window, owned: target, size: target, chunks }, { ...base, write: target > from ? "append" : "none", bytesWritten: target - from, copyBytes: target });
   }
   closeFd();
 
@@ -123,14 +125,14 @@ export function syncAgentCopy(o: SyncOptions): Result<SyncReport, ProlongError> 
   const rendered = renderWindow(o.master, o.index, o.window, mode);
   if (rendered.isErr()) return err(rendered.error);
   const bytes = rendered.value ?? new Uint8Array(0);
-  const unchanged = !tamper && wrote !== null && wrote.window === flag && wrote.owned === target && seen.value.exists;
+  const unchanged = !tamper && wrote !== null && sameWindow(wrote.window, o.window) && wrote.owned === target && seen.value.exists;
   if (!unchanged) {
     const written = replaceCopy(o.copyPath, bytes);
     if (written.isErr()) return err(written.error);
   }
   const chunks = bytes.length > 0 ? [{ start: 0, end: bytes.length, xxh3: xxh3_128(bytes) }] : [];
   return finish(
-    { window: flag, owned: target, size: bytes.length, chunks },
+    { window: o.window, owned: target, size: bytes.length, chunks },
     { ...base, write: unchanged ? "none" : "rewrite", bytesWritten: unchanged ? 0 : bytes.length, copyBytes: bytes.length },
   );
 }
@@ -238,10 +240,8 @@ function chunksMatch(content: Uint8Array, wrote: CopyState): boolean {
 
 /** The bytes the harness wrote last time, rebuilt from the master and the index as they were then. */
 function expectedContent(o: SyncOptions, wrote: CopyState, mode: GridMode): Result<Uint8Array, ProlongError> {
-  const w = parseLogWindow(wrote.window);
-  if (w.isErr()) return err({ ...w.error, message: `the index records an unknown window for the copy: ${w.error.message}` });
-  if (w.value.kind === "full") return o.master.read(0, wrote.owned);
-  return renderWindow(o.master, o.index.lookupUpTo(wrote.owned), w.value, mode).map((b) => b ?? new Uint8Array(0));
+  if (wrote.window.kind === "full") return o.master.read(0, wrote.owned);
+  return renderWindow(o.master, o.index.lookupUpTo(wrote.owned), wrote.window, mode).map((b) => b ?? new Uint8Array(0));
 }
 
 /** Appends master[from, to) to the verified copy through its own fd, and into `content` for the checksums. */

@@ -1,53 +1,13 @@
-// THE one window routine: what part of the master log an agent sees under each memory arm (--log-window).
+// THE one window routine: what part of the master log an agent sees under each memory arm (--log-window;
+// the window itself is config/log-window.ts).
 // Windows are built from the master's own bytes (verbatim ranges), except the newest-section arm, which
 // rewrites one section through format.ts without its animation frames.
 import { err, ok, type Result } from "neverthrow";
+import type { LogWindow } from "../config/log-window.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { SECTION_KIND, sectionIndex, type SectionTable } from "../native.ts";
 import { parseSection, SECTION_JOIN, writeSection, type GridMode } from "./format.ts";
 import type { AppendRange, ByteSource } from "./master.ts";
-
-export type LogWindow =
-  | { readonly kind: "full" }
-  /** The last `sections` action sections, plus the first (INITIAL STATE) section. */
-  | { readonly kind: "last"; readonly sections: number }
-  /** The newest section only, its animation frames dropped (settled board kept). */
-  | { readonly kind: "newest-stripped" }
-  /** No log file at all; the current board goes into the prompt. */
-  | { readonly kind: "none" };
-
-export const FULL_WINDOW: LogWindow = { kind: "full" };
-
-const FLAG_HELP = "--log-window takes a whole number: N > 0 = last N action sections (plus the initial section), 0 = newest section without animation frames, -1 = no log file (board in the prompt); leave it out (or say 'full') for the whole log";
-
-/** Parses the `--log-window` flag value. */
-export function parseLogWindow(flag: string): Result<LogWindow, ProlongError> {
-  const s = flag.trim();
-  if (s === "full") return ok(FULL_WINDOW);
-  if (!/^-?\d+$/.test(s)) return err(prolongError("bad-flag", `--log-window ${JSON.stringify(flag)} is not a whole number`, { fix: FLAG_HELP }));
-  const n = Number(s);
-  if (!Number.isSafeInteger(n) || n < -1) return err(prolongError("bad-flag", `--log-window ${s} is out of range`, { fix: FLAG_HELP }));
-  return ok(logWindowFromNumber(n));
-}
-
-/** The RunConfig form (null = full log) to a window. */
-export function logWindowFromNumber(n: number | null): LogWindow {
-  if (n === null) return FULL_WINDOW;
-  if (n === -1) return { kind: "none" };
-  if (n === 0) return { kind: "newest-stripped" };
-  if (Number.isSafeInteger(n) && n > 0) return { kind: "last", sections: n };
-  throw new RangeError(`log window ${n}: validate the flag with parseLogWindow first`);
-}
-
-/** The flag value that gives this window back ("full", "25", "0", "-1"). */
-export function logWindowFlag(w: LogWindow): string {
-  switch (w.kind) {
-    case "full": return "full";
-    case "last": return String(w.sections);
-    case "newest-stripped": return "0";
-    case "none": return "-1";
-  }
-}
 
 export type SectionKindName = "initial" | "action" | "other";
 
@@ -125,7 +85,7 @@ export function renderWindow(src: ByteSource, sections: SectionLookup, w: LogWin
     case "full":
     case "last":
       return readRanges(src, windowRanges(sections, w));
-    case "newest-stripped": {
+    case "newest": {
       const last = sections.last();
       if (!last) return ok(new Uint8Array(0));
       return src.read(last.start, last.end).andThen((bytes) => {

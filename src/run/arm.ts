@@ -3,7 +3,9 @@
 // refuse to pool runs whose fingerprints differ under one name, so a table row never mixes two experiments.
 import { createHash } from "node:crypto";
 import type { GameInfo } from "../game/types.ts";
-import { DEFAULTS, describeWindow, type RunConfig } from "./config.ts";
+import { ok } from "neverthrow";
+import { FULL_WINDOW, parseLogWindow, windowLabel, windowText, type LogWindow } from "../config/log-window.ts";
+import { DEFAULTS, type RunConfig } from "./config.ts";
 
 /**
  * Settings that never change what the agent sees or does: which game and seed (the arm spans games and seeds),
@@ -42,9 +44,15 @@ export function armSettingsOf(c: RunConfig): ArmSettings {
     if (NOT_ARM_SETTINGS.has(key)) continue;
     const value = (c as Record<string, unknown>)[key];
     if (value === undefined) continue;
-    out[key] = typeof value === "object" && value !== null ? JSON.stringify(value) : (value as string | number | boolean | null);
+    out[key] = settingValue(key, value);
   }
   return out;
+}
+
+/** A setting as the arm records it: the window in its text form, other objects as JSON. */
+function settingValue(key: string, value: unknown): string | number | boolean | null {
+  if (key === "logWindow") return windowText(value as LogWindow);
+  return typeof value === "object" && value !== null ? JSON.stringify(value) : (value as string | number | boolean | null);
 }
 
 /** 12 hex digits of sha256 over the settings in key order: equal settings, equal fingerprint, on any machine. */
@@ -60,7 +68,7 @@ function shellWord(s: string): string {
 /** A setting as the flag that gives it: `--log-window 25`, `--cmd 'python agent.py'`, `--log-window full`. */
 export function settingText(key: string, value: string | number | boolean | null | undefined): string {
   if (key === "version") return `prolong ${value}`;
-  if (key === "logWindow") return `--log-window ${value === null || value === undefined ? "full" : value}`;
+  if (key === "logWindow") return `--log-window ${value === null || value === undefined ? "full" : value}`; // null: an older run's full log
   return `${flagOf(key)} ${value === undefined || value === null ? "(unset)" : shellWord(String(value))}`;
 }
 
@@ -74,7 +82,7 @@ export function derivedArmName(c: RunConfig): string {
   const parts = [String(settings.agent)];
   for (const [key, value] of Object.entries(settings)) {
     if (key === "agent" || key === "version") continue;
-    if (key in defaults ? defaults[key] === value : value === null) continue;
+    if (key in defaults ? settingValue(key, defaults[key]) === value : value === null) continue;
     parts.push(settingText(key, value));
   }
   return parts.join(" ");
@@ -97,7 +105,10 @@ export function differingSettings(a: ArmSettings, b: ArmSettings): string[] {
 
 function describe(key: string, value: string | number | boolean | null | undefined): string {
   if (value === undefined) return "(unset)";
-  if (key === "logWindow") return typeof value === "number" || value === null ? describeWindow(value) : String(value);
+  if (key === "logWindow") {
+    const w = value === null ? ok(FULL_WINDOW) : parseLogWindow(String(value));
+    return w.isOk() ? windowLabel(w.value) : String(value);
+  }
   return typeof value === "string" ? shellWord(value) : String(value);
 }
 

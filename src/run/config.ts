@@ -3,6 +3,7 @@
 import { err, ok, type Result } from "neverthrow";
 import { readFileSync } from "node:fs";
 import * as v from "valibot";
+import { FULL_WINDOW, LogWindowSchema } from "../config/log-window.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { VERSION } from "../version.ts";
 
@@ -33,8 +34,8 @@ export const RunConfigSchema = v.object({
   maxActions: Int(1, "max actions must be a whole number ≥ 1"),
   /** Most actions executed from one actions.json. */
   actionCap: Int(1, "the action cap must be a whole number ≥ 1"),
-  /** null = full log; N > 0 last N sections; 0 newest section stripped; -1 no log file. */
-  logWindow: v.nullable(Int(-1, "--log-window must be a whole number ≥ -1")),
+  /** What part of the log the agent's copy holds (config/log-window.ts). */
+  logWindow: LogWindowSchema,
   workspace: v.picklist(WORKSPACE_MODES, "workspace must be persistent or stateless"),
   episodes: Int(1, "episodes must be a whole number ≥ 1"),
   gridMode: v.picklist(GRID_MODES, "grid mode must be ascii or hex"),
@@ -46,6 +47,8 @@ export const RunConfigSchema = v.object({
 });
 
 export type RunConfig = v.InferOutput<typeof RunConfigSchema>;
+/** Settings as they come in (flags, run.json): the window may be its text form or an older run's number. */
+export type RunConfigInput = v.InferInput<typeof RunConfigSchema>;
 
 export const DEFAULTS = {
   env: "local",
@@ -53,7 +56,7 @@ export const DEFAULTS = {
   agent: "explorer",
   maxActions: 500,
   actionCap: 20,
-  logWindow: null,
+  logWindow: FULL_WINDOW,
   workspace: "persistent",
   episodes: 1,
   gridMode: "ascii",
@@ -71,7 +74,7 @@ export function validateConfig(input: unknown, source: string): Result<RunConfig
   return err(prolongError("bad-config", `${field}: ${issue.message}`, { path: source, fix: "see `prolong play --help` for the accepted values" }));
 }
 
-export function newConfig(fields: Partial<RunConfig> & { game: string }): Result<RunConfig, ProlongError> {
+export function newConfig(fields: Partial<RunConfigInput> & { game: string }): Result<RunConfig, ProlongError> {
   return validateConfig({ ...DEFAULTS, version: VERSION, ...fields }, "command line").andThen(checkApplicable);
 }
 
@@ -105,12 +108,4 @@ export function readConfigFile(path: string): Result<RunConfig, ProlongError> {
     return err(prolongError("bad-config", `cannot read the run's settings: ${(e as Error).message}`, { path, fix: "is this a prolong run directory? it should hold run.json, logs.txt and index.sqlite" }));
   }
   return validateConfig(json, path);
-}
-
-/** The flag value as people write it, for summaries and events. */
-export function describeWindow(w: number | null): string {
-  if (w === null) return "full";
-  if (w === -1) return "none (board in prompt)";
-  if (w === 0) return "newest section, frames stripped";
-  return `last ${w} sections`;
 }

@@ -3,7 +3,7 @@ import { renameSync, writeFileSync } from "node:fs";
 import { buildScorecard } from "../score/scorecard.ts";
 import { formatRhae } from "../score/rhae.ts";
 import { gameVersionOf } from "./arm.ts";
-import { describeWindow } from "./config.ts";
+import { windowLabel } from "../config/log-window.ts";
 import { emit } from "./record.ts";
 import { wallMs as playedMs, type EndReason, type RunEnd, type RunSession } from "./session.ts";
 import type { TokenUsage } from "../agent/agent.ts";
@@ -59,7 +59,7 @@ export async function finishRun(s: RunSession, end: RunEnd): Promise<{ summary: 
     dir: s.paths.dir,
     game: s.config.game,
     agent: s.config.agent,
-    logWindow: describeWindow(s.config.logWindow),
+    logWindow: windowLabel(s.config.logWindow),
     end: end.reason,
     detail: end.detail,
     levelsCompleted: card.levels_completed,

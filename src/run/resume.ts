@@ -12,7 +12,6 @@ import type { FrameData, Grid } from "../game/types.ts";
 import { parseSection, writeSection as sectionText, type LogSection } from "../log/format.ts";
 import { sectionRow, type RunIndex } from "../log/index.ts";
 import { MasterLog } from "../log/master.ts";
-import { logWindowFromNumber } from "../log/window.ts";
 import { sectionIndex } from "../native.ts";
 import { readConfigFile } from "./config.ts";
 import { agentPart, openEnv, runEnvContext } from "./parts.ts";
@@ -85,7 +84,7 @@ export async function resumeRun(dir: string, opts: ResumeOptions = {}, given: Pa
   const s: RunSession = {
     config: config.value,
     paths,
-    window: logWindowFromNumber(config.value.logWindow),
+    window: config.value.logWindow,
     name: runName,
     parts: { env: openGame, agent: agent.value, clock, events },
     envContext,

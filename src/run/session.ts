@@ -11,7 +11,7 @@ import type { EnvContext, GameEnv } from "../game/env.ts";
 import { ActionSchema, type Action, type FrameData } from "../game/types.ts";
 import type { RunIndex } from "../log/index.ts";
 import type { MasterLog } from "../log/master.ts";
-import type { LogWindow } from "../log/window.ts";
+import type { LogWindow } from "../config/log-window.ts";
 import type { RunConfig } from "./config.ts";
 import type { EventSink } from "./events.ts";
 import type { RunPaths } from "./run-dir.ts";

@@ -7,8 +7,8 @@ import { realClock, type Clock } from "../clock.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { RunIndex } from "../log/index.ts";
 import { MasterLog } from "../log/master.ts";
-import { logWindowFromNumber } from "../log/window.ts";
-import { describeWindow, type RunConfig } from "./config.ts";
+import { windowText } from "../config/log-window.ts";
+import type { RunConfig } from "./config.ts";
 import type { EventSink } from "./events.ts";
 import { agentPart, eventsPart, openEnv, runEnvContext } from "./parts.ts";
 import { emit, recordInitial } from "./record.ts";
@@ -67,7 +67,7 @@ export async function startRun(config: RunConfig, opts: StartOptions, given: Par
   const s: RunSession = {
     config,
     paths: p,
-    window: logWindowFromNumber(config.logWindow),
+    window: config.logWindow,
     name: runName,
     parts: { env: openGame, agent: agent.value, clock, events },
     envContext,
@@ -97,7 +97,7 @@ export async function startRun(config: RunConfig, opts: StartOptions, given: Par
 /** The run-start event, for a fresh and for a resumed run. */
 export function announce(s: RunSession, resumed: boolean): void {
   const c = s.config;
-  emit(s, "run-start", { game: c.game, arm: armOf(c), agent: c.agent, logWindow: describeWindow(c.logWindow), maxActions: c.maxActions, seed: c.seed, ...(resumed ? { resumed: true } : {}), ...(s.agent.sandbox ? { sandbox: s.agent.sandbox } : {}) });
+  emit(s, "run-start", { game: c.game, arm: armOf(c), agent: c.agent, logWindow: windowText(c.logWindow), maxActions: c.maxActions, seed: c.seed, ...(resumed ? { resumed: true } : {}), ...(s.agent.sandbox ? { sandbox: s.agent.sandbox } : {}) });
 }
 
 /** The master log, the index and the event sink of a run directory. */

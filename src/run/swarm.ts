@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { findGame, listGames } from "../game/catalog.ts";
-import { newConfig, type RunConfig } from "./config.ts";
+import { newConfig, type RunConfig, type RunConfigInput } from "./config.ts";
 import { runPaths } from "./run-dir.ts";
 
 export interface PlannedRun {
@@ -30,7 +30,7 @@ export interface SwarmPlanInput {
   readonly games: readonly string[] | "all";
   readonly runs: number;
   /** Flags common to every run (the seed is the first run's; run k gets seed + k − 1, so repeats differ). */
-  readonly fields: Partial<RunConfig>;
+  readonly fields: Partial<RunConfigInput>;
   readonly runsRoot: string;
   readonly stamp: string;
 }

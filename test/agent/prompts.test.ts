@@ -5,14 +5,14 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { firstTurnPrompt, instructionsText, nextTurnPrompt, resumePrompt, type PromptContext } from "../../src/agent/prompts.ts";
-import { logWindowFromNumber } from "../../src/log/window.ts";
+import type { LogWindow } from "../../src/config/log-window.ts";
 
-const base: PromptContext = { gameId: "glide", availableActions: [1, 2, 3, 4], actionCap: 20, maxActions: 500, window: logWindowFromNumber(null), stateless: false, episodes: 1 };
+const base: PromptContext = { gameId: "glide", availableActions: [1, 2, 3, 4], actionCap: 20, maxActions: 500, window: { kind: "full" } as LogWindow, stateless: false, episodes: 1 };
 const ARMS: Record<string, PromptContext> = {
   "full-log": base,
-  "last-5": { ...base, window: logWindowFromNumber(5) },
-  "newest-only": { ...base, window: logWindowFromNumber(0) },
-  "no-log": { ...base, window: logWindowFromNumber(-1) },
+  "last-5": { ...base, window: { kind: "last", sections: 5 } },
+  "newest-only": { ...base, window: { kind: "newest" } },
+  "no-log": { ...base, window: { kind: "none" } },
   stateless: { ...base, stateless: true },
   "lifetime-5": { ...base, episodes: 5 },
 };

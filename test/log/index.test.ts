@@ -91,13 +91,13 @@ describe("RunIndex", () => {
 
   test("copy state, run state and events survive a reopen", () => {
     const { dir, index } = setup();
-    index.setCopyState({ window: "full", owned: 120, size: 120, chunks: [{ start: 0, end: 100, xxh3: "a" }, { start: 100, end: 120, xxh3: "b" }] });
-    index.setCopyState({ window: "25", owned: 300, size: 80, chunks: [{ start: 0, end: 80, xxh3: "c" }] });
+    index.setCopyState({ window: { kind: "full" }, owned: 120, size: 120, chunks: [{ start: 0, end: 100, xxh3: "a" }, { start: 100, end: 120, xxh3: "b" }] });
+    index.setCopyState({ window: { kind: "last", sections: 25 }, owned: 300, size: 80, chunks: [{ start: 0, end: 80, xxh3: "c" }] });
     index.setState("pending", { turn: 3, entries: ["ACTION1"] });
     const id = index.recordEvent("tamper", { kind: "appended", expectedBytes: 10, foundBytes: 42 }, new Date("2026-01-01T00:00:00Z"));
     index.close();
     const again = RunIndex.open(join(dir, "index.sqlite"))._unsafeUnwrap();
-    expect(again.copyState()).toEqual({ window: "25", owned: 300, size: 80, chunks: [{ start: 0, end: 80, xxh3: "c" }] });
+    expect(again.copyState()._unsafeUnwrap()).toEqual({ window: { kind: "last", sections: 25 }, owned: 300, size: 80, chunks: [{ start: 0, end: 80, xxh3: "c" }] });
     expect(again.getState("pending")).toEqual({ turn: 3, entries: ["ACTION1"] });
     expect(again.getState("missing")).toBeUndefined();
     expect(again.events("tamper")).toEqual([{ id, time: "2026-01-01T00:00:00.000Z", kind: "tamper", fields: { kind: "appended", expectedBytes: 10, foundBytes: 42 } }]);

@@ -6,9 +6,9 @@ import type { Grid } from "../../src/game/types.ts";
 import { gridToText, parseLog, parseSection, writeLog, writeSection, type LogSection } from "../../src/log/format.ts";
 import { appendSection, RunIndex } from "../../src/log/index.ts";
 import { MasterLog } from "../../src/log/master.ts";
-import {
-  bytesSource, currentBoardText, logWindowFlag, logWindowFromNumber, parseLogWindow, renderWindow, tableLookup, windowOfLog, type LogWindow,
-} from "../../src/log/window.ts";
+import { LogWindowSchema, parseLogWindow, windowLabel, windowText, type LogWindow } from "../../src/config/log-window.ts";
+import { bytesSource, currentBoardText, renderWindow, tableLookup, windowOfLog } from "../../src/log/window.ts";
+import * as v from "valibot";
 import { sectionIndex } from "../../src/native.ts";
 
 const FIXTURES = resolve(import.meta.dir, "../..", "..", "shared", "fixtures", "prolong-release");
@@ -41,29 +41,43 @@ function indexed(all: LogSection[]) {
   return { master, index, bytes: new Uint8Array(readFileSync(join(dir, "logs.txt"))) };
 }
 
-describe("parseLogWindow", () => {
-  test("flag values map to the four arms and back", () => {
+describe("LogWindow: one type, one text form", () => {
+  test("the text forms and the paper's numbers map to the four arms, and back to the canonical text", () => {
     const cases: [string, LogWindow, string][] = [
       ["full", { kind: "full" }, "full"],
-      ["25", { kind: "last", sections: 25 }, "25"],
-      [" 3 ", { kind: "last", sections: 3 }, "3"],
-      ["0", { kind: "newest-stripped" }, "0"],
-      ["-1", { kind: "none" }, "-1"],
+      ["last:25", { kind: "last", sections: 25 }, "last:25"],
+      ["25", { kind: "last", sections: 25 }, "last:25"],
+      [" 3 ", { kind: "last", sections: 3 }, "last:3"],
+      ["newest", { kind: "newest" }, "newest"],
+      ["0", { kind: "newest" }, "newest"],
+      ["none", { kind: "none" }, "none"],
+      ["-1", { kind: "none" }, "none"],
     ];
     for (const [flag, w, back] of cases) {
       expect(parseLogWindow(flag)._unsafeUnwrap()).toEqual(w);
-      expect(logWindowFlag(w)).toBe(back);
+      expect(windowText(w)).toBe(back);
+      expect(parseLogWindow(windowText(w))._unsafeUnwrap()).toEqual(w);
     }
-    expect(logWindowFromNumber(null)).toEqual({ kind: "full" });
-    expect(logWindowFromNumber(7)).toEqual({ kind: "last", sections: 7 });
+    expect(windowLabel({ kind: "last", sections: 7 })).toBe("last 7 sections");
+  });
+
+  test("as a setting: the LogWindow itself, its text, or an older run.json's null / number", () => {
+    const parse = (x: unknown) => v.parse(LogWindowSchema, x);
+    expect(parse(null)).toEqual({ kind: "full" });
+    expect(parse(7)).toEqual({ kind: "last", sections: 7 });
+    expect(parse(-1)).toEqual({ kind: "none" });
+    expect(parse("newest")).toEqual({ kind: "newest" });
+    expect(parse({ kind: "last", sections: 4 })).toEqual({ kind: "last", sections: 4 });
+    expect(v.safeParse(LogWindowSchema, -2).success).toBe(false);
+    expect(v.safeParse(LogWindowSchema, { kind: "last", sections: 0 }).success).toBe(false);
   });
 
   test("bad values are errors that say what the flag takes", () => {
-    for (const flag of ["-2", "abc", "1.5", "", "1e3"]) {
+    for (const flag of ["-2", "abc", "1.5", "", "1e3", "last:", "last:0", "last:-3"]) {
       const r = parseLogWindow(flag);
       expect(r.isErr()).toBe(true);
       expect(r.isErr() && r.error.code).toBe("bad-flag");
-      expect(r.isErr() && r.error.fix).toContain("N > 0 = last N action sections");
+      expect(r.isErr() && r.error.fix).toContain("last:N (the last N action sections");
     }
   });
 });
@@ -93,7 +107,7 @@ describe("what the agent sees under each arm", () => {
   });
 
   test("--log-window 0: only the newest section, its animation frames gone, its settled board, plan and tool call kept", () => {
-    const seen = text(renderWindow(master, index, { kind: "newest-stripped" }, "ascii")._unsafeUnwrap()) as string;
+    const seen = text(renderWindow(master, index, { kind: "newest" }, "ascii")._unsafeUnwrap()) as string;
     const newest = all[6] as LogSection;
     expect(seen).toBe(writeSection({ ...newest, frames: [] }, "ascii"));
     expect(seen).not.toContain("[frame");
@@ -115,7 +129,7 @@ describe("what the agent sees under each arm", () => {
   });
 
   test("a log read from disk (native section table) gives the same windows as the run index", () => {
-    for (const w of [{ kind: "full" }, { kind: "last", sections: 1 }, { kind: "last", sections: 3 }, { kind: "newest-stripped" }] as LogWindow[]) {
+    for (const w of [{ kind: "full" }, { kind: "last", sections: 1 }, { kind: "last", sections: 3 }, { kind: "newest" }] as LogWindow[]) {
       expect(text(windowOfLog(bytes, w, "ascii")._unsafeUnwrap())).toBe(text(renderWindow(master, index, w, "ascii")._unsafeUnwrap()));
     }
   });
@@ -138,7 +152,7 @@ describe("windows of the published logs", () => {
       const last3 = parseLog(text(windowOfLog(bytes, { kind: "last", sections: 3 }, "ascii")._unsafeUnwrap()) as string);
       expect(last3.cut).toBeUndefined();
       expect(last3.sections.map((s) => s.header.action)).toEqual([0, ...whole.slice(-3).map((s) => s.header.action)]);
-      const newest = parseSection(text(windowOfLog(bytes, { kind: "newest-stripped" }, "ascii")._unsafeUnwrap()) as string)._unsafeUnwrap();
+      const newest = parseSection(text(windowOfLog(bytes, { kind: "newest" }, "ascii")._unsafeUnwrap()) as string)._unsafeUnwrap();
       const expected = whole[whole.length - 1] as LogSection;
       expect(newest.frames).toEqual([]);
       expect(newest.header).toEqual(expected.header);
@@ -152,7 +166,7 @@ describe("windows of the published logs", () => {
     const animated = log.split(`\n${sep}`).map((s, i) => (i === 0 ? s : sep + s)).find((s) => s.includes("[frame 1/"));
     expect(animated).toBeDefined();
     const cut = new TextEncoder().encode((animated as string).replace(/\n+$/, "\n\n"));
-    const stripped = text(windowOfLog(cut, { kind: "newest-stripped" }, "ascii")._unsafeUnwrap()) as string;
+    const stripped = text(windowOfLog(cut, { kind: "newest" }, "ascii")._unsafeUnwrap()) as string;
     expect(stripped).not.toContain("[frame");
     const before = parseSection(animated as string)._unsafeUnwrap();
     const after = parseSection(stripped)._unsafeUnwrap();

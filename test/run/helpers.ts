@@ -2,7 +2,7 @@
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { newConfig, type RunConfig } from "../../src/run/config.ts";
+import { newConfig, type RunConfigInput } from "../../src/run/config.ts";
 import { finishRun, type RunSummary } from "../../src/run/finish.ts";
 import { runLoop } from "../../src/run/runner.ts";
 import type { RunEnd, RunParts, RunSession } from "../../src/run/session.ts";
@@ -22,7 +22,7 @@ export function tempRoot(): string {
 }
 
 /** Plays a whole run through the real loop; `parts` replaces the game, agent, clock or events the config names. */
-export async function playGame(fields: Partial<RunConfig> & { game: string }, root = tempRoot(), parts: Partial<RunParts> = {}): Promise<PlayedRun> {
+export async function playGame(fields: Partial<RunConfigInput> & { game: string }, root = tempRoot(), parts: Partial<RunParts> = {}): Promise<PlayedRun> {
   const config = newConfig(fields)._unsafeUnwrap();
   const session = (await startRun(config, { runsRoot: root, stamp: "t" }, parts))._unsafeUnwrap();
   const end = await runLoop(session, new AbortController().signal);

@@ -3,17 +3,17 @@
 // best@k as a curve, comparisons at equal k, and per-run rows read back from CSV.
 import { describe, expect, test } from "bun:test";
 import { armFingerprint, armOf, armSettingsOf, derivedArmName } from "../../src/run/arm.ts";
-import { newConfig, type RunConfig } from "../../src/run/config.ts";
+import { newConfig, type RunConfigInput } from "../../src/run/config.ts";
 import { conflictText, groupArms, type ScoredRun } from "../../src/score/arms.ts";
 import { armReport, compareArms } from "../../src/score/report.ts";
 import { runRows, runRowsCsv } from "../../src/score/run-rows.ts";
 import { buildScorecard } from "../../src/score/scorecard.ts";
 import { expectedBestOfK } from "../../src/score/stats.ts";
 
-const config = (fields: Partial<RunConfig> = {}) => newConfig({ game: "a", ...fields })._unsafeUnwrap();
+const config = (fields: Partial<RunConfigInput> = {}) => newConfig({ game: "a", ...fields })._unsafeUnwrap();
 
 // One-level games with baseline 10: clearing in n actions scores min(100, 100·(10/n)²); not clearing scores 0.
-function run(game: string, actions: number, cleared: boolean, fields: Partial<RunConfig> = {}, extra: { reason?: "agent-failed"; version?: string; dir?: string } = {}): ScoredRun {
+function run(game: string, actions: number, cleared: boolean, fields: Partial<RunConfigInput> = {}, extra: { reason?: "agent-failed"; version?: string; dir?: string } = {}): ScoredRun {
   const card = buildScorecard({
     run: `t/${game}`, config: config({ game, ...fields }), ...(extra.version ? { gameVersion: extra.version } : {}),
     end: { reason: extra.reason ?? "max-actions", detail: extra.reason ? "the agent crashed 3 times" : "" }, baselines: [10], winLevels: 1,
@@ -38,13 +38,13 @@ describe("fingerprints and names", () => {
     const s = armSettingsOf(config({ workspace: "stateless" }));
     const reversed = Object.fromEntries(Object.entries(s).reverse());
     expect(armFingerprint(reversed)).toBe(armFingerprint(s));
-    expect(s).toMatchObject({ agent: "explorer", workspace: "stateless", logWindow: null, maxActions: 500, actionCap: 20, episodes: 1, env: "local" });
+    expect(s).toMatchObject({ agent: "explorer", workspace: "stateless", logWindow: "full", maxActions: 500, actionCap: 20, episodes: 1, env: "local" });
     expect(Object.keys(s)).not.toContain("seed");
   });
 
   test("derived names: the agent, then every setting that differs from its default as its flag", () => {
     expect(derivedArmName(config())).toBe("explorer");
-    expect(derivedArmName(config({ logWindow: 25, workspace: "stateless" }))).toBe("explorer --log-window 25 --workspace stateless");
+    expect(derivedArmName(config({ logWindow: 25, workspace: "stateless" }))).toBe("explorer --log-window last:25 --workspace stateless");
     expect(derivedArmName(config({ agent: "command", cmd: "python3 my agent.py" }))).toBe("command --cmd 'python3 my agent.py'");
     expect(derivedArmName(config({ agent: "claude", model: "m-1", effort: "high", maxActions: 1000 }))).toBe("claude --effort high --max-actions 1000 --model m-1");
     expect(armOf(config({ arm: "full-log" })).name).toBe("full-log");
@@ -63,7 +63,7 @@ describe("flags that do not apply to the agent", () => {
     [{ cmd: "python3 a.py" }, "--cmd"],
     [{ agent: "claude", cmd: "x" }, "--cmd"],
     [{ arcGames: "/games" }, "--arc-games"],
-  ] as [Partial<RunConfig>, string][]) {
+  ] as [Partial<RunConfigInput>, string][]) {
     test(`${flag} with ${fields.agent ?? "explorer"} is an error naming it`, () => {
       const c = newConfig({ game: "a", ...fields });
       expect(c.isErr()).toBe(true);

@@ -1,13 +1,13 @@
 // Per-game and overall figures from scorecards, against hand-computed values.
 import { describe, expect, test } from "bun:test";
-import { newConfig, type RunConfig } from "../../src/run/config.ts";
+import { newConfig, type RunConfigInput } from "../../src/run/config.ts";
 import { groupArms, type Arm, type ScoredRun } from "../../src/score/arms.ts";
 import { armReport, compareArms } from "../../src/score/report.ts";
 import { buildScorecard } from "../../src/score/scorecard.ts";
 
 // One-level games with baseline 10: a run that clears the level in a actions scores min(115, 100·(10/a)²),
 // capped at 100 by the completed-weight rule; one that does not clear it scores 0.
-function run(game: string, actions: number, cleared: boolean, fields: Partial<RunConfig> = {}, output = 0): ScoredRun {
+function run(game: string, actions: number, cleared: boolean, fields: Partial<RunConfigInput> = {}, output = 0): ScoredRun {
   const config = newConfig({ game, ...fields })._unsafeUnwrap();
   const card = buildScorecard({
     run: `t/${game}`, config, end: { reason: "max-actions", detail: "" }, baselines: [10], winLevels: 1,
@@ -47,7 +47,7 @@ describe("armReport", () => {
 describe("arms", () => {
   test("runs differing only in game and seed are one arm; another log window is another", () => {
     const arms = groupArms([run("a", 10, true, { seed: 1 }), run("b", 10, true, { seed: 2 }), run("a", 10, true, { logWindow: 0 })])._unsafeUnwrap();
-    expect(arms.map((x) => [x.name, x.runs.length])).toEqual([["explorer", 2], ["explorer --log-window 0", 1]]);
+    expect(arms.map((x) => [x.name, x.runs.length])).toEqual([["explorer", 2], ["explorer --log-window newest", 1]]);
   });
 
   test("compare: B − A per paired game, unpaired games left out", () => {

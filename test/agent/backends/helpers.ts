@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { findCli } from "../../../src/agent/cli-process.ts";
 import { probeBwrap } from "../../../src/agent/sandbox.ts";
-import { newConfig, type RunConfig } from "../../../src/run/config.ts";
+import { newConfig, type RunConfigInput } from "../../../src/run/config.ts";
 import { finishRun } from "../../../src/run/finish.ts";
 import { resumeRun } from "../../../src/run/resume.ts";
 import { runLoop } from "../../../src/run/runner.ts";
@@ -45,7 +45,7 @@ export interface Played {
 }
 
 /** Plays a whole run, or stops it (as Ctrl-C does) once `stopAfter` actions are in the log, leaving it resumable. */
-export async function play(fields: Partial<RunConfig> & { game: string }, opts: { root?: string; name?: string; stopAfter?: number } = {}): Promise<Played> {
+export async function play(fields: Partial<RunConfigInput> & { game: string }, opts: { root?: string; name?: string; stopAfter?: number } = {}): Promise<Played> {
   const config = newConfig(fields)._unsafeUnwrap();
   const stop = new AbortController();
   const stopAfter = opts.stopAfter;
