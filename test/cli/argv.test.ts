@@ -77,7 +77,7 @@ describe("through the real CLI", () => {
       [["play", "glide", "--max-action", "3"], "unknown option '--max-action'; did you mean '--max-actions'?"],
       [["play", "glide", "--max-actions", "99999999999999999999"], "--max-actions must be a whole number from 1 to 1000000"],
       [["play", "glide", "--agent-timeout", "1e9"], "--agent-timeout must be a number of seconds"],
-      [["play", "glide", "--log-window", "-5"], "--log-window must be full, -1, 0 or a number"],
+      [["play", "glide", "--log-window", "-5"], "--log-window must be full, none, newest or last:N (or -1, 0, N)"],
       [["log", "stat", "x"], "unknown subcommand 'stat'; did you mean 'stats'?"],
       [["games", "extra"], "takes no arguments"],
     ];
@@ -105,7 +105,7 @@ describe("through the real CLI", () => {
     expect(r.code).toBe(0);
     const [stamp] = readdirSync(runs);
     const config = JSON.parse(readFileSync(path.join(runs, stamp!, "glide", "run.json"), "utf8"));
-    expect(config.logWindow).toBe(-1);
+    expect(config.logWindow).toEqual({ kind: "none" });
     expect(config.maxActions).toBe(3);
   });
 });
