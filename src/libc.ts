@@ -1,0 +1,46 @@
+// The two libc calls Bun has no API for, through bun:ffi (part of Bun; no addon needed): flock(2), for the
+// one-writer-per-run lock, and prctl(PR_SET_PDEATHSIG), so a swarm's child runs die with their parent.
+// Linux only; where libc cannot be loaded both report that they are unavailable instead of failing.
+import { dlopen, FFIType } from "bun:ffi";
+
+const LOCK_EX = 2;
+const LOCK_NB = 4;
+const PR_SET_PDEATHSIG = 1;
+
+type Libc = {
+  flock: (fd: number, op: number) => number;
+  prctl: (option: number, a: number, b: number, c: number, d: number) => number;
+};
+
+let libc: Libc | null | undefined;
+
+function load(): Libc | null {
+  if (libc !== undefined) return libc;
+  libc = null;
+  for (const name of ["libc.so.6", "libc.so"]) {
+    try {
+      const lib = dlopen(name, {
+        flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
+        prctl: { args: [FFIType.i32, FFIType.u64, FFIType.u64, FFIType.u64, FFIType.u64], returns: FFIType.i32 },
+      });
+      libc = { flock: (fd, op) => lib.symbols.flock(fd, op), prctl: (o, a, b, c, d) => lib.symbols.prctl(o, a, b, c, d) };
+      break;
+    } catch {
+      // try the next name
+    }
+  }
+  return libc;
+}
+
+/** Takes an exclusive flock on fd without waiting: "locked", "busy" (another holder), or "unavailable". */
+export function tryLockExclusive(fd: number): "locked" | "busy" | "unavailable" {
+  const c = load();
+  if (c === null) return "unavailable";
+  return c.flock(fd, LOCK_EX | LOCK_NB) === 0 ? "locked" : "busy";
+}
+
+/** Asks the kernel to send this process `signal` when its parent dies. False when that is unavailable. */
+export function dieWithParent(signal = 9): boolean {
+  const c = load();
+  return c !== null && c.prctl(PR_SET_PDEATHSIG, signal, 0, 0, 0) === 0;
+}
