@@ -1,13 +1,15 @@
 // Running an external agent program for one turn, shared by the command, Claude Code and Codex backends:
 // finding the CLI, its private directories beside the workspace (HOME and the session record), and spawning
-// it in its own process group so that a timeout kills everything it started. Not here: what the arguments
+// it in its own session so that, at its end or timeout, everything it started is killed (turn-processes.ts). Not here: what the arguments
 // mean (each backend's file) and the bubblewrap argv (sandbox.ts).
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";
+import { killTurnProcesses, pipesOf, TURN_TOKEN_VAR, type TurnMarks } from "./turn-processes.ts";
 
 export interface ProcessSpec {
   readonly argv: readonly string[];
@@ -35,17 +37,28 @@ export interface ProcessOutcome {
 const TAIL_BYTES = 64 * 1024;
 const SIGNALS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
 
-/** Spawns argv as the leader of a new process group; on timeout, and after exit, the whole group is killed. */
+/** How long the streams may stay open after the agent exited and its strays were killed (a pipe passed on to a process we could not find). */
+const DRAIN_MS = 2000;
+
+/**
+ * Spawns argv as the leader of a new session and process group. When it exits, or at the timeout, every
+ * process of the turn is killed (turn-processes.ts: setsid'd children included); the harness never waits on
+ * a pipe that a stray process holds open.
+ */
 export async function runInGroup(spec: ProcessSpec): Promise<ProcessOutcome> {
   const started = performance.now();
   const [bin, ...args] = spec.argv;
   if (bin === undefined) throw new Error("runInGroup needs a program");
+  const token = `${TURN_TOKEN_VAR}=${randomUUID()}`;
+  const env = Object.fromEntries(Object.entries(spec.env).filter((e): e is [string, string] => e[1] !== undefined));
+  env[TURN_TOKEN_VAR] = token.slice(TURN_TOKEN_VAR.length + 1);
   const child = spawn(bin, args, {
     cwd: spec.cwd,
     detached: true,
     stdio: [spec.stdin === null ? "ignore" : "pipe", "pipe", "pipe"],
-    env: Object.fromEntries(Object.entries(spec.env).filter((e): e is [string, string] => e[1] !== undefined)),
+    env,
   });
+  const marks: TurnMarks = { leader: child.pid ?? -1, token, pipes: child.pid === undefined ? [] : pipesOf(child.pid) };
   let stdoutTail = "";
   let stderrTail = "";
   let partial = "";
@@ -61,10 +74,11 @@ export async function runInGroup(spec: ProcessSpec): Promise<ProcessOutcome> {
     child.stdin.on("error", () => {}); // a program that never reads stdin closes the pipe early
     child.stdin.end(spec.stdin ?? "");
   }
+  const closed = new Promise<void>((res) => child.on("close", () => res()));
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    killGroup(child.pid);
+    if (marks.leader > 0) killTurnProcesses(marks);
   }, spec.timeoutSec * 1000);
   let spawnError: string | undefined;
   const exitCode: number = await new Promise((res) => {
@@ -72,27 +86,24 @@ export async function runInGroup(spec: ProcessSpec): Promise<ProcessOutcome> {
       spawnError = e.message;
       res(127);
     });
-    child.on("close", (code, signal) => res(code ?? 128 + (signal ? SIGNALS[signal] ?? 0 : 0)));
+    child.on("exit", (code, signal) => res(code ?? 128 + (signal ? SIGNALS[signal] ?? 0 : 0)));
   });
   clearTimeout(timer);
-  killGroup(child.pid); // whatever it left running in the background goes too
+  if (marks.leader > 0) killTurnProcesses(marks); // whatever it left running in the background goes too
+  // The streams end once every holder of the pipes is gone; one we could not find is cut off, not waited for.
+  let drain: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([closed, new Promise<void>((res) => { drain = setTimeout(res, DRAIN_MS); })]);
+  clearTimeout(drain);
+  child.stdout?.destroy();
+  child.stderr?.destroy();
   if (spec.onStdoutLine && partial !== "") spec.onStdoutLine(partial);
   return { exitCode, timedOut, stdoutTail, stderrTail, wallMs: Math.round(performance.now() - started), ...(spawnError ? { spawnError } : {}) };
-}
-
-export function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // the group is already gone
-  }
 }
 
 /** The failure of a turn that did not end normally: timed out, not started, or a non-zero exit. Null if it exited 0. */
 export function processFailure(what: string, o: ProcessOutcome, timeoutSec: number): ProlongError | null {
   if (o.timedOut) {
-    return prolongError("agent-timeout", `${what} did not finish within ${timeoutSec}s (after ${o.wallMs} ms); its whole process group was killed`, { fix: "raise --agent-timeout, or check that the agent's model API answers" });
+    return prolongError("agent-timeout", `${what} did not finish within ${timeoutSec}s (after ${o.wallMs} ms); every process it started was killed`, { fix: "raise --agent-timeout, or check that the agent's model API answers" });
   }
   if (o.spawnError) return prolongError("agent-exit", `${what} could not be started: ${o.spawnError}`);
   if (o.exitCode === 0) return null;
