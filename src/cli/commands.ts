@@ -18,6 +18,7 @@ export const commands: readonly CommandEntry[] = [
   { name: "play", summary: "play a game with an agent, logging everything (the main job)", load: async () => (await import("./play.ts")).playCommand },
   { name: "resume", summary: "continue an interrupted run from its log", load: async () => (await import("./resume.ts")).resumeCommand },
   { name: "score", summary: "score finished runs: RHAE, pass@1, best@k, bootstrap CIs, --at N, --compare A B", load: async () => (await import("./score.ts")).scoreCommand },
+  { name: "report", summary: "an offline HTML page of a study's figures (inline SVG): score vs budget, best@k, per game, learning curves, tokens", load: async () => (await import("./report.ts")).reportCommand },
   { name: "replay", summary: "re-execute a log's actions against a game and report every board that differs", load: async () => (await import("./replay.ts")).replayCommand },
   { name: "log", summary: "inspect a log: stats, sections, show, diff, grep", load: async () => (await import("./log.ts")).logCommand },
   { name: "verify", summary: "check that an agent's copy of the log is a byte-prefix of the master", load: async () => (await import("./verify.ts")).verifyCommand },

@@ -1,0 +1,165 @@
+// `prolong report <run dirs…> -o report.html`: the figures a memory paper needs, as one offline page (inline
+// SVG), from the same numbers `prolong score` prints; --svg/--png write each figure alone for a paper.
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { formatError } from "../errors.ts";
+import { logPathOf } from "../inspect/cli-support.ts";
+import { loadLog } from "../log/load.ts";
+import { buildReport } from "../report/data.ts";
+import { reportFigures, type Figure } from "../report/figures.ts";
+import { reportHtml } from "../report/html.ts";
+import { HEIGHT, WIDTH } from "../report/svg.ts";
+import { conflictText } from "../score/arms.ts";
+import { findRuns } from "../score/find-runs.ts";
+import { BOOTSTRAP_DEFAULTS } from "../score/stats.ts";
+import { replayHtml } from "../view/html.ts";
+import { buildReplay } from "../view/replay.ts";
+import { openViewSource } from "../view/source.ts";
+import { parseCommandArgs } from "./args.ts";
+import type { Command } from "./command.ts";
+import { parseBudgets } from "./score.ts";
+
+const usage = `usage: prolong report <run-dir | dir above runs>... -o report.html [options]
+
+Writes one self-contained HTML page (no network, no script to run: open it anywhere) with the figures of a
+memory study, drawn as inline SVG from the numbers \`prolong score\` prints (runs grouped into arms the same
+way, the same refusal to pool different setups under one arm name):
+  - score against action budget per arm (every run re-scored from its log at each budget; bootstrap bands)
+  - best@k against k per arm (the expected best of k runs; bootstrap bands over games)
+  - per-game bars per arm with each run's score as a dot
+  - learning curves: levels cleared against actions, one line per run
+  - billed tokens against score, per run and per arm
+  - a table of arms with their settings and fingerprints; every run linked to its view.html
+The page embeds its data as JSON (<script id="report-data">); every mark in a figure carries its value.
+
+  -o, --out FILE      the page (default report.html)
+  --budgets N,M,…     budgets for the first figure (default: ten steps up to the largest --max-actions)
+  --views             write view.html (\`prolong view\`) into each run directory that has none, so every
+                      run's link works
+  --svg DIR           also write each figure as DIR/<figure>.svg
+  --png DIR           also write each figure as DIR/<figure>.png (2x), rendered by Chromium (PROLONG_CHROMIUM,
+                      or chromium on PATH: apt-get install chromium)
+  --title TEXT        the page's heading (default "prolong report")
+  --seed N, --resamples N   bootstrap seed and resamples (as for score)
+  --json              print the report's data (the embedded JSON) instead of a sentence
+
+exit status: 0 when the page was written, 1 when no run could be scored, 2 on bad options or runs that
+cannot be pooled.`;
+
+const options = {
+  out: { type: "string", short: "o" },
+  budgets: { type: "string" },
+  views: { type: "boolean" },
+  svg: { type: "string" },
+  png: { type: "string" },
+  title: { type: "string" },
+  seed: { type: "string" },
+  resamples: { type: "string" },
+  json: { type: "boolean" },
+} as const;
+
+function whole(v: string | undefined, flag: string, min: number): number | undefined | string {
+  if (v === undefined) return undefined;
+  return /^\d+$/.test(v) && Number(v) >= min ? Number(v) : `${flag} must be a whole number ≥ ${min}, got '${v}'`;
+}
+
+/** Writes `prolong view`'s page into each run directory that has none; returns the directories it failed for. */
+function writeViews(paths: readonly string[]): string[] {
+  const failed: string[] = [];
+  for (const r of findRuns(paths).runs) {
+    const out = path.join(r.dir, "view.html");
+    if (existsSync(out)) continue;
+    const source = openViewSource(r.dir);
+    const log = source.andThen((s) => loadLog(logPathOf(s.logPath)).map((l) => ({ s, l })));
+    if (log.isErr()) {
+      failed.push(`${r.dir}: ${formatError(log.error)}`);
+      continue;
+    }
+    writeFileSync(out, replayHtml(buildReplay(log.value.l, log.value.s)));
+  }
+  return failed;
+}
+
+/** Chromium to render PNGs: $PROLONG_CHROMIUM, else chromium (or chromium-browser) on PATH, else Debian's. */
+export function findChromium(): string | null {
+  const env = process.env.PROLONG_CHROMIUM;
+  if (env) return existsSync(env) ? env : null;
+  return Bun.which("chromium") ?? Bun.which("chromium-browser") ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : null);
+}
+
+/** Each figure's SVG screenshotted by headless Chromium at twice its size; errors name the figure. */
+function writePngs(figures: readonly Figure[], dir: string, chromium: string): string | null {
+  const work = mkdtempSync(path.join(tmpdir(), "prolong-report-png-"));
+  try {
+    for (const f of figures) {
+      const svgFile = path.join(work, `${f.id}.html`);
+      writeFileSync(svgFile, `<!doctype html><html><body style="margin:0">${f.svg}</body></html>`);
+      const out = path.resolve(dir, `${f.id}.png`);
+      const p = Bun.spawnSync([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars", `--user-data-dir=${path.join(work, "profile")}`, "--force-device-scale-factor=2", "--run-all-compositor-stages-before-draw", "--virtual-time-budget=2000", `--window-size=${WIDTH},${HEIGHT}`, `--screenshot=${out}`, `file://${svgFile}`], { stdout: "pipe", stderr: "pipe" });
+      if (p.exitCode !== 0 || !existsSync(out)) return `${f.id}: chromium exited ${p.exitCode}: ${p.stderr.toString().trim().split("\n").slice(-2).join(" ")}`;
+    }
+    return null;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+export const reportCommand: Command = {
+  name: "report",
+  summary: "an offline HTML page of a study's figures (inline SVG): score vs budget, best@k, per game, learning curves, tokens",
+  usage,
+  async run(args) {
+    const parsed = parseCommandArgs("report", args, options);
+    if (!parsed) return 2;
+    const o = parsed.values;
+    const budgets = o.budgets === undefined ? undefined : parseBudgets(o.budgets);
+    const seed = whole(o.seed, "--seed", 0);
+    const resamples = whole(o.resamples, "--resamples", 1);
+    for (const bad of [budgets, seed, resamples]) {
+      if (typeof bad === "string") {
+        console.error(`prolong report: ${bad.replace("--at", "--budgets")}`);
+        return 2;
+      }
+    }
+    if (parsed.positionals.length === 0) {
+      console.error(`prolong report: which runs? give run directories or a directory above them\n\n${usage}`);
+      return 2;
+    }
+    const chromium = o.png !== undefined ? findChromium() : null;
+    if (o.png !== undefined && chromium === null) {
+      console.error("prolong report: --png needs Chromium to render the figures, and none was found\n  fix: apt-get install chromium, set PROLONG_CHROMIUM=/path/to/chromium, or use --svg");
+      return 2;
+    }
+    if (o.views) for (const f of writeViews(parsed.positionals)) console.error(`prolong report: no view.html for ${f}`);
+    const boot = { seed: (seed as number | undefined) ?? BOOTSTRAP_DEFAULTS.seed, resamples: (resamples as number | undefined) ?? BOOTSTRAP_DEFAULTS.resamples, level: BOOTSTRAP_DEFAULTS.level };
+    const data = buildReport(parsed.positionals, { boot, ...(budgets ? { budgets: budgets as number[] } : {}) });
+    if (data.isErr()) {
+      console.error(data.error.map((c) => `prolong report: ${conflictText(c)}`).join("\n"));
+      return 2;
+    }
+    const d = data.value;
+    if (d.arms.length === 0) {
+      console.error(`prolong report: no run could be scored${d.skipped.length ? `:\n${d.skipped.map((s) => `  ${s.dir}: ${s.reason}`).join("\n")}` : ""}`);
+      return 1;
+    }
+    const out = path.resolve(o.out ?? "report.html");
+    const figures = reportFigures(d);
+    writeFileSync(out, reportHtml(d, figures, { title: o.title ?? "prolong report", linkBase: path.dirname(out) }));
+    if (o.svg !== undefined) {
+      mkdirSync(o.svg, { recursive: true });
+      for (const f of figures) writeFileSync(path.join(o.svg, `${f.id}.svg`), `${f.svg}\n`);
+    }
+    if (o.png !== undefined) {
+      mkdirSync(o.png, { recursive: true });
+      const failed = writePngs(figures, o.png, chromium!);
+      if (failed) {
+        console.error(`prolong report: wrote ${out}, but a PNG failed: ${failed}\n  fix: use --svg, or check that ${chromium} runs headless`);
+        return 1;
+      }
+    }
+    if (o.json) console.log(JSON.stringify(d, null, 2));
+    else console.log(`wrote ${out}: ${d.arms.length} arm(s), ${d.runs.length} run(s), ${figures.length} figures${o.svg !== undefined ? `; SVGs in ${o.svg}` : ""}${o.png !== undefined ? `; PNGs in ${o.png}` : ""}`);
+    return 0;
+  },
+};

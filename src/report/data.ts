@@ -1,0 +1,117 @@
+// Everything `prolong report` draws, as data: the same arms, per-run rows and statistics as `prolong score`
+// (score/collect.ts), plus each figure's points. The page embeds this object as JSON and every SVG mark carries
+// the value it draws, so a test (or a reader) can check a figure against the numbers.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { ArmConflict } from "../score/arms.ts";
+import { scoreRuns, type Scored } from "../score/collect.ts";
+import type { SkippedRun } from "../score/find-runs.ts";
+import type { ArmReport } from "../score/report.ts";
+import type { RunRow } from "../score/run-rows.ts";
+import type { BootstrapOptions } from "../score/stats.ts";
+import type { Result } from "neverthrow";
+import { VERSION } from "../version.ts";
+
+export interface Point {
+  readonly x: number;
+  readonly y: number;
+  /** Bootstrap interval of y, when y is a mean over games. */
+  readonly low?: number;
+  readonly high?: number;
+}
+
+export interface Series {
+  readonly arm: string;
+  readonly label: string;
+  readonly points: Point[];
+}
+
+export interface ReportData {
+  readonly prolong: string;
+  readonly bootstrap: BootstrapOptions;
+  readonly arms: ArmReport[];
+  readonly runs: (RunRow & { readonly view: string | null })[];
+  readonly skipped: SkippedRun[];
+  readonly figures: {
+    /** pass@1 RHAE (mean over games, CI) against the action budget each run is re-scored at. */
+    readonly budget: { readonly budgets: number[]; readonly series: Series[] };
+    /** best@k (mean over games, CI) against k. */
+    readonly bestAtK: { readonly series: Series[] };
+    /** Per game and arm: pass@1 RHAE and each run's RHAE (the spread). */
+    readonly games: { readonly games: string[]; readonly bars: { readonly arm: string; readonly game: string; readonly y: number; readonly runs: number[] }[] };
+    /** Per run: levels cleared against actions taken (its best episode). */
+    readonly learning: { readonly series: (Series & { readonly dir: string; readonly game: string })[] };
+    /** Per run: billed tokens against RHAE; per arm the means. */
+    readonly tokens: { readonly series: Series[]; readonly means: (Point & { readonly arm: string })[] };
+  };
+}
+
+export interface ReportOptions {
+  /** Budgets for the score-against-budget figure; default: ten steps up to the largest --max-actions. */
+  readonly budgets?: readonly number[];
+  readonly boot: BootstrapOptions;
+}
+
+/** Ten evenly spaced budgets up to the largest budget any run had (rounded to whole actions, no repeats). */
+export function defaultBudgets(maxActions: number): number[] {
+  const steps = 10;
+  return [...new Set(Array.from({ length: steps }, (_, i) => Math.max(1, Math.round((maxActions * (i + 1)) / steps))))];
+}
+
+/**
+ * Levels cleared against actions in one episode: a step at the action that cleared each level, then flat to
+ * the episode's last action. `levelActions` counts the actions spent on each level (the last slot holding the
+ * level not cleared), so their sum is the episode's length.
+ */
+export function learningCurve(levelActions: readonly number[], levels: number, actions: number): Point[] {
+  const points: Point[] = [{ x: 0, y: 0 }];
+  let at = 0;
+  for (let l = 0; l < levels; l++) {
+    at += levelActions[l] ?? 0;
+    points.push({ x: at, y: l + 1 });
+  }
+  if (actions > at) points.push({ x: actions, y: levels });
+  return points;
+}
+
+export function buildReport(paths: readonly string[], o: ReportOptions): Result<ReportData, ArmConflict[]> {
+  const played = scoreRuns(paths, [null], o.boot);
+  return played.andThen((p) => {
+    const maxBudget = Math.max(0, ...p.arms.flatMap((a) => a.runs.map((r) => r.card.settings.maxActions)));
+    const budgets = o.budgets ? [...o.budgets] : maxBudget > 0 ? defaultBudgets(maxBudget) : [];
+    return scoreRuns(paths, budgets, o.boot).map((b) => assemble(p, b, budgets, o.boot));
+  });
+}
+
+function assemble(played: Scored, byBudget: Scored, budgets: number[], boot: BootstrapOptions): ReportData {
+  const first = played.budgets[0]!;
+  const arms = first.arms;
+  const budget: Series[] = arms.map((a) => ({
+    arm: a.name,
+    label: a.name,
+    points: byBudget.budgets.flatMap((b) => {
+      const at = b.arms.find((x) => x.name === a.name);
+      return at && b.at !== null ? [{ x: b.at, y: at.overall.passAt1.estimate, low: at.overall.passAt1.low, high: at.overall.passAt1.high }] : [];
+    }),
+  }));
+  const bestAtK: Series[] = arms.map((a) => ({ arm: a.name, label: a.name, points: a.overall.bestAtKCurve.map((c, i) => ({ x: i + 1, y: c.estimate, low: c.low, high: c.high })) }));
+  const games = [...new Set(arms.flatMap((a) => a.games.map((g) => g.game)))].sort();
+  const scoredRows = first.runs.filter((r) => r.status === "scored");
+  const bars = arms.flatMap((a) => a.games.map((g) => ({ arm: a.name, game: g.game, y: g.passAt1, runs: scoredRows.filter((r) => r.arm === a.name && r.game === g.game).map((r) => r.rhae as number) })));
+  const learning = scoredRows.map((r) => ({ arm: r.arm, label: `${r.game} seed ${r.seed}`, dir: r.dir, game: r.game, points: learningCurve(r.levelActions ?? [], r.levels ?? 0, (r.levelActions ?? []).reduce((n, x) => n + x, 0)) }));
+  const tokens: Series[] = arms.map((a) => ({ arm: a.name, label: a.name, points: scoredRows.filter((r) => r.arm === a.name).map((r) => ({ x: r.billedTokens as number, y: r.rhae as number })) }));
+  const means = tokens.map((s) => ({ arm: s.arm, x: mean(s.points.map((p) => p.x)), y: mean(s.points.map((p) => p.y)) }));
+  const runs = first.runs.map((r) => ({ ...r, view: existsSync(join(r.dir, "view.html")) ? join(r.dir, "view.html") : null }));
+  return {
+    prolong: VERSION,
+    bootstrap: boot,
+    arms,
+    runs,
+    skipped: first.skipped,
+    figures: { budget: { budgets, series: budget }, bestAtK: { series: bestAtK }, games: { games, bars }, learning: { series: learning }, tokens: { series: tokens, means } },
+  };
+}
+
+function mean(xs: readonly number[]): number {
+  return xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length;
+}
