@@ -16,9 +16,9 @@ import { BOOTSTRAP_DEFAULTS } from "../score/stats.ts";
 import { replayHtml } from "../view/html.ts";
 import { buildReplay } from "../view/replay.ts";
 import { openViewSource } from "../view/source.ts";
-import { parseCommandArgs } from "./args.ts";
+import { flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
-import { parseBudgets } from "./score.ts";
+import { budgetsFlag } from "./score.ts";
 
 const usage = `usage: prolong report <run-dir | dir above runs>... -o report.html [options]
 
@@ -34,7 +34,7 @@ way, the same refusal to pool different setups under one arm name):
 The page embeds its data as JSON (<script id="report-data">); every mark in a figure carries its value.
 
   -o, --out FILE      the page (default report.html)
-  --budgets N,M,…     budgets for the first figure (default: ten steps up to the largest --max-actions)
+  --budgets N,M,…     budgets for the first figure (default: ten steps up to the largest budget played)
   --views             write view.html (\`prolong view\`) into each run directory that has none, so every
                       run's link works
   --svg DIR           also write each figure as DIR/<figure>.svg
@@ -47,22 +47,17 @@ The page embeds its data as JSON (<script id="report-data">); every mark in a fi
 exit status: 0 when the page was written, 1 when no run could be scored, 2 on bad options or runs that
 cannot be pooled.`;
 
-const options = {
-  out: { type: "string", short: "o" },
-  budgets: { type: "string" },
-  views: { type: "boolean" },
-  svg: { type: "string" },
-  png: { type: "string" },
-  title: { type: "string" },
-  seed: { type: "string" },
-  resamples: { type: "string" },
-  json: { type: "boolean" },
+const flags = {
+  out: flag.text({ short: "o" }),
+  budgets: flag.custom(budgetsFlag),
+  views: flag.bool(),
+  svg: flag.text(),
+  png: flag.text(),
+  title: flag.text(),
+  seed: flag.int(0, 2 ** 32 - 1),
+  resamples: flag.int(1, 10_000_000),
+  json: flag.bool(),
 } as const;
-
-function whole(v: string | undefined, flag: string, min: number): number | undefined | string {
-  if (v === undefined) return undefined;
-  return /^\d+$/.test(v) && Number(v) >= min ? Number(v) : `${flag} must be a whole number ≥ ${min}, got '${v}'`;
-}
 
 /** Writes `prolong view`'s page into each run directory that has none; returns the directories it failed for. */
 function writeViews(paths: readonly string[]): string[] {
@@ -109,19 +104,12 @@ export const reportCommand: Command = {
   name: "report",
   summary: "an offline HTML page of a study's figures (inline SVG): score vs budget, best@k, per game, learning curves, tokens",
   usage,
+  flags,
   async run(args) {
-    const parsed = parseCommandArgs("report", args, options);
+    const parsed = parseCommandArgs("report", args, flags);
     if (!parsed) return 2;
     const o = parsed.values;
-    const budgets = o.budgets === undefined ? undefined : parseBudgets(o.budgets);
-    const seed = whole(o.seed, "--seed", 0);
-    const resamples = whole(o.resamples, "--resamples", 1);
-    for (const bad of [budgets, seed, resamples]) {
-      if (typeof bad === "string") {
-        console.error(`prolong report: ${bad.replace("--at", "--budgets")}`);
-        return 2;
-      }
-    }
+    const budgets = o.budgets?.filter((b): b is number => b !== null);
     if (parsed.positionals.length === 0) {
       console.error(`prolong report: which runs? give run directories or a directory above them\n\n${usage}`);
       return 2;
@@ -132,8 +120,8 @@ export const reportCommand: Command = {
       return 2;
     }
     if (o.views) for (const f of writeViews(parsed.positionals)) console.error(`prolong report: no view.html for ${f}`);
-    const boot = { seed: (seed as number | undefined) ?? BOOTSTRAP_DEFAULTS.seed, resamples: (resamples as number | undefined) ?? BOOTSTRAP_DEFAULTS.resamples, level: BOOTSTRAP_DEFAULTS.level };
-    const data = buildReport(parsed.positionals, { boot, ...(budgets ? { budgets: budgets as number[] } : {}) });
+    const boot = { seed: o.seed ?? BOOTSTRAP_DEFAULTS.seed, resamples: o.resamples ?? BOOTSTRAP_DEFAULTS.resamples, level: BOOTSTRAP_DEFAULTS.level };
+    const data = buildReport(parsed.positionals, { boot, ...(budgets ? { budgets } : {}) });
     if (data.isErr()) {
       console.error(data.error.map((c) => `prolong report: ${conflictText(c)}`).join("\n"));
       return 2;

@@ -52,7 +52,7 @@ export function parseBudgets(v: string | undefined): (number | null)[] | string 
 }
 
 /** --at as the argv layer checks it: parseBudgets' message, without the flag name the layer puts first. */
-const budgetsFlag = v.pipe(
+export const budgetsFlag = v.pipe(
   v.string(),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     const b = parseBudgets(dataset.value);
