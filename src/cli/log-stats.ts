@@ -1,11 +1,12 @@
 // `prolong log stats <log>`: the whole log in a few figures.
 import { formatError } from "../errors.ts";
+import { logPathOf } from "../inspect/cli-support.ts";
 import { loadLog } from "../log/load.ts";
 import { logStats, type LogStats } from "../log/stats.ts";
 import { flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
-const usage = `usage: prolong log stats <log> [--json]
+const usage = `usage: prolong log stats <log|run-dir> [--json]
 
 Sections, actions, levels, attempts, final score, animation frames, bytes and lines of a log.
 A log whose last section was cut mid-board reports its complete sections and names the cut one.`;
@@ -44,7 +45,7 @@ export const logStatsCommand: Command = {
       console.error(usage);
       return 2;
     }
-    const log = loadLog(path);
+    const log = loadLog(logPathOf(path));
     if (log.isErr()) {
       console.error(formatError(log.error));
       return 2;

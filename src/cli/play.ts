@@ -1,4 +1,5 @@
 // `prolong play <game>`: one run of the programmatic-memory loop on a committed game.
+import { rmdirSync } from "node:fs";
 import os from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { formatError } from "../errors.ts";
@@ -9,7 +10,7 @@ import { swarmSummary, swarmView } from "../run/swarm-view.ts";
 import { scoreTables } from "../score/markdown.ts";
 import { finishRun } from "../run/finish.ts";
 import { ttyProgress } from "../run/progress.ts";
-import { runStamp } from "../run/run-dir.ts";
+import { claimStamp } from "../run/run-dir.ts";
 import { runLoop } from "../run/runner.ts";
 import { startRun } from "../run/start.ts";
 import { flag, parseCommandArgs, type FlagValues } from "./args.ts";
@@ -157,19 +158,35 @@ export const playCommand: Command = {
     if (config.value.agent === "human") return playHuman(config.value);
     const json = parsed.values.json === true;
     const progress = json || parsed.values.quiet ? { update: () => {}, done: () => {} } : ttyProgress();
+    const runsRoot = resolve(parsed.values["runs-dir"] ?? "runs");
+    const stamp = claimStamp(runsRoot, new Date());
+    if (stamp.isErr()) {
+      console.error(formatError(stamp.error));
+      return 2;
+    }
     const session = await startRun(config.value, {
-      runsRoot: resolve(parsed.values["runs-dir"] ?? "runs"),
-      stamp: runStamp(new Date()),
+      runsRoot,
+      stamp: stamp.value,
       ...(json ? { echo: (line: string) => process.stdout.write(line) } : {}),
       onProgress: progress.update,
     });
     if (session.isErr()) {
+      releaseStamp(join(runsRoot, stamp.value));
       console.error(formatError(session.error));
       return 2;
     }
     return playSession(session.value, json, progress.done);
   },
 };
+
+/** Removes a claimed runs/<stamp>/ that stayed empty because the run could not start. */
+function releaseStamp(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // Not empty (something was written there) or already gone: leave it.
+  }
+}
 
 /** Runs a started (or resumed) session to its end with Ctrl-C handling, then reports. Shared with resume. */
 export async function playSession(s: RunSession, json: boolean, clearProgress: () => void): Promise<number> {
@@ -238,9 +255,15 @@ async function playMany(positionals: string[], f: PlayFlags): Promise<number> {
     return 2;
   }
   const root = resolve(f["runs-dir"] ?? "runs");
-  const stamp = runStamp(new Date());
+  const claimed = claimStamp(root, new Date());
+  if (claimed.isErr()) {
+    console.error(formatError(claimed.error));
+    return 2;
+  }
+  const stamp = claimed.value;
   const plan = planSwarm({ games, runs, fields, runsRoot: root, stamp });
   if (plan.isErr()) {
+    releaseStamp(join(root, stamp));
     console.error(formatError(plan.error));
     return 2;
   }

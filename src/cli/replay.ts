@@ -1,33 +1,38 @@
 // `prolong replay <log>`: re-executes a log's actions against a fresh game and reports every section whose
 // boards (each animation frame and the settled board) or score differ from the logged ones, and the first
 // divergence. Tells whether a game (or a game version) is the one that wrote a log.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import type { Result } from "neverthrow";
 import { formatError, prolongError, type ProlongError } from "../errors.ts";
 import type { GameEnv } from "../game/env.ts";
 import type { FrameData, Grid } from "../game/types.ts";
 import { formatToolCall, parseLog, type LogSection } from "../log/format.ts";
-import { ENV_KINDS, newConfig, type RunConfig } from "../run/config.ts";
+import { join } from "node:path";
+import { logPathOf } from "../inspect/cli-support.ts";
+import { ENV_KINDS, newConfig, readConfigFile, type RunConfig } from "../run/config.ts";
 import { NO_ENV_CONTEXT } from "../game/env.ts";
 import { openEnv } from "../run/parts.ts";
 import { flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
-const usage = `usage: prolong replay <logs.txt> --game ID [--env local|arc-local|arc-online] [--arc-games DIR] [--json]
+const usage = `usage: prolong replay <run-dir> [--json]
+       prolong replay <logs.txt> --game ID [--env local|arc-local|arc-online] [--arc-games DIR] [--seed N] [--json]
 
 Re-executes every Tool Call of a log against a fresh game (RESET on each INITIAL STATE section) and compares,
 section by section, every animation frame, the settled board and the score with what the log holds.
 Reports each section that differs and the first divergence; a way to check that a game, or a game version,
-is the one that wrote a log (e.g. ft09-0d8bbf25 vs ft09-9ab2447a).
+is the one that wrote a log (e.g. ft09-0d8bbf25 vs ft09-9ab2447a). A prolong run directory names its game,
+environment and seed in run.json; the flags override them.
 
-  --game ID          the game: a committed game id, or for arc-local "ft09" / "ft09-0d8bbf25"
+  --game ID          the game: a committed game id, or for arc-local "ft09" / "ft09-0d8bbf25" (needed for a bare log)
   --env KIND         ${ENV_KINDS.join(" | ")} (default local)
   --arc-games DIR    for arc-local: <id>/<version>/<id>.py + metadata.json (or PROLONG_ARC_GAMES)
-  --seed N           game seed (default 0)
+  --seed N           game seed (default: the run's, or 0)
   --max-report N     sections listed in the text report (default 20; --json lists all)
   --json             one JSON object: {sections, boards, matched, differences: [...], firstDivergence}
 
-exit status: 0 every board and score matches, 1 some differ, 2 bad input (unreadable log, unknown game).`;
+exit status: 0 every section was checked and matches, 1 some differ or could not be checked (the log is cut or
+foreign past some section), 2 bad input (unreadable log, unknown game).`;
 
 export interface ReplayDifference {
   /** Index of the section in the log (0 = the first INITIAL STATE). */
@@ -152,7 +157,9 @@ export async function replayLog(logPath: string, config: RunConfig): Promise<{ o
 
 export function reportText(r: ReplayReport, maxReport: number): string {
   const lines: string[] = [];
-  if (r.differences.length === 0) {
+  if (r.differences.length === 0 && r.cut) {
+    lines.push(`${r.log}: the ${r.sections} sections that parse match ${r.game} (${r.boards} boards and animation frames, every score), but the rest of the log could not be checked`);
+  } else if (r.differences.length === 0) {
     lines.push(`${r.log}: all ${r.sections} sections match ${r.game} (${r.boards} boards and animation frames, every score)`);
   } else {
     const f = r.firstDivergence!;
@@ -168,7 +175,7 @@ const flags = {
   game: flag.text(),
   env: flag.choice(ENV_KINDS),
   "arc-games": flag.text(),
-  seed: flag.intOr(0, 0, 2 ** 32 - 1),
+  seed: flag.int(0, 2 ** 32 - 1),
   "max-report": flag.intOr(20, 0),
   json: flag.bool(),
 } as const;
@@ -181,13 +188,34 @@ export const replayCommand: Command = {
   async run(args) {
     const parsed = parseCommandArgs("replay", args, flags);
     if (!parsed) return 2;
-    const [log, ...extra] = parsed.positionals;
+    const [given, ...extra] = parsed.positionals;
     const v = parsed.values;
-    if (log === undefined || extra.length > 0 || v.game === undefined) {
-      console.error(`prolong replay: ${log === undefined ? "which log?" : extra.length > 0 ? `unexpected arguments: ${extra.join(" ")}` : "which game? pass --game ID"}\n\n${usage}`);
+    if (given === undefined || extra.length > 0) {
+      console.error(`prolong replay: ${given === undefined ? "which log? give a run directory or a logs.txt" : `unexpected arguments: ${extra.join(" ")}`}\n\n${usage}`);
       return 2;
     }
-    const config = newConfig({ game: v.game, seed: v.seed, ...(v.env ? { env: v.env } : {}), ...(v["arc-games"] ? { arcGames: v["arc-games"] } : {}) });
+    // A run directory stands for its logs.txt, and its run.json says which game (and seed, env) wrote it.
+    const log = logPathOf(given);
+    if (log === given && existsSync(given) && statSync(given).isDirectory()) {
+      console.error(formatError(prolongError("not-a-log", "this directory holds no logs.txt", { path: given, fix: "give a run directory (runs/<stamp>/<game>) or a logs.txt" })));
+      return 2;
+    }
+    let recorded: Partial<RunConfig> = {};
+    const runJson = join(given, "run.json");
+    if (log !== given && existsSync(runJson)) {
+      const c = readConfigFile(runJson);
+      if (c.isErr()) {
+        console.error(formatError(c.error));
+        return 2;
+      }
+      recorded = { game: c.value.game, env: c.value.env, seed: c.value.seed, ...(c.value.arcGames !== undefined ? { arcGames: c.value.arcGames } : {}) };
+    }
+    const game = v.game ?? recorded.game;
+    if (game === undefined) {
+      console.error(`prolong replay: which game wrote ${given}?\n  fix: pass --game ID (a run directory's run.json names it)`);
+      return 2;
+    }
+    const config = newConfig({ ...recorded, game, ...(v.seed !== undefined ? { seed: v.seed } : {}), ...(v.env ? { env: v.env } : {}), ...(v["arc-games"] ? { arcGames: v["arc-games"] } : {}) });
     if (config.isErr()) {
       console.error(formatError(config.error));
       return 2;
@@ -198,6 +226,7 @@ export const replayCommand: Command = {
       return 2;
     }
     console.log(v.json ? JSON.stringify(result.report, null, 2) : reportText(result.report, v["max-report"]));
-    return result.report.differences.length === 0 ? 0 : 1;
+    // A section that could not be checked (the log cut or foreign past some point) is not a match.
+    return result.report.differences.length === 0 && result.report.cut === undefined ? 0 : 1;
   },
 };

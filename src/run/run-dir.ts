@@ -40,16 +40,45 @@ export function runPaths(dir: string): RunPaths {
   };
 }
 
-/** A filesystem-safe timestamp such as 2026-11-29T20-01-05. */
-export function runStamp(now: Date): string {
-  return now.toISOString().slice(0, 19).replace(/:/g, "-");
+/**
+ * A filesystem-safe name for runs/<stamp>/: the time to the millisecond and four random characters, such as
+ * 2026-11-29T20-01-05-123-k3f9 (sorts by time; two runs started in the same millisecond still differ).
+ */
+export function runStamp(now: Date, random: () => number = Math.random): string {
+  const suffix = Array.from({ length: 4 }, () => "abcdefghijklmnopqrstuvwxyz0123456789"[Math.floor(random() * 36)]).join("");
+  return `${now.toISOString().slice(0, 23).replace(/[:.]/g, "-")}-${suffix}`;
+}
+
+/**
+ * Makes runs/<stamp>/ for a new run (or set of runs) and returns the stamp. The directory is created
+ * exclusively: a name another process took first is never shared, a fresh suffix is drawn instead.
+ */
+export function claimStamp(root: string, now: Date, random: () => number = Math.random): Result<string, ProlongError> {
+  try {
+    mkdirSync(root, { recursive: true });
+  } catch (e) {
+    return err(prolongError("run-dir", `cannot create the runs directory: ${(e as Error).message}`, { path: root, fix: "choose a writable --runs-dir" }));
+  }
+  let last = "";
+  for (let attempt = 0; attempt < 16; attempt++) {
+    const stamp = runStamp(now, random);
+    try {
+      mkdirSync(join(root, stamp));
+      return ok(stamp);
+    } catch (e) {
+      last = (e as Error).message;
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") break;
+    }
+  }
+  return err(prolongError("run-dir", `cannot create a new run directory: ${last}`, { path: root, fix: "choose a writable --runs-dir" }));
 }
 
 /** Creates runs/<stamp>/<name>/ and its workspace; refuses to reuse a directory that already holds a log. */
 export function createRunDir(root: string, stamp: string, name: string): Result<RunPaths, ProlongError> {
   const paths = runPaths(join(root, stamp, name));
   if (existsSync(paths.log)) {
-    return err(prolongError("run-exists", "this run directory already holds a log", { path: paths.dir, fix: `resume it with 'prolong resume ${paths.dir}' or choose another --runs-dir` }));
+    // Only --run-dir can point here (new runs claim a fresh stamp): the log may be anybody's, so no resume hint.
+    return err(prolongError("run-exists", "this run directory already holds a log; a new run needs a directory of its own", { path: paths.dir, fix: "leave out --run-dir (each run gets a new directory), or give one without a logs.txt" }));
   }
   try {
     mkdirSync(paths.workspace, { recursive: true });
