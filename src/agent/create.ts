@@ -9,13 +9,17 @@ import { cliMissing, findCli } from "./cli-process.ts";
 import { codexAgent } from "./codex.ts";
 import { commandAgent } from "./command.ts";
 import { createExplorer } from "./explorer/explorer.ts";
+import { checkCommandPaths } from "./cmd-paths.ts";
 import { chooseSandbox } from "./sandbox.ts";
 
 /** The npm package that brings each coding CLI, for the "not installed" message. */
 export const CLI_PACKAGES = { claude: "@anthropic-ai/claude-code", codex: "@openai/codex" } as const;
 
-/** `find` locates a CLI by name (replaceable so tests can make one missing). */
-export function createAgent(config: RunConfig, find: (name: string) => string | null = findCli): Result<Agent, ProlongError> {
+/**
+ * `find` locates a CLI by name (replaceable so tests can make one missing); `workspace`, when known, lets a
+ * command agent's --cmd be checked for files it will not see there.
+ */
+export function createAgent(config: RunConfig, find: (name: string) => string | null = findCli, workspace?: string): Result<Agent, ProlongError> {
   switch (config.agent) {
     case "explorer":
       return ok(createExplorer());
@@ -24,7 +28,10 @@ export function createAgent(config: RunConfig, find: (name: string) => string | 
     case "command": {
       if (!config.cmd) return err(prolongError("bad-config", "--agent command needs --cmd '<shell command>'", { fix: "e.g. --agent command --cmd 'python3 my_agent.py'" }));
       const cmd = config.cmd;
-      return chooseSandbox(config.sandbox).map((sandbox) => ({ ...commandAgent({ cmd, timeoutSec: config.agentTimeoutSec, sandbox }), sandbox: sandbox.kind }));
+      return chooseSandbox(config.sandbox).andThen((sandbox) => {
+        const unseen = workspace === undefined ? null : checkCommandPaths(cmd, workspace, sandbox.kind);
+        return unseen ? err(unseen) : ok({ ...commandAgent({ cmd, timeoutSec: config.agentTimeoutSec, sandbox }), sandbox: sandbox.kind });
+      });
     }
     case "claude":
     case "codex": {

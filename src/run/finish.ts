@@ -14,6 +14,8 @@ export interface RunSummary {
   readonly dir: string;
   readonly game: string;
   readonly agent: string;
+  /** How the agent was confined: "bwrap", "none", or "in-process" for the built-in agents. */
+  readonly sandbox: string;
   readonly logWindow: string;
   readonly end: RunEnd["reason"];
   readonly detail: string;
@@ -59,6 +61,7 @@ export async function finishRun(s: RunSession, end: RunEnd): Promise<{ summary: 
     dir: s.paths.dir,
     game: s.config.game,
     agent: s.config.agent,
+    sandbox: s.agent.sandbox ?? "in-process",
     logWindow: windowLabel(s.config.logWindow),
     end: end.reason,
     detail: end.detail,
@@ -91,6 +94,12 @@ export async function finishRun(s: RunSession, end: RunEnd): Promise<{ summary: 
   return { summary, text };
 }
 
+function sandboxText(kind: string): string {
+  if (kind === "bwrap") return "bwrap (workspace read-write, system read-only, private /tmp, runs directory and homes hidden; network open)";
+  if (kind === "none") return "none: the agent ran unconfined (--sandbox none, or auto without bubblewrap)";
+  return "none needed: the built-in agent runs inside prolong";
+}
+
 export function summaryText(r: RunSummary): string {
   const lines = [
     `${r.game}: ${r.end} — ${r.detail}`,
@@ -98,6 +107,7 @@ export function summaryText(r: RunSummary): string {
     `  actions    ${r.actions}`,
     `  RHAE       ${formatRhae(r.rhae)}`,
     `  agent      ${r.agent}, ${r.agentCalls} call(s), log: ${r.logWindow}${r.billedTokens > 0 ? `, ${Math.round(r.billedTokens).toLocaleString("en-US")} billed tokens` : ""}`,
+    `  sandbox    ${sandboxText(r.sandbox)}`,
     `  tampering  ${r.tamperEvents === 0 ? "none" : `${r.tamperEvents} event(s) repaired (see events.jsonl)`}`,
     `  time       ${(r.wallMs / 1000).toFixed(1)}s`,
     `  run        ${r.dir}`,

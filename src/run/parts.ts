@@ -59,8 +59,8 @@ export function runEnvContext(paths: RunPaths, summaryLines: string[]): EnvConte
 }
 
 /** The agent given, or the one the config names. */
-export function agentPart(config: RunConfig, given: Partial<RunParts>): Result<Agent, ProlongError> {
-  return given.agent ? ok(given.agent) : createAgent(config);
+export function agentPart(config: RunConfig, given: Partial<RunParts>, workspace?: string): Result<Agent, ProlongError> {
+  return given.agent ? ok(given.agent) : createAgent(config, undefined, workspace);
 }
 
 /** The event sink given, or the run's events.jsonl (its times from the run's clock). */

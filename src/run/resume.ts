@@ -69,7 +69,7 @@ export async function resumeRun(dir: string, opts: ResumeOptions = {}, given: Pa
   const openGame = given.env ?? ((c) => openEnv(config.value, c));
   const env = openGame(envContext);
   if (env.isErr()) return err(env.error);
-  const agent = agentPart(config.value, given);
+  const agent = agentPart(config.value, given, paths.workspace);
   if (agent.isErr()) {
     await env.value.close();
     return err(agent.error);

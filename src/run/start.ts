@@ -40,7 +40,7 @@ export async function startRun(config: RunConfig, opts: StartOptions, given: Par
   const openGame = given.env ?? ((c) => openEnv(config, c));
   const env = openGame(envContext);
   if (env.isErr()) return err(env.error);
-  const agent = agentPart(config, given);
+  const agent = agentPart(config, given, planned.workspace);
   if (agent.isErr()) {
     await env.value.close();
     return err(agent.error);
