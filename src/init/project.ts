@@ -158,20 +158,28 @@ export function uninstallProject(root: string, requested: readonly ClientName[] 
     const targets = ordered(requested ?? manifest.clients).filter((c) => manifest.clients.includes(c));
     const remaining = manifest.clients.filter((c) => !targets.includes(c));
     const owners: string[] = [...targets, ...(remaining.length === 0 ? ["shared"] : [])];
-    return checkSettings(root, manifest, owners).andThen(() => {
-      const removed = Result.combine(owners.map((o) => o === "shared" ? uninstallOf(root, "shared", manifest, options.force) : CLIENTS[o as ClientName].uninstall(root, manifest, options.force)));
-      return removed.map((lists) => lists.flat()).andThen((outcomes) => {
-        if (remaining.length > 0) {
-          const next: Manifest = { manifestVersion: 1, clients: remaining, entries: manifest.entries.filter((e) => !owners.includes(e.owner)) };
-          return writeText(path.join(root, MANIFEST_PATH), formatManifest(next)).map(() => ({ root, clients: targets, remaining, outcomes, keptLog: null }));
-        }
-        const logAbs = path.join(root, LOG_PATH);
-        return readTextIfExists(logAbs).andThen((log) => {
-          const keepLog = log !== null && log !== "" && !options.removeLog;
+    const logAbs = path.join(root, LOG_PATH);
+    return readTextIfExists(logAbs).andThen((log) => {
+      // The last client going: the session log stays unless --remove-log, and while it stays so does the
+      // .gitignore block that keeps it (prompts, tool output) out of `git add .`.
+      const keepLog = remaining.length === 0 && log !== null && log !== "" && !options.removeLog;
+      const keepsLog = (e: Manifest["entries"][number]) => keepLog && e.kind === "block" && e.path === GITIGNORE_PATH;
+      const removing: Manifest = { ...manifest, entries: manifest.entries.filter((e) => !keepsLog(e)) };
+      return checkSettings(root, removing, owners).andThen(() => {
+        const removed = Result.combine(owners.map((o) => o === "shared" ? uninstallOf(root, "shared", removing, options.force) : CLIENTS[o as ClientName].uninstall(root, removing, options.force)));
+        return removed.map((lists) => lists.flat()).andThen((outcomes) => {
+          if (remaining.length > 0) {
+            const next: Manifest = { manifestVersion: 1, clients: remaining, entries: manifest.entries.filter((e) => !owners.includes(e.owner)) };
+            return writeText(path.join(root, MANIFEST_PATH), formatManifest(next)).map(() => ({ root, clients: targets, remaining, outcomes, keptLog: null }));
+          }
+          const report = { root, clients: targets, remaining, outcomes, keptLog: keepLog ? LOG_PATH : null };
+          // What stays (edited files, the log's .gitignore block) stays in a manifest with no client, so the
+          // follow-ups the report suggests (--force, --remove-log) find it.
+          const kept = new Set(outcomes.filter((o) => o.action === "kept").map((o) => o.path));
+          const left = manifest.entries.filter((e) => keepsLog(e) || (owners.includes(e.owner) && kept.has(e.path))).map((e) => ({ ...e, owner: "shared" as const }));
           const dropLog = log === null || keepLog ? ok(undefined) : removeFileAndEmptyParents(root, logAbs);
-          return dropLog
-            .andThen(() => removeFileAndEmptyParents(root, path.join(root, MANIFEST_PATH)))
-            .map(() => ({ root, clients: targets, remaining, outcomes, keptLog: keepLog ? LOG_PATH : null }));
+          if (left.length > 0) return dropLog.andThen(() => writeText(path.join(root, MANIFEST_PATH), formatManifest({ manifestVersion: 1, clients: [], entries: left }))).map(() => report);
+          return dropLog.andThen(() => removeFileAndEmptyParents(root, path.join(root, MANIFEST_PATH))).map(() => report);
         });
       });
     });

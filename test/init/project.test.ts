@@ -94,7 +94,12 @@ describe("prolong init / status / uninstall", () => {
     expect(left).toEqual({ permissions: { allow: ["Bash(ls)"] }, hooks: { PostToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo mine" }] }] }, model: "opus" });
     expect(readFileSync(path.join(root, ".prolong/log.jsonl"), "utf8")).toContain('"content":"x"');
     expect(existsSync(path.join(root, ".prolong/hook.mjs"))).toBe(false);
-    expect(existsSync(path.join(root, ".prolong/manifest.json"))).toBe(false);
+    // While the log stays, its .gitignore entry stays too, recorded in a manifest with no client left.
+    expect(readFileSync(path.join(root, ".gitignore"), "utf8")).toContain(".prolong/log.jsonl");
+    expect(JSON.parse(readFileSync(path.join(root, ".prolong/manifest.json"), "utf8")).clients).toEqual([]);
+    const rest = uninstallProject(root, null, { force: false, removeLog: true })._unsafeUnwrap();
+    expect(rest.keptLog).toBeNull();
+    expect(existsSync(path.join(root, ".prolong"))).toBe(false);
   });
 
   test("status tells modified and missing pieces apart, per client", () => {
