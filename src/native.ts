@@ -18,6 +18,8 @@
 //   STATE]", "[INITIAL BOARD STATE]", "[CURRENT BOARD STATE]" lines (exact, "\r" stripped) after the separator
 //   line (a "[frame " marker line ends that run too; an empty line right after the marker means no board); boardStart/boardEnd are its byte range including the final line's '\n' (-1 if none).
 //   complete = 1 when the board has as many rows as its first row is long (64 rows of 64 for ARC), else 0.
+//   lines = the buffer's '\n' bytes, plus 1 when it is non-empty and does not end in '\n' (counted in the
+//   same pass). Big buffers are scanned in two halves on two threads, split at a separator line (same table).
 //
 // prefixCheck(master, copy) — -1 when copy is a byte-prefix of master (equal counts), otherwise the
 //   first offset where they differ (= master.length when copy is longer and equal up to that point).
@@ -29,6 +31,14 @@
 // boardDiff(a, b) — boards as text bytes (rows separated by '\n', optional '\r', optional final '\n');
 //   returns the changed cells as row-major indices y*width+x, width = the first row's length (Int32Array,
 //   ascending). Shape = the number of rows and each row's length; boards of different shape throw a RangeError.
+// lineCount(buf, start?, end?) — the number of '\n' bytes in buf[start, end) (bounds as for the hashes).
+//
+// mapFile(path, limit?) — the file's bytes without copying them: a read-only mapping (pages stay the kernel's
+//   page cache, unmapped when the array is collected), of min(limit, size at open) bytes. Only a regular file
+//   is mapped: it is opened non-blocking (a FIFO never waits for a writer) and anything else — missing,
+//   directory, FIFO, device (/dev/zero), socket — is {kind, message} instead of bytes. A file that grows while
+//   it is read is seen up to its size at open.
+//
 // cellChanges(buf, table) — per section, the number of cells whose settled board differs from the
 //   previous section's settled board (the first section, and any whose board is missing or of another
 //   shape than the previous one, gives -1).
@@ -37,6 +47,8 @@ export interface SectionTable {
   readonly count: number;
   /** Offset of the first section (bytes before it are a preamble); buf.length when there is none. */
   readonly preambleEnd: number;
+  /** Lines of the whole buffer (see CONTRACT). */
+  readonly lines: number;
   readonly start: Float64Array;
   readonly end: Float64Array;
   readonly kind: Uint8Array;
@@ -61,6 +73,8 @@ interface Addon {
   blake3(buf: Uint8Array, start?: number, end?: number): string;
   boardDiff(a: Uint8Array, b: Uint8Array): Int32Array;
   cellChanges(buf: Uint8Array, table: SectionTable): Int32Array;
+  lineCount(buf: Uint8Array, start?: number, end?: number): number;
+  mapFile(path: string, limit?: number): Uint8Array | { kind: string; message: string };
 }
 
 // Implementation below is written by the native work (see native/README.md).
@@ -110,4 +124,20 @@ export function boardDiff(a: Uint8Array, b: Uint8Array): Int32Array {
 /** Per section, cells changed since the previous section's settled board (-1 where not comparable). */
 export function cellChanges(buf: Uint8Array, table: SectionTable): Int32Array {
   return addon.cellChanges(buf, table);
+}
+
+/** '\n' bytes in buf[start, end). */
+export function lineCount(buf: Uint8Array, start?: number, end?: number): number {
+  return addon.lineCount(buf, start, end);
+}
+
+/** Why a file could not be mapped: kind is "missing-file", "is-directory", "not-a-file" or "unreadable". */
+export interface MapFailure {
+  readonly kind: string;
+  readonly message: string;
+}
+
+/** The file's bytes, mapped read-only (no copy), up to `limit` and its size at open; or why not (see CONTRACT). */
+export function mapFile(path: string, limit?: number): Uint8Array | MapFailure {
+  return addon.mapFile(path, limit);
 }

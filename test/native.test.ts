@@ -17,7 +17,7 @@ const enc = (s: string) => new TextEncoder().encode(s);
 
 /** Plain object of plain arrays, so a mismatch prints which field and section differ. */
 function plain(t: SectionTable): Record<string, number | number[]> {
-  const out: Record<string, number | number[]> = { count: t.count, preambleEnd: t.preambleEnd };
+  const out: Record<string, number | number[]> = { count: t.count, preambleEnd: t.preambleEnd, lines: t.lines };
   for (const k of ["start", "end", "kind", "action", "level", "attempt", "planStep", "planTotal", "score", "frames",
     "boardStart", "boardEnd", "complete"] as const) {
     out[k] = Array.from(t[k]);

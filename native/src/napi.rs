@@ -10,6 +10,7 @@ use std::ffi::{c_char, c_void, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
 
+use crate::mapped::Mapped;
 use crate::{diff, hash, prefix, sections};
 
 type Env = *mut c_void;
@@ -17,10 +18,12 @@ type Value = *mut c_void;
 type CallbackInfo = *mut c_void;
 type Status = i32;
 type Callback = unsafe extern "C" fn(Env, CallbackInfo) -> Value;
+type Finalize = unsafe extern "C" fn(Env, *mut c_void, *mut c_void);
 
 const NAPI_OK: Status = 0;
 const VALUETYPE_UNDEFINED: i32 = 0;
 const VALUETYPE_NUMBER: i32 = 3;
+const VALUETYPE_STRING: i32 = 4;
 const TA_UINT8: i32 = 1;
 const TA_INT32: i32 = 5;
 const TA_FLOAT64: i32 = 8;
@@ -39,6 +42,8 @@ extern "C" {
     fn napi_create_object(env: Env, result: *mut Value) -> Status;
     fn napi_create_arraybuffer(env: Env, byte_length: usize, data: *mut *mut c_void, result: *mut Value) -> Status;
     fn napi_create_typedarray(env: Env, kind: i32, length: usize, arraybuffer: Value, byte_offset: usize, result: *mut Value) -> Status;
+    fn napi_get_value_string_utf8(env: Env, value: Value, buf: *mut c_char, bufsize: usize, result: *mut usize) -> Status;
+    fn napi_create_external_arraybuffer(env: Env, data: *mut c_void, byte_length: usize, finalize: Finalize, hint: *mut c_void, result: *mut Value) -> Status;
     fn napi_throw_error(env: Env, code: *const c_char, msg: *const c_char) -> Status;
     fn napi_throw_type_error(env: Env, code: *const c_char, msg: *const c_char) -> Status;
     fn napi_throw_range_error(env: Env, code: *const c_char, msg: *const c_char) -> Status;
@@ -131,6 +136,22 @@ fn bound(env: Env, v: Value, default: usize, len: usize, what: &str) -> R<usize>
     Ok(d as usize)
 }
 
+/// A JS string argument as a Rust String.
+fn string_arg(env: Env, v: Value, what: &str) -> R<String> {
+    if typeof_(env, v)? != VALUETYPE_STRING {
+        return Err(Fail::Type(format!("{what} must be a string")));
+    }
+    let mut len = 0usize;
+    // SAFETY: a null buffer asks for the length (in bytes, without the NUL) only.
+    check(unsafe { napi_get_value_string_utf8(env, v, ptr::null_mut(), 0, &mut len) }, "napi_get_value_string_utf8")?;
+    let mut buf = vec![0u8; len + 1];
+    let mut got = 0usize;
+    // SAFETY: buf has room for len bytes and the NUL the call writes.
+    check(unsafe { napi_get_value_string_utf8(env, v, buf.as_mut_ptr() as *mut c_char, buf.len(), &mut got) }, "napi_get_value_string_utf8")?;
+    buf.truncate(got);
+    String::from_utf8(buf).map_err(|_| Fail::Type(format!("{what} is not valid UTF-8")))
+}
+
 fn number(env: Env, x: f64) -> R<Value> {
     let mut v = ptr::null_mut();
     // SAFETY: v is a valid out-pointer.
@@ -185,6 +206,7 @@ fn section_index(env: Env, info: CallbackInfo) -> R<Value> {
     check(unsafe { napi_create_object(env, &mut obj) }, "napi_create_object")?;
     set(env, obj, "count", number(env, s.len() as f64)?)?;
     set(env, obj, "preambleEnd", number(env, table.preamble_end as f64)?)?;
+    set(env, obj, "lines", number(env, table.lines as f64)?)?;
     set(env, obj, "start", typed_array(env, TA_FLOAT64, &f64s(&|x| x.start as f64))?)?;
     set(env, obj, "end", typed_array(env, TA_FLOAT64, &f64s(&|x| x.end as f64))?)?;
     set(env, obj, "kind", typed_array(env, TA_UINT8, &s.iter().map(|x| x.header.kind).collect::<Vec<u8>>())?)?;
@@ -206,6 +228,61 @@ fn prefix_check(env: Env, info: CallbackInfo) -> R<Value> {
     let master = bytes(env, m, "prefixCheck(master, copy): master")?;
     let copy = bytes(env, c, "prefixCheck(master, copy): copy")?;
     number(env, prefix::prefix_check(master, copy).map_or(-1.0, |i| i as f64))
+}
+
+fn line_count(env: Env, info: CallbackInfo) -> R<Value> {
+    let [b, s, e] = args::<3>(env, info)?;
+    let buf = bytes(env, b, "lineCount(buf, start?, end?): buf")?;
+    let start = bound(env, s, 0, buf.len(), "lineCount: start")?;
+    let end = bound(env, e, buf.len(), buf.len(), "lineCount: end")?;
+    if start > end {
+        return Err(Fail::Range(format!("lineCount: start {start} is after end {end}")));
+    }
+    number(env, sections::count_newlines(&buf[start..end]) as f64)
+}
+
+/// Called by the engine when the last reference to a mapped buffer is gone: unmap it.
+unsafe extern "C" fn unmap_buffer(_env: Env, data: *mut c_void, hint: *mut c_void) {
+    // SAFETY: (data, hint as the length) came from Mapped::into_raw in map_file, and the engine calls this once.
+    unsafe { Mapped::unmap(data, hint as usize) };
+}
+
+/// mapFile(path, limit?) → a Uint8Array over the mapped file, or {kind, message} when it cannot be mapped.
+fn map_file(env: Env, info: CallbackInfo) -> R<Value> {
+    let [p, l] = args::<2>(env, info)?;
+    let path = string_arg(env, p, "mapFile(path, limit?): path")?;
+    let limit = match typeof_(env, l)? {
+        VALUETYPE_UNDEFINED => None,
+        _ => Some(bound(env, l, 0, usize::MAX >> 11, "mapFile: limit")?),
+    };
+    let mapped = match Mapped::open(&path, limit) {
+        Ok(m) => m,
+        Err(e) => {
+            let mut obj = ptr::null_mut();
+            // SAFETY: obj is a valid out-pointer.
+            check(unsafe { napi_create_object(env, &mut obj) }, "napi_create_object")?;
+            set(env, obj, "kind", string(env, e.kind)?)?;
+            set(env, obj, "message", string(env, &e.message)?)?;
+            return Ok(obj);
+        }
+    };
+    if mapped.is_empty() {
+        return typed_array::<u8>(env, TA_UINT8, &[]);
+    }
+    let len = mapped.len();
+    let (data, len_raw) = mapped.into_raw();
+    let mut ab = ptr::null_mut();
+    // SAFETY: data maps len readable bytes that stay mapped until unmap_buffer runs; the engine owns them now.
+    let status = unsafe { napi_create_external_arraybuffer(env, data, len_raw, unmap_buffer, len_raw as *mut c_void, &mut ab) };
+    if status != NAPI_OK {
+        // SAFETY: the engine did not take the mapping, so it is still ours to release.
+        unsafe { Mapped::unmap(data, len_raw) };
+        return Err(Fail::Napi("napi_create_external_arraybuffer"));
+    }
+    let mut out = ptr::null_mut();
+    // SAFETY: ab is the external array buffer just created, len bytes long.
+    check(unsafe { napi_create_typedarray(env, TA_UINT8, len, ab, 0, &mut out) }, "napi_create_typedarray")?;
+    Ok(out)
 }
 
 fn hash_range(env: Env, info: CallbackInfo, name: &str, f: fn(&[u8]) -> String) -> R<Value> {
@@ -314,6 +391,8 @@ export! {
     "blake3" => blake3,
     "boardDiff" => board_diff,
     "cellChanges" => cell_changes,
+    "lineCount" => line_count,
+    "mapFile" => map_file,
 }
 
 fn register(env: Env, exports: Value) -> R<Value> {

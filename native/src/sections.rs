@@ -49,6 +49,8 @@ pub struct Section {
 pub struct SectionTable {
     pub preamble_end: usize,
     pub sections: Vec<Section>,
+    /// Lines of the whole buffer: '\n' bytes, plus one for a final line without one.
+    pub lines: usize,
 }
 
 /// End of the separator line starting at `at` (just past its '\n', or the buffer end), if the 80 '='
@@ -203,7 +205,7 @@ fn scan_markers(buf: &[u8], lines_start: usize, end: usize) -> (i32, Option<usiz
 
 /// Number of '\n' bytes. Summed as u8 per 128-byte chunk so the compiler vectorizes it (a plain
 /// `filter().count()` runs at a third of the speed).
-fn count_newlines(bytes: &[u8]) -> usize {
+pub fn count_newlines(bytes: &[u8]) -> usize {
     let mut chunks = bytes.chunks_exact(128);
     let mut n: usize = 0;
     for chunk in &mut chunks {
@@ -270,21 +272,74 @@ fn describe_section(buf: &[u8], start: usize, end: usize) -> Section {
     Section { start, end, header, frames, board, complete }
 }
 
-pub fn section_index(buf: &[u8]) -> SectionTable {
+/// Sections of `buf` and its '\n' count. Each section is described, and its newlines counted, as soon as
+/// the next separator is found, while its bytes are still in cache from the search.
+fn scan(buf: &[u8]) -> (Vec<Section>, usize) {
     let mut sections = Vec::new();
+    let mut newlines = 0;
     let mut open: Option<usize> = None;
-    // Each section is described as soon as the next separator is found, while its bytes are still in
-    // cache from the search.
     for_each_separator(buf, |at| {
-        if let Some(start) = open.replace(at) {
-            sections.push(describe_section(buf, start, at));
+        match open.replace(at) {
+            Some(start) => {
+                newlines += count_newlines(&buf[start..at]);
+                sections.push(describe_section(buf, start, at));
+            }
+            None => newlines += count_newlines(&buf[..at]),
         }
     });
-    if let Some(start) = open {
-        sections.push(describe_section(buf, start, buf.len()));
+    match open {
+        Some(start) => {
+            newlines += count_newlines(&buf[start..]);
+            sections.push(describe_section(buf, start, buf.len()));
+        }
+        None => newlines += count_newlines(buf),
     }
+    (sections, newlines)
+}
+
+/// Below this size one thread is quicker than starting a second.
+const PARALLEL_MIN: usize = 8 << 20;
+
+/// The first separator line at or after `from`, where a second thread can start scanning: a section
+/// never spans it, so scanning [0, split) and [split, len) apart gives exactly the sections of the whole.
+fn split_point(buf: &[u8], from: usize) -> Option<usize> {
+    let finder = memmem::Finder::new(&SEPARATOR);
+    let mut at = from;
+    while let Some(i) = finder.find(&buf[at..]) {
+        let found = at + i;
+        if separator_line_end(buf, found).is_some() {
+            return Some(found);
+        }
+        at = found + 1;
+    }
+    None
+}
+
+pub fn section_index(buf: &[u8]) -> SectionTable {
+    let split = if buf.len() >= PARALLEL_MIN { split_point(buf, buf.len() / 2).filter(|&s| s > 0) } else { None };
+    let (sections, newlines) = match split {
+        None => scan(buf),
+        Some(split) => {
+            // Two halves on two threads (the machine's second core); the right half's offsets are shifted back.
+            let (left, right) = std::thread::scope(|scope| {
+                let right = scope.spawn(|| scan(&buf[split..]));
+                let left = scan(&buf[..split]);
+                (left, right.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            });
+            let (mut sections, left_newlines) = left;
+            let (right_sections, right_newlines) = right;
+            sections.extend(right_sections.into_iter().map(|s| Section {
+                start: s.start + split,
+                end: s.end + split,
+                board: s.board.map(|(a, b)| (a + split, b + split)),
+                ..s
+            }));
+            (sections, left_newlines + right_newlines)
+        }
+    };
     let preamble_end = sections.first().map_or(buf.len(), |s| s.start);
-    SectionTable { preamble_end, sections }
+    let lines = newlines + usize::from(buf.last().is_some_and(|&c| c != b'\n'));
+    SectionTable { preamble_end, sections, lines }
 }
 
 #[cfg(test)]
@@ -394,5 +449,32 @@ mod tests {
         assert_eq!((sec.start, sec.end, sec.header.kind, sec.frames, sec.board), (2, 82, KIND_OTHER, 1, None));
         let t = section_index(format!("{s}\n[settled]\n\nabc\n").as_bytes());
         assert_eq!(t.sections[0].board, None);
+    }
+
+    #[test]
+    fn lines_counted_like_wc_plus_a_final_unterminated_line() {
+        assert_eq!(section_index(b"").lines, 0);
+        assert_eq!(section_index(b"a").lines, 1);
+        assert_eq!(section_index(b"a\n").lines, 1);
+        assert_eq!(section_index(b"a\nb").lines, 2);
+        let s = sep();
+        assert_eq!(section_index(format!("pre\n{s}\nAction 1\n\n{s}\nx").as_bytes()).lines, 6);
+    }
+
+    #[test]
+    fn two_threads_give_the_one_thread_table() {
+        let s = sep();
+        let mut log = String::from("preamble\n");
+        let mut i = 0;
+        while log.len() < PARALLEL_MIN + 4096 {
+            log.push_str(&format!("{s}\nAction {i} | Level 1 | Attempt 1 | Score: 0\n[settled]\n{}\n", board(8, 8, 'a')));
+            i += 1;
+        }
+        let parallel = section_index(log.as_bytes());
+        let (sections, newlines) = scan(log.as_bytes());
+        assert!(split_point(log.as_bytes(), log.len() / 2).is_some());
+        assert_eq!(parallel.sections, sections);
+        assert_eq!(parallel.lines, newlines);
+        assert_eq!(parallel.lines, log.matches('\n').count());
     }
 }

@@ -5,7 +5,7 @@
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { sectionAt, type LoadedLog } from "../log/load.ts";
-import { SECTION_KIND } from "../native.ts";
+import { lineCount, SECTION_KIND } from "../native.ts";
 
 export interface GrepOptions {
   /** The pattern is a plain string, not a regular expression. */
@@ -40,6 +40,8 @@ export interface GrepResult {
 }
 
 const TEXT_LIMIT = 240;
+/** Bytes of the log decoded for the regex at once (rounded up to a line end). */
+const CHUNK = 1 << 20;
 const utf8 = new TextDecoder("utf-8");
 const latin1 = new TextDecoder("latin1");
 
@@ -68,13 +70,19 @@ function* matchOffsets(log: LoadedLog, pattern: string, opts: GrepOptions, re: R
     for (let at = buf.indexOf(needle); at >= 0; at = buf.indexOf(needle, nextLine(at))) yield at;
     return;
   }
-  const text = latin1.decode(log.bytes);
-  re.lastIndex = 0;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    yield m.index;
-    const resume = nextLine(m.index + Math.max(m[0].length - 1, 0));
-    if (resume >= text.length) return;
-    re.lastIndex = resume;
+  // The regex runs over the log a chunk of whole lines at a time, so the text it needs in memory stays
+  // about CHUNK bytes whatever the log's size (a match never spans lines, so never spans chunks).
+  for (let from = 0; from < buf.length;) {
+    const to = from + CHUNK >= buf.length ? buf.length : nextLine(from + CHUNK);
+    const text = latin1.decode(buf.subarray(from, to));
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      yield from + m.index;
+      const resume = nextLine(from + m.index + Math.max(m[0].length - 1, 0)) - from;
+      if (resume >= text.length) break;
+      re.lastIndex = resume;
+    }
+    from = to;
   }
 }
 
@@ -103,10 +111,8 @@ export function grepLog(log: LoadedLog, pattern: string, opts: GrepOptions): Res
       lastSection = section;
     }
     if (matches.length >= opts.max) continue;
-    for (let nl = bytes.indexOf(10, counted); nl >= 0 && nl < at; nl = bytes.indexOf(10, nl + 1)) {
-      lineNo++;
-      counted = nl + 1;
-    }
+    lineNo += lineCount(bytes, counted, at);
+    counted = at;
     const start = bytes.lastIndexOf(10, at - 1) + 1;
     let end = bytes.indexOf(10, at);
     if (end < 0) end = bytes.length;

@@ -1,25 +1,26 @@
 // Reading a log file from disk for inspection commands, with the checks that turn "not a log" into a
-// clear error instead of garbage output. Harness-internal reads of the master use log/master.ts.
+// clear error instead of garbage output. The bytes are mapped, not read: no copy of the log is made in new
+// memory, whatever its size (the pages are the kernel's file cache). Harness-internal reads of the master
+// use log/master.ts.
 import { err, ok, type Result } from "neverthrow";
-import { readFileSync, statSync } from "node:fs";
 import { prolongError, type ProlongError } from "../errors.ts";
-import { sectionIndex, type SectionTable } from "../native.ts";
+import { lineCount, mapFile, sectionIndex, type SectionTable } from "../native.ts";
 
-export function readLogBytes(path: string): Result<Uint8Array, ProlongError> {
-  let st;
-  try {
-    st = statSync(path);
-  } catch {
-    return err(prolongError("missing-file", "no such file", { path, fix: "check the path (a run directory holds logs.txt)" }));
-  }
-  if (st.isDirectory()) {
-    return err(prolongError("is-directory", "is a directory, expected a log file", { path, fix: `did you mean ${path.replace(/\/$/, "")}/logs.txt?` }));
-  }
-  try {
-    return ok(new Uint8Array(readFileSync(path)));
-  } catch (e) {
-    return err(prolongError("unreadable", `cannot read: ${(e as Error).message}`, { path }));
-  }
+const FIXES: Record<string, (path: string) => string> = {
+  "missing-file": () => "check the path (a run directory holds logs.txt)",
+  "is-directory": (path) => `did you mean ${path.replace(/\/$/, "")}/logs.txt?`,
+  "not-a-file": () => "give the path of a log file (logs.txt in a run directory); save a stream to a file first",
+};
+
+/**
+ * The file's bytes, mapped read-only, up to its size when opened (a log still being written is read up to
+ * there). A FIFO, device, socket or directory is an error naming it, never a wait for input that never ends.
+ */
+export function readLogBytes(path: string, limit?: number): Result<Uint8Array, ProlongError> {
+  const mapped = mapFile(path, limit);
+  if (mapped instanceof Uint8Array) return ok(mapped);
+  const fix = FIXES[mapped.kind]?.(path);
+  return err(prolongError(mapped.kind, mapped.message, { path, ...(fix ? { fix } : {}) }));
 }
 
 export interface LoadedLog {
@@ -45,15 +46,9 @@ export function loadLog(path: string): Result<LoadedLog, ProlongError> {
   });
 }
 
-/** 1-based line number of a byte offset (counts '\n' before it). */
+/** 1-based line number of a byte offset (counts '\n' before it, natively). */
 export function lineOfOffset(bytes: Uint8Array, offset: number): number {
-  let line = 1;
-  let at = bytes.indexOf(10, 0);
-  while (at !== -1 && at < offset) {
-    line++;
-    at = bytes.indexOf(10, at + 1);
-  }
-  return line;
+  return lineCount(bytes, 0, Math.min(Math.max(0, offset), bytes.length)) + 1;
 }
 
 /** Index of the section holding a byte offset, or -1 when it falls in the preamble or past the end. */

@@ -5,7 +5,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from "node:fs";
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
-import { SECTION_KIND, sectionIndex } from "../native.ts";
+import { mapFile, SECTION_KIND, sectionIndex } from "../native.ts";
 import { SECTION_JOIN } from "./format.ts";
 
 /** Byte range [start, end) of one append in the master. */
@@ -28,7 +28,23 @@ export interface TornTail {
 /** Anything the window and sync code can read master bytes from. */
 export interface ByteSource {
   readonly size: number;
+  /** Bytes [start, end). They may be a read-only mapping of the file: read them, never write to them. */
   read(start: number, end: number): Result<Uint8Array, ProlongError>;
+}
+
+/**
+ * Reads of the master from its start at least this long are mapped instead of copied: the whole-log reads
+ * (the tail check at open, checksums at resume, rebuilding a tampered copy) then cost no new memory and no
+ * page-by-page copy, whatever the log's size. Shorter reads (a turn's new bytes, a window) are read.
+ */
+const MAP_MIN = 1 << 20;
+
+/** master[0, end), mapped read-only. */
+function mapPrefix(path: string, end: number): Result<Uint8Array, ProlongError> {
+  const mapped = mapFile(path, end);
+  if (!(mapped instanceof Uint8Array)) return err(prolongError("master-read", `cannot map the master log: ${mapped.message}`, { path }));
+  if (mapped.length < end) return err(prolongError("master-read", `the master log ended ${end - mapped.length} byte(s) early at offset ${mapped.length}`, { path }));
+  return ok(mapped);
 }
 
 const encoder = new TextEncoder();
@@ -65,13 +81,12 @@ export class MasterLog implements ByteSource {
     const size = st.size;
     let tail: TornTail | null = null;
     if (size > 0) {
-      const all = Buffer.allocUnsafe(size);
-      const got = readFully(fd, all, 0);
-      if (got.isErr()) {
+      const all = size >= MAP_MIN ? mapPrefix(path, size) : readAll(fd, size);
+      if (all.isErr()) {
         closeSync(fd);
-        return err({ ...got.error, path });
+        return err({ ...all.error, path });
       }
-      tail = tornTail(all);
+      tail = tornTail(all.value);
     }
     return ok(new MasterLog(path, fd, size, tail));
   }
@@ -109,6 +124,7 @@ export class MasterLog implements ByteSource {
     if (!(Number.isInteger(start) && Number.isInteger(end) && 0 <= start && start <= end && end <= this.bytes)) {
       throw new RangeError(`MasterLog.read(${start}, ${end}) outside [0, ${this.bytes}]`);
     }
+    if (start === 0 && end >= MAP_MIN) return mapPrefix(this.path, end);
     const buf = Buffer.allocUnsafe(end - start);
     return readFully(this.fd, buf, start).map(() => new Uint8Array(buf.buffer, buf.byteOffset, buf.length));
   }
@@ -129,6 +145,11 @@ export class MasterLog implements ByteSource {
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;
   }
+}
+
+function readAll(fd: number, size: number): Result<Uint8Array, ProlongError> {
+  const buf = Buffer.allocUnsafe(size);
+  return readFully(fd, buf, 0).map(() => buf);
 }
 
 function readFully(fd: number, buf: Uint8Array, position: number): Result<void, ProlongError> {

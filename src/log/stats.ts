@@ -26,16 +26,6 @@ export interface LogStats {
   readonly cut: { readonly index: number; readonly offset: number; readonly action: number | null } | null;
 }
 
-function countLines(bytes: Uint8Array): number {
-  let n = 0;
-  let at = bytes.indexOf(10);
-  while (at !== -1) {
-    n++;
-    at = bytes.indexOf(10, at + 1);
-  }
-  return bytes.length > 0 && bytes[bytes.length - 1] !== 10 ? n + 1 : n;
-}
-
 export function logStats(log: LoadedLog): LogStats {
   const t = log.table;
   let actions = 0, levels = 0, maxAttempt = 0, gameOvers = 0, frames = 0, animated = 0, unreadable = 0;
@@ -71,7 +61,8 @@ export function logStats(log: LoadedLog): LogStats {
   return {
     path: log.path,
     bytes: log.bytes.length,
-    lines: countLines(log.bytes),
+    // Counted by the native scan, in the same pass as the section index.
+    lines: t.lines,
     sections: t.count,
     actions,
     lastAction,

@@ -158,3 +158,24 @@ describe("MasterLog on the published logs", () => {
     }
   });
 });
+
+describe("MasterLog over a log past the mapping threshold (1 MiB)", () => {
+  test("whole-log reads are mapped and equal the file; the tail check at open sees a cut", async () => {
+    const { generateLog } = await import("../../scripts/gen-log.ts");
+    const text = generateLog({ sections: 400, seed: 4 });
+    expect(text.length).toBeGreaterThan(1 << 20);
+    const path = join(tempDir(), "logs.txt");
+    writeFileSync(path, text);
+    const m = MasterLog.open(path, { create: false })._unsafeUnwrap();
+    expect(m.tail).toBeNull();
+    const all = m.read(0, m.size)._unsafeUnwrap();
+    expect(Buffer.from(all).equals(readFileSync(path))).toBe(true);
+    const part = m.read(0, (1 << 20) + 17)._unsafeUnwrap();
+    expect(part.length).toBe((1 << 20) + 17);
+    m.close();
+    writeFileSync(path, text.slice(0, text.length - 100));
+    const cut = MasterLog.open(path, { create: false })._unsafeUnwrap();
+    expect(cut.tail?.reason).toContain("cut short");
+    cut.close();
+  });
+});

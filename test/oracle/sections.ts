@@ -101,6 +101,7 @@ export function sectionIndexOracle(buf: Uint8Array): SectionTable {
   return {
     count: rows.length,
     preambleEnd: rows[0]?.start ?? buf.length,
+    lines: all.length,
     start: col((r) => r.start, (x) => new Float64Array(x)),
     end: col((r) => r.end, (x) => new Float64Array(x)),
     kind: col((r) => r.kind, (x) => new Uint8Array(x)),

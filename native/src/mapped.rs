@@ -1,0 +1,184 @@
+//! A log file mapped read-only into memory, so that every tool reads it without copying it into new
+//! memory: the pages are the kernel's page cache, shared with every other reader, and cost no anonymous
+//! memory whatever the file's size.
+//!
+//! Only regular files are mapped. The file is opened with O_NONBLOCK, so a FIFO (whose open would wait
+//! for a writer) is refused at once instead of hanging; directories, character devices such as /dev/zero,
+//! block devices and sockets are refused by what fstat says. The size is fstat's at open: a file still
+//! growing (a live master log) is read up to the size seen at the start, never past it.
+//!
+//! This file and napi.rs are the only ones with `unsafe`: mmap(2) and munmap(2) are declared by hand (the
+//! libc crate is not needed for two calls).
+
+use std::ffi::c_void;
+use std::fs::{File, OpenOptions};
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::os::unix::io::AsRawFd;
+
+const PROT_READ: i32 = 1;
+const MAP_PRIVATE: i32 = 2;
+/// Linux: fault every page in during mmap itself, which costs a fraction of one page fault per page.
+#[cfg(target_os = "linux")]
+const MAP_POPULATE: i32 = 0x8000;
+#[cfg(not(target_os = "linux"))]
+const MAP_POPULATE: i32 = 0;
+#[cfg(target_os = "linux")]
+const O_NONBLOCK: i32 = 0o4000;
+#[cfg(target_os = "macos")]
+const O_NONBLOCK: i32 = 0x4;
+
+extern "C" {
+    fn mmap(addr: *mut c_void, len: usize, prot: i32, flags: i32, fd: i32, offset: i64) -> *mut c_void;
+    fn munmap(addr: *mut c_void, len: usize) -> i32;
+}
+
+/// Why a path cannot be mapped; `kind` is a stable word for scripts, `message` says it for people.
+#[derive(Debug, PartialEq, Eq)]
+pub struct MapError {
+    pub kind: &'static str,
+    pub message: String,
+}
+
+fn fail(kind: &'static str, message: impl Into<String>) -> MapError {
+    MapError { kind, message: message.into() }
+}
+
+/// A read-only private mapping of a whole regular file (empty files map to an empty slice, no mapping).
+pub struct Mapped {
+    ptr: *mut c_void,
+    len: usize,
+}
+
+// SAFETY: the mapping is read-only and owned by this value alone; the pages can be read from any thread.
+unsafe impl Send for Mapped {}
+// SAFETY: as above: shared references only read.
+unsafe impl Sync for Mapped {}
+
+impl Mapped {
+    /// Maps `path`, refusing anything that is not a regular file, up to at most `limit` bytes.
+    pub fn open(path: &str, limit: Option<usize>) -> Result<Mapped, MapError> {
+        let file = open_regular(path)?;
+        let size = file.metadata().map_err(|e| fail("unreadable", format!("cannot stat: {e}")))?.len();
+        let size = usize::try_from(size).map_err(|_| fail("too-big", "the file is larger than this machine can address"))?;
+        let len = limit.map_or(size, |l| l.min(size));
+        if len == 0 {
+            return Ok(Mapped { ptr: std::ptr::null_mut(), len: 0 });
+        }
+        // SAFETY: a fresh read-only private mapping of `len` bytes of an open regular file at offset 0;
+        // the kernel chooses the address. The fd may be closed afterwards (the mapping keeps the file).
+        let ptr = unsafe { mmap(std::ptr::null_mut(), len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, file.as_raw_fd(), 0) };
+        if ptr as isize == -1 || ptr.is_null() {
+            return Err(fail("unreadable", format!("cannot map: {}", std::io::Error::last_os_error())));
+        }
+        Ok(Mapped { ptr, len })
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn as_ptr(&self) -> *const u8 {
+        self.ptr as *const u8
+    }
+
+    /// Gives up ownership: the caller must eventually pass (ptr, len) to `unmap`.
+    pub fn into_raw(self) -> (*mut c_void, usize) {
+        let raw = (self.ptr, self.len);
+        std::mem::forget(self);
+        raw
+    }
+
+    /// Unmaps what `into_raw` gave out.
+    ///
+    /// # Safety
+    /// (ptr, len) must come from `into_raw`, once, and nothing may read the bytes afterwards.
+    pub unsafe fn unmap(ptr: *mut c_void, len: usize) {
+        if len > 0 && !ptr.is_null() {
+            munmap(ptr, len);
+        }
+    }
+}
+
+impl std::ops::Deref for Mapped {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        if self.len == 0 {
+            return &[];
+        }
+        // SAFETY: ptr maps `len` readable bytes for as long as self lives. (A file truncated by another
+        // process while mapped makes reading the lost pages fault: logs are append-only, and the master
+        // lives where no agent can reach it.)
+        unsafe { std::slice::from_raw_parts(self.ptr as *const u8, self.len) }
+    }
+}
+
+impl Drop for Mapped {
+    fn drop(&mut self) {
+        // SAFETY: the mapping is ours and no borrow of it outlives self.
+        unsafe { Mapped::unmap(self.ptr, self.len) };
+    }
+}
+
+/// Opens `path` read-only without blocking, and only if it is a regular file.
+pub fn open_regular(path: &str) -> Result<File, MapError> {
+    let file = OpenOptions::new().read(true).custom_flags(O_NONBLOCK).open(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => fail("missing-file", "no such file"),
+        std::io::ErrorKind::PermissionDenied => fail("unreadable", format!("cannot open: {e}")),
+        _ => fail("unreadable", format!("cannot open: {e}")),
+    })?;
+    let t = file.metadata().map_err(|e| fail("unreadable", format!("cannot stat: {e}")))?.file_type();
+    if t.is_file() {
+        return Ok(file);
+    }
+    let what = if t.is_dir() {
+        return Err(fail("is-directory", "is a directory, expected a log file"));
+    } else if t.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if t.is_char_device() {
+        "a character device"
+    } else if t.is_block_device() {
+        "a block device"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "something other than a regular file"
+    };
+    Err(fail("not-a-file", format!("is {what}; a log must be a regular file")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn temp(name: &str, bytes: &[u8]) -> String {
+        let p = std::env::temp_dir().join(format!("prolong-mapped-{}-{name}", std::process::id()));
+        std::fs::File::create(&p).unwrap().write_all(bytes).unwrap();
+        p.to_string_lossy().into_owned()
+    }
+
+    #[test]
+    fn maps_a_file_and_a_limit() {
+        let p = temp("a", b"hello\nworld\n");
+        assert_eq!(&*Mapped::open(&p, None).unwrap(), b"hello\nworld\n");
+        assert_eq!(&*Mapped::open(&p, Some(5)).unwrap(), b"hello");
+        assert_eq!(&*Mapped::open(&p, Some(99)).unwrap(), b"hello\nworld\n");
+        let e = temp("e", b"");
+        assert!(Mapped::open(&e, None).unwrap().is_empty());
+        std::fs::remove_file(p).unwrap();
+        std::fs::remove_file(e).unwrap();
+    }
+
+    #[test]
+    fn refuses_what_is_not_a_regular_file() {
+        assert_eq!(Mapped::open("/nonexistent/prolong", None).err().unwrap().kind, "missing-file");
+        assert_eq!(Mapped::open("/", None).err().unwrap().kind, "is-directory");
+        let zero = Mapped::open("/dev/zero", None).err().unwrap();
+        assert_eq!(zero.kind, "not-a-file");
+        assert!(zero.message.contains("character device"), "{}", zero.message);
+    }
+}

@@ -1,0 +1,53 @@
+// Every command that reads a log, given what is not a regular file: an error naming the path and what it is,
+// exit 2, never a wait for input (a FIFO with no writer, /dev/zero that never ends).
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { generateLog } from "../../scripts/gen-log.ts";
+
+const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
+const dir = mkdtempSync(path.join(tmpdir(), "prolong-bad-files-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const good = path.join(dir, "good.txt");
+writeFileSync(good, generateLog({ sections: 5, seed: 1 }));
+const fifo = path.join(dir, "fifo");
+Bun.spawnSync(["mkfifo", fifo]);
+const emptyDir = path.join(dir, "empty-dir");
+mkdirSync(emptyDir);
+
+function prolong(...args: string[]) {
+  // The timeout only keeps a regression from hanging the suite; the assertion is on the exit status.
+  const p = Bun.spawnSync([process.execPath, MAIN, ...args], { stdout: "pipe", stderr: "pipe", timeout: 20_000 });
+  return { code: p.exitCode, err: p.stderr.toString() };
+}
+
+const BAD: Array<[string, string, RegExp]> = [
+  ["a FIFO", fifo, /FIFO/],
+  ["/dev/zero", "/dev/zero", /character device/],
+  ["a directory without logs.txt", emptyDir, /directory/],
+];
+
+const COMMANDS: Array<[string, (f: string) => string[]]> = [
+  ["log stats", (f) => ["log", "stats", f]],
+  ["log sections", (f) => ["log", "sections", f]],
+  ["log show", (f) => ["log", "show", f, "0"]],
+  ["log grep", (f) => ["log", "grep", f, "Action"]],
+  ["log diff", (f) => ["log", "diff", f, "0", "1"]],
+  ["verify (master)", (f) => ["verify", f, good]],
+  ["verify (copy)", (f) => ["verify", good, f]],
+];
+
+describe("a log that is not a regular file", () => {
+  for (const [what, file, says] of BAD) {
+    for (const [name, argv] of COMMANDS) {
+      test(`${name} on ${what}: exit 2 naming it`, () => {
+        const r = prolong(...argv(file));
+        expect(r.err).toContain(file);
+        expect(r.err).toMatch(says);
+        expect(r.code).toBe(2);
+      });
+    }
+  }
+});
