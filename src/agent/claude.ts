@@ -10,6 +10,7 @@ import { prolongError, type ProlongError } from "../errors.ts";
 import type { Agent, TokenUsage, TurnInput, TurnReply } from "./agent.ts";
 import { agentHome, jsonLine, processFailure, readSessionRecord, runInGroup, tailOf, writeSessionRecord } from "./cli-process.ts";
 import { installDir, NO_SANDBOX, type Sandbox } from "./sandbox.ts";
+import { ALL_TOOLS, claudeToolArgs, isRestricted, type ToolPolicy } from "./tool-ladder.ts";
 
 export interface ClaudeAgentOptions {
   /** The claude executable (findCli("claude")). */
@@ -18,7 +19,14 @@ export interface ClaudeAgentOptions {
   readonly model?: string;
   readonly effort?: string;
   readonly sandbox?: Sandbox;
+  /** The tool ladder level (default all: CLAUDE_TOOLS). */
+  readonly policy?: ToolPolicy;
+  /** --context-limit: Claude Code's auto-compact window (CLAUDE_CODE_AUTO_COMPACT_WINDOW). */
+  readonly contextLimit?: number;
 }
+
+/** Claude Code raises an auto-compact window below this to it. */
+export const CLAUDE_MIN_COMPACT_WINDOW = 100_000;
 
 /** The tools the agent needs to read the log with code and write actions.json; anything else is denied. */
 export const CLAUDE_TOOLS = "Bash,Read,Write,Edit,Glob,Grep";
@@ -41,8 +49,14 @@ const ResultSchema = v.object({
 });
 type ClaudeResult = v.InferOutput<typeof ResultSchema>;
 
+/** The tool arguments of a level: the historical fixed set at level all, the ladder's otherwise. */
+export function claudeToolFlags(policy: ToolPolicy): string[] {
+  return isRestricted(policy) ? claudeToolArgs(policy) : ["--allowedTools", CLAUDE_TOOLS];
+}
+
 export function claudeAgent(opts: ClaudeAgentOptions): Agent {
   const sandbox = opts.sandbox ?? NO_SANDBOX;
+  const policy = opts.policy ?? ALL_TOOLS;
   return {
     name: "claude",
     async turn(input: TurnInput): Promise<Result<TurnReply, ProlongError>> {
@@ -55,7 +69,7 @@ export function claudeAgent(opts: ClaudeAgentOptions): Agent {
 
       const home = agentHome(input.workspace);
       const argv = [
-        opts.bin, "-p", input.prompt, "--output-format", "stream-json", "--verbose", "--allowedTools", CLAUDE_TOOLS,
+        opts.bin, "-p", input.prompt, "--output-format", "stream-json", "--verbose", ...claudeToolFlags(policy),
         ...(opts.model ? ["--model", opts.model] : []),
         ...(opts.effort ? ["--effort", opts.effort] : []),
         ...(resume ? ["--resume", resume] : ["--session-id", sessionId]),
@@ -67,7 +81,7 @@ export function claudeAgent(opts: ClaudeAgentOptions): Agent {
         cwd: input.workspace,
         stdin: null,
         timeoutSec: opts.timeoutSec,
-        env: { ...process.env, HOME: home, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: process.env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] ?? "1", DISABLE_AUTOUPDATER: "1" },
+        env: { ...process.env, HOME: home, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: process.env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] ?? "1", DISABLE_AUTOUPDATER: "1", ...(opts.contextLimit !== undefined ? { CLAUDE_CODE_AUTO_COMPACT_WINDOW: String(opts.contextLimit) } : {}) },
         onStdoutLine: (line) => {
           const msg = jsonLine(line);
           if (msg?.["type"] === "result") result = msg;
@@ -89,7 +103,8 @@ export function claudeAgent(opts: ClaudeAgentOptions): Agent {
         return err(prolongError("agent-error", `claude ended its turn with an error (${r.subtype})${r.result ? `: ${r.result.slice(0, 500)}` : ""}`, { fix: "check the model API settings (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL) and --model" }));
       }
       const denied = r.permission_denials ?? [];
-      if (denied.length > 0) {
+      // In a restricted arm a refusal is the arm working: the model was told and went on. Otherwise it fails the turn.
+      if (denied.length > 0 && !isRestricted(policy)) {
         const tools = [...new Set(denied.map((d) => d.tool_name))].join(", ");
         return err(prolongError("agent-denied", `claude was denied ${denied.length} tool call(s) (${tools}); the turn is treated as failed`, { fix: `the agent may use ${CLAUDE_TOOLS}; the instructions file says so` }));
       }

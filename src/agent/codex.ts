@@ -21,6 +21,8 @@ export interface CodexAgentOptions {
   readonly model?: string;
   readonly effort?: string;
   readonly sandbox?: Sandbox;
+  /** --context-limit: Codex's own auto-compaction threshold (model_auto_compact_token_limit). */
+  readonly contextLimit?: number;
   /** Where the user's config.toml is read from; default $CODEX_HOME or ~/.codex. */
   readonly userCodexHome?: string;
 }
@@ -49,6 +51,7 @@ export function codexAgent(opts: CodexAgentOptions): Agent {
         "-c", "analytics.enabled=false", "-c", "check_for_update_on_startup=false", "--disable", "plugins",
         ...(opts.model ? ["-m", opts.model] : []),
         ...(opts.effort ? ["-c", `model_reasoning_effort=${JSON.stringify(opts.effort)}`] : []),
+        ...(opts.contextLimit !== undefined ? ["-c", `model_auto_compact_token_limit=${opts.contextLimit}`] : []),
         ...(record ? ["resume", record.sessionId] : []),
         input.prompt,
       ];

@@ -4,13 +4,15 @@ import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
 import type { RunConfig } from "../run/config.ts";
 import type { Agent } from "./agent.ts";
-import { claudeAgent } from "./claude.ts";
+import { CLAUDE_MIN_COMPACT_WINDOW, claudeAgent } from "./claude.ts";
 import { cliMissing, findCli } from "./cli-process.ts";
 import { codexAgent } from "./codex.ts";
 import { commandAgent } from "./command.ts";
 import { createExplorer } from "./explorer/explorer.ts";
 import { checkCommandPaths } from "./cmd-paths.ts";
+import { miniFromConfig } from "./mini/from-config.ts";
 import { chooseSandbox } from "./sandbox.ts";
+import { codexToolArgs, policyOf } from "./tool-ladder.ts";
 
 /** The npm package that brings each coding CLI, for the "not installed" message. */
 export const CLI_PACKAGES = { claude: "@anthropic-ai/claude-code", codex: "@openai/codex" } as const;
@@ -33,13 +35,23 @@ export function createAgent(config: RunConfig, find: (name: string) => string | 
         return unseen ? err(unseen) : ok({ ...commandAgent({ cmd, timeoutSec: config.agentTimeoutSec, sandbox }), sandbox: sandbox.kind });
       });
     }
+    case "mini":
+      return miniFromConfig(config);
     case "claude":
     case "codex": {
       const kind = config.agent;
+      const policy = policyOf(config);
+      if (kind === "codex") {
+        const possible = codexToolArgs(policy);
+        if (possible.isErr()) return err(possible.error);
+      }
+      if (kind === "claude" && config.contextLimit !== undefined && config.contextLimit < CLAUDE_MIN_COMPACT_WINDOW) {
+        return err(prolongError("bad-config", `--context-limit ${config.contextLimit} is below Claude Code's smallest auto-compact window (${CLAUDE_MIN_COMPACT_WINDOW} tokens; it raises smaller values to that)`, { fix: `use --context-limit ${CLAUDE_MIN_COMPACT_WINDOW} or more with Claude Code, or run the arm with --agent mini or codex (docs/ablations.md)` }));
+      }
       const bin = find(kind);
       if (bin === null) return err(cliMissing(kind, CLI_PACKAGES[kind]));
       return chooseSandbox(config.sandbox).map((sandbox) => {
-        const opts = { bin, timeoutSec: config.agentTimeoutSec, sandbox, ...(config.model ? { model: config.model } : {}), ...(config.effort ? { effort: config.effort } : {}) };
+        const opts = { bin, timeoutSec: config.agentTimeoutSec, sandbox, policy, ...(config.model ? { model: config.model } : {}), ...(config.effort ? { effort: config.effort } : {}), ...(config.contextLimit !== undefined ? { contextLimit: config.contextLimit } : {}) };
         return { ...(kind === "claude" ? claudeAgent(opts) : codexAgent(opts)), sandbox: sandbox.kind };
       });
     }

@@ -24,6 +24,11 @@ export interface SandboxDirs {
   readonly writable?: readonly string[];
   /** Paths that must stay readable even if they lie under a hidden directory (the CLI's installation). */
   readonly keep?: readonly string[];
+  /**
+   * Mount the workspace read-only, with only these existing files in it writable (the mini agent's arms that
+   * forbid writes: actions.json stays the one way to answer).
+   */
+  readonly onlyWritableFiles?: readonly string[];
 }
 
 export interface Sandbox {
@@ -86,7 +91,11 @@ export function bwrapArgv(bwrap: BwrapSupport, argv: readonly string[], dirs: Sa
   const hidden = hiddenDirs(dirs.workspace);
   const out = [bwrap.bin, ...isolationFlags(bwrap.userns), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
   for (const h of hidden) out.push("--tmpfs", h);
-  for (const w of [dirs.workspace, ...(dirs.writable ?? [])]) out.push("--bind", w, w);
+  if (dirs.onlyWritableFiles) {
+    out.push("--ro-bind", dirs.workspace, dirs.workspace);
+    for (const f of dirs.onlyWritableFiles) out.push("--bind", f, f);
+  } else out.push("--bind", dirs.workspace, dirs.workspace);
+  for (const w of dirs.writable ?? []) out.push("--bind", w, w);
   for (const k of dirs.keep ?? []) {
     if (hidden.some((h) => isInside(k, h))) out.push("--ro-bind", k, k);
   }

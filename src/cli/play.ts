@@ -17,6 +17,8 @@ import { flag, parseCommandArgs, type FlagValues } from "./args.ts";
 import type { RunSession } from "../run/session.ts";
 import type { Command } from "./command.ts";
 import { playHuman } from "./play-human.ts";
+import { ToolLevelFlag } from "../agent/tool-ladder.ts";
+import { TOOL_FORMATS } from "../agent/mini/mini.ts";
 
 const usage = `usage: prolong play <game> [options]
        prolong play --games all|a,b,c [--runs K] [--parallel P] [options]
@@ -32,6 +34,18 @@ agent:
   --model M, --effort E   passed to coding-agent backends
   --agent-timeout SEC     per agent call (default ${DEFAULTS.agentTimeoutSec}); a hung agent's process group is killed
   --agent-retries N       failed calls in a row before the run ends (default ${DEFAULTS.agentRetries})
+
+mini agent (any OpenAI-compatible Chat Completions server; docs/local-models.md):
+  --base-url URL          the API root (default https://api.openai.com/v1; llama.cpp: http://127.0.0.1:8080/v1)
+  --api-key-env NAME      the variable holding the key (default OPENAI_API_KEY; local servers take any value)
+  --tool-format tools|text   bash as a tool call (default) or in fenced \`\`\`bash blocks (servers without tools)
+  --step-limit N          most model replies per turn (default 30)
+
+ablation arms (docs/ablations.md):
+  --tools LEVEL           read | read,grep | read,grep,python | all (default); mini and claude (codex: all)
+  --no-write              no file but actions.json may be written
+  --context-limit N       tokens kept before compacting: mini drops the oldest outputs, codex and claude
+                          pass it to their own auto-compaction
 
 budget and batches:
   --max-actions N         actions per episode, RESET included (default ${DEFAULTS.maxActions})
@@ -86,6 +100,13 @@ export const playFlags = {
   effort: flag.text(),
   "agent-timeout": flag.num(1, 7 * 24 * 3600, { unit: " of seconds" }),
   "agent-retries": flag.int(0, 1000),
+  "base-url": flag.text(),
+  "api-key-env": flag.text(),
+  "tool-format": flag.choice(TOOL_FORMATS),
+  "step-limit": flag.int(1, 10_000),
+  "context-limit": flag.int(1000, 100_000_000, { unit: " of tokens" }),
+  tools: flag.custom(ToolLevelFlag),
+  "no-write": flag.bool(),
   "max-actions": flag.int(1, 1_000_000),
   "action-cap": flag.int(1, 100_000),
   "log-window": flag.custom(LogWindowFlagSchema),
@@ -124,6 +145,13 @@ export function fieldsFromFlags(f: PlayFlags): Partial<RunConfig> {
   set("effort", f.effort);
   set("agentTimeoutSec", f["agent-timeout"]);
   set("agentRetries", f["agent-retries"]);
+  set("baseUrl", f["base-url"]);
+  set("apiKeyEnv", f["api-key-env"]);
+  set("toolFormat", f["tool-format"]);
+  set("stepLimit", f["step-limit"]);
+  set("contextLimit", f["context-limit"]);
+  set("tools", f.tools);
+  if (f["no-write"]) set("noWrite", true);
   set("maxActions", f["max-actions"]);
   set("actionCap", f["action-cap"]);
   set("logWindow", f["log-window"]);

@@ -10,10 +10,10 @@ import { DEFAULTS, type RunConfig } from "./config.ts";
 /**
  * Settings that never change what the agent sees or does: which game and seed (the arm spans games and seeds),
  * the arm's own name, where the game files lie on this machine (the game's version is checked instead), and
- * bookkeeping (timeouts, retries, how the agent is confined). Every other RunConfig field is part of the
+ * bookkeeping (timeouts, retries, how the agent is confined, which variable holds the API key). Every other RunConfig field is part of the
  * fingerprint, so a setting added later is fingerprinted without anyone remembering to list it here.
  */
-const NOT_ARM_SETTINGS = new Set<string>(["game", "seed", "arm", "arcGames", "agentTimeoutSec", "agentRetries", "sandbox"]);
+const NOT_ARM_SETTINGS = new Set<string>(["game", "seed", "arm", "arcGames", "agentTimeoutSec", "agentRetries", "sandbox", "apiKeyEnv"]);
 
 /** The flag each setting comes from, for messages and derived names. */
 const FLAG_OF: Readonly<Record<string, string>> = {
@@ -68,7 +68,7 @@ function shellWord(s: string): string {
 /** A setting as the flag that gives it: `--log-window 25`, `--cmd 'python agent.py'`, `--log-window full`. */
 export function settingText(key: string, value: string | number | boolean | null | undefined): string {
   if (key === "version") return `prolong ${value}`;
-  if (key === "logWindow") return `--log-window ${value === null || value === undefined ? "full" : value}`; // null: an older run's full log
+  if (typeof value === "boolean") return value ? flagOf(key) : `(no ${flagOf(key)})`;
   return `${flagOf(key)} ${value === undefined || value === null ? "(unset)" : shellWord(String(value))}`;
 }
 

@@ -6,8 +6,9 @@ import * as v from "valibot";
 import { FULL_WINDOW, LogWindowSchema } from "../config/log-window.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { VERSION } from "../version.ts";
+import { TOOL_LEVELS } from "../agent/tool-ladder.ts";
 
-export const AGENT_KINDS = ["explorer", "human", "command", "claude", "codex"] as const;
+export const AGENT_KINDS = ["explorer", "human", "command", "claude", "codex", "mini"] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
 /** Where games come from: the committed local games, ARC's engine run offline, or ARC's REST service. */
 export const ENV_KINDS = ["local", "arc-local", "arc-online"] as const;
@@ -30,6 +31,20 @@ export const RunConfigSchema = v.object({
   cmd: v.optional(v.string()),
   model: v.optional(v.string()),
   effort: v.optional(v.string()),
+  /** --agent mini: the API root of an OpenAI-compatible Chat Completions server. */
+  baseUrl: v.optional(v.pipe(v.string(), v.url("--base-url must be a URL such as http://127.0.0.1:8080/v1"), v.regex(/^https?:\/\//i, "--base-url must start with http:// or https://"))),
+  /** --agent mini: the environment variable holding the API key (its NAME is saved, never the key). */
+  apiKeyEnv: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "--api-key-env must be an environment variable name such as OPENAI_API_KEY"))),
+  /** --agent mini: commands as tool calls or as fenced ```bash blocks. */
+  toolFormat: v.optional(v.picklist(["tools", "text"], "--tool-format must be tools or text")),
+  /** --agent mini: most model replies per turn. */
+  stepLimit: v.optional(Int(1, "--step-limit must be a whole number ≥ 1")),
+  /** Tokens of conversation kept before compacting (mini: oldest outputs dropped; codex/claude: their own setting). */
+  contextLimit: v.optional(Int(1000, "--context-limit must be a whole number of tokens ≥ 1000")),
+  /** The tool ladder level (absent: all). */
+  tools: v.optional(v.picklist(TOOL_LEVELS, `--tools must be one of ${TOOL_LEVELS.join(" | ")}`)),
+  /** No file may be created or changed but actions.json. */
+  noWrite: v.optional(v.boolean()),
   /** Most actions per episode; RESET counts, as in the paper. */
   maxActions: Int(1, "max actions must be a whole number ≥ 1"),
   /** Most actions executed from one actions.json. */
@@ -81,8 +96,15 @@ export function newConfig(fields: Partial<RunConfigInput> & { game: string }): R
 /** Which agents (or environments) each optional setting means something to. */
 const APPLIES_TO: readonly { readonly field: keyof RunConfig; readonly flag: string; readonly on: "agent" | "env"; readonly kinds: readonly string[] }[] = [
   { field: "cmd", flag: "--cmd", on: "agent", kinds: ["command"] },
-  { field: "model", flag: "--model", on: "agent", kinds: ["claude", "codex"] },
+  { field: "model", flag: "--model", on: "agent", kinds: ["claude", "codex", "mini"] },
   { field: "effort", flag: "--effort", on: "agent", kinds: ["claude", "codex"] },
+  { field: "baseUrl", flag: "--base-url", on: "agent", kinds: ["mini"] },
+  { field: "apiKeyEnv", flag: "--api-key-env", on: "agent", kinds: ["mini"] },
+  { field: "toolFormat", flag: "--tool-format", on: "agent", kinds: ["mini"] },
+  { field: "stepLimit", flag: "--step-limit", on: "agent", kinds: ["mini"] },
+  { field: "contextLimit", flag: "--context-limit", on: "agent", kinds: ["mini", "claude", "codex"] },
+  { field: "tools", flag: "--tools", on: "agent", kinds: ["mini", "claude", "codex"] },
+  { field: "noWrite", flag: "--no-write", on: "agent", kinds: ["mini", "claude", "codex"] },
   { field: "arcGames", flag: "--arc-games", on: "env", kinds: ["arc-local"] },
 ];
 

@@ -34,7 +34,7 @@ export interface RunSummary {
 }
 
 /** A run that ended for these reasons is not over: `prolong resume` continues it. */
-export const RESUMABLE: readonly EndReason[] = ["interrupted", "game-failed", "log-failed"];
+export const RESUMABLE: readonly EndReason[] = ["interrupted", "game-failed", "log-failed", "agent-unavailable"];
 
 export async function finishRun(s: RunSession, end: RunEnd): Promise<{ summary: RunSummary; text: string }> {
   // The game and the agent close first: what the environment reports on closing goes into summary.txt.
@@ -79,6 +79,7 @@ export async function finishRun(s: RunSession, end: RunEnd): Promise<{ summary: 
   // An interrupted run is not over: without the "ended" mark `prolong resume` continues it (its scorecard
   // says interrupted until then, and `prolong score` skips it with that reason). Nor is one whose game
   // (a bridge or server that died) or log files failed: the master is the truth, resume goes on from it.
+  // So is one whose model API could not be used (agent-unavailable): fix the setting the error names, then resume.
   if (RESUMABLE.includes(end.reason)) s.index.setState("wallMs", wallMs);
   else s.index.setState("ended", { reason: end.reason, detail: end.detail, wallMs });
   emit(s, "run-end", { reason: end.reason, actions: summary.actions, levels: summary.levelsCompleted, score: summary.rhae, agentCalls: summary.agentCalls, tamperEvents: summary.tamperEvents, ms: wallMs });

@@ -74,6 +74,8 @@ async function runnerReset(s: RunSession): Promise<Result<unknown, StepFailure>>
 /** Prepare the workspace, call the agent and read its actions; a failed call is retried a bounded number of times. */
 async function askAgent(s: RunSession): Promise<PendingBatch | RunEnd> {
   let lastError = "";
+  let lastCode = "";
+  let lastFix = "";
   for (let attempt = 0; attempt <= s.config.agentRetries; attempt++) {
     const prepared = prepareTurn(s);
     if (prepared.isErr()) return failed({ source: "log", error: prepared.error });
@@ -82,6 +84,8 @@ async function askAgent(s: RunSession): Promise<PendingBatch | RunEnd> {
     if (answer.isErr()) {
       recordWarning(s, answer.error);
       lastError = answer.error.message;
+      lastCode = answer.error.code;
+      lastFix = answer.error.fix ?? "";
       continue;
     }
     const { reply, batch } = answer.value;
@@ -91,7 +95,11 @@ async function askAgent(s: RunSession): Promise<PendingBatch | RunEnd> {
     s.index.setState("pending", pending); // saved before any action runs, so resume finishes this batch exactly
     return pending;
   }
-  return { reason: "agent-failed", detail: `${s.config.agentRetries + 1} agent call(s) in a row failed; last: ${lastError}` };
+  const detail = `${s.config.agentRetries + 1} agent call(s) in a row failed; last: ${lastError}`;
+  // A model API that cannot be used (codes api-*: unreachable, key, model, base URL, …) says nothing about the
+  // agent: the run stays resumable once the setting is fixed.
+  if (lastCode.startsWith("api-")) return { reason: "agent-unavailable", detail: `${detail}${lastFix ? ` (fix: ${lastFix})` : ""}; the run can be resumed with \`prolong resume\`` };
+  return { reason: "agent-failed", detail };
 }
 
 /** The prompt for the next agent call: first-turn, follow-up or resume wording. */

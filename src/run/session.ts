@@ -85,6 +85,8 @@ export type EndReason =
   | "max-actions"
   | "agent-stopped"
   | "agent-failed"
+  /** The agent's model API could not be used (unreachable, refused the key or model, kept failing): resumable. */
+  | "agent-unavailable"
   | "game-failed"
   | "log-failed"
   | "interrupted";

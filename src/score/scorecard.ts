@@ -18,7 +18,7 @@ import { billedTokens } from "../run/tally.ts";
 /** Marks the file as ours: a scorecard without it (ARC's, an older prolong's) is named and skipped. */
 export const SCORECARD_FORMAT = "prolong-scorecard/1";
 
-export const END_REASONS = ["win", "max-actions", "agent-stopped", "agent-failed", "game-failed", "log-failed", "interrupted"] as const satisfies readonly EndReason[];
+export const END_REASONS = ["win", "max-actions", "agent-stopped", "agent-failed", "agent-unavailable", "game-failed", "log-failed", "interrupted"] as const satisfies readonly EndReason[];
 // Compile-time check that the list names every EndReason.
 const _allReasons: readonly (typeof END_REASONS)[number][] = [] as EndReason[];
 void _allReasons;

@@ -1,0 +1,260 @@
+// `--agent mini`: a minimal coding agent inside prolong, in the spirit of mini-swe-agent, for any model behind
+// an OpenAI-compatible Chat Completions API (llama.cpp's server, vLLM, Ollama, LM Studio, hosted endpoints).
+// Per turn: the turn prompt joins the run's one conversation; the model asks for bash commands (tool calls,
+// or fenced ```bash blocks with --tool-format text); each command is checked against the tool level, run in
+// the workspace under the run's sandbox, and its output (cut to a set size, the cut said) goes back. The turn
+// ends when the model replies without a command, when actions.json exists after a command, or at
+// --step-limit replies.
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { err, ok, type Result } from "neverthrow";
+import { prolongError, type ProlongError } from "../../errors.ts";
+import type { Agent, TokenUsage, TurnInput, TurnReply } from "../agent.ts";
+import { agentHome, runInGroup } from "../cli-process.ts";
+import { NO_SANDBOX, type Sandbox } from "../sandbox.ts";
+import { describePolicy, writesAllowed, type ToolPolicy } from "../tool-ladder.ts";
+import { chatCompletion, DEFAULT_RETRY, type ChatEndpoint, type ChatToolCall, type RetryPolicy } from "./chat-api.ts";
+import { apiMessages, closeDanglingCalls, conversationChars, fitContext, readConversation, writeConversation, type Conversation, type Message } from "./conversation.ts";
+import { checkCommand } from "./shell-check.ts";
+
+export const TOOL_FORMATS = ["tools", "text"] as const;
+export type ToolFormat = (typeof TOOL_FORMATS)[number];
+
+export interface MiniAgentOptions {
+  readonly endpoint: ChatEndpoint;
+  readonly toolFormat: ToolFormat;
+  /** Most model replies in one turn. */
+  readonly stepLimit: number;
+  /** Tokens; past it the oldest command outputs are dropped. */
+  readonly contextLimit?: number;
+  readonly policy: ToolPolicy;
+  /** The whole turn's time (--agent-timeout). */
+  readonly timeoutSec: number;
+  readonly sandbox?: Sandbox;
+  readonly retry?: RetryPolicy;
+  /** One command's time, within the turn's. */
+  readonly commandTimeoutSec?: number;
+  /** Characters of one command's output the model sees. */
+  readonly outputLimit?: number;
+}
+
+export const MINI_DEFAULTS = { stepLimit: 30, commandTimeoutSec: 120, outputLimit: 10_000, apiKeyEnv: "OPENAI_API_KEY", toolFormat: "tools" } as const;
+
+/** The instructions file the harness wrote into the workspace before the first turn (read then, capped). */
+const INSTRUCTIONS_FILE = "AGENTS.md";
+const INSTRUCTIONS_CAP = 64 * 1024;
+/** Steps in a row whose every tool call had unusable arguments before the turn fails. */
+const BAD_CALLS_IN_A_ROW = 3;
+
+const BASH_TOOL = {
+  type: "function",
+  function: {
+    name: "bash",
+    description: "Run one bash command in the working directory and get its exit status and output.",
+    parameters: { type: "object", properties: { command: { type: "string", description: "the command line, run with bash -c" } }, required: ["command"] },
+  },
+};
+
+export function miniAgent(opts: MiniAgentOptions): Agent {
+  const sandbox = opts.sandbox ?? NO_SANDBOX;
+  const outputLimit = opts.outputLimit ?? MINI_DEFAULTS.outputLimit;
+  return {
+    name: "mini",
+    async turn(input: TurnInput): Promise<Result<TurnReply, ProlongError>> {
+      const started = performance.now();
+      const deadline = started + opts.timeoutSec * 1000;
+      const saved = readConversation(input.workspace);
+      if (saved.isErr()) return err(saved.error);
+      const c: Conversation = saved.value ?? { version: 1, messages: [{ role: "system", content: systemPrompt(opts, outputLimit, instructions(input.workspace)) }], dropped: 0 };
+      closeDanglingCalls(c.messages);
+      c.messages.push({ role: "user", content: input.prompt });
+      writeConversation(input.workspace, c);
+
+      let tokens: TokenUsage = { input: 0, cached: 0, output: 0 };
+      let commands = 0;
+      let badInARow = 0;
+      let text = "";
+      for (let step = 1; step <= opts.stepLimit; step++) {
+        if (opts.contextLimit !== undefined) fitContext(c, opts.contextLimit);
+        const sentChars = conversationChars(c.messages);
+        const body = { messages: apiMessages(c.messages), ...(opts.toolFormat === "tools" ? { tools: [BASH_TOOL], tool_choice: "auto" } : {}) };
+        const reply = await chatCompletion(opts.endpoint, body, deadline, opts.retry ?? DEFAULT_RETRY);
+        if (reply.isErr()) {
+          writeConversation(input.workspace, c);
+          return err(reply.error);
+        }
+        const r = reply.value;
+        tokens = { input: tokens.input + r.tokens.input, cached: tokens.cached + r.tokens.cached, output: tokens.output + r.tokens.output };
+        if (r.tokens.input > 0) c.tokensPerChar = r.tokens.input / sentChars;
+        const content = r.message.content ?? "";
+        if (content.trim() !== "") text = content;
+        const calls = opts.toolFormat === "tools" ? (r.message.tool_calls ?? []) : [];
+        c.messages.push({ role: "assistant", content: r.message.content ?? null, ...(calls.length > 0 ? { tool_calls: calls.map(normalCall) } : {}) });
+        writeConversation(input.workspace, c);
+
+        const asked: AskedCommand[] = opts.toolFormat === "tools" ? calls.map(commandOfCall) : fencedCommands(content).map((command) => ({ command }));
+        if (asked.length === 0) return ok(reply_(text, commands, tokens, started));
+        if (asked.every((a) => a.command === undefined)) badInARow++;
+        else badInARow = 0;
+        let answered = false;
+        const outputs: string[] = [];
+        for (const [k, a] of asked.entries()) {
+          let out: string;
+          if (answered) out = "not run: actions.json was written, so the turn ended";
+          else if (a.command === undefined) out = a.problem ?? "unusable tool call";
+          else {
+            commands++;
+            const verdict = checkCommand(a.command, opts.policy);
+            out = verdict.ok ? await runCommand(a.command, input.workspace, deadline, opts, sandbox, outputLimit) : verdict.reason;
+            answered = actionsWritten(input.workspace);
+          }
+          if (opts.toolFormat === "tools") c.messages.push({ role: "tool", tool_call_id: calls[k]!.id, content: out });
+          else outputs.push(asked.length > 1 ? `[command ${k + 1} of ${asked.length}]\n${out}` : out);
+        }
+        if (opts.toolFormat === "text") c.messages.push({ role: "user", content: outputs.join("\n\n"), output: true });
+        writeConversation(input.workspace, c);
+        if (answered) return ok(reply_(text, commands, tokens, started));
+        if (badInARow >= BAD_CALLS_IN_A_ROW) {
+          return err(prolongError("api-tool-args", `the model's tool calls had unusable arguments ${badInARow} times in a row (${asked[0]?.problem ?? ""})`, { fix: "the server's tool-call support may be broken for this model: pass --tool-format text (commands in fenced ```bash blocks)" }));
+        }
+        if (performance.now() >= deadline) {
+          return err(prolongError("agent-timeout", `the mini agent's turn did not finish within ${opts.timeoutSec}s`, { fix: "raise --agent-timeout, or lower --step-limit" }));
+        }
+      }
+      c.messages.push({ role: "user", content: `[the turn ended: --step-limit ${opts.stepLimit} replies reached]` });
+      writeConversation(input.workspace, c);
+      return ok(reply_(text, commands, tokens, started));
+    },
+  };
+}
+
+function reply_(text: string, toolCalls: number, tokens: TokenUsage, started: number): TurnReply {
+  return { text, toolCalls, tokens, wallMs: Math.round(performance.now() - started), exitCode: 0 };
+}
+
+function normalCall(c: ChatToolCall) {
+  return { id: c.id, type: "function" as const, function: { name: c.function.name, arguments: c.function.arguments } };
+}
+
+/** The command of a tool call, or why there is none (the model hears the why). */
+interface AskedCommand {
+  readonly command?: string;
+  readonly problem?: string;
+}
+
+export function commandOfCall(c: ChatToolCall): AskedCommand {
+  if (c.function.name !== "bash") return { problem: `there is no tool "${c.function.name}"; the only tool is bash with {"command": "..."}` };
+  let args: unknown;
+  try {
+    args = JSON.parse(c.function.arguments || "{}");
+  } catch (e) {
+    return { problem: `the arguments were not valid JSON (${(e as Error).message}); call bash with {"command": "..."}` };
+  }
+  const command = (args as { command?: unknown } | null)?.command;
+  if (typeof command !== "string" || command.trim() === "") return { problem: 'the arguments need a "command" string: {"command": "..."}' };
+  return { command };
+}
+
+/** The commands of a text-format reply: every fenced block tagged bash, sh or shell, in order. */
+export function fencedCommands(content: string): string[] {
+  const out: string[] = [];
+  for (const m of content.matchAll(/```(?:bash|sh|shell)[ \t]*\r?\n([\s\S]*?)```/g)) {
+    const body = m[1]!.trim();
+    if (body !== "") out.push(body);
+  }
+  return out;
+}
+
+function actionsWritten(workspace: string): boolean {
+  try {
+    return statSync(join(workspace, "actions.json")).size > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs one command with bash in the workspace, under the sandbox, and says what happened in a few lines. */
+async function runCommand(command: string, workspace: string, deadline: number, opts: MiniAgentOptions, sandbox: Sandbox, limit: number): Promise<string> {
+  const timeoutSec = Math.max(1, Math.min(opts.commandTimeoutSec ?? MINI_DEFAULTS.commandTimeoutSec, Math.floor((deadline - performance.now()) / 1000)));
+  const home = agentHome(workspace);
+  // Where the level forbids writes, the sandbox mounts the workspace read-only but for actions.json, which
+  // must exist to be bound: an empty one is put there and taken away again if the command left it empty.
+  const readOnly = sandbox.kind === "bwrap" && !writesAllowed(opts.policy);
+  const answer = join(workspace, "actions.json");
+  if (readOnly && !existsSync(answer)) writeFileSync(answer, "");
+  const env: Record<string, string | undefined> = { ...process.env, HOME: home, PROLONG_WORKSPACE: workspace };
+  delete env[opts.endpoint.apiKeyEnv]; // the model's key is the harness's, not the agent's
+  const head = new OutputHead(limit);
+  const outcome = await runInGroup({
+    argv: sandbox.wrap(["bash", "-c", command], { workspace, ...(readOnly ? { onlyWritableFiles: [answer] } : { writable: [home] }) }),
+    cwd: workspace,
+    stdin: null,
+    timeoutSec,
+    env,
+    onStdoutLine: (line) => head.add(line),
+  });
+  if (readOnly) {
+    try {
+      if (statSync(answer).size === 0) rmSync(answer);
+    } catch {
+      // gone already
+    }
+  }
+  const status = outcome.timedOut ? `killed after ${timeoutSec}s (the time limit of one command)` : outcome.spawnError ? `could not start: ${outcome.spawnError}` : `exit status ${outcome.exitCode}`;
+  return `${status}\n${cut(head, outcome.stdoutTail, outcome.stderrTail, limit)}`;
+}
+
+/** Counts stdout and keeps its first half-limit characters (the tail comes from the process runner). */
+class OutputHead {
+  text = "";
+  total = 0;
+  private lines = 0;
+  constructor(private readonly limit: number) {}
+  add(line: string): void {
+    const piece = (this.lines > 0 ? "\n" : "") + line;
+    this.lines++;
+    this.total += piece.length;
+    if (this.text.length < this.limit / 2) this.text += piece.slice(0, this.limit / 2 - this.text.length);
+  }
+}
+
+/** stdout (head and tail when it is too long, the cut said) and stderr's tail, within about `limit` characters. */
+function cut(head: OutputHead, stdoutTail: string, stderrTail: string, limit: number): string {
+  const stdout = stdoutTail.endsWith("\n") ? stdoutTail.slice(0, -1) : stdoutTail;
+  let out: string;
+  if (head.total <= limit) out = stdout;
+  else {
+    const tail = stdout.slice(-Math.floor(limit / 2));
+    out = `${head.text}\n[… output truncated by the harness: ${head.total - head.text.length - tail.length} of ${head.total} characters omitted …]\n${tail}`;
+  }
+  const err = stderrTail.trim();
+  if (err === "") return out;
+  const errCut = err.length > limit / 4 ? `[… stderr truncated: the last ${Math.floor(limit / 4)} of ${err.length} characters …]\n${err.slice(-Math.floor(limit / 4))}` : err;
+  return `${out}${out === "" ? "" : "\n"}[stderr]\n${errCut}`;
+}
+
+function instructions(workspace: string): string {
+  try {
+    return readFileSync(join(workspace, INSTRUCTIONS_FILE), "utf8").slice(0, INSTRUCTIONS_CAP);
+  } catch {
+    return "";
+  }
+}
+
+function systemPrompt(opts: MiniAgentOptions, limit: number, instructionsText: string): string {
+  const how = opts.toolFormat === "tools"
+    ? "You act through one tool, `bash`, called with {\"command\": \"...\"}. A reply without a tool call ends your turn."
+    : "You act by writing a bash command in a fenced block that starts with ```bash and ends with ```. Each such block in a reply is run, in order. A reply without one ends your turn.";
+  const level = opts.policy.level === "all" && !opts.policy.noWrite
+    ? "Any command may be used."
+    : `Tool level ${describePolicy(opts.policy)}: a command outside it is refused (not run) and you are told why.`;
+  return [
+    "You are a coding agent working in one directory through bash commands.",
+    how,
+    `Each command runs in a fresh bash -c in this directory (only files carry over between commands). Output over ${limit} characters is cut in the middle, and the cut is said. ${level}`,
+    "Your turn also ends as soon as actions.json exists after a command, so write your short briefing and the",
+    `[PLAN] lines in the same reply as the command that writes actions.json. At most ${opts.stepLimit} replies per turn.`,
+    "",
+    instructionsText,
+  ].join("\n");
+}
