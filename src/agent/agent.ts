@@ -2,7 +2,16 @@
 // is there (logs.txt, the instructions file, anything it left itself), and leaves workspace/actions.json.
 import type { Result } from "neverthrow";
 import type { ProlongError } from "../errors.ts";
-import type { ActionId } from "../game/types.ts";
+import type { ActionId, FrameData, GameInfo } from "../game/types.ts";
+
+/** The game as it stands, for an in-process agent that shows it to a person (the human player). */
+export interface GameView {
+  readonly frame: FrameData;
+  readonly info: GameInfo;
+  /** Actions taken so far in this episode's count (the one --max-actions limits). */
+  readonly action: number;
+  readonly maxActions: number;
+}
 
 export interface TurnInput {
   /** Absolute path of the agent's workspace; the agent's cwd. */
@@ -17,6 +26,8 @@ export interface TurnInput {
   readonly actionCap: number;
   /** A deterministic seed for agents that randomise (the built-in explorer breaks ties with it). */
   readonly seed: number;
+  /** The current board and counts, for the human player's screen; external agents only ever get files. */
+  readonly view?: GameView;
 }
 
 export interface TokenUsage {

@@ -9,6 +9,7 @@ import { cliMissing, findCli } from "./cli-process.ts";
 import { codexAgent } from "./codex.ts";
 import { commandAgent } from "./command.ts";
 import { createExplorer } from "./explorer/explorer.ts";
+import { humanAgent } from "./human.ts";
 import { checkCommandPaths } from "./cmd-paths.ts";
 import { miniFromConfig } from "./mini/from-config.ts";
 import { chooseSandbox } from "./sandbox.ts";
@@ -26,7 +27,10 @@ export function createAgent(config: RunConfig, find: (name: string) => string | 
     case "explorer":
       return ok(createExplorer());
     case "human":
-      return err(prolongError("bad-config", "the human player does not run inside the agent loop", { fix: "use `prolong play <game> --agent human`" }));
+      if (!process.stdin.isTTY || !process.stdout.isTTY) {
+        return err(prolongError("no-terminal", "--agent human plays in this terminal, but stdin or stdout is not one", { fix: "run it in an interactive terminal (not through a pipe or a file)" }));
+      }
+      return ok(humanAgent({ input: process.stdin, output: process.stdout, interrupt: () => process.emit("SIGINT") }));
     case "command": {
       if (!config.cmd) return err(prolongError("bad-config", "--agent command needs --cmd '<shell command>'", { fix: "e.g. --agent command --cmd 'python3 my_agent.py'" }));
       const cmd = config.cmd;

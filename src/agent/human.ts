@@ -1,21 +1,33 @@
-// A person plays a game in the terminal (`prolong play <game> --agent human`): to try games and record
-// baselines. Arrows or wasd move, space/e interacts, c then "x y" + Enter clicks, u/z undo, r reset, q quit.
-// The key → action mapping is a pure function (keyCommand) so it is tested without a terminal.
-import { gridToAnsi } from "../game/render.ts";
+// A person as the agent (`prolong play <game> --agent human`): the run is an ordinary run — run directory,
+// master log, index, events, scorecard, summary, `prolong resume` — and each turn is one action the person
+// chose. Keys are queued as they arrive (several per read: fast typing, key repeat, a paste), so none is
+// lost while the game answers; clicks come from terminal mouse reporting or a typed "x y". Arrows/wasd move,
+// space/e interact, u/z undo, r reset, c types a click, PgUp/PgDn scroll, q ends the run, Ctrl-C interrupts
+// it (resumable). The key → action mapping and the screen are pure functions, tested without a terminal.
+import { err, ok, type Result } from "neverthrow";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { prolongError, type ProlongError } from "../errors.ts";
 import { GRID_SIZE } from "../game/types.ts";
-import type { Action, FrameData, Game, Grid } from "../game/types.ts";
+import type { Action, Grid } from "../game/types.ts";
+import { actionsFileText } from "./actions.ts";
+import { NO_TOKENS, type Agent, type GameView, type TurnInput, type TurnReply } from "./agent.ts";
+import { parseInput, TERMINAL_MODES_OFF, TERMINAL_MODES_ON, type InputEvent } from "./human-input.ts";
+import { cellAt, followChange, layoutOf, renderScreen, type ScreenLayout } from "./human-screen.ts";
 
 export type KeyCommand =
   | { readonly kind: "action"; readonly action: Action }
   | { readonly kind: "click-prompt" }
+  | { readonly kind: "scroll"; readonly by: -1 | 1 }
   | { readonly kind: "quit" }
+  | { readonly kind: "interrupt" }
   | { readonly kind: "ignore" };
 
 const KEYS: Record<string, KeyCommand> = {
-  "\x1b[A": { kind: "action", action: { id: 1 } },
-  "\x1b[B": { kind: "action", action: { id: 2 } },
-  "\x1b[D": { kind: "action", action: { id: 3 } },
-  "\x1b[C": { kind: "action", action: { id: 4 } },
+  up: { kind: "action", action: { id: 1 } },
+  down: { kind: "action", action: { id: 2 } },
+  left: { kind: "action", action: { id: 3 } },
+  right: { kind: "action", action: { id: 4 } },
   w: { kind: "action", action: { id: 1 } },
   s: { kind: "action", action: { id: 2 } },
   a: { kind: "action", action: { id: 3 } },
@@ -26,11 +38,15 @@ const KEYS: Record<string, KeyCommand> = {
   z: { kind: "action", action: { id: 7 } },
   r: { kind: "action", action: { id: 0 } },
   c: { kind: "click-prompt" },
+  pgup: { kind: "scroll", by: -1 },
+  pgdn: { kind: "scroll", by: 1 },
+  "[": { kind: "scroll", by: -1 },
+  "]": { kind: "scroll", by: 1 },
   q: { kind: "quit" },
-  "\x03": { kind: "quit" },
+  "ctrl-c": { kind: "interrupt" },
 };
 
-/** What one key press means. Letters are case-insensitive; unknown keys are ignored. */
+/** What one key means (a key as parseInput names it). Letters are case-insensitive; unknown keys are ignored. */
 export function keyCommand(key: string): KeyCommand {
   return KEYS[key] ?? KEYS[key.toLowerCase()] ?? { kind: "ignore" };
 }
@@ -50,66 +66,143 @@ export function budgetLeft(grid: Grid): number {
   return Math.round((100 * row.filter((c) => c === 14).length) / grid.width);
 }
 
-export function statusLine(game: Game, f: FrameData, actions: number): string {
+/** The status line: game, level, state, the game's own step bar, actions against the budget. */
+export function statusLine(view: GameView): string {
+  const f = view.frame;
   const board = f.frames[f.frames.length - 1];
   const level = Math.min(f.levelsCompleted + 1, f.winLevels);
-  const budget = board ? `${budgetLeft(board)}% of steps left` : "";
-  return `${game.info.title}  level ${level}/${f.winLevels}  ${f.state}  ${budget}  actions ${actions}`;
+  const bar = board ? ` · ${budgetLeft(board)}% of steps left` : "";
+  return `${view.info.title} · level ${level}/${f.winLevels} · ${f.state}${bar} · action ${view.action}/${view.maxActions}`;
 }
 
-const HELP = "arrows/wasd move · space/e interact · c click (type x y, Enter) · u/z undo · r reset · q quit";
+const HELP = "wasd/arrows move · space act · click or c x y · u undo · r reset · q end · ^C pause";
 
 export interface TerminalIO {
   readonly input: NodeJS.ReadableStream & { setRawMode?: (raw: boolean) => unknown; isTTY?: boolean };
-  readonly output: { write(text: string): unknown };
+  readonly output: { write(text: string): unknown; columns?: number; rows?: number };
+  /** Called on Ctrl-C: the run stops after this turn (resumable), as Ctrl-C stops any run. */
+  readonly interrupt: () => void;
 }
 
-export async function playInTerminal(game: Game, io: TerminalIO): Promise<void> {
-  let frame = game.reset();
-  let actions = 1;
-  let clickText: string | undefined;
+/** The level-up line: which level, in how many actions, against the baseline. */
+export function levelMessage(level: number, actions: number, baseline: number | undefined): string {
+  return `Level ${level} complete in ${actions} action(s)${baseline !== undefined ? ` (baseline ${baseline})` : ""}.`;
+}
+
+export function humanAgent(io: TerminalIO): Agent {
+  let buffer = "";
+  const queue: InputEvent[] = [];
+  let wake: (() => void) | null = null;
+  let started = false;
+  let top = 0;
+  let lastBoard: Grid | undefined;
+  let lastScore: number | null = null;
+  let levelStart = 0;
   let note = "";
-  const draw = () => {
-    const board = frame.frames[frame.frames.length - 1];
-    const lines = board ? gridToAnsi(board) : [];
-    const prompt = clickText === undefined ? HELP : `click at x y (0..63): ${clickText}`;
-    io.output.write(`\x1b[H\x1b[2J${lines.join("\n")}\n${statusLine(game, frame, actions)}\n${frame.message ?? note}\n${prompt}\n`);
+  const onData = (chunk: Buffer | string) => {
+    const parsed = parseInput(buffer + chunk.toString());
+    buffer = parsed.rest;
+    queue.push(...parsed.events);
+    wake?.();
   };
-  const act = (a: Action) => {
-    frame = game.step(a);
-    actions += 1;
-    note = frame.frames.length > 1 ? `(${frame.frames.length} frames)` : "";
+  const nextEvent = async (): Promise<InputEvent> => {
+    while (queue.length === 0) await new Promise<void>((r) => (wake = r));
+    wake = null;
+    return queue.shift()!;
   };
-  io.input.setRawMode?.(true);
-  io.input.resume();
-  draw();
-  await new Promise<void>((done) => {
-    const onData = (chunk: Buffer | string) => {
-      const key = chunk.toString();
-      if (clickText !== undefined) {
-        if (key === "\r" || key === "\n") {
-          const click = parseClick(clickText);
-          clickText = undefined;
-          if (click) act(click);
-          else note = "not a click: type two numbers 0..63, e.g. 12 40";
-        } else if (key === "\x7f") clickText = clickText.slice(0, -1);
-        else if (key === "\x1b" || key === "\x03") clickText = undefined;
-        else clickText += key;
-        draw();
-        return;
-      }
-      const command = keyCommand(key);
-      if (command.kind === "quit") {
-        io.input.off("data", onData);
-        io.input.setRawMode?.(false);
-        io.input.pause();
-        done();
-        return;
-      }
-      if (command.kind === "click-prompt") clickText = "";
-      if (command.kind === "action") act(command.action);
-      draw();
-    };
+  const start = () => {
+    if (started) return;
+    started = true;
+    io.input.setRawMode?.(true);
     io.input.on("data", onData);
-  });
+    io.input.resume();
+    io.output.write(`\x1b[2J${TERMINAL_MODES_ON}`);
+  };
+
+  return {
+    name: "human",
+    async turn(input: TurnInput): Promise<Result<TurnReply, ProlongError>> {
+      const view = input.view;
+      if (!view) return err(prolongError("human-no-view", "the human player was called without the game's state (a bug in prolong)"));
+      start();
+      const began = Date.now();
+      const board = view.frame.frames[view.frame.frames.length - 1]!;
+      const clickable = view.frame.availableActions.includes(6) || view.info.availableActions.includes(6);
+      const rows = io.output.rows ?? 24;
+      const cols = io.output.columns ?? 80;
+      const lines = layoutOf({ rows, clickable, top, board }).lines;
+      top = followChange(lastBoard, board, top, lines);
+      lastBoard = board;
+      const score = view.frame.levelsCompleted;
+      if (lastScore !== null && score > lastScore) note = levelMessage(score, view.action - levelStart, view.info.baselineActions[score - 1]);
+      else if (view.frame.state === "GAME_OVER") note = "Game over: r resets the level.";
+      else if (view.frame.message) note = view.frame.message;
+      if (lastScore === null || score !== lastScore) levelStart = view.action;
+      lastScore = score;
+      let clickText: string | undefined;
+      let layout: ScreenLayout;
+      const draw = () => {
+        const prompt = clickText === undefined ? HELP : `click at x y (0..${board.width - 1}, Enter; Esc cancels): ${clickText}`;
+        const screen = renderScreen({ board, status: statusLine(view), message: note, help: prompt, cols, rows, clickable, top });
+        layout = screen.layout;
+        io.output.write(screen.text);
+      };
+      const answer = (actions: readonly Action[], stop = false): Result<TurnReply, ProlongError> => {
+        writeFileSync(join(input.workspace, "actions.json"), actionsFileText(actions, stop));
+        note = "";
+        return ok({ text: "", toolCalls: 0, tokens: NO_TOKENS, wallMs: Date.now() - began, exitCode: 0 });
+      };
+      draw();
+      for (;;) {
+        const ev = await nextEvent();
+        if (ev.kind === "click") {
+          const cell = cellAt(layout!, ev.col, ev.row);
+          if (cell && clickable) return answer([{ id: 6, x: cell.x, y: cell.y }]);
+          note = clickable ? "that click is off the board" : "this game takes no clicks";
+          draw();
+          continue;
+        }
+        if (clickText !== undefined) {
+          if (ev.key === "enter") {
+            const click = parseClick(clickText);
+            clickText = undefined;
+            if (click) return answer([click]);
+            note = `not a click: type two numbers 0..${board.width - 1}, e.g. 12 40`;
+          } else if (ev.key === "backspace") clickText = clickText.slice(0, -1);
+          else if (ev.key === "esc") clickText = undefined;
+          else if (ev.key === "ctrl-c") {
+            io.interrupt();
+            return err(prolongError("interrupted", "the player pressed Ctrl-C"));
+          } else if (ev.key.length === 1) clickText += ev.key;
+          draw();
+          continue;
+        }
+        const command = keyCommand(ev.key);
+        if (command.kind === "action") {
+          const offered: readonly number[] = view.frame.availableActions.length > 0 ? view.frame.availableActions : view.info.availableActions;
+          if (command.action.id !== 0 && !offered.includes(command.action.id)) {
+            note = `this game does not offer ACTION${command.action.id} here`;
+            draw();
+            continue;
+          }
+          return answer([command.action]);
+        }
+        if (command.kind === "quit") return answer([], true);
+        if (command.kind === "interrupt") {
+          io.interrupt();
+          return err(prolongError("interrupted", "the player pressed Ctrl-C"));
+        }
+        if (command.kind === "click-prompt") clickText = "";
+        if (command.kind === "scroll") top = layoutOf({ rows, clickable, top: top + command.by * layout!.lines, board }).top;
+        draw();
+      }
+    },
+    async close() {
+      if (!started) return;
+      io.input.off("data", onData);
+      io.input.setRawMode?.(false);
+      io.input.pause();
+      io.output.write(`${TERMINAL_MODES_OFF}\r\n`);
+    },
+  };
 }

@@ -16,7 +16,6 @@ import { startRun } from "../run/start.ts";
 import { flag, parseCommandArgs, type FlagValues } from "./args.ts";
 import type { RunSession } from "../run/session.ts";
 import type { Command } from "./command.ts";
-import { playHuman } from "./play-human.ts";
 import { ToolLevelFlag } from "../agent/tool-ladder.ts";
 import { TOOL_FORMATS } from "../agent/mini/mini.ts";
 
@@ -29,7 +28,8 @@ index.sqlite, events.jsonl, run.json, scorecard.json and summary.txt.
 
 agent:
   --agent KIND            ${AGENT_KINDS.join(" | ")} (default ${DEFAULTS.agent}: the built-in explorer,
-                          offline, no key). human plays in this terminal.
+                          offline, no key). human: you play in this terminal (keys, mouse
+                          clicks); the run is recorded, scored and resumable like any agent's.
   --cmd 'SHELL COMMAND'   for --agent command: run in the workspace each turn; it must leave actions.json
   --model M, --effort E   passed to coding-agent backends
   --agent-timeout SEC     per agent call (default ${DEFAULTS.agentTimeoutSec}); a hung agent's process group is killed
@@ -183,9 +183,9 @@ export const playCommand: Command = {
       console.error(formatError(config.error));
       return 2;
     }
-    if (config.value.agent === "human") return playHuman(config.value);
     const json = parsed.values.json === true;
-    const progress = json || parsed.values.quiet ? { update: () => {}, done: () => {} } : ttyProgress();
+    // The human player's screen is the progress display.
+    const progress = json || parsed.values.quiet || config.value.agent === "human" ? { update: () => {}, done: () => {} } : ttyProgress();
     const runsRoot = resolve(parsed.values["runs-dir"] ?? "runs");
     const stamp = claimStamp(runsRoot, new Date());
     if (stamp.isErr()) {

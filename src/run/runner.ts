@@ -26,9 +26,9 @@ export async function runLoop(s: RunSession, stop: AbortSignal): Promise<RunEnd>
       continue;
     }
 
-    const batch = s.pending ?? (await askAgent(s));
+    const batch = s.pending ?? (await askAgent(s, stop));
     if ("reason" in batch) return batch;
-    if (batch.actions.length === 0) return { reason: "agent-stopped", detail: "the agent wrote \"stop\": true" };
+    if (batch.actions.length === 0) return { reason: "agent-stopped", detail: s.config.agent === "human" ? "the player ended the run (q)" : "the agent wrote \"stop\": true" };
 
     const ran = await playBatch(s, batch, stop);
     if (ran.isErr()) return failed(ran.error);
@@ -72,11 +72,13 @@ async function runnerReset(s: RunSession): Promise<Result<unknown, StepFailure>>
 }
 
 /** Prepare the workspace, call the agent and read its actions; a failed call is retried a bounded number of times. */
-async function askAgent(s: RunSession): Promise<PendingBatch | RunEnd> {
+async function askAgent(s: RunSession, stop: AbortSignal): Promise<PendingBatch | RunEnd> {
   let lastError = "";
   let lastCode = "";
   let lastFix = "";
   for (let attempt = 0; attempt <= s.config.agentRetries; attempt++) {
+    // Ctrl-C during a call (the human player's, whose terminal is raw) ends the run here, not after retries.
+    if (stop.aborted) return { reason: "interrupted", detail: "stopped by the user; `prolong resume` continues it" };
     const prepared = prepareTurn(s);
     if (prepared.isErr()) return failed({ source: "log", error: prepared.error });
     if (prepared.value.tamper) recordTamper(s, prepared.value.tamper);
@@ -126,6 +128,7 @@ async function callAgent(s: RunSession, prompt: string): Promise<Result<{ reply:
     availableActions: promptContext(s).availableActions,
     actionCap: s.config.actionCap,
     seed: s.config.seed,
+    view: { frame: s.frame, info: s.env.info, action: episodeActions(s.tally), maxActions: s.config.maxActions },
   });
   s.resumed = false;
   s.onProgress?.(s);

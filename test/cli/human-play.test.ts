@@ -1,0 +1,70 @@
+// Human play is a run, driven here through a real pseudo-terminal of 80x24: keys that arrive together, a
+// paste, a quickly typed click, a mouse click, the level-complete message, Ctrl-C, `prolong resume`, and
+// at the end a scorecard like any agent's.
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { prolongInPty } from "../support/pty.ts";
+
+const statusOf = (screen: string[]) => screen[0] ?? "";
+const atAction = (n: number) => (s: string[]) => statusOf(s).includes(`action ${n}/`);
+
+describe("prolong play <game> --agent human", () => {
+  test("keys, a paste, typed and mouse clicks, Ctrl-C, resume, q: a recorded run with a scorecard", async () => {
+    const runs = mkdtempSync(path.join(tmpdir(), "prolong-human-"));
+    const play = prolongInPty(["play", "switchyard", "--agent", "human", "--max-actions", "60", "--runs-dir", runs]);
+    await play.waitFor((s) => statusOf(s).includes("Switchyard · level 1/7") && s[23]!.includes("q end"), "the first screen");
+    // The status line is the top row and the keys the bottom one: the board fits 80x24; click games get a ruler.
+    expect(play.screen()[1]).toMatch(/^ {3}0 {7}8 {7}16/);
+
+    // Level 1 of switchyard is: down, right, right, click (28,27), right, right, right.
+    play.write("sd"); // two keys in one read
+    await play.waitFor(atAction(2), "two keys in one write");
+    play.write("\x1b[200~d\x1b[201~"); // a bracketed paste
+    await play.waitFor(atAction(3), "the pasted key");
+    play.write("c28 27\r"); // a typed click arriving in one read
+    await play.waitFor(atAction(4), "the typed click");
+    play.write("ddd");
+    await play.waitFor((s) => s.some((l) => /Level 1 complete in 7 action\(s\) \(baseline \d+\)/.test(l)), "the level-complete message");
+    expect(statusOf(play.screen())).toContain("level 2/7");
+
+    // A mouse click on the row the gutter labels with a y: the cell under it, by the ruler's numbers.
+    const screen = play.screen();
+    const row = screen.findIndex((l, i) => i > 1 && /^\s*\d+ /.test(l));
+    const y = Number(screen[row]!.trim().split(" ")[0]);
+    play.write(`\x1b[<0;${4 + 10};${row + 1}M\x1b[<0;${4 + 10};${row + 1}m`);
+    await play.waitFor(atAction(8), "the mouse click");
+
+    play.write("\x03"); // Ctrl-C: the run stops, resumable
+    expect(await play.exited).toBe(1);
+    expect(play.output()).toContain("interrupted");
+    const [stamp] = readdirSync(runs);
+    const dir = path.join(runs, stamp!, "switchyard");
+    const log = readFileSync(path.join(dir, "logs.txt"), "utf8");
+    expect(log.includes('Tool Call: ACTION6({"x": 28, "y": 27})')).toBe(true);
+    expect(log.includes(`Tool Call: ACTION6({"x": 10, "y": ${y}})`)).toBe(true);
+
+    const resumed = prolongInPty(["resume", dir]);
+    await resumed.waitFor((s) => atAction(8)(s) && s[23]!.includes("q end"), "the resumed game at action 8");
+    resumed.write("w");
+    await resumed.waitFor(atAction(9), "a move after resuming");
+    resumed.write("q");
+    expect(await resumed.exited).toBe(0);
+    expect(resumed.output()).toContain("the player ended the run (q)");
+
+    const card = JSON.parse(readFileSync(path.join(dir, "scorecard.json"), "utf8"));
+    expect(card.levels_completed).toBe(1);
+    expect(card.actions).toBe(9);
+    expect(existsSync(path.join(dir, "summary.txt"))).toBe(true);
+    expect(readFileSync(path.join(dir, "events.jsonl"), "utf8")).toContain('"kind":"level-up"');
+  });
+
+  test("without a terminal: one error that says so, and no run directory", () => {
+    const runs = mkdtempSync(path.join(tmpdir(), "prolong-human-"));
+    const p = Bun.spawnSync([process.execPath, path.resolve(import.meta.dir, "../../src/main.ts"), "play", "glide", "--agent", "human", "--runs-dir", runs], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    expect(p.exitCode).toBe(2);
+    expect(p.stderr.toString()).toContain("interactive terminal");
+    expect(readdirSync(runs)).toEqual([]);
+  });
+});
