@@ -1,98 +1,66 @@
-// `prolong verify <master> <copy>`: is the agent's copy an exact byte-prefix of the master log?
+// `prolong verify <run-dir>` and `prolong verify <master> <copy>`: is the agent's copy what the harness wrote?
+import { statSync } from "node:fs";
 import { formatError } from "../errors.ts";
-import { lineOfOffset, loadLog, readLogBytes, sectionAt } from "../log/load.ts";
-import { prefixCheck } from "../native.ts";
+import { describeRunDir, verifyRunDir } from "../verify/run-dir.ts";
+import { describeReport, verifyFiles } from "../verify/two-files.ts";
 import { flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
-const usage = `usage: prolong verify <master-log> <copy> [--json]
+const usage = `usage: prolong verify <run-dir> [--json]
+       prolong verify <master-log> <copy> [--json]
 
-Checks that <copy> (an agent's workspace/logs.txt) is a byte-prefix of <master-log>.
-Exit 0 when it is; exit 1 naming the first differing byte, the action section it falls in, and how many
-bytes are missing or extra; exit 2 on unreadable input.`;
+With a run directory: checks that workspace/logs.txt is exactly what the harness last wrote there, as the
+run's index records it — the full log: the master's bytes up to the offset the harness owns; a window
+(--log-window N or 0): exactly the window last written; no log (-1): no file at all. A difference is named
+as the tamper kind the harness records (edited, appended, truncated, deleted, symlink, directory, fifo,
+device, read-only, hardlink, unexpected); nothing is repaired.
 
-export interface VerifyReport {
-  readonly master: string;
-  readonly copy: string;
-  readonly prefix: boolean;
-  readonly masterBytes: number;
-  readonly copyBytes: number;
-  /** Bytes of the master the copy does not have yet (only when it is a prefix). */
-  readonly pendingBytes: number;
-  readonly firstDiff: number | null;
-  readonly diffLine: number | null;
-  /** The action number of the master section holding the first differing byte (null when past the end). */
-  readonly diffAction: number | null;
-  /** Bytes past the divergence: what the master has there, and what the copy has. */
-  readonly masterBytesAfterDiff: number | null;
-  readonly copyBytesAfterDiff: number | null;
-}
+With two files: checks that <copy> is a byte-prefix of <master-log> that ends where a section ends, and
+says when it is not: the first differing byte (offset, line, action section), a copy that ends mid-section,
+an empty copy, a copy that is a symlink.
 
-export function verifyCopy(masterPath: string, master: Uint8Array, copyPath: string, copy: Uint8Array, actionOfSection: (offset: number) => number | null): VerifyReport {
-  const d = prefixCheck(master, copy);
-  const base = { master: masterPath, copy: copyPath, masterBytes: master.length, copyBytes: copy.length };
-  if (d === -1) {
-    return { ...base, prefix: true, pendingBytes: master.length - copy.length, firstDiff: null, diffLine: null, diffAction: null, masterBytesAfterDiff: null, copyBytesAfterDiff: null };
-  }
-  return {
-    ...base,
-    prefix: false,
-    pendingBytes: 0,
-    firstDiff: d,
-    diffLine: lineOfOffset(copy, d),
-    diffAction: d < master.length ? actionOfSection(d) : null,
-    masterBytesAfterDiff: master.length - d,
-    copyBytesAfterDiff: copy.length - d,
-  };
-}
-
-function describe(r: VerifyReport): string {
-  if (r.prefix) {
-    const pending = r.pendingBytes === 0 ? "identical to the master" : `${r.pendingBytes} byte(s) behind the master`;
-    return `ok: ${r.copy} is a byte-prefix of ${r.master} (${r.copyBytes} of ${r.masterBytes} bytes; ${pending})`;
-  }
-  const where = r.diffAction === null ? "past the master's last section" : `in the section of Action ${r.diffAction}`;
-  const after = r.masterBytesAfterDiff === 0
-    ? `the copy has ${r.copyBytesAfterDiff} extra byte(s) past the end of the master`
-    : r.copyBytesAfterDiff === 0
-      ? `the copy is missing ${r.masterBytesAfterDiff} byte(s)`
-      : `from there the master has ${r.masterBytesAfterDiff} byte(s) and the copy ${r.copyBytesAfterDiff}`;
-  return `DIFFERS: ${r.copy} is not a byte-prefix of ${r.master}: first differing byte at offset ${r.firstDiff} (line ${r.diffLine} of the copy, ${where}); ${after}`;
-}
+Both files are mapped, not read into memory, and compared up to the first difference.
+Exit 0 when the copy is as the harness left it; 1 when it is not; 2 on unreadable input (missing files, a
+FIFO, a device, not a run directory).`;
 
 const flags = { json: flag.bool() } as const;
 
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 export const verifyCommand: Command = {
   name: "verify",
-  summary: "check that an agent's copy of the log is a byte-prefix of the master",
+  summary: "check that an agent's copy of the log is what the harness wrote (a run dir, or master + copy)",
   usage,
   flags,
   async run(args) {
     const parsed = parseCommandArgs("verify", args, flags);
     if (!parsed) return 2;
-    const [masterPath, copyPath] = parsed.positionals;
-    if (masterPath === undefined || copyPath === undefined || parsed.positionals.length > 2) {
+    const [first, second] = parsed.positionals;
+    if (first === undefined || parsed.positionals.length > 2 || (second === undefined && !isDirectory(first))) {
       console.error(usage);
       return 2;
     }
-    const master = loadLog(masterPath);
-    if (master.isErr()) {
-      console.error(formatError(master.error));
+    if (second === undefined) {
+      const r = verifyRunDir(first);
+      if (r.isErr()) {
+        console.error(formatError(r.error));
+        return 2;
+      }
+      console.log(parsed.values.json ? JSON.stringify(r.value) : describeRunDir(r.value));
+      return r.value.ok ? 0 : 1;
+    }
+    const r = verifyFiles(first, second);
+    if (r.isErr()) {
+      console.error(formatError(r.error));
       return 2;
     }
-    const copy = readLogBytes(copyPath);
-    if (copy.isErr()) {
-      console.error(formatError(copy.error));
-      return 2;
-    }
-    const { table, bytes } = master.value;
-    const report = verifyCopy(masterPath, bytes, copyPath, copy.value, (offset) => {
-      const i = sectionAt(table, offset);
-      if (i < 0) return null;
-      const action = table.action[i] as number;
-      return action >= 0 ? action : null;
-    });
-    console.log(parsed.values.json ? JSON.stringify(report) : describe(report));
-    return report.prefix ? 0 : 1;
+    console.log(parsed.values.json ? JSON.stringify(r.value) : describeReport(r.value));
+    return r.value.verdict === "ok" ? 0 : 1;
   },
 };

@@ -31,19 +31,37 @@ export interface LoadedLog {
 
 const EXPECTED = "expected a prolong log: sections that start with a line of exactly 80 '=' followed by a header such as 'Action 0 | Level 1 | Attempt 1 | INITIAL STATE | Score: 0'";
 
+/** Why bytes are not a log (empty, binary, no separator, no valid header), or null; `table` indexes all of them. */
+function notALog(path: string, bytes: Uint8Array, table: () => SectionTable): ProlongError | null {
+  if (bytes.length === 0) return prolongError("not-a-log", `the file is empty; ${EXPECTED}`, { path });
+  const probe = bytes.subarray(0, Math.min(bytes.length, 65536));
+  if (probe.includes(0)) return prolongError("not-a-log", `the file is binary (it holds NUL bytes); ${EXPECTED}`, { path });
+  const t = table();
+  if (t.count === 0) return prolongError("not-a-log", `no section separator found; ${EXPECTED}`, { path });
+  for (let i = 0; i < t.count; i++) if (t.kind[i] !== 2) return null;
+  return prolongError("not-a-log", `no section has a valid header; ${EXPECTED}`, { path });
+}
+
 /** Reads a log and indexes it; empty, binary and header-less files are errors naming what was expected. */
 export function loadLog(path: string): Result<LoadedLog, ProlongError> {
   return readLogBytes(path).andThen((bytes) => {
-    if (bytes.length === 0) return err(prolongError("not-a-log", `the file is empty; ${EXPECTED}`, { path }));
-    const probe = bytes.subarray(0, Math.min(bytes.length, 65536));
-    if (probe.includes(0)) return err(prolongError("not-a-log", `the file is binary (it holds NUL bytes); ${EXPECTED}`, { path }));
     const table = sectionIndex(bytes);
-    if (table.count === 0) return err(prolongError("not-a-log", `no section separator found; ${EXPECTED}`, { path }));
-    let headers = 0;
-    for (let i = 0; i < table.count; i++) if (table.kind[i] !== 2) headers++;
-    if (headers === 0) return err(prolongError("not-a-log", `no section has a valid header; ${EXPECTED}`, { path }));
-    return ok({ path, bytes, table });
+    const bad = notALog(path, bytes, () => table);
+    return bad ? err(bad) : ok({ path, bytes, table });
   });
+}
+
+/**
+ * The same refusals as loadLog without indexing the whole log: a real log shows a valid header within its
+ * first megabyte, so only a file that does not is scanned to the end before it is refused.
+ */
+export function checkIsLog(path: string, bytes: Uint8Array): Result<void, ProlongError> {
+  const head = bytes.subarray(0, Math.min(bytes.length, 1 << 20));
+  const headBad = notALog(path, head, () => sectionIndex(head));
+  if (headBad === null) return ok(undefined);
+  if (head.length === bytes.length) return err(headBad);
+  const bad = notALog(path, bytes, () => sectionIndex(bytes));
+  return bad ? err(bad) : ok(undefined);
 }
 
 /** 1-based line number of a byte offset (counts '\n' before it, natively). */

@@ -1,0 +1,146 @@
+// `prolong verify <run-dir>`: is workspace/logs.txt exactly what the harness last wrote there? The run's index
+// says what that was — the window, and the master offset the copy was owned up to — so the check is the
+// harness's own before its next sync, made by hand and without repairing anything: for the full log, the
+// master's bytes up to the owned offset; for a window (last:N, newest), that window rebuilt from the master
+// as it was then; for no log (none), no file at all. A difference is reported as the tamper kind the harness
+// would record. The master is mapped, never copied; the copy is mapped once it is known to be a regular file.
+import { existsSync, lstatSync, readlinkSync, type Stats } from "node:fs";
+import { err, ok, type Result } from "neverthrow";
+import { windowText, type LogWindow } from "../config/log-window.ts";
+import { prolongError, type ProlongError } from "../errors.ts";
+import type { GridMode } from "../log/format.ts";
+import { RunIndex } from "../log/index.ts";
+import { readLogBytes } from "../log/load.ts";
+import { bytesSource, renderWindow } from "../log/window.ts";
+import { prefixCheck } from "../native.ts";
+import { readConfigFile } from "../run/config.ts";
+import { runPaths } from "../run/run-dir.ts";
+import type { TamperKind } from "../workspace/dir.ts";
+
+export interface RunDirTamper {
+  readonly kind: TamperKind;
+  readonly detail: string;
+  /** First byte where the copy differs from what the harness wrote (content cases only). */
+  readonly firstDiff?: number;
+}
+
+export interface RunDirReport {
+  readonly runDir: string;
+  readonly master: string;
+  readonly copy: string;
+  /** The window the copy was last written under (text form: full, last:N, newest, none); null before the first sync. */
+  readonly window: string | null;
+  /** The master offset the copy was synced up to. */
+  readonly owned: number;
+  /** Bytes the harness wrote to the copy, and bytes found there (0 when there is no regular file). */
+  readonly expectedBytes: number;
+  readonly foundBytes: number;
+  readonly ok: boolean;
+  readonly tamper: RunDirTamper | null;
+}
+
+function lstatOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function safeReadlink(path: string): string {
+  try {
+    return JSON.stringify(readlinkSync(path));
+  } catch {
+    return "(unreadable)";
+  }
+}
+
+/** The kind of a name that is not a regular file, as the harness's workspace checks name it. */
+function structuralKind(st: Stats, path: string): RunDirTamper | null {
+  if (st.isSymbolicLink()) return { kind: "symlink", detail: `the copy was replaced by a symlink to ${safeReadlink(path)}` };
+  if (st.isDirectory()) return { kind: "directory", detail: "the copy was replaced by a directory" };
+  if (st.isFIFO()) return { kind: "fifo", detail: "the copy was replaced by a FIFO (named pipe)" };
+  if (st.isCharacterDevice() || st.isBlockDevice()) return { kind: "device", detail: "the copy was replaced by a device file" };
+  if (st.isSocket()) return { kind: "socket", detail: "the copy was replaced by a socket" };
+  if (!st.isFile()) return { kind: "not-a-file", detail: "the copy was replaced by something that is not a regular file" };
+  return null;
+}
+
+/** What the harness wrote to the copy last time, rebuilt from the master and the index as they were then. */
+function expectedBytes(master: Uint8Array, index: RunIndex, window: LogWindow, owned: number, mode: () => Result<GridMode, ProlongError>): Result<Uint8Array, ProlongError> {
+  if (window.kind === "full") return ok(master.subarray(0, owned));
+  const m = window.kind === "newest" ? mode() : ok<GridMode, ProlongError>("ascii");
+  if (m.isErr()) return err(m.error);
+  return renderWindow(bytesSource(master.subarray(0, owned)), index.lookupUpTo(owned), window, m.value).map((b) => b ?? new Uint8Array(0));
+}
+
+/** Compares the copy's bytes with what was written: the harness's edited / appended / truncated. */
+function contentTamper(expected: Uint8Array, found: Uint8Array): RunDirTamper | null {
+  const n = Math.min(found.length, expected.length);
+  const d = prefixCheck(expected, found.subarray(0, n));
+  if (d !== -1) return { kind: "edited", detail: `the copy differs from what the harness wrote, first at byte ${d}`, firstDiff: d };
+  if (found.length > expected.length) return { kind: "appended", detail: `${found.length - expected.length} byte(s) were added after the ${expected.length} the harness wrote`, firstDiff: expected.length };
+  if (found.length < expected.length) return { kind: "truncated", detail: `the copy was cut to ${found.length} of ${expected.length} bytes`, firstDiff: found.length };
+  return null;
+}
+
+export function verifyRunDir(dir: string): Result<RunDirReport, ProlongError> {
+  const paths = runPaths(dir);
+  if (!existsSync(paths.index) || !existsSync(paths.log)) {
+    return err(prolongError("not-a-run-dir", "is not a run directory (it needs logs.txt and index.sqlite)", { path: dir, fix: "give a run directory such as runs/<stamp>/<game>, or two files: prolong verify <master-log> <copy>" }));
+  }
+  const opened = RunIndex.open(paths.index);
+  if (opened.isErr()) return err(opened.error);
+  const index = opened.value;
+  try {
+    const state = index.copyState();
+    if (state.isErr()) return err(state.error);
+    const wrote = state.value;
+    const owned = wrote?.owned ?? 0;
+    const base = { runDir: paths.dir, master: paths.log, copy: paths.copy, window: wrote ? windowText(wrote.window) : null, owned };
+    const report = (expected: number, found: number, tamper: RunDirTamper | null): RunDirReport =>
+      ({ ...base, expectedBytes: expected, foundBytes: found, ok: tamper === null, tamper });
+
+    const st = lstatOrNull(paths.copy);
+    // No copy was ever written, or the no-log arm: nothing may be there.
+    if (wrote === null || wrote.window.kind === "none") {
+      if (st === null) return ok(report(0, 0, null));
+      const detail = wrote === null ? "a logs.txt the harness did not write is in the workspace (it has not synced a copy yet)" : "a logs.txt is in the workspace of a run without a log file (--log-window none)";
+      return ok(report(0, st.isFile() ? st.size : 0, { kind: "unexpected", detail }));
+    }
+    if (st === null) return ok(report(wrote.size, 0, { kind: "deleted", detail: "the copy was deleted" }));
+    const structural = structuralKind(st, paths.copy);
+    if (structural) return ok(report(wrote.size, 0, structural));
+    if ((st.mode & 0o200) === 0) return ok(report(wrote.size, st.size, { kind: "read-only", detail: `the copy was made read-only (mode ${(st.mode & 0o777).toString(8)})` }));
+    if (st.nlink > 1) return ok(report(wrote.size, st.size, { kind: "hardlink", detail: `the copy has ${st.nlink} names (hard links)` }));
+
+    const master = readLogBytes(paths.log, owned);
+    if (master.isErr()) return err(master.error);
+    if (master.value.length < owned) {
+      return err(prolongError("master-short", `the master log has ${master.value.length} bytes but the index says the copy was synced up to ${owned}`, { path: paths.log, fix: "the master was truncated outside prolong; the copy cannot be checked against it" }));
+    }
+    const expected = expectedBytes(master.value, index, wrote.window, owned, () => readConfigFile(paths.config).map((c) => c.gridMode));
+    if (expected.isErr()) return err(expected.error);
+    const copy = readLogBytes(paths.copy);
+    if (copy.isErr()) return err(copy.error);
+    return ok(report(expected.value.length, copy.value.length, contentTamper(expected.value, copy.value)));
+  } finally {
+    index.close();
+  }
+}
+
+export function describeRunDir(r: RunDirReport): string {
+  const what = r.window === null
+    ? "no copy synced yet"
+    : r.window === "none"
+      ? "no log file (--log-window none)"
+      : r.window === "full"
+        ? `the full log up to byte ${r.owned} of the master`
+        : `window ${r.window} of the master up to byte ${r.owned}`;
+  if (r.ok) {
+    const found = r.window === null || r.window === "none" ? "no logs.txt in the workspace, as expected" : `${r.foundBytes} bytes, exactly what the harness last wrote`;
+    return `ok: ${r.copy}: ${found} (${what})`;
+  }
+  const t = r.tamper as RunDirTamper;
+  return `TAMPERED (${t.kind}): ${r.copy}: ${t.detail} (the harness wrote ${r.expectedBytes} bytes: ${what}; found ${r.foundBytes}); the harness repairs it from the master before the next agent call`;
+}

@@ -1,0 +1,125 @@
+// `prolong verify <master> <copy>`: is the copy what the harness could have left in a workspace — a
+// non-empty byte-prefix of the master that ends where a section ends? Both files are mapped (no copy in new
+// memory) and compared in one pass that stops at the first difference; the master is indexed only when there
+// is a difference to place in a section.
+import { lstatSync, readlinkSync } from "node:fs";
+import { err, ok, type Result } from "neverthrow";
+import type { ProlongError } from "../errors.ts";
+import { checkIsLog, lineOfOffset, readLogBytes, sectionAt } from "../log/load.ts";
+import { SECTION_JOIN, SEPARATOR } from "../log/format.ts";
+import { prefixCheck, sectionIndex } from "../native.ts";
+
+/**
+ * ok: a prefix ending at a section boundary. differs: not a prefix. mid-section: a prefix that stops inside a
+ * section. empty: no bytes (the harness writes at least the first section). symlink: the copy is a link
+ * (the harness replaces one; its target is compared, for information).
+ */
+export type Verdict = "ok" | "differs" | "mid-section" | "empty" | "symlink";
+
+export interface VerifyReport {
+  readonly master: string;
+  readonly copy: string;
+  readonly verdict: Verdict;
+  /** The copy's bytes are a byte-prefix of the master's (true for mid-section and empty too). */
+  readonly prefix: boolean;
+  readonly masterBytes: number;
+  readonly copyBytes: number;
+  /** Bytes of the master the copy does not have yet (only when it is a prefix). */
+  readonly pendingBytes: number;
+  readonly firstDiff: number | null;
+  readonly diffLine: number | null;
+  /** The action number of the master section holding the first differing byte (null when past the end). */
+  readonly diffAction: number | null;
+  /** Bytes past the divergence: what the master has there, and what the copy has. */
+  readonly masterBytesAfterDiff: number | null;
+  readonly copyBytesAfterDiff: number | null;
+  /** Where the copy's link points, when it is a symlink. */
+  readonly linkTarget: string | null;
+}
+
+const encoder = new TextEncoder();
+const BOUNDARY = encoder.encode(`${SECTION_JOIN}${SEPARATOR}`);
+
+/** True when `at` is where the harness ends a copy: the master's end, or right before the join and the next separator. */
+export function atSectionBoundary(master: Uint8Array, at: number): boolean {
+  if (at === master.length) return true;
+  if (at + BOUNDARY.length > master.length) return false;
+  for (let i = 0; i < BOUNDARY.length; i++) if (master[at + i] !== BOUNDARY[i]) return false;
+  const after = at + BOUNDARY.length;
+  return after === master.length || master[after] === 10 || (master[after] === 13 && master[after + 1] === 10);
+}
+
+/** The action of the master section holding `offset` (null in the preamble, past the end, or an unreadable header). */
+function actionAt(master: Uint8Array, offset: number): number | null {
+  const table = sectionIndex(master);
+  const i = sectionAt(table, offset);
+  if (i < 0) return null;
+  const action = table.action[i] as number;
+  return action >= 0 ? action : null;
+}
+
+/** Compares two byte strings as master and copy (pure: no file access). */
+export function compareCopy(masterPath: string, master: Uint8Array, copyPath: string, copy: Uint8Array, linkTarget: string | null = null): VerifyReport {
+  const d = prefixCheck(master, copy);
+  const base = { master: masterPath, copy: copyPath, masterBytes: master.length, copyBytes: copy.length, linkTarget };
+  if (d === -1) {
+    const verdict: Verdict = linkTarget !== null ? "symlink" : copy.length === 0 ? "empty" : atSectionBoundary(master, copy.length) ? "ok" : "mid-section";
+    return { ...base, verdict, prefix: true, pendingBytes: master.length - copy.length, firstDiff: null, diffLine: null, diffAction: null, masterBytesAfterDiff: null, copyBytesAfterDiff: null };
+  }
+  return {
+    ...base,
+    verdict: "differs",
+    prefix: false,
+    pendingBytes: 0,
+    firstDiff: d,
+    diffLine: lineOfOffset(copy, d),
+    diffAction: d < master.length ? actionAt(master, d) : null,
+    masterBytesAfterDiff: master.length - d,
+    copyBytesAfterDiff: copy.length - d,
+  };
+}
+
+function linkOf(path: string): string | null {
+  try {
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : null;
+  } catch {
+    return null; // a missing copy is readLogBytes's to report
+  }
+}
+
+/** Maps both files and compares them; unreadable input (missing, a FIFO, a device, a directory) is an error. */
+export function verifyFiles(masterPath: string, copyPath: string): Result<VerifyReport, ProlongError> {
+  const master = readLogBytes(masterPath);
+  if (master.isErr()) return err(master.error);
+  const isLog = checkIsLog(masterPath, master.value);
+  if (isLog.isErr()) return err(isLog.error);
+  const link = linkOf(copyPath);
+  const copy = readLogBytes(copyPath);
+  if (copy.isErr()) return err(copy.error);
+  return ok(compareCopy(masterPath, master.value, copyPath, copy.value, link));
+}
+
+export function describeReport(r: VerifyReport): string {
+  const sizes = `${r.copyBytes} of ${r.masterBytes} bytes`;
+  switch (r.verdict) {
+    case "ok": {
+      const pending = r.pendingBytes === 0 ? "identical to the master" : `${r.pendingBytes} byte(s) behind the master, at a section boundary`;
+      return `ok: ${r.copy} is a byte-prefix of ${r.master} (${sizes}; ${pending})`;
+    }
+    case "empty":
+      return `EMPTY: ${r.copy} has no bytes; the harness always writes at least the first section of ${r.master}`;
+    case "mid-section":
+      return `MID-SECTION: ${r.copy} is a byte-prefix of ${r.master} (${sizes}) but ends inside a section; the harness only ever ends a copy where a section ends (a cut copy)`;
+    case "symlink":
+      return `SYMLINK: ${r.copy} is a symbolic link to ${JSON.stringify(r.linkTarget)}, not a file the harness wrote (it replaces a link with a fresh copy); the link's target ${r.prefix ? "is" : "is not"} a byte-prefix of the master`;
+    case "differs": {
+      const where = r.diffAction === null ? "past the master's last section" : `in the section of Action ${r.diffAction}`;
+      const after = r.masterBytesAfterDiff === 0
+        ? `the copy has ${r.copyBytesAfterDiff} extra byte(s) past the end of the master`
+        : r.copyBytesAfterDiff === 0
+          ? `the copy is missing ${r.masterBytesAfterDiff} byte(s)`
+          : `from there the master has ${r.masterBytesAfterDiff} byte(s) and the copy ${r.copyBytesAfterDiff}`;
+      return `DIFFERS: ${r.copy} is not a byte-prefix of ${r.master}: first differing byte at offset ${r.firstDiff} (line ${r.diffLine} of the copy, ${where}); ${after}\n  (a --log-window copy is not a prefix by design: \`prolong verify <run-dir>\` checks it against the window the harness wrote)`;
+    }
+  }
+}
