@@ -6,6 +6,8 @@ import path from "node:path";
 import { formatError } from "../errors.ts";
 import { logPathOf } from "../inspect/cli-support.ts";
 import { loadLog } from "../log/load.ts";
+import { checkAgainstPlan, planCheckMarkdown } from "../plan/check.ts";
+import { readPlan } from "../plan/plan.ts";
 import { buildReport } from "../report/data.ts";
 import { reportFigures, type Figure } from "../report/figures.ts";
 import { reportHtml } from "../report/html.ts";
@@ -42,6 +44,7 @@ The page embeds its data as JSON (<script id="report-data">); every mark in a fi
                       or chromium on PATH: apt-get install chromium)
   --title TEXT        the page's heading (default "prolong report")
   --seed N, --resamples N   bootstrap seed and resamples (as for score)
+  --plan FILE         only the runs of a plan, checked as \`prolong score --plan\` does (problems printed)
   --json              print the report's data (the embedded JSON) instead of a sentence
 
 exit status: 0 when the page was written, 1 when no run could be scored, 2 on bad options or runs that
@@ -57,6 +60,7 @@ const flags = {
   seed: flag.int(0, 2 ** 32 - 1),
   resamples: flag.int(1, 10_000_000),
   json: flag.bool(),
+  plan: flag.text(),
 } as const;
 
 /** Writes `prolong view`'s page into each run directory that has none; returns the directories it failed for. */
@@ -121,7 +125,18 @@ export const reportCommand: Command = {
     }
     if (o.views) for (const f of writeViews(parsed.positionals)) console.error(`prolong report: no view.html for ${f}`);
     const boot = { seed: o.seed ?? BOOTSTRAP_DEFAULTS.seed, resamples: o.resamples ?? BOOTSTRAP_DEFAULTS.resamples, level: BOOTSTRAP_DEFAULTS.level };
-    const data = buildReport(parsed.positionals, { boot, ...(budgets ? { budgets } : {}) });
+    let found = findRuns(parsed.positionals);
+    if (o.plan !== undefined) {
+      const plan = readPlan(o.plan);
+      if (plan.isErr()) {
+        console.error(formatError(plan.error));
+        return 2;
+      }
+      const c = checkAgainstPlan(found, plan.value);
+      found = c.kept;
+      console.error(planCheckMarkdown(c.check, plan.value.jobs.length));
+    }
+    const data = buildReport(found, { boot, ...(budgets ? { budgets } : {}) });
     if (data.isErr()) {
       console.error(data.error.map((c) => `prolong report: ${conflictText(c)}`).join("\n"));
       return 2;

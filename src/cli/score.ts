@@ -2,7 +2,11 @@
 // paper's statistics; every run as a row (--json, --csv); --at N,M,… re-scores from the logs as if cut at each
 // budget; --compare A B sets two arms side by side at equal k.
 import { conflictText, groupArms, type ArmConflict } from "../score/arms.ts";
-import { collectRuns, scoreRuns } from "../score/collect.ts";
+import { formatError } from "../errors.ts";
+import { checkAgainstPlan, planCheckMarkdown, type PlanCheck } from "../plan/check.ts";
+import { readPlan } from "../plan/plan.ts";
+import { collectRuns, scoreFound } from "../score/collect.ts";
+import { findRuns } from "../score/find-runs.ts";
 import { armMarkdown, armsMarkdown, budgetsMarkdown, compareMarkdown, skippedMarkdown } from "../score/markdown.ts";
 import { compareArms } from "../score/report.ts";
 import { runRowsCsv } from "../score/run-rows.ts";
@@ -37,6 +41,8 @@ A directory that is half-written, interrupted, edited or not prolong's is named 
   --price USD       dollars per million billed tokens: adds cost per level in dollars
   --json            one JSON object: {arms, runs, skipped, at, budgets, bootstrap} (or {compare, ...})
   --csv             one row per run (every budget with --at), RFC 4180, for spreadsheets and pandas
+  --plan FILE       check the runs against a plan (\`prolong plan\`): jobs missing, found twice, runs not in
+                    the plan or differing from it are named; the rest are scored as one process would
 
 exit status: 0 when at least one run was scored, 1 when none could be, 2 on bad options or runs that
 cannot be pooled.`;
@@ -70,6 +76,7 @@ const flags = {
   price: flag.num(0, 1_000_000, { unit: " of dollars per million billed tokens" }),
   json: flag.bool(),
   csv: flag.bool(),
+  plan: flag.text(),
 } as const;
 
 function refuse(conflicts: readonly ArmConflict[]): number {
@@ -101,6 +108,10 @@ export const scoreCommand: Command = {
     const at = o.at ?? [null];
     const heading = (n: number | null) => (n !== null ? `Re-scored at ${n} actions per episode (from the logs).\n\n` : "");
 
+    if (o.compare && o.plan !== undefined) {
+      console.error("prolong score: --plan scores a plan's runs by arm; compare two of its arms with the arm table, or without --plan");
+      return 2;
+    }
     if (o.compare) {
       const [pa, pb] = paths as [string, string];
       const out: { at: number | null; compare: ReturnType<typeof compareArms>; skipped: ReturnType<typeof collectRuns>["skipped"] }[] = [];
@@ -128,16 +139,29 @@ export const scoreCommand: Command = {
       return 0;
     }
 
-    const scored = scoreRuns(paths, at, boot);
+    let found = findRuns(paths);
+    let check: { text: string; data: PlanCheck } | null = null;
+    if (o.plan !== undefined) {
+      const plan = readPlan(o.plan);
+      if (plan.isErr()) {
+        console.error(formatError(plan.error));
+        return 2;
+      }
+      const c = checkAgainstPlan(found, plan.value);
+      found = c.kept;
+      check = { text: planCheckMarkdown(c.check, plan.value.jobs.length), data: c.check };
+    }
+    const scored = scoreFound(found, at, boot);
     if (scored.isErr()) return refuse(scored.error);
     const all = scored.value.budgets;
     const first = all[0]!;
     if (o.json) {
-      console.log(JSON.stringify({ arms: first.arms, runs: first.runs, skipped: first.skipped, at: first.at, ...(all.length > 1 ? { budgets: all } : {}), bootstrap: boot }, null, 2));
+      console.log(JSON.stringify({ arms: first.arms, runs: first.runs, skipped: first.skipped, at: first.at, ...(all.length > 1 ? { budgets: all } : {}), ...(check ? { plan: check.data } : {}), bootstrap: boot }, null, 2));
     } else if (o.csv) {
+      if (check) console.error(check.text);
       process.stdout.write(runRowsCsv(all.map((b) => ({ at: b.at, rows: b.runs }))));
     } else {
-      const blocks: string[] = [];
+      const blocks: string[] = check ? [check.text] : [];
       if (all.length > 1) blocks.push(budgetsMarkdown(all, md));
       for (const b of all) {
         const body = b.arms.map((r) => armMarkdown(r, md));

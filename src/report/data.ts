@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { ArmConflict } from "../score/arms.ts";
-import { scoreRuns, type Scored } from "../score/collect.ts";
+import { scoreFound, type Collected, type Scored } from "../score/collect.ts";
 import type { SkippedRun } from "../score/find-runs.ts";
 import type { ArmReport } from "../score/report.ts";
 import type { RunRow } from "../score/run-rows.ts";
@@ -74,12 +74,13 @@ export function learningCurve(levelActions: readonly number[], levels: number, a
   return points;
 }
 
-export function buildReport(paths: readonly string[], o: ReportOptions): Result<ReportData, ArmConflict[]> {
-  const played = scoreRuns(paths, [null], o.boot);
+/** The report of the runs found (all of them, or those a plan check kept). */
+export function buildReport(found: Collected, o: ReportOptions): Result<ReportData, ArmConflict[]> {
+  const played = scoreFound(found, [null], o.boot);
   return played.andThen((p) => {
     const maxBudget = Math.max(0, ...p.arms.flatMap((a) => a.runs.map((r) => r.card.settings.maxActions)));
     const budgets = o.budgets ? [...o.budgets] : maxBudget > 0 ? defaultBudgets(maxBudget) : [];
-    return scoreRuns(paths, budgets, o.boot).map((b) => assemble(p, b, budgets, o.boot));
+    return scoreFound(found, budgets, o.boot).map((b) => assemble(p, b, budgets, o.boot));
   });
 }
 

@@ -9,11 +9,12 @@ import { DEFAULTS, type RunConfig } from "./config.ts";
 
 /**
  * Settings that never change what the agent sees or does: which game and seed (the arm spans games and seeds),
- * the arm's own name, where the game files lie on this machine (the game's version is checked instead), and
- * bookkeeping (timeouts, retries, how the agent is confined, which variable holds the API key). Every other RunConfig field is part of the
- * fingerprint, so a setting added later is fingerprinted without anyone remembering to list it here.
+ * the arm's own name, the plan job a run is, where the game files lie on this machine (the game's version is
+ * checked instead), and bookkeeping (timeouts, retries, how the agent is confined, which variable holds the API
+ * key). Every other RunConfig field is part of the fingerprint, so a setting added later is fingerprinted
+ * without anyone remembering to list it here.
  */
-const NOT_ARM_SETTINGS = new Set<string>(["game", "seed", "arm", "arcGames", "agentTimeoutSec", "agentRetries", "sandbox", "apiKeyEnv"]);
+const NOT_ARM_SETTINGS = new Set<string>(["game", "seed", "arm", "job", "arcGames", "agentTimeoutSec", "agentRetries", "sandbox", "apiKeyEnv"]);
 
 /** The flag each setting comes from, for messages and derived names. */
 const FLAG_OF: Readonly<Record<string, string>> = {

@@ -59,6 +59,8 @@ export const RunConfigSchema = v.object({
   agentRetries: Int(0, "agent retries must be a whole number ≥ 0"),
   agentTimeoutSec: v.pipe(v.number(), v.minValue(1, "the agent timeout must be ≥ 1 second")),
   version: v.string(),
+  /** The plan job this run is (`prolong run-plan`), so runs gathered from many machines map back to the plan. */
+  job: v.optional(v.pipe(v.string(), v.regex(/^j-[0-9a-f]{12}$/, "a plan job id is j- and 12 hex digits"))),
 });
 
 export type RunConfig = v.InferOutput<typeof RunConfigSchema>;

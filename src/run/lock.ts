@@ -15,8 +15,9 @@ export interface RunLock {
   release(): void;
 }
 
-export function lockRun(runDir: string): Result<RunLock, ProlongError> {
-  const path = join(runDir, LOCK_FILE);
+/** `file`: another lock in the same directory (run-plan claims a job with job.lock while its run holds run.lock). */
+export function lockRun(runDir: string, file = LOCK_FILE): Result<RunLock, ProlongError> {
+  const path = join(runDir, file);
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW, 0o644);

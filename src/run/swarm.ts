@@ -23,6 +23,8 @@ export interface PlannedRun {
   readonly repeat: number;
   readonly dir: string;
   readonly config: RunConfig;
+  /** Continue the run already started in `dir` (`prolong resume`) instead of starting it (run-plan). */
+  readonly resume?: boolean;
 }
 
 export interface SwarmPlanInput {
@@ -135,14 +137,16 @@ export function startSwarm(plan: readonly PlannedRun[], o: SwarmOptions): Swarm 
 
 async function runOne(s: RunStatus, command: readonly string[], children: Set<ChildProcess>, stopping: () => boolean, o: SwarmOptions): Promise<void> {
   const paths = runPaths(s.run.dir);
-  if (existsSync(paths.log)) {
+  if (!s.run.resume && existsSync(paths.log)) {
     s.state = "failed";
     s.stderrTail = `${s.run.dir} already holds a log; resume it with 'prolong resume ${s.run.dir}'`;
     return;
   }
   try {
-    mkdirSync(paths.workspace, { recursive: true });
-    writeFileSync(paths.config, JSON.stringify(s.run.config, null, 2) + "\n");
+    if (!s.run.resume) {
+      mkdirSync(paths.workspace, { recursive: true });
+      writeFileSync(paths.config, JSON.stringify(s.run.config, null, 2) + "\n");
+    }
   } catch (e) {
     s.state = "failed";
     s.stderrTail = `cannot create ${s.run.dir}: ${(e as Error).message}`;
@@ -153,7 +157,7 @@ async function runOne(s: RunStatus, command: readonly string[], children: Set<Ch
   s.state = "running";
   s.startedAt = performance.now();
   o.onChange?.([s]);
-  const child = spawn(exe, [...pre, "play", "--run-dir", s.run.dir, "--json"], { stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn(exe, [...pre, ...(s.run.resume ? ["resume", s.run.dir] : ["play", "--run-dir", s.run.dir]), "--json"], { stdio: ["ignore", "pipe", "pipe"], detached: true });
   children.add(child);
   let buffered = "";
   child.stdout!.setEncoding("utf8");

@@ -92,11 +92,16 @@ function scoreableRun(dir: string, names: Set<string>): FoundRun | SkippedRun {
   if (card.isErr()) return { dir, reason: skipReason(dir, card.error) };
   // These leave the run resumable and say nothing about the agent: scoring them would count a cut-short run.
   const reason = card.value.end_reason;
-  if (reason === "interrupted" || reason === "game-failed" || reason === "log-failed" || reason === "agent-unavailable") {
+  if (isResumableEnd(reason)) {
     const what = reason === "interrupted" ? "interrupted" : reason === "agent-unavailable" ? `the model API could not be used (${card.value.end_detail})` : `the ${reason === "game-failed" ? "game" : "log"} failed (${card.value.end_detail})`;
     return { dir, reason: `${what} after ${card.value.actions} action(s); \`prolong resume ${dir}\` finishes it`, unfinished: card.value.settings };
   }
   return { dir, card: card.value };
+}
+
+/** Ends that leave a run resumable (interrupted, its game or log failed, its model API unusable): not the agent's result. */
+export function isResumableEnd(reason: string): boolean {
+  return reason === "interrupted" || reason === "game-failed" || reason === "log-failed" || reason === "agent-unavailable";
 }
 
 /** An error as a skip reason: the file named relative to the run directory, the fix after a semicolon. */

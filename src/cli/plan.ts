@@ -1,0 +1,289 @@
+// `prolong plan`: an experiment as data (games × arms × runs, stable job ids) for a cluster's scheduler;
+// `prolong plan show plan.json [--estimate]`: the job table, and what the sweep will cost before it is spent.
+import { writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { formatError } from "../errors.ts";
+import { listArcGames, findArcGame } from "../game/arc/games-dir.ts";
+import { findGame, listGames } from "../game/catalog.ts";
+import { buildPlan, readPlan, type Plan, type PlanArmInput } from "../plan/plan.ts";
+import { ENV_KINDS, type RunConfigInput } from "../run/config.ts";
+import { findRuns } from "../score/find-runs.ts";
+import { flag, parseArgv, parseCommandArgs } from "./args.ts";
+import type { Command } from "./command.ts";
+import { fieldsFromFlags, playFlags } from "./play.ts";
+
+const usage = `usage: prolong plan --games all|a,b,c --runs K --arm NAME='<play flags>' [--arm ...] [--env E] [--arc-games DIR] [--seed N] -o plan.json
+       prolong plan show plan.json [--estimate [--from RUN-DIR | --tokens-per-action N]] [--json]
+
+Writes the experiment as data: every job (game × arm × run, in a stable order: arm, game, run), each with a
+stable id derived from its content, its seed (run k plays seed + k − 1) and its output directory
+<arm>/<game>-r<k>; the prolong version and each game's version. \`prolong run-plan\` runs it in slices on any
+scheduler; \`prolong score DIR --plan plan.json\` merges what comes back.
+
+  --games all|a,b,c   the games (all: every committed game, or every game under --arc-games)
+  --runs K            runs per game and arm (default 1)
+  --arm NAME='FLAGS'  an arm: its name and the play flags that make it, e.g.
+                      --arm full='' --arm window25='--log-window 25' --arm claude='--agent claude --model M'
+                      (repeat for each arm; --games/--runs/--seed/--env belong to the plan, not to an arm)
+  --env local|arc-local|arc-online, --arc-games DIR    where the games come from (as for play)
+  --seed N            the first run's seed (default 0)
+  -o, --out FILE      where to write the plan (default: print it)
+
+plan show:
+  --estimate          agent calls and billed tokens the plan will cost: from a past run directory's
+  --from DIR          measured calls and billed tokens per action, or from
+  --tokens-per-action N   a given billed-tokens-per-action figure; without either, the bounds on calls
+  --json              the plan (or the estimate) as JSON
+
+exit status: 0 ok, 2 on bad options or a bad plan file.`;
+
+const flags = {
+  games: flag.text(),
+  runs: flag.int(1, 100_000),
+  arm: flag.list(),
+  env: flag.choice(ENV_KINDS),
+  "arc-games": flag.text(),
+  seed: flag.int(0, 2 ** 32 - 1),
+  out: flag.text({ short: "o" }),
+  estimate: flag.bool(),
+  from: flag.text(),
+  "tokens-per-action": flag.num(0, 1e12),
+  json: flag.bool(),
+} as const;
+
+/** Words of a flag string as a POSIX shell would split them (single and double quotes, backslash escapes). */
+export function shellWords(text: string): string[] | string {
+  const words: string[] = [];
+  let word = "";
+  let has = false;
+  let quote: "'" | '"' | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote === "'") {
+      if (c === "'") quote = null;
+      else word += c;
+    } else if (quote === '"') {
+      if (c === '"') quote = null;
+      else if (c === "\\" && i + 1 < text.length && '"\\$`'.includes(text[i + 1]!)) word += text[++i];
+      else word += c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      has = true;
+    } else if (c === "\\" && i + 1 < text.length) {
+      word += text[++i];
+      has = true;
+    } else if (/\s/.test(c)) {
+      if (has || word) words.push(word);
+      word = "";
+      has = false;
+    } else word += c;
+  }
+  if (quote) return `an unclosed ${quote} quote`;
+  if (has || word) words.push(word);
+  return words;
+}
+
+const PLAN_LEVEL = new Set(["games", "runs", "parallel", "run-dir", "runs-dir", "json", "quiet", "arm", "env", "arc-games", "seed"]);
+
+/** `NAME=FLAGS` → the arm's name and settings, through play's own flag table. */
+export function parseArmSpec(spec: string): PlanArmInput | string {
+  const eq = spec.indexOf("=");
+  if (eq <= 0) return `--arm takes NAME='FLAGS' (e.g. --arm window25='--log-window 25'), got '${spec}'`;
+  const name = spec.slice(0, eq).trim();
+  const text = spec.slice(eq + 1);
+  const words = shellWords(text);
+  if (typeof words === "string") return `--arm ${name}: ${words}`;
+  const parsed = parseArgv(words, playFlags, 0);
+  if (parsed.isErr()) return `--arm ${name}: ${parsed.error}`;
+  const given = Object.entries(parsed.value.values).filter(([k, v]) => v !== undefined && v !== false && PLAN_LEVEL.has(k)).map(([k]) => `--${k}`);
+  if (given.length > 0) return `--arm ${name}: ${given.join(", ")} belong${given.length === 1 ? "s" : ""} to the plan, not to an arm`;
+  if (parsed.value.values.agent === "human") return `--arm ${name}: --agent human cannot run unattended`;
+  return { name, flags: text.trim(), fields: fieldsFromFlags(parsed.value.values) };
+}
+
+function gamesOf(games: string, env: string, arcGames: string | undefined): { id: string; version: string | null }[] | string {
+  const ids = games.trim() === "all" ? null : games.split(",").map((g) => g.trim()).filter(Boolean);
+  if (ids !== null && ids.length === 0) return "--games names no game";
+  if (env === "local") {
+    const list = ids ?? listGames().map((g) => g.id);
+    const out = [];
+    for (const id of list) {
+      const g = findGame(id);
+      if (g.isErr()) return formatError(g.error).replace(/^prolong: /, "");
+      out.push({ id, version: g.value.info.version ?? null });
+    }
+    return out;
+  }
+  if (env === "arc-local") {
+    if (arcGames === undefined) return "--env arc-local needs --arc-games DIR";
+    if (ids === null) {
+      const all = listArcGames(arcGames);
+      if (all.isErr()) return formatError(all.error).replace(/^prolong: /, "");
+      return all.value.map((g) => ({ id: g.gameId, version: g.version }));
+    }
+    const out = [];
+    for (const id of ids) {
+      const g = findArcGame(arcGames, id);
+      if (g.isErr()) return formatError(g.error).replace(/^prolong: /, "");
+      out.push({ id, version: g.value.version });
+    }
+    return out;
+  }
+  if (ids === null) return "--env arc-online: name the games (--games a,b,c)";
+  return ids.map((id) => ({ id, version: null }));
+}
+
+function pad(cells: string[][]): string {
+  const widths = cells[0]!.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
+  return cells.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd()).join("\n");
+}
+
+export interface Estimate {
+  readonly jobs: number;
+  /** Most actions of all jobs (each job's budget × episodes): runs that win stop earlier. */
+  readonly maxActions: number;
+  readonly agentCalls: { readonly low: number; readonly high: number; readonly expected: number | null };
+  readonly billedTokens: number | null;
+  /** Where the rates came from. */
+  readonly basis: string;
+}
+
+/** The sweep's cost before it runs: bounds on agent calls, and billed tokens from a past run or a given rate. */
+export function estimatePlan(plan: Plan, rate: { callsPerAction: number; tokensPerAction: number; basis: string } | null): Estimate {
+  let actions = 0;
+  let low = 0;
+  for (const j of plan.jobs) {
+    const a = j.config.maxActions * j.config.episodes;
+    actions += a;
+    low += Math.ceil(a / j.config.actionCap);
+  }
+  return {
+    jobs: plan.jobs.length,
+    maxActions: actions,
+    agentCalls: { low, high: actions, expected: rate ? Math.round(actions * rate.callsPerAction) : null },
+    billedTokens: rate ? Math.round(actions * rate.tokensPerAction) : null,
+    basis: rate?.basis ?? "no rate: give --from RUN-DIR or --tokens-per-action N for tokens",
+  };
+}
+
+/** Calls and billed tokens per action over the finished runs under `dir`. */
+function measuredRate(dir: string): { callsPerAction: number; tokensPerAction: number; basis: string } | string {
+  const found = findRuns([dir]);
+  const actions = found.runs.reduce((n, r) => n + r.card.actions, 0);
+  if (actions === 0) return `--from ${dir}: no finished run with actions there${found.skipped[0] ? ` (${found.skipped[0].reason})` : ""}`;
+  const calls = found.runs.reduce((n, r) => n + r.card.agent_calls, 0);
+  const billed = found.runs.reduce((n, r) => n + r.card.billed_tokens, 0);
+  return { callsPerAction: calls / actions, tokensPerAction: billed / actions, basis: `measured over ${found.runs.length} run(s) under ${dir}: ${(calls / actions).toFixed(3)} calls and ${Math.round(billed / actions).toLocaleString("en-US")} billed tokens per action` };
+}
+
+const int = (n: number) => n.toLocaleString("en-US");
+
+async function show(file: string, o: { estimate: boolean; from: string | undefined; tpa: number | undefined; json: boolean }): Promise<number> {
+  const plan = readPlan(file);
+  if (plan.isErr()) {
+    console.error(formatError(plan.error));
+    return 2;
+  }
+  const p = plan.value;
+  if (o.estimate) {
+    let rate: { callsPerAction: number; tokensPerAction: number; basis: string } | null = null;
+    if (o.from !== undefined) {
+      const r = measuredRate(o.from);
+      if (typeof r === "string") {
+        console.error(`prolong plan show: ${r}`);
+        return 2;
+      }
+      rate = r;
+    } else if (o.tpa !== undefined) rate = { callsPerAction: Number.NaN, tokensPerAction: o.tpa, basis: `given: ${int(o.tpa)} billed tokens per action` };
+    const e = estimatePlan(p, rate);
+    const fixed = { ...e, agentCalls: { ...e.agentCalls, expected: e.agentCalls.expected !== null && Number.isNaN(e.agentCalls.expected) ? null : e.agentCalls.expected } };
+    if (o.json) console.log(JSON.stringify(fixed, null, 2));
+    else {
+      console.log([
+        `${int(e.jobs)} jobs, at most ${int(e.maxActions)} actions in all (runs that win stop earlier)`,
+        `agent calls: between ${int(e.agentCalls.low)} (every call uses the whole action cap) and ${int(e.agentCalls.high)} (one action per call)${fixed.agentCalls.expected !== null ? `; expected ${int(fixed.agentCalls.expected)}` : ""}`,
+        `billed tokens: ${e.billedTokens === null ? "unknown" : `up to ${int(e.billedTokens)}`} (${e.basis})`,
+      ].join("\n"));
+    }
+    return 0;
+  }
+  if (o.json) {
+    console.log(JSON.stringify(p, null, 2));
+    return 0;
+  }
+  console.log(`plan ${file}: prolong ${p.prolong}, env ${p.env}, ${p.games.length} game(s), ${p.arms.length} arm(s), ${p.runs} run(s) each: ${p.jobs.length} jobs`);
+  console.log(pad([["arm", "fingerprint", "flags"], ...p.arms.map((a) => [a.name, a.fingerprint, a.flags || "(defaults)"])]));
+  console.log("");
+  console.log(pad([["job", "arm", "game", "run", "seed", "dir"], ...p.jobs.map((j) => [j.id, j.arm, j.game, String(j.run), String(j.seed), j.dir])]));
+  return 0;
+}
+
+export const planCommand: Command = {
+  name: "plan",
+  summary: "an experiment plan for a cluster: games × arms × runs with stable job ids (plan show: the table, --estimate)",
+  usage,
+  flags,
+  async run(args) {
+    const parsed = parseCommandArgs("plan", args, flags);
+    if (!parsed) return 2;
+    const o = parsed.values;
+    const [first, ...rest] = parsed.positionals;
+    if (first === "show") {
+      if (rest.length !== 1) {
+        console.error("prolong plan show: give one plan file, e.g. prolong plan show plan.json");
+        return 2;
+      }
+      const misplaced = (["games", "runs", "env", "arc-games", "seed", "out"] as const).filter((k) => o[k] !== undefined).concat(o.arm.length > 0 ? ["arm" as never] : []);
+      if (misplaced.length > 0) {
+        console.error(`prolong plan show: ${misplaced.map((k) => `--${k}`).join(", ")} make a plan; plan show only reads one`);
+        return 2;
+      }
+      if ((o.from !== undefined || o["tokens-per-action"] !== undefined) && !o.estimate) {
+        console.error("prolong plan show: --from and --tokens-per-action go with --estimate");
+        return 2;
+      }
+      return show(rest[0]!, { estimate: o.estimate, from: o.from, tpa: o["tokens-per-action"], json: o.json });
+    }
+    if (first !== undefined) {
+      console.error(`prolong plan: unexpected argument '${first}' (the only subcommand is 'show')\n  fix: see 'prolong plan --help'`);
+      return 2;
+    }
+    if (o.estimate || o.from !== undefined || o["tokens-per-action"] !== undefined) {
+      console.error("prolong plan: --estimate reads a plan: prolong plan show plan.json --estimate");
+      return 2;
+    }
+    if (o.games === undefined || o.arm.length === 0) {
+      console.error(`prolong plan: give the games and at least one arm, e.g. prolong plan --games all --runs 3 --arm full='' --arm window25='--log-window 25' -o plan.json`);
+      return 2;
+    }
+    const arms: PlanArmInput[] = [];
+    for (const spec of o.arm) {
+      const a = parseArmSpec(spec);
+      if (typeof a === "string") {
+        console.error(`prolong plan: ${a}`);
+        return 2;
+      }
+      arms.push(a);
+    }
+    const env = o.env ?? "local";
+    const arcGames = o["arc-games"] === undefined ? undefined : resolve(o["arc-games"]);
+    const games = gamesOf(o.games, env, arcGames);
+    if (typeof games === "string") {
+      console.error(`prolong plan: ${games}`);
+      return 2;
+    }
+    const common: Partial<RunConfigInput> = { env, ...(arcGames ? { arcGames } : {}), ...(o.seed !== undefined ? { seed: o.seed } : {}) };
+    const plan = buildPlan({ games, runs: o.runs ?? 1, arms, common });
+    if (plan.isErr()) {
+      console.error(formatError(plan.error));
+      return 2;
+    }
+    const text = JSON.stringify(plan.value, null, 2) + "\n";
+    if (o.out === undefined) process.stdout.write(text);
+    else {
+      writeFileSync(o.out, text);
+      console.error(`wrote ${o.out}: ${plan.value.jobs.length} jobs (${plan.value.arms.length} arm(s) × ${games.length} game(s) × ${plan.value.runs} run(s)); \`prolong plan show ${o.out}\` lists them`);
+    }
+    return 0;
+  },
+};
