@@ -22,9 +22,9 @@ scheduler; \`prolong score DIR --plan plan.json\` merges what comes back.
 
   --games all|a,b,c   the games (all: every committed game, or every game under --arc-games)
   --runs K            runs per game and arm (default 1)
-  --arm NAME='FLAGS'  an arm: its name and the play flags that make it, e.g.
-                      --arm full='' --arm window25='--log-window 25' --arm claude='--agent claude --model M'
-                      (repeat for each arm; --games/--runs/--seed/--env belong to the plan, not to an arm)
+  --arm NAME='FLAGS'  an arm: its name and the play flags that make it; repeat for each arm, for example
+                      full='' window25='--log-window 25' claude='--agent claude --model M'
+                      (the games, runs, seed and env belong to the plan, not to an arm)
   --env local|arc-local|arc-online, --arc-games DIR    where the games come from (as for play)
   --seed N            the first run's seed (default 0)
   -o, --out FILE      where to write the plan (default: print it)

@@ -44,7 +44,7 @@ The page embeds its data as JSON (<script id="report-data">); every mark in a fi
                       or chromium on PATH: apt-get install chromium)
   --title TEXT        the page's heading (default "prolong report")
   --seed N, --resamples N   bootstrap seed and resamples (as for score)
-  --plan FILE         only the runs of a plan, checked as \`prolong score --plan\` does (problems printed)
+  --plan FILE         only the runs of a plan, checked as \`prolong score DIR --plan plan.json\` does (problems printed)
   --json              print the report's data (the embedded JSON) instead of a sentence
 
 exit status: 0 when the page was written, 1 when no run could be scored, 2 on bad options or runs that

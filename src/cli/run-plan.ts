@@ -18,15 +18,15 @@ const usage = `usage: prolong run-plan plan.json --out DIR [--shard i/n | --job 
 
 Runs exactly one slice of a plan (\`prolong plan\`): every job (--shard omitted), shard i of n (jobs dealt
 round-robin in plan order; i from 1 to n), or one job. Each job writes only DIR/<arm>/<game>-r<k>/, so any
-number of workers on any machines can share DIR, or each write its own DIR and \`prolong score --plan\` merges
-them. A job whose directory holds a finished run is skipped; a started one is resumed from its log; a job
+number of workers on any machines can share DIR, or each write its own DIR and \`prolong score DIRS --plan plan.json\`
+merges them. A job whose directory holds a finished run is skipped; a started one is resumed from its log; a job
 another worker is running is left to it (an exclusive claim on job.lock, freed by the kernel when a worker
 dies); a directory holding another run or other files is reported and not touched. Running a plan twice does
 nothing the second time.
 
   --out DIR       where the jobs' directories go (required)
-  --shard i/n     this worker's share: Slurm --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT with
-                  --array=1-n; Kubernetes --shard $((JOB_COMPLETION_INDEX+1))/N; GNU parallel {}/N
+  --shard i/n     this worker's share. Slurm (array 1-n): $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT;
+                  Kubernetes: $((JOB_COMPLETION_INDEX+1))/N; GNU parallel: {}/N
   --job ID        just this job (ids in \`prolong plan show\`)
   --parallel P    runs at once on this worker (default: this machine's cores, ${os.availableParallelism()} here)
   --dry-run       list the slice's jobs and what each directory holds (new, partial, complete, foreign);
