@@ -2,7 +2,7 @@
 // (score/collect.ts), plus each figure's points. The page embeds this object as JSON and every SVG mark carries
 // the value it draws, so a test (or a reader) can check a figure against the numbers.
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
 import type { ArmConflict } from "../score/arms.ts";
 import { scoreFound, type Collected, type Scored } from "../score/collect.ts";
 import type { SkippedRun } from "../score/find-runs.ts";
@@ -99,7 +99,7 @@ function assemble(played: Scored, byBudget: Scored, budgets: number[], boot: Boo
   const games = [...new Set(arms.flatMap((a) => a.games.map((g) => g.game)))].sort();
   const scoredRows = first.runs.filter((r) => r.status === "scored");
   const bars = arms.flatMap((a) => a.games.map((g) => ({ arm: a.name, game: g.game, y: g.passAt1, runs: scoredRows.filter((r) => r.arm === a.name && r.game === g.game).map((r) => r.rhae as number) })));
-  const learning = scoredRows.map((r) => ({ arm: r.arm, label: `${r.game} seed ${r.seed}`, dir: r.dir, game: r.game, points: learningCurve(r.levelActions ?? [], r.levels ?? 0, (r.levelActions ?? []).reduce((n, x) => n + x, 0)) }));
+  const learning = scoredRows.map((r) => ({ arm: r.arm, label: `${r.game} seed ${r.seed}`, dir: shownPath(r.dir), game: r.game, points: learningCurve(r.levelActions ?? [], r.levels ?? 0, (r.levelActions ?? []).reduce((n, x) => n + x, 0)) }));
   const tokens: Series[] = arms.map((a) => ({ arm: a.name, label: a.name, points: scoredRows.filter((r) => r.arm === a.name).map((r) => ({ x: r.billedTokens as number, y: r.rhae as number })) }));
   const means = tokens.map((s) => ({ arm: s.arm, x: mean(s.points.map((p) => p.x)), y: mean(s.points.map((p) => p.y)) }));
   const runs = first.runs.map((r) => ({ ...r, view: existsSync(join(r.dir, "view.html")) ? join(r.dir, "view.html") : null }));
@@ -111,6 +111,12 @@ function assemble(played: Scored, byBudget: Scored, budgets: number[], boot: Boo
     skipped: first.skipped,
     figures: { budget: { budgets, series: budget }, bestAtK: { series: bestAtK }, games: { games, bars }, learning: { series: learning }, tokens: { series: tokens, means } },
   };
+}
+
+/** A run directory as figures name it: relative to the working directory when inside it (no machine's paths in a committed SVG). */
+function shownPath(dir: string): string {
+  const rel = relative(process.cwd(), dir);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : dir;
 }
 
 function mean(xs: readonly number[]): number {
