@@ -3,10 +3,13 @@
 import { formatError } from "../errors.ts";
 import { listArcGames } from "../game/arc/games-dir.ts";
 import { catalog } from "../game/catalog.ts";
+import { findRuns } from "../score/find-runs.ts";
+import { baselinesTable, humanBaselines } from "../score/human-baselines.ts";
 import { flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
 const usage = `usage: prolong games [--arc-games DIR] [--json]
+       prolong games --baselines <run dirs>... [--json]
 
 Lists the committed local games (embedded in the binary): id, title, levels, the actions each offers
 (ACTION1-4 move, 5 interact, 6 click, 7 undo), the per-level baseline action counts (RHAE) and tags.
@@ -15,7 +18,10 @@ Play one with \`prolong play <id>\` (the built-in explorer) or \`prolong play <i
   --arc-games DIR   list ARC-AGI-3 game files instead (<id>/<version>/<id>.py + metadata.json): one row per
                     version, its levels and baselines from metadata.json; actions are known once the game
                     runs, so they show as "?". Play one with \`prolong play ft09 --env arc-local --arc-games DIR\`.
-  --json            one JSON array of {id, title, about, levels, actions, baselines, tags}`;
+  --baselines       per game and level, the fewest actions of the runs a person played (agent human) under the
+                    given run directories, beside the baseline RHAE divides by
+  --json            one JSON array of {id, title, about, levels, actions, baselines, tags}
+                    (with --baselines: of {game, runs, levels: [{level, baseline, best, completions}]})`;
 
 export interface GameListing {
   readonly id: string;
@@ -66,7 +72,7 @@ function table(rows: GameListing[]): string {
   return [`${"id".padEnd(idWidth)}  levels  ${"actions".padEnd(actWidth)}  tags`, ...lines, `${rows.length} games, ${total} levels`].join("\n");
 }
 
-const flags = { json: flag.bool(), "arc-games": flag.text() } as const;
+const flags = { json: flag.bool(), "arc-games": flag.text(), baselines: flag.bool() } as const;
 
 export const gamesCommand: Command = {
   name: "games",
@@ -74,9 +80,23 @@ export const gamesCommand: Command = {
   usage,
   flags,
   async run(args) {
-    const parsed = parseCommandArgs("games", args, flags, 0);
+    const parsed = parseCommandArgs("games", args, flags);
     if (!parsed) return 2;
     const json = parsed.values.json === true;
+    if (parsed.values.baselines) {
+      if (parsed.positionals.length === 0) {
+        console.error("prolong games: --baselines needs run directories (or directories above them)\n  fix: e.g. prolong games --baselines runs/");
+        return 2;
+      }
+      const found = findRuns(parsed.positionals);
+      const games = humanBaselines(found.runs);
+      console.log(json ? JSON.stringify(games, null, 2) : baselinesTable(games));
+      return games.length > 0 ? 0 : 1;
+    }
+    if (parsed.positionals.length > 0) {
+      console.error(`prolong games: takes no arguments, got '${parsed.positionals[0]}' (run directories go with --baselines)\n  fix: see 'prolong games --help'`);
+      return 2;
+    }
     const arcGames = parsed.values["arc-games"];
     let rows = gameListings();
     if (arcGames !== undefined) {

@@ -58,6 +58,14 @@ describe("prolong play <game> --agent human", () => {
     expect(card.actions).toBe(9);
     expect(existsSync(path.join(dir, "summary.txt"))).toBe(true);
     expect(readFileSync(path.join(dir, "events.jsonl"), "utf8")).toContain('"kind":"level-up"');
+
+    // The recorded run is a human baseline: level 1 in 7 actions, beside the committed baseline.
+    const baselines = Bun.spawnSync([process.execPath, path.resolve(import.meta.dir, "../../src/main.ts"), "games", "--baselines", runs, "--json"], { stdout: "pipe", stderr: "pipe" });
+    expect(baselines.exitCode).toBe(0);
+    const [game] = JSON.parse(baselines.stdout.toString());
+    expect(game.game).toBe("switchyard");
+    expect(game.levels[0]).toEqual({ level: 1, baseline: card.level_baseline_actions[0], best: 7, completions: 1 });
+    expect(game.levels[1].best).toBeNull();
   });
 
   test("without a terminal: one error that says so, and no run directory", () => {
