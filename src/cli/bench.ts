@@ -233,10 +233,10 @@ const USAGE = `usage: prolong bench [--lines N[,N...]] [--log FILE]... [--repeat
 
 Times the log-scanning jobs on the same bytes, native addon vs the best Bun-only way vs grep/rg (whole
 processes): section index, prefix verify, xxh3-128, blake3, all consecutive board diffs. Inputs: generated
-logs of each size N (scripts/gen-log.ts, seed 1), the four published logs when ../shared/fixtures is
-present, and every --log FILE. Also times the board diffs of a generated 5,000-section log, and the
-inspection commands (log stats|sections|show|diff|grep, view) on the 320K-line log, in process and as
-whole processes (target: each <= 100 ms).
+logs of each size N (scripts/gen-log.ts, seed 1), the four published PRO-LONG logs when a
+shared/fixtures/prolong-release folder sits beside the checkout, and every --log FILE. Also times the board
+diffs of a generated 5,000-section log, and the inspection commands (log stats|sections|show|diff|grep,
+view) on the 320K-line log, in process and as whole processes (target: each <= 100 ms).
 
 options:
   --lines N,...  sizes of the generated logs in lines (default 10000,100000,320000,1000000)

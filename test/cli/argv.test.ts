@@ -210,6 +210,21 @@ describe("documented examples", () => {
     expect(checked).toBeGreaterThan(40);
   });
 
+  test("README, docs/ and every --help stand alone: no pointer into ../shared, which a clone does not have", () => {
+    const texts: Array<[string, string]> = [["README.md", readFileSync(path.join(ROOT, "README.md"), "utf8")]];
+    for (const f of readdirSync(path.join(ROOT, "docs")).filter((f) => f.endsWith(".md"))) texts.push([`docs/${f}`, readFileSync(path.join(ROOT, "docs", f), "utf8")]);
+    for (const c of [...commands, ...commands.flatMap((c) => c.subcommands ?? [])]) texts.push([`${c.name} --help`, c.usage]);
+    expect(texts.filter(([, t]) => t.includes("../shared")).map(([f]) => f)).toEqual([]);
+  });
+
+  test("the README's first screen says what prolong is for, defines RHAE, and shows both quick starts", () => {
+    const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+    const first = readme.split("\n").slice(0, 40).join("\n");
+    for (const needed of ["ARC-AGI-3", "coding agent", "programmatic memory", "RHAE", "npm start", "npm test", "prolong games", "prolong play glide --max-actions 100", "prolong view "]) {
+      expect(first.toLowerCase()).toContain(needed.toLowerCase());
+    }
+  });
+
   test("each --help documents exactly the flags its command parses", () => {
     const problems: string[] = [];
     for (const c of [...commands, ...commands.flatMap((c) => (c.subcommands ?? []).map((s) => ({ ...s, name: `${c.name} ${s.name}` })))]) {
