@@ -1,7 +1,7 @@
 // Engine speed: median and p99 microseconds per step over many random steps of every committed game.
 // Target: median ≤ 50 µs, so exploring agents are never bound by the engine. `bun scripts/bench-engine.ts [steps]`
 import { catalog } from "../src/game/catalog.ts";
-import type { Action } from "../src/game/types.ts";
+import type { Action } from "../src/game-model.ts";
 
 const steps = Number(process.argv[2] ?? 20000);
 const rows: { game: string; median: number; p99: number; frames: number }[] = [];

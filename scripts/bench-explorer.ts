@@ -9,11 +9,11 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { explorerTurn } from "../src/agent/explorer/explorer.ts";
 import { createGame } from "../src/game/catalog.ts";
-import { newConfig } from "../src/run/config.ts";
+import { newConfig } from "../src/config/run-config.ts";
 import { finishRun } from "../src/run/finish.ts";
 import { runLoop } from "../src/run/runner.ts";
 import { startRun } from "../src/run/start.ts";
-import { generateLog } from "./gen-log.ts";
+import { generateLog } from "../src/bench/gen-log.ts";
 
 const { values } = parseArgs({
   options: {

@@ -1,7 +1,7 @@
 // Native functions against their plain-TS twins (test/oracle/), on the same generated log: how much the
 // native core buys over the obviously-correct version the differential tests trust.
 //   bun scripts/bench-oracles.ts [--lines 320000]
-import { generateLog } from "./gen-log.ts";
+import { generateLog } from "../src/bench/gen-log.ts";
 import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";

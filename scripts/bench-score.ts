@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { newConfig } from "../src/run/config.ts";
+import { newConfig } from "../src/config/run-config.ts";
 import { findRuns } from "../src/score/find-runs.ts";
 import { groupArms } from "../src/score/arms.ts";
 import { armReport } from "../src/score/report.ts";
@@ -34,7 +34,7 @@ for (let i = 0; i < total; i++) {
     end: { reason: "max-actions", detail: "spent the budget" },
     baselines,
     winLevels: levels,
-    episodes: [{ episode: 1, score: done, state: "NOT_FINISHED", actions: levelActions.reduce((a, b) => a + b, 0), levelActions }],
+    episodes: [{ episode: 1, levels: done, state: "NOT_FINISHED", actions: levelActions.reduce((a, b) => a + b, 0), levelActions }],
     actions: levelActions.reduce((a, b) => a + b, 0),
     agentCalls: 50,
     tokens: { input: 1_000_000, cached: 800_000, output: 20_000 },

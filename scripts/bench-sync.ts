@@ -16,7 +16,7 @@ import { RunIndex, sectionRow } from "../src/log/index.ts";
 import { MasterLog } from "../src/log/master.ts";
 import { syncAgentCopy } from "../src/log/sandbox.ts";
 import { SECTION_KIND, sectionIndex, type SectionTable } from "../src/native.ts";
-import { generateLog } from "./gen-log.ts";
+import { generateLog } from "../src/bench/gen-log.ts";
 
 const usage = `usage: bun scripts/bench-sync.ts [--lines N] [--window K] [--seed S] [--json]
   --lines N    grow the log to N lines (default 320000); checkpoints at 10K, 100K and N

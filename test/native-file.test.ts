@@ -4,7 +4,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { generateLog } from "../scripts/gen-log.ts";
+import { generateLog } from "../src/bench/gen-log.ts";
 import { lineCount, mapFile, sectionIndex } from "../src/native.ts";
 import { lineCountOracle, mapFileOracle } from "./oracle/file.ts";
 

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { generateLog } from "../scripts/gen-log.ts";
+import { generateLog } from "../src/bench/gen-log.ts";
 import { blake3, boardDiff, cellChanges, prefixCheck, sectionIndex, xxh3_128, type SectionTable } from "../src/native.ts";
 import { blake3Oracle } from "./oracle/blake3.ts";
 import { boardDiffOracle, cellChangesOracle } from "./oracle/diff.ts";
@@ -61,7 +61,7 @@ describe("real logs (../shared/fixtures/prolong-release)", () => {
   }
 });
 
-describe("generated logs (scripts/gen-log.ts)", () => {
+describe("generated logs (src/bench/gen-log.ts)", () => {
   const cases = [
     { name: "plain", opts: { sections: 120, seed: 1 } },
     { name: "adversarial", opts: { sections: 200, seed: 2, adversarial: true } },

@@ -2,7 +2,7 @@
 // is there (logs.txt, the instructions file, anything it left itself), and leaves workspace/actions.json.
 import type { Result } from "neverthrow";
 import type { ProlongError } from "../errors.ts";
-import type { ActionId, FrameData, GameInfo } from "../game/types.ts";
+import type { ActionId, FrameData, GameInfo } from "../game-model.ts";
 
 /** The game as it stands, for an in-process agent that shows it to a person (the human player). */
 export interface GameView {

@@ -2,7 +2,7 @@
 // external ones (the explorer runs in-process and needs none).
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
-import type { RunConfig } from "../run/config.ts";
+import type { RunConfig } from "../config/run-config.ts";
 import type { Agent } from "./agent.ts";
 import { CLAUDE_MIN_COMPACT_WINDOW, claudeAgent } from "./claude.ts";
 import { cliMissing, findCli } from "./cli-process.ts";

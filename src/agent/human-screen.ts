@@ -3,7 +3,7 @@
 // the keys. A board taller than the window scrolls; it follows the cells that changed, so what a game shows
 // once (a code, a flash) is on screen when it happens. Pure: text in, text out; mouse positions map back here.
 import { gridToAnsi } from "../game/render.ts";
-import type { Grid } from "../game/types.ts";
+import type { Grid } from "../game-model.ts";
 
 export interface ScreenInput {
   readonly board: Grid;

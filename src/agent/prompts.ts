@@ -1,6 +1,6 @@
 // Every word the harness says to an agent: the instructions file written into the workspace (as AGENTS.md and
 // CLAUDE.md, so any coding CLI finds it) and the per-turn user prompts. Our own wording.
-import type { ActionId } from "../game/types.ts";
+import type { ActionId } from "../game-model.ts";
 import type { LogWindow } from "../config/log-window.ts";
 
 export interface PromptContext {

@@ -14,7 +14,7 @@ import { realpathSync } from "node:fs";
 import { dirname, sep } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
-import type { RunConfig } from "../run/config.ts";
+import type { RunConfig } from "../config/run-config.ts";
 import { findCli } from "./cli-process.ts";
 
 export interface SandboxDirs {

@@ -6,8 +6,9 @@ import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";
 
-export const TOOL_LEVELS = ["read", "read,grep", "read,grep,python", "all"] as const;
-export type ToolLevel = (typeof TOOL_LEVELS)[number];
+// The levels themselves are a setting of the run (config/run-config.ts); this file says what they mean.
+import { TOOL_LEVELS, type ToolLevel } from "../config/run-config.ts";
+export { TOOL_LEVELS, type ToolLevel };
 
 export interface ToolPolicy {
   readonly level: ToolLevel;

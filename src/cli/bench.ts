@@ -6,8 +6,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { generateLog } from "../../scripts/gen-log.ts";
-import { benchLogCommands, type CommandTiming } from "../inspect/bench.ts";
+import { generateLog } from "../bench/gen-log.ts";
+import { benchLogCommands, type CommandTiming } from "../bench/log-commands.ts";
 import { blake3, cellChanges, prefixCheck, sectionIndex, xxh3_128 } from "../native.ts";
 import { flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
@@ -233,7 +233,7 @@ const USAGE = `usage: prolong bench [--lines N[,N...]] [--log FILE]... [--repeat
 
 Times the log-scanning jobs on the same bytes, native addon vs the best Bun-only way vs grep/rg (whole
 processes): section index, prefix verify, xxh3-128, blake3, all consecutive board diffs. Inputs: generated
-logs of each size N (scripts/gen-log.ts, seed 1), the four published PRO-LONG logs when a
+logs of each size N (src/bench/gen-log.ts, seed 1), the four published PRO-LONG logs when a
 shared/fixtures/prolong-release folder sits beside the checkout, and every --log FILE. Also times the board
 diffs of a generated 5,000-section log, and the inspection commands (log stats|sections|show|diff|grep,
 view) on the 320K-line log, in process and as whole processes (target: each <= 100 ms).

@@ -6,7 +6,7 @@ import { formatError } from "../errors.ts";
 import { listArcGames, findArcGame } from "../game/arc/games-dir.ts";
 import { findGame, listGames } from "../game/catalog.ts";
 import { buildPlan, readPlan, type Plan, type PlanArmInput } from "../plan/plan.ts";
-import { ENV_KINDS, type RunConfigInput } from "../run/config.ts";
+import { ENV_KINDS, type RunConfigInput } from "../config/run-config.ts";
 import { findRuns } from "../score/find-runs.ts";
 import { flag, parseArgv, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";

@@ -3,8 +3,8 @@
 // common: NOT_PLAYED / NOT_FINISHED / WIN / GAME_OVER, level progression, the step budget and its bar, undo,
 // no-op frames for bad actions, animation frames, and drawing tiles scaled up onto the 64x64 grid.
 import type * as v from "valibot";
-import { GRID_SIZE } from "./types.ts";
-import type { Action, ActionId, FrameData, Game, GameInfo, GameState, Grid } from "./types.ts";
+import { GRID_SIZE } from "../game-model.ts";
+import type { Action, ActionId, FrameData, Game, GameInfo, GameState, Grid } from "../game-model.ts";
 
 /** What the rules see of an action: a direction, interact, or a click already turned into board-tile coordinates. */
 export type Move =

@@ -2,7 +2,7 @@
 // local games (synchronous, in-process) and out-of-process or remote games share one loop.
 import { ok, type Result } from "neverthrow";
 import type { ProlongError } from "../errors.ts";
-import type { Action, FrameData, Game, GameInfo } from "./types.ts";
+import type { Action, FrameData, Game, GameInfo } from "../game-model.ts";
 
 export interface GameEnv {
   readonly info: GameInfo;

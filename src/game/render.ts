@@ -1,6 +1,6 @@
 // Terminal drawing of a grid in the ARC palette: truecolour half-blocks, two grid rows per text line, so a
 // 64x64 board fits in 64 columns by 32 lines.
-import type { Grid } from "./types.ts";
+import type { Grid } from "../game-model.ts";
 
 /** The ARC-AGI-3 palette as RGB, colour i at index i (White, Off-White, ... Purple). */
 export const ARC_RGB: readonly (readonly [number, number, number])[] = [

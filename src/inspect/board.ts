@@ -2,7 +2,7 @@
 // their terminal rendering in the ARC palette. The palette's RGB values have one home: game/render.ts.
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
-import type { Grid } from "../game/types.ts";
+import type { Grid } from "../game-model.ts";
 import { gridToAnsi } from "../game/render.ts";
 import { detectGridMode, textToGrid, type GridMode } from "../log/format.ts";
 import type { LoadedLog } from "../log/load.ts";

@@ -58,7 +58,7 @@
 // reproduced exactly (test/log/fixtures.test.ts).
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
-import type { Action, Grid } from "../game/types.ts";
+import type { Action, Grid } from "../game-model.ts";
 import { detectGridMode, gridToText, textToGrid, type GridMode } from "./grid-text.ts";
 import { escapePlan, unescapePlan } from "./plan-escape.ts";
 import { formatToolCall, parseToolCall } from "./tool-call.ts";

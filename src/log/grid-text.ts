@@ -2,7 +2,7 @@
 // This file only turns a Grid into lines and back; where boards sit inside a section is format.ts's job.
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
-import { COLOR_COUNT, type Grid } from "../game/types.ts";
+import { COLOR_COUNT, type Grid } from "../game-model.ts";
 
 /** "ascii": the paper's palette (the published logs use it); "hex": one lowercase hex digit per cell. */
 export type GridMode = "ascii" | "hex";

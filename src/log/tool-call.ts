@@ -4,7 +4,7 @@
 import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";
-import type { Action } from "../game/types.ts";
+import type { Action } from "../game-model.ts";
 
 const ACTION_NAME_RE = /^(RESET|ACTION([1-7]))\((.*)\)$/;
 const ClickArgs = v.object({

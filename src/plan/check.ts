@@ -2,8 +2,8 @@
 // are scored. Each job should be there exactly once, as the plan describes it; everything else is named:
 // jobs missing, jobs found twice (the first directory in path order is kept), runs that are no job of this
 // plan, and runs of a job whose settings, prolong version or fingerprint differ from the plan's.
-import { armOf } from "../run/arm.ts";
-import type { RunConfig } from "../run/config.ts";
+import { armOf } from "../config/arm.ts";
+import type { RunConfig } from "../config/run-config.ts";
 import type { Collected } from "../score/collect.ts";
 import type { SkippedRun } from "../score/find-runs.ts";
 import { sameConfig, type Job, type Plan } from "./plan.ts";

@@ -3,8 +3,8 @@
 // else — another job's run, other settings, files that are not a run — which is never overwritten.
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { readConfigFile } from "../run/config.ts";
-import { runPaths } from "../run/run-dir.ts";
+import { readConfigFile } from "../config/run-config.ts";
+import { runPaths } from "../run-files/layout.ts";
 import { isResumableEnd } from "../score/find-runs.ts";
 import { readScorecard } from "../score/scorecard.ts";
 import { sameConfig, type Job } from "./plan.ts";

@@ -7,8 +7,8 @@ import { readFileSync } from "node:fs";
 import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";
-import { armOf } from "../run/arm.ts";
-import { newConfig, RunConfigSchema, type RunConfig, type RunConfigInput } from "../run/config.ts";
+import { armOf } from "../config/arm.ts";
+import { newConfig, RunConfigSchema, type RunConfig, type RunConfigInput } from "../config/run-config.ts";
 import { VERSION } from "../version.ts";
 
 export const PLAN_FORMAT = "prolong-plan/1";

@@ -1,13 +1,13 @@
 // The end of a run: scorecard.json (built and validated by score/scorecard.ts) and summary.txt in the run directory, the run-end event, files closed.
 import { renameSync, writeFileSync } from "node:fs";
-import { buildScorecard } from "../score/scorecard.ts";
+import { buildScorecard, RESUMABLE, type EpisodeResult } from "../score/scorecard.ts";
 import { formatRhae } from "../score/rhae.ts";
-import { gameVersionOf } from "./arm.ts";
+import { gameVersionOf } from "../game/version.ts";
 import { windowLabel } from "../config/log-window.ts";
 import { emit } from "./record.ts";
-import { wallMs as playedMs, type EndReason, type RunEnd, type RunSession } from "./session.ts";
+import { wallMs as playedMs, type RunEnd, type RunSession } from "./session.ts";
 import type { TokenUsage } from "../agent/agent.ts";
-import { currentEpisode, type EpisodeResult } from "./tally.ts";
+import { currentEpisode } from "./tally.ts";
 
 export interface RunSummary {
   readonly run: string;
@@ -32,9 +32,6 @@ export interface RunSummary {
   readonly tamperEvents: number;
   readonly wallMs: number;
 }
-
-/** A run that ended for these reasons is not over: `prolong resume` continues it. */
-export const RESUMABLE: readonly EndReason[] = ["interrupted", "game-failed", "log-failed", "agent-unavailable"];
 
 export async function finishRun(s: RunSession, end: RunEnd): Promise<{ summary: RunSummary; text: string }> {
   // The game and the agent close first: what the environment reports on closing goes into summary.txt.
@@ -69,7 +66,7 @@ export async function finishRun(s: RunSession, end: RunEnd): Promise<{ summary: 
     winLevels: card.win_levels,
     actions: card.actions,
     rhae: card.score,
-    episodes: card.episodes.map((e) => ({ episode: e.episode, score: e.levels_completed, state: e.state, actions: e.actions, levelActions: e.level_actions, rhae: e.score })),
+    episodes: card.episodes.map((e) => ({ episode: e.episode, levels: e.levels_completed, state: e.state, actions: e.actions, levelActions: e.level_actions, rhae: e.score })),
     agentCalls: card.agent_calls,
     tokens: s.tally.tokens,
     billedTokens: card.billed_tokens,
@@ -82,7 +79,7 @@ export async function finishRun(s: RunSession, end: RunEnd): Promise<{ summary: 
   // So is one whose model API could not be used (agent-unavailable): fix the setting the error names, then resume.
   if (RESUMABLE.includes(end.reason)) s.index.setState("wallMs", wallMs);
   else s.index.setState("ended", { reason: end.reason, detail: end.detail, wallMs });
-  emit(s, "run-end", { reason: end.reason, actions: summary.actions, levels: summary.levelsCompleted, score: summary.rhae, agentCalls: summary.agentCalls, tamperEvents: summary.tamperEvents, ms: wallMs });
+  emit(s, "run-end", { reason: end.reason, actions: summary.actions, levels: summary.levelsCompleted, rhae: summary.rhae, agentCalls: summary.agentCalls, tamperEvents: summary.tamperEvents, ms: wallMs });
   const text = [summaryText(summary), ...s.summaryLines].join("\n");
   // Written whole and renamed into place, so a reader (prolong score) never sees half a scorecard.
   const tmp = `${s.paths.scorecard}.tmp`;
@@ -114,7 +111,7 @@ export function summaryText(r: RunSummary): string {
     `  run        ${r.dir}`,
   ];
   if (r.episodes.length > 1) {
-    lines.splice(4, 0, `  episodes   ${r.episodes.map((e) => `${e.episode}: ${e.score} level(s), RHAE ${formatRhae(e.rhae)}`).join("; ")}`);
+    lines.splice(4, 0, `  episodes   ${r.episodes.map((e) => `${e.episode}: ${e.levels} level(s), RHAE ${formatRhae(e.rhae)}`).join("; ")}`);
   }
   return lines.join("\n");
 }

@@ -12,9 +12,9 @@ import { createGame } from "../game/catalog.ts";
 import { arcLocalEnv } from "../game/arc/arc-local.ts";
 import { arcOnlineEnv } from "../game/arc/arc-online.ts";
 import { localEnv, type EnvContext, type GameEnv } from "../game/env.ts";
-import type { RunConfig } from "./config.ts";
-import { EventLog, type EventSink } from "./events.ts";
-import type { RunPaths } from "./run-dir.ts";
+import type { RunConfig } from "../config/run-config.ts";
+import { EventLog, type EventSink } from "../run-files/events.ts";
+import type { RunPaths } from "../run-files/layout.ts";
 import type { RunParts } from "./session.ts";
 
 /** The game a config names, behind the GameEnv boundary. */

@@ -3,11 +3,11 @@
 // episode, a repaired tamper, a warning — so that everything the loop writes goes through this file.
 import { err, ok, type Result } from "neverthrow";
 import { formatError, type ProlongError } from "../errors.ts";
-import { actionName, type Action, type FrameData } from "../game/types.ts";
+import { actionName, type Action, type FrameData } from "../game-model.ts";
 import { formatToolCall, type LogSection } from "../log/format.ts";
 import { appendSection } from "../log/index.ts";
 import type { TamperEvent } from "../log/sandbox.ts";
-import type { EventFields, EventKind } from "./events.ts";
+import type { EventFields, EventKind } from "../run-files/events.ts";
 import type { RunSession } from "./session.ts";
 import { recordStep, type StepEffect } from "./tally.ts";
 

@@ -8,14 +8,15 @@ import type { PromptContext } from "../agent/prompts.ts";
 import type { Clock } from "../clock.ts";
 import type { ProlongError } from "../errors.ts";
 import type { EnvContext, GameEnv } from "../game/env.ts";
-import { ActionSchema, type Action, type FrameData } from "../game/types.ts";
+import { ActionSchema, type Action, type FrameData } from "../game-model.ts";
 import type { RunIndex } from "../log/index.ts";
 import type { MasterLog } from "../log/master.ts";
 import type { LogWindow } from "../config/log-window.ts";
-import type { RunConfig } from "./config.ts";
-import type { EventSink } from "./events.ts";
-import type { RunPaths } from "./run-dir.ts";
+import type { RunConfig } from "../config/run-config.ts";
+import type { EventSink } from "../run-files/events.ts";
+import type { RunPaths } from "../run-files/layout.ts";
 import type { RunTally } from "./tally.ts";
+import type { EndReason } from "../score/scorecard.ts";
 
 /** The parts a run is played with. Tests pass their own; `prolong play` uses the factories (parts.ts). */
 export interface RunParts {
@@ -79,17 +80,6 @@ export interface RunSession {
   readonly onProgress?: (s: RunSession) => void;
 }
 
-/** Why a run ended. A failed game or log leaves the run resumable; the others end it. */
-export type EndReason =
-  | "win"
-  | "max-actions"
-  | "agent-stopped"
-  | "agent-failed"
-  /** The agent's model API could not be used (unreachable, refused the key or model, kept failing): resumable. */
-  | "agent-unavailable"
-  | "game-failed"
-  | "log-failed"
-  | "interrupted";
 
 export interface RunEnd {
   readonly reason: EndReason;

@@ -8,13 +8,13 @@ import { prolongError, type ProlongError } from "../errors.ts";
 import { RunIndex } from "../log/index.ts";
 import { MasterLog } from "../log/master.ts";
 import { windowText } from "../config/log-window.ts";
-import type { RunConfig } from "./config.ts";
-import type { EventSink } from "./events.ts";
+import type { RunConfig } from "../config/run-config.ts";
+import type { EventSink } from "../run-files/events.ts";
 import { agentPart, eventsPart, openEnv, runEnvContext } from "./parts.ts";
 import { emit, recordInitial } from "./record.ts";
-import { createRunDir, runPaths, type RunPaths } from "./run-dir.ts";
+import { createRunDir, runPaths, type RunPaths } from "../run-files/layout.ts";
 import type { RunParts, RunSession } from "./session.ts";
-import { armOf } from "./arm.ts";
+import { armOf } from "../config/arm.ts";
 import { newTally } from "./tally.ts";
 import { writeInstructions } from "./workspace.ts";
 

@@ -12,8 +12,8 @@ import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { findGame, listGames } from "../game/catalog.ts";
-import { newConfig, type RunConfig, type RunConfigInput } from "./config.ts";
-import { runPaths } from "./run-dir.ts";
+import { newConfig, type RunConfig, type RunConfigInput } from "../config/run-config.ts";
+import { runPaths } from "../run-files/layout.ts";
 
 export interface PlannedRun {
   /** "<game>-r<k>": the run directory's name under the swarm's stamp. */

@@ -2,7 +2,8 @@
 // the header shows the level and attempt the action was TAKEN on and the score AFTER it (as the paper's logs do);
 // Level rises with the score, Attempt rises after a GAME_OVER and returns to 1 on a new level.
 import type { TokenUsage } from "../agent/agent.ts";
-import type { FrameData, GameState } from "../game/types.ts";
+import type { FrameData, GameState } from "../game-model.ts";
+import type { EpisodeResult } from "../score/scorecard.ts";
 
 export interface RunTally {
   /** Number of the last action written (0 = only the initial state so far); global over episodes. */
@@ -28,14 +29,6 @@ export interface RunTally {
   tokens: TokenUsage;
   /** Results of the episodes before the current one (lifetime arm). */
   finished: EpisodeResult[];
-}
-
-export interface EpisodeResult {
-  readonly episode: number;
-  readonly score: number;
-  readonly state: GameState;
-  readonly actions: number;
-  readonly levelActions: readonly number[];
 }
 
 export function newTally(frame: FrameData): RunTally {
@@ -103,10 +96,5 @@ export function episodeActions(t: RunTally): number {
 }
 
 export function currentEpisode(t: RunTally): EpisodeResult {
-  return { episode: t.episode, score: t.score, state: t.state, actions: episodeActions(t), levelActions: [...t.levelActions] };
-}
-
-/** Billed tokens as the paper counts them: (input − cached) + 6 × output + 0.1 × cached. */
-export function billedTokens(t: TokenUsage): number {
-  return t.input - t.cached + 6 * t.output + 0.1 * t.cached;
+  return { episode: t.episode, levels: t.score, state: t.state, actions: episodeActions(t), levelActions: [...t.levelActions] };
 }

@@ -2,8 +2,8 @@
 // run must share the fingerprint (every setting that changes what the agent sees or does) and, game by game,
 // the game's version. A conflict names the arm, the differing settings and the runs on each side.
 import { err, ok, type Result } from "neverthrow";
-import { armOf, armSettingsOf, differingSettings, type ArmId, type ArmSettings } from "../run/arm.ts";
-import type { RunConfig } from "../run/config.ts";
+import { armOf, armSettingsOf, differingSettings, type ArmId, type ArmSettings } from "../config/arm.ts";
+import type { RunConfig } from "../config/run-config.ts";
 import type { SkippedRun } from "./find-runs.ts";
 import type { Scorecard } from "./scorecard.ts";
 

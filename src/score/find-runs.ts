@@ -5,8 +5,8 @@
 import { readdirSync, statSync, type Dirent } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { ProlongError } from "../errors.ts";
-import { readConfigFile, type RunConfig } from "../run/config.ts";
-import { readScorecard, type Scorecard } from "./scorecard.ts";
+import { readConfigFile, type RunConfig } from "../config/run-config.ts";
+import { readScorecard, RESUMABLE, type Scorecard } from "./scorecard.ts";
 
 export interface FoundRun {
   readonly dir: string;
@@ -101,7 +101,7 @@ function scoreableRun(dir: string, names: Set<string>): FoundRun | SkippedRun {
 
 /** Ends that leave a run resumable (interrupted, its game or log failed, its model API unusable): not the agent's result. */
 export function isResumableEnd(reason: string): boolean {
-  return reason === "interrupted" || reason === "game-failed" || reason === "log-failed" || reason === "agent-unavailable";
+  return (RESUMABLE as readonly string[]).includes(reason);
 }
 
 /** An error as a skip reason: the file named relative to the run directory, the fix after a semicolon. */

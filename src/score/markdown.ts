@@ -1,5 +1,5 @@
 // `prolong score`'s Markdown: the tables people paste into notes and docs/experiments.md.
-import { settingText } from "../run/arm.ts";
+import { settingText } from "../config/arm.ts";
 import { conflictText } from "./arms.ts";
 import { scoreRuns, type BudgetScores } from "./collect.ts";
 import type { SkippedRun } from "./find-runs.ts";

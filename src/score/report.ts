@@ -4,7 +4,7 @@
 // Scores are RHAE 0..100 of each run's best episode; levels are that episode's levels completed.
 // Agent-failed runs are counted at the score they had reached (a failure is the agent's result); unfinished
 // runs (no scorecard, interrupted, the game failed) are not scored, only counted in their own column.
-import type { ArmSettings } from "../run/arm.ts";
+import type { ArmSettings } from "../config/arm.ts";
 import type { Arm, ScoredRun } from "./arms.ts";
 import type { Scorecard } from "./scorecard.ts";
 import { bestAtK, bootstrapMeanCI, expectedBestOfK, mean, pairedBootstrapDiffCI, passAt1, type BootstrapOptions, type Interval } from "./stats.ts";

@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { loadLog } from "../log/load.ts";
 import { SECTION_KIND } from "../native.ts";
-import { readEvents } from "../run/events.ts";
-import { billedTokens, type EpisodeResult } from "../run/tally.ts";
-import { bestEpisode, scoreEpisodes, type Scorecard } from "./scorecard.ts";
+import { readEvents } from "../run-files/events.ts";
+import { bestEpisode, scoreEpisodes, type EpisodeResult, type Scorecard } from "./scorecard.ts";
+import { billedTokens } from "./tokens.ts";
 
 /** Per-episode results of the log's actions, counting only each episode's first `atActions` actions. */
 export function episodesFromLog(logPath: string, winLevels: number, atActions: number): Result<{ episodes: EpisodeResult[]; loggedActions: number }, ProlongError> {
@@ -25,7 +25,7 @@ export function episodesFromLog(logPath: string, winLevels: number, atActions: n
   const close = () => {
     if (!current) return;
     const state = current.score >= winLevels ? "WIN" : current.over ? "GAME_OVER" : "NOT_FINISHED";
-    episodes.push({ episode: current.episode, score: current.score, state, actions: current.actions, levelActions: current.levelActions });
+    episodes.push({ episode: current.episode, levels: current.score, state, actions: current.actions, levelActions: current.levelActions });
   };
   for (let i = 0; i < t.count; i++) {
     const kind = t.kind[i];

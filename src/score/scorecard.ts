@@ -8,20 +8,30 @@ import { readFileSync } from "node:fs";
 import * as v from "valibot";
 import type { TokenUsage } from "../agent/agent.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
-import { armOf } from "../run/arm.ts";
-import { RunConfigSchema, type RunConfig } from "../run/config.ts";
-import type { EndReason } from "../run/session.ts";
-import type { EpisodeResult } from "../run/tally.ts";
+import { armOf } from "../config/arm.ts";
+import { RunConfigSchema, type RunConfig } from "../config/run-config.ts";
+import type { GameState } from "../game-model.ts";
 import { gameScore, levelResults, levelScore } from "./rhae.ts";
-import { billedTokens } from "../run/tally.ts";
+import { billedTokens } from "./tokens.ts";
 
 /** Marks the file as ours: a scorecard without it (ARC's, an older prolong's) is named and skipped. */
 export const SCORECARD_FORMAT = "prolong-scorecard/1";
 
-export const END_REASONS = ["win", "max-actions", "agent-stopped", "agent-failed", "agent-unavailable", "game-failed", "log-failed", "interrupted"] as const satisfies readonly EndReason[];
-// Compile-time check that the list names every EndReason.
-const _allReasons: readonly (typeof END_REASONS)[number][] = [] as EndReason[];
-void _allReasons;
+/** Why a run ended. agent-unavailable: the agent's model API could not be used (unreachable, refused the key or model, kept failing). */
+export const END_REASONS = ["win", "max-actions", "agent-stopped", "agent-failed", "agent-unavailable", "game-failed", "log-failed", "interrupted"] as const;
+export type EndReason = (typeof END_REASONS)[number];
+/** A run that ended for these reasons is not over (the game or the run's files failed, or the user stopped it): `prolong resume` continues it, `prolong score` skips it. */
+export const RESUMABLE: readonly EndReason[] = ["interrupted", "game-failed", "log-failed", "agent-unavailable"];
+
+/** What one episode of a run did: the input scoring works from (the levels it completed, not its RHAE). */
+export interface EpisodeResult {
+  readonly episode: number;
+  /** Levels completed (the log's Score). */
+  readonly levels: number;
+  readonly state: GameState;
+  readonly actions: number;
+  readonly levelActions: readonly number[];
+}
 
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const Score = v.pipe(v.number(), v.finite(), v.minValue(0));
@@ -45,7 +55,7 @@ export const ScorecardSchema = v.object({
   run: v.string(),
   game_id: v.pipe(v.string(), v.minLength(1)),
   settings: RunConfigSchema,
-  /** The run's arm: its name and the fingerprint of its settings (run/arm.ts). Absent in older scorecards. */
+  /** The run's arm: its name and the fingerprint of its settings (config/arm.ts). Absent in older scorecards. */
   arm: v.optional(v.object({ name: v.string(), fingerprint: v.pipe(v.string(), v.regex(/^[0-9a-f]{12}$/)) })),
   /** The game's version (a hash of its definition, or the environment's own version name). Absent in older scorecards. */
   game_version: v.optional(v.string()),
@@ -78,12 +88,12 @@ export type EpisodeScore = v.InferOutput<typeof EpisodeScoreSchema>;
 export function scoreEpisodes(baselines: readonly number[], episodes: readonly EpisodeResult[]): EpisodeScore[] {
   let best = 0;
   return episodes.map((e) => {
-    const levels = levelResults(baselines, e.levelActions, e.score);
+    const levels = levelResults(baselines, e.levelActions, e.levels);
     const score = gameScore(levels);
     best = Math.max(best, score);
     return {
       episode: e.episode,
-      levels_completed: e.score,
+      levels_completed: e.levels,
       state: e.state,
       actions: e.actions,
       level_actions: [...e.levelActions],

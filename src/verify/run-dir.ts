@@ -13,8 +13,8 @@ import { RunIndex } from "../log/index.ts";
 import { readLogBytes } from "../log/load.ts";
 import { bytesSource, renderWindow } from "../log/window.ts";
 import { prefixCheck } from "../native.ts";
-import { readConfigFile } from "../run/config.ts";
-import { runPaths } from "../run/run-dir.ts";
+import { readConfigFile } from "../config/run-config.ts";
+import { runPaths } from "../run-files/layout.ts";
 import type { TamperKind } from "../workspace/dir.ts";
 
 export interface RunDirTamper {

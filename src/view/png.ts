@@ -2,7 +2,7 @@
 // node:zlib (a PNG's IDAT is a zlib stream) and checksummed with zlib's crc32 — the whole format we need.
 import { crc32, deflateSync } from "node:zlib";
 import { ARC_RGB } from "../game/render.ts";
-import type { Grid } from "../game/types.ts";
+import type { Grid } from "../game-model.ts";
 
 const SIGNATURE = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 

@@ -1,7 +1,7 @@
 // The replay a page shows, built from an indexed log and the run's events: one step per readable section
 // (header fields, [PLAN] text, tool call, every board of its animation), tamper events placed at the action
 // they followed, and every board packed into one byte array (one byte per cell) for compact embedding.
-import type { Grid } from "../game/types.ts";
+import type { Grid } from "../game-model.ts";
 import { formatToolCall } from "../log/format.ts";
 import type { LoadedLog } from "../log/load.ts";
 import { logGridMode, settledBoard } from "../inspect/board.ts";

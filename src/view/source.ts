@@ -5,7 +5,7 @@ import path from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";
-import { readEvents, type RunEvent } from "../run/events.ts";
+import { readEvents, type RunEvent } from "../run-files/events.ts";
 
 export interface ViewSource {
   readonly logPath: string;

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { actionsFileText, ENTRY_MAX_CHARS, parseActionEntry, parseActions } from "../../src/agent/actions.ts";
+import { actionsFileText, parseActions } from "../../src/agent/actions.ts";
+import { ENTRY_MAX_CHARS, parseActionEntry } from "../../src/game/action-text.ts";
 
 const all = [1, 2, 3, 4, 5, 6, 7] as const;
 const opts = { cap: 20, available: all, path: "ws/actions.json" };

@@ -5,7 +5,7 @@ import { budgetLeft, keyCommand, levelMessage, parseClick, statusLine } from "..
 import { parseInput } from "../../src/agent/human-input.ts";
 import { cellAt, followChange, renderScreen } from "../../src/agent/human-screen.ts";
 import { createGame } from "../../src/game/catalog.ts";
-import type { Grid } from "../../src/game/types.ts";
+import type { Grid } from "../../src/game-model.ts";
 
 describe("keys and clicks", () => {
   test("arrows and wasd move, space/e interact, u/z undo, r reset, q ends, Ctrl-C interrupts, c asks for a click", () => {

@@ -4,7 +4,7 @@
 // ARC's frame shape, demands the X-API-Key header and the session cookie it set, and can be told to fail
 // (429 / 5xx) so the client's retries are exercised. Runs in CI: no Python, no network.
 import { createGame } from "../../src/game/catalog.ts";
-import type { Action, FrameData, Game } from "../../src/game/types.ts";
+import type { Action, FrameData, Game } from "../../src/game-model.ts";
 
 export interface FakeArc {
   readonly url: string;

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { replayLog, replaySections } from "../../src/cli/replay.ts";
 import { arcLocalEnv } from "../../src/game/arc/arc-local.ts";
 import { parseLog, writeLog } from "../../src/log/format.ts";
-import { newConfig } from "../../src/run/config.ts";
+import { newConfig } from "../../src/config/run-config.ts";
 import { finishRun } from "../../src/run/finish.ts";
 import { resumeRun } from "../../src/run/resume.ts";
 import { runLoop } from "../../src/run/runner.ts";

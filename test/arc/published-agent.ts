@@ -5,7 +5,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { actionEntry } from "../../src/agent/actions.ts";
+import { actionEntry } from "../../src/game/action-text.ts";
 import type { LogSection } from "../../src/log/format.ts";
 
 export interface PublishedBatch {

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { generateLog } from "../../scripts/gen-log.ts";
+import { generateLog } from "../../src/bench/gen-log.ts";
 
 const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
 const dir = mkdtempSync(path.join(tmpdir(), "prolong-bad-files-"));

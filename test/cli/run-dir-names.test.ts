@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { claimStamp, runStamp } from "../../src/run/run-dir.ts";
+import { claimStamp, runStamp } from "../../src/run-files/layout.ts";
 
 const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
 const fresh = () => mkdtempSync(path.join(tmpdir(), "prolong-names-"));

@@ -1,7 +1,7 @@
 // The ARC state machine every local game shares: start, no-ops, budget, undo, animation, determinism.
 import { describe, expect, test } from "bun:test";
 import { createGame, findGame } from "../../src/game/catalog.ts";
-import type { Action, FrameData, Game } from "../../src/game/types.ts";
+import type { Action, FrameData, Game } from "../../src/game-model.ts";
 
 function game(id: string, seed = 0): Game {
   return createGame(id, { seed })._unsafeUnwrap();

@@ -2,7 +2,7 @@
 // baseline is a real action count no longer than that solution.
 import { describe, expect, test } from "bun:test";
 import { catalog, listGames } from "../../src/game/catalog.ts";
-import type { FrameData } from "../../src/game/types.ts";
+import type { FrameData } from "../../src/game-model.ts";
 
 describe("committed games", () => {
   test("at least 6 games and 40 levels, each game 5 levels or more", () => {

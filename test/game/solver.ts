@@ -3,7 +3,7 @@
 // A test helper, not an agent: it reads the hidden rule state, which no agent ever sees.
 import { layoutFor, tileCentre } from "../../src/game/engine.ts";
 import type { Move, Rules } from "../../src/game/engine.ts";
-import type { Action } from "../../src/game/types.ts";
+import type { Action } from "../../src/game-model.ts";
 
 interface Node<S> {
   readonly state: S;
@@ -67,7 +67,7 @@ function pathTo(node: Node<unknown>): Action[] {
 
 if (import.meta.main) {
   const { readFileSync, writeFileSync } = await import("node:fs");
-  const { actionEntry: actionText } = await import("../../src/agent/actions.ts");
+  const { actionEntry: actionText } = await import("../../src/game/action-text.ts");
   const { RULE_KINDS_FOR_TOOLS } = await import("../../src/game/catalog.ts");
   const [file, flag] = process.argv.slice(2);
   if (file === undefined) throw new Error("usage: bun test/game/solver.ts data/games/<game>.json [--write]");

@@ -9,7 +9,7 @@ import { renderShown, showSection } from "../../src/inspect/show.ts";
 import { loadLog } from "../../src/log/load.ts";
 import { replayHtml } from "../../src/view/html.ts";
 import { buildReplay } from "../../src/view/replay.ts";
-import { generateLog } from "../../scripts/gen-log.ts";
+import { generateLog } from "../../src/bench/gen-log.ts";
 import { logFile } from "./helpers.ts";
 
 function exercise(text: string): { loaded: boolean; steps: number } {

@@ -1,7 +1,7 @@
 // The four `prolong log` subcommands as a user runs them: exit codes, --json shapes, bad input.
 import { describe, expect, test } from "bun:test";
 import path from "node:path";
-import { generateLog } from "../../scripts/gen-log.ts";
+import { generateLog } from "../../src/bench/gen-log.ts";
 import { logFile } from "./helpers.ts";
 
 const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");

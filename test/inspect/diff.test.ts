@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { diffSections, formatDiff } from "../../src/inspect/diff.ts";
 import { parseLog } from "../../src/log/format.ts";
-import { generateLog } from "../../scripts/gen-log.ts";
+import { generateLog } from "../../src/bench/gen-log.ts";
 import { loaded } from "./helpers.ts";
 
 describe("diffSections", () => {

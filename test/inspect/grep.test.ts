@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { grepLog, formatGrep } from "../../src/inspect/grep.ts";
 import { parseHeader, SEPARATOR } from "../../src/log/format.ts";
-import { generateLog } from "../../scripts/gen-log.ts";
+import { generateLog } from "../../src/bench/gen-log.ts";
 import { loaded } from "./helpers.ts";
 
 /** The slow, obvious twin: split into lines, test each, track the current section's action. */

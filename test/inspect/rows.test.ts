@@ -4,7 +4,7 @@ import path from "node:path";
 import { formatRows, sectionRows } from "../../src/inspect/rows.ts";
 import { formatToolCall, parseLog, type LogSection } from "../../src/log/format.ts";
 import type { LoadedLog } from "../../src/log/load.ts";
-import { generateLog } from "../../scripts/gen-log.ts";
+import { generateLog } from "../../src/bench/gen-log.ts";
 import { FIXTURE_GAMES, fixturesDir, loaded } from "./helpers.ts";
 
 function changedCells(a: LogSection, b: LogSection): number {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { parseTarget, resolveOne, resolveTarget } from "../../src/inspect/target.ts";
-import { generateLog } from "../../scripts/gen-log.ts";
+import { generateLog } from "../../src/bench/gen-log.ts";
 import { loaded } from "./helpers.ts";
 
 describe("parseTarget", () => {

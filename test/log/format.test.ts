@@ -1,13 +1,13 @@
 // The log format's own tests: exact bytes of small sections, round trips of generated sections in every
 // shape, the plan escaping rule, error messages, tolerant whole-log parsing, and the generator.
 import { describe, expect, test } from "bun:test";
-import type { Action, Grid } from "../../src/game/types.ts";
+import type { Action, Grid } from "../../src/game-model.ts";
 import {
   ASCII_PALETTE, SEPARATOR, detectGridMode, escapePlan, formatToolCall, gridToText, parseHeader, parseLog,
   parseSection, parseToolCall, sectionAppendText, separatorOffsets, textToGrid, unescapePlan, writeLog, writeSection,
   type GridMode, type LogSection,
 } from "../../src/log/format.ts";
-import { generateLog } from "../../scripts/gen-log.ts";
+import { generateLog } from "../../src/bench/gen-log.ts";
 
 function grid(rows: number[][]): Grid {
   const width = rows[0]?.length ?? 0;

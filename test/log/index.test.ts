@@ -3,7 +3,7 @@ import { Database } from "bun:sqlite";
 import { closeSync, constants, mkdtempSync, openSync, readFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Grid } from "../../src/game/types.ts";
+import type { Grid } from "../../src/game-model.ts";
 import { writeLog, writeSection, type LogSection } from "../../src/log/format.ts";
 import { appendSection, INDEX_SCHEMA_VERSION, RunIndex } from "../../src/log/index.ts";
 import { MasterLog } from "../../src/log/master.ts";

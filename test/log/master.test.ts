@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { appendFileSync, existsSync, mkdtempSync, openSync, closeSync, readFileSync, symlinkSync, writeFileSync, writeSync, constants } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { Grid } from "../../src/game/types.ts";
+import type { Grid } from "../../src/game-model.ts";
 import { writeLog, writeSection, type LogSection } from "../../src/log/format.ts";
 import { MasterLog, tornTail } from "../../src/log/master.ts";
 
@@ -161,7 +161,7 @@ describe("MasterLog on the published logs", () => {
 
 describe("MasterLog over a log past the mapping threshold (1 MiB)", () => {
   test("whole-log reads are mapped and equal the file; the tail check at open sees a cut", async () => {
-    const { generateLog } = await import("../../scripts/gen-log.ts");
+    const { generateLog } = await import("../../src/bench/gen-log.ts");
     const text = generateLog({ sections: 400, seed: 4 });
     expect(text.length).toBeGreaterThan(1 << 20);
     const path = join(tempDir(), "logs.txt");

@@ -5,7 +5,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Grid } from "../../src/game/types.ts";
+import type { Grid } from "../../src/game-model.ts";
 import { writeLog, writeSection, type LogSection } from "../../src/log/format.ts";
 import { appendSection, RunIndex } from "../../src/log/index.ts";
 import { MasterLog } from "../../src/log/master.ts";

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { Grid } from "../../src/game/types.ts";
+import type { Grid } from "../../src/game-model.ts";
 import { gridToText, parseLog, parseSection, writeLog, writeSection, type LogSection } from "../../src/log/format.ts";
 import { appendSection, RunIndex } from "../../src/log/index.ts";
 import { MasterLog } from "../../src/log/master.ts";

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { EVENT_KINDS, EventLog, readEvents } from "../../src/run/events.ts";
+import { EVENT_KINDS, EventLog, readEvents } from "../../src/run-files/events.ts";
 
 const fixedNow = () => new Date("2026-11-29T20:01:05.000Z");
 

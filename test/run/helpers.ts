@@ -2,12 +2,12 @@
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { newConfig, type RunConfigInput } from "../../src/run/config.ts";
+import { newConfig, type RunConfigInput } from "../../src/config/run-config.ts";
 import { finishRun, type RunSummary } from "../../src/run/finish.ts";
 import { runLoop } from "../../src/run/runner.ts";
 import type { RunEnd, RunParts, RunSession } from "../../src/run/session.ts";
 import { startRun } from "../../src/run/start.ts";
-import type { RunEvent } from "../../src/run/events.ts";
+import type { RunEvent } from "../../src/run-files/events.ts";
 
 export interface PlayedRun {
   readonly session: RunSession;

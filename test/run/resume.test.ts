@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { newConfig } from "../../src/run/config.ts";
+import { newConfig } from "../../src/config/run-config.ts";
 import { finishRun } from "../../src/run/finish.ts";
 import { resumeRun } from "../../src/run/resume.ts";
 import { runLoop } from "../../src/run/runner.ts";

@@ -2,8 +2,8 @@
 // setups under one name (settings or game versions), flags that do not apply, failed and unfinished runs,
 // best@k as a curve, comparisons at equal k, and per-run rows read back from CSV.
 import { describe, expect, test } from "bun:test";
-import { armFingerprint, armOf, armSettingsOf, derivedArmName } from "../../src/run/arm.ts";
-import { newConfig, type RunConfigInput } from "../../src/run/config.ts";
+import { armFingerprint, armOf, armSettingsOf, derivedArmName } from "../../src/config/arm.ts";
+import { newConfig, type RunConfigInput } from "../../src/config/run-config.ts";
 import { conflictText, groupArms, type ScoredRun } from "../../src/score/arms.ts";
 import { armReport, compareArms } from "../../src/score/report.ts";
 import { runRows, runRowsCsv } from "../../src/score/run-rows.ts";
@@ -17,7 +17,7 @@ function run(game: string, actions: number, cleared: boolean, fields: Partial<Ru
   const card = buildScorecard({
     run: `t/${game}`, config: config({ game, ...fields }), ...(extra.version ? { gameVersion: extra.version } : {}),
     end: { reason: extra.reason ?? "max-actions", detail: extra.reason ? "the agent crashed 3 times" : "" }, baselines: [10], winLevels: 1,
-    episodes: [{ episode: 1, score: cleared ? 1 : 0, state: cleared ? "WIN" : "NOT_FINISHED", actions, levelActions: [actions] }],
+    episodes: [{ episode: 1, levels: cleared ? 1 : 0, state: cleared ? "WIN" : "NOT_FINISHED", actions, levelActions: [actions] }],
     actions, agentCalls: 2, tokens: { input: 1000, cached: 200, output: 10 }, tamperEvents: 0, wallMs: 5,
   });
   return { dir: extra.dir ?? `/runs/${game}-${actions}-${fields.seed ?? 0}`, card };

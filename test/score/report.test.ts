@@ -1,6 +1,6 @@
 // Per-game and overall figures from scorecards, against hand-computed values.
 import { describe, expect, test } from "bun:test";
-import { newConfig, type RunConfigInput } from "../../src/run/config.ts";
+import { newConfig, type RunConfigInput } from "../../src/config/run-config.ts";
 import { groupArms, type Arm, type ScoredRun } from "../../src/score/arms.ts";
 import { armReport, compareArms } from "../../src/score/report.ts";
 import { buildScorecard } from "../../src/score/scorecard.ts";
@@ -11,7 +11,7 @@ function run(game: string, actions: number, cleared: boolean, fields: Partial<Ru
   const config = newConfig({ game, ...fields })._unsafeUnwrap();
   const card = buildScorecard({
     run: `t/${game}`, config, end: { reason: "max-actions", detail: "" }, baselines: [10], winLevels: 1,
-    episodes: [{ episode: 1, score: cleared ? 1 : 0, state: cleared ? "WIN" : "NOT_FINISHED", actions, levelActions: [actions] }],
+    episodes: [{ episode: 1, levels: cleared ? 1 : 0, state: cleared ? "WIN" : "NOT_FINISHED", actions, levelActions: [actions] }],
     actions, agentCalls: 1, tokens: { input: 1000, cached: 0, output }, tamperEvents: 0, wallMs: 1,
   });
   return { dir: `/runs/${game}-${actions}`, card };

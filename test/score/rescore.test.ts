@@ -69,7 +69,7 @@ describe("lifetimes", async () => {
     const read = episodesFromLog(life.session.paths.log, card.win_levels, 60)._unsafeUnwrap();
     expect(read.loggedActions).toBe(180);
     expect(read.episodes.map((e) => e.levelActions)).toEqual(card.episodes.map((e) => e.level_actions));
-    expect(read.episodes.map((e) => e.score)).toEqual(card.episodes.map((e) => e.levels_completed));
+    expect(read.episodes.map((e) => e.levels)).toEqual(card.episodes.map((e) => e.levels_completed));
   });
 
   test("cut at 25 = a lifetime played with --max-actions 25", async () => {

@@ -6,9 +6,9 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ARC_RGB } from "../../src/game/render.ts";
-import type { Grid } from "../../src/game/types.ts";
+import type { Grid } from "../../src/game-model.ts";
 import { formatHeader, parseLog, type LogSection } from "../../src/log/format.ts";
-import { generateLog } from "../../scripts/gen-log.ts";
+import { generateLog } from "../../src/bench/gen-log.ts";
 import { fixturesDir } from "../inspect/helpers.ts";
 
 const CHROMIUM = "/usr/bin/chromium";

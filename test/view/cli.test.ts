@@ -6,7 +6,7 @@ import path from "node:path";
 import { inflateSync } from "node:zlib";
 import { ARC_RGB } from "../../src/game/render.ts";
 import { parseLog } from "../../src/log/format.ts";
-import { generateLog } from "../../scripts/gen-log.ts";
+import { generateLog } from "../../src/bench/gen-log.ts";
 
 const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
 const work = mkdtempSync(path.join(tmpdir(), "prolong-view-cli-"));

@@ -7,7 +7,7 @@ import { loadLog } from "../../src/log/load.ts";
 import { replayHtml } from "../../src/view/html.ts";
 import { buildReplay, type Replay } from "../../src/view/replay.ts";
 import { openViewSource } from "../../src/view/source.ts";
-import { generateLog } from "../../scripts/gen-log.ts";
+import { generateLog } from "../../src/bench/gen-log.ts";
 import { FIXTURE_GAMES, fixturesDir } from "../inspect/helpers.ts";
 
 function runDir(files: Record<string, string>): string {

@@ -1,6 +1,6 @@
 // Rebuilds, from the logged steps alone, the graph of observed transitions (state, action) → state,
 // per level. This is the explorer's whole memory: it is recomputed from the log on every turn.
-import type { Action } from "../../game/types.ts";
+import type { Action } from "../../game-model.ts";
 import type { LoggedBoard, LoggedStep } from "./read-log.ts";
 import type { StateHasher } from "./state-hash.ts";
 

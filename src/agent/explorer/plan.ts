@@ -1,7 +1,7 @@
 // Chooses the next batch: the shortest known path to the nearest state that still has an untested action,
 // then that action. "Nearest" weighs salience: a tier costs as much as TIER_STEPS steps of walking, so a
 // salient target a few steps away beats a background click right here.
-import type { Action, ActionId } from "../../game/types.ts";
+import type { Action, ActionId } from "../../game-model.ts";
 import { formatToolCall } from "../../log/format.ts";
 import { isDeadly, learnInert, type Edge, type ExplorationGraph, type InertClasses } from "./graph.ts";
 import { untestedCandidates, type Candidate } from "./targets.ts";

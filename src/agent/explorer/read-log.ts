@@ -3,7 +3,7 @@
 // without scanning text in JS; format.ts parses the one line per section that the index does not (Tool Call).
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../../errors.ts";
-import type { Action } from "../../game/types.ts";
+import type { Action } from "../../game-model.ts";
 import { ASCII_PALETTE, parseToolCall } from "../../log/format.ts";
 import { SECTION_KIND, sectionIndex } from "../../native.ts";
 

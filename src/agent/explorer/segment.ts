@@ -1,6 +1,6 @@
 // Splits a settled board into single-colour connected components (4-connected), the explorer's unit
 // of "a thing you could click". Masked cells (status bars) belong to no component.
-import type { Grid } from "../../game/types.ts";
+import type { Grid } from "../../game-model.ts";
 
 export interface Component {
   /** 0-based, in row-major order of each component's first cell. */

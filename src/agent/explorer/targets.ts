@@ -2,7 +2,7 @@
 // most about a game); then clicks at components in salience tiers: small rare-colour things before large
 // ones and backgrounds. A target that looks exactly like one already tried in this state waits until last:
 // lookalikes usually behave alike, yet some puzzles (toggle grids) need them all.
-import type { Action, ActionId } from "../../game/types.ts";
+import type { Action, ActionId } from "../../game-model.ts";
 import { actionKey, diedOnce, type Edge, type InertClasses } from "./graph.ts";
 import { segment, type Component } from "./segment.ts";
 

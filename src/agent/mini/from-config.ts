@@ -2,7 +2,7 @@
 // a key in the named variable, and a sandbox that can enforce --no-write where the command check cannot.
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../../errors.ts";
-import type { RunConfig } from "../../run/config.ts";
+import type { RunConfig } from "../../config/run-config.ts";
 import type { Agent } from "../agent.ts";
 import { chooseSandbox } from "../sandbox.ts";
 import { policyOf } from "../tool-ladder.ts";

@@ -5,7 +5,7 @@ import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { prolongError, type ProlongError } from "../../errors.ts";
 import type { GameEnv } from "../env.ts";
-import type { Action, ActionId, FrameData, GameInfo, GameState, Grid } from "../types.ts";
+import type { Action, ActionId, FrameData, GameInfo, GameState, Grid } from "../../game-model.ts";
 import { BridgeProcess } from "./bridge-process.ts";
 import { findArcGame, type ArcGameEntry } from "./games-dir.ts";
 

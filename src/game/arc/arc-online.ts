@@ -8,7 +8,7 @@ import * as v from "valibot";
 import { realClock, type Clock } from "../../clock.ts";
 import { prolongError, type ProlongError } from "../../errors.ts";
 import { NO_ENV_CONTEXT, type EnvContext, type GameEnv } from "../env.ts";
-import type { Action, ActionId, FrameData, GameInfo, GameState, Grid } from "../types.ts";
+import type { Action, ActionId, FrameData, GameInfo, GameState, Grid } from "../../game-model.ts";
 import { ArcApi } from "./arc-api.ts";
 
 export const DEFAULT_ARC_URL = "https://three.arcprize.org";

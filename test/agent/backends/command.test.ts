@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { findCli, runInGroup } from "../../../src/agent/cli-process.ts";
 import { createAgent } from "../../../src/agent/create.ts";
 import { parseLog } from "../../../src/log/format.ts";
-import { newConfig } from "../../../src/run/config.ts";
+import { newConfig } from "../../../src/config/run-config.ts";
 import { HAVE_BWRAP, play, readEventsFile, tempRoot } from "./helpers.ts";
 
 /** Moves right while the number of sections is odd, down otherwise; says what it saw and why. */

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { findCli } from "../../../src/agent/cli-process.ts";
 import { probeBwrap } from "../../../src/agent/sandbox.ts";
-import { newConfig, type RunConfigInput } from "../../../src/run/config.ts";
+import { newConfig, type RunConfigInput } from "../../../src/config/run-config.ts";
 import { finishRun } from "../../../src/run/finish.ts";
 import { resumeRun } from "../../../src/run/resume.ts";
 import { runLoop } from "../../../src/run/runner.ts";

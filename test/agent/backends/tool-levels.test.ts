@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createAgent } from "../../../src/agent/create.ts";
-import { newConfig, type RunConfig } from "../../../src/run/config.ts";
+import { newConfig, type RunConfig } from "../../../src/config/run-config.ts";
 import { parseLog } from "../../../src/log/format.ts";
 import { startModelServer } from "../../support/model-server.ts";
 import { HAVE_BWRAP, play, realCli, scripted, tempRoot, withEnv } from "./helpers.ts";

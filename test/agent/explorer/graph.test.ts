@@ -4,7 +4,7 @@ import { decide } from "../../../src/agent/explorer/plan.ts";
 import { readLog } from "../../../src/agent/explorer/read-log.ts";
 import { StateHasher } from "../../../src/agent/explorer/state-hash.ts";
 import { emptyMask } from "../../../src/agent/explorer/status-bars.ts";
-import type { ActionId } from "../../../src/game/types.ts";
+import type { ActionId } from "../../../src/game-model.ts";
 import { board64, logOf, type Step } from "./helpers.ts";
 
 const bytes = (s: string) => new TextEncoder().encode(s);

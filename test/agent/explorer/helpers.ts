@@ -1,5 +1,5 @@
 // Hand-made boards and logs for the explorer's unit tests.
-import type { Action, Grid } from "../../../src/game/types.ts";
+import type { Action, Grid } from "../../../src/game-model.ts";
 import { writeLog, type LogSection } from "../../../src/log/format.ts";
 
 /** A grid from rows of hex digits (one colour per character). */

@@ -1,7 +1,7 @@
 // A tiny deterministic game for the explorer's tests: mazes drawn 4x4 cells per tile, a step bar on the
 // bottom row that drains one cell per move (GAME_OVER when empty), pits that end the attempt, and clicks
 // that do nothing except on a switch tile that opens the goal. Not a catalog game: just enough to test.
-import type { Action, FrameData, Game, GameInfo, GameState, Grid } from "../../../src/game/types.ts";
+import type { Action, FrameData, Game, GameInfo, GameState, Grid } from "../../../src/game-model.ts";
 
 const TILE = 4;
 const SIZE = 64;

@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { conversationPath, readConversation } from "../../../src/agent/mini/conversation.ts";
-import { newConfig } from "../../../src/run/config.ts";
+import { newConfig } from "../../../src/config/run-config.ts";
 import { startRun } from "../../../src/run/start.ts";
 import { parseLog } from "../../../src/log/format.ts";
 import { startChatServer, type ChatRequest, type ChatStep } from "../../support/chat-server.ts";

@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ToolLevel } from "../../../src/agent/tool-ladder.ts";
-import { newConfig } from "../../../src/run/config.ts";
+import { newConfig } from "../../../src/config/run-config.ts";
 import { startRun } from "../../../src/run/start.ts";
 import { startChatServer, type ChatRequest } from "../../support/chat-server.ts";
 import { HAVE_BWRAP, play, readEventsFile, tempRoot, withEnv } from "../backends/helpers.ts";

@@ -6,7 +6,6 @@ import * as v from "valibot";
 import { FULL_WINDOW, LogWindowSchema } from "../config/log-window.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { VERSION } from "../version.ts";
-import { TOOL_LEVELS } from "../agent/tool-ladder.ts";
 
 export const AGENT_KINDS = ["explorer", "human", "command", "claude", "codex", "mini"] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
@@ -19,9 +18,13 @@ export const GRID_MODES = ["ascii", "hex"] as const;
 
 const Int = (min: number, msg: string) => v.pipe(v.number(msg), v.integer(msg), v.minValue(min, msg));
 
+/** The tool ladder of the ablation arms (--tools); what each level allows is agent/tool-ladder.ts. */
+export const TOOL_LEVELS = ["read", "read,grep", "read,grep,python", "all"] as const;
+export type ToolLevel = (typeof TOOL_LEVELS)[number];
+
 export const RunConfigSchema = v.object({
   game: v.pipe(v.string(), v.minLength(1, "a game id is required")),
-  /** The arm's name (`--arm`); without it the name is derived from the settings (run/arm.ts). */
+  /** The arm's name (`--arm`); without it the name is derived from the settings (config/arm.ts). */
   arm: v.optional(v.pipe(v.string(), v.regex(/^[^\u0000-\u001f\u007f]{1,80}$/, "--arm takes a name of 1 to 80 printable characters on one line"), v.check((s) => s.trim() !== "", "--arm takes a non-blank name"))),
   env: v.picklist(ENV_KINDS, `env must be one of ${ENV_KINDS.join(", ")}`),
   /** For env arc-local: the directory of ARC game files (<id>/<version>/<id>.py + metadata.json). */

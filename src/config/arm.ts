@@ -2,10 +2,9 @@
 // every setting that changes what the agent sees or does. `score` and `report` group runs by the name and
 // refuse to pool runs whose fingerprints differ under one name, so a table row never mixes two experiments.
 import { createHash } from "node:crypto";
-import type { GameInfo } from "../game/types.ts";
 import { ok } from "neverthrow";
-import { FULL_WINDOW, parseLogWindow, windowLabel, windowText, type LogWindow } from "../config/log-window.ts";
-import { DEFAULTS, type RunConfig } from "./config.ts";
+import { FULL_WINDOW, parseLogWindow, windowLabel, windowText, type LogWindow } from "./log-window.ts";
+import { DEFAULTS, type RunConfig } from "./run-config.ts";
 
 /**
  * Settings that never change what the agent sees or does: which game and seed (the arm spans games and seeds),
@@ -111,15 +110,4 @@ function describe(key: string, value: string | number | boolean | null | undefin
     return w.isOk() ? windowLabel(w.value) : String(value);
   }
   return typeof value === "string" ? shellWord(value) : String(value);
-}
-
-/**
- * The version of the game a run played: the environment's own version name when it has one (a local game's
- * is a hash of its file), else a hash of what the run saw of the game (levels, baselines, actions). Runs of one
- * game under one arm must agree on it.
- */
-export function gameVersionOf(info: GameInfo): string {
-  if (info.version !== undefined) return info.version;
-  const seen = JSON.stringify([info.id, info.winLevels, info.baselineActions, info.availableActions]);
-  return createHash("sha256").update(seen, "utf8").digest("hex").slice(0, 12);
 }

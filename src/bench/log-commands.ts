@@ -6,12 +6,12 @@ import { replayHtml } from "../view/html.ts";
 import { buildReplay } from "../view/replay.ts";
 import { loadLog, type LoadedLog } from "../log/load.ts";
 import { logStats } from "../log/stats.ts";
-import { logGridMode } from "./board.ts";
-import { diffSections, formatDiff } from "./diff.ts";
-import { formatGrep, grepLog } from "./grep.ts";
-import { formatRows, sectionRows } from "./rows.ts";
-import { renderShown } from "./show.ts";
-import { parseTarget, resolveOne, resolveTarget } from "./target.ts";
+import { logGridMode } from "../inspect/board.ts";
+import { diffSections, formatDiff } from "../inspect/diff.ts";
+import { formatGrep, grepLog } from "../inspect/grep.ts";
+import { formatRows, sectionRows } from "../inspect/rows.ts";
+import { renderShown } from "../inspect/show.ts";
+import { parseTarget, resolveOne, resolveTarget } from "../inspect/target.ts";
 
 export interface CommandTiming {
   /** The command line, with LOG for the log file. */

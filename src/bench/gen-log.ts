@@ -10,12 +10,12 @@
 // format's definition, so every scanner must split the section there (the second half has no header).
 // parseLog stops at the first such split and names it as its cut. Never use them as examples of valid logs.
 //
-// CLI: bun scripts/gen-log.ts --lines 320000 [--seed N] [--adversarial] -o FILE   (see --help)
+// CLI: bun src/bench/gen-log.ts --lines 320000 [--seed N] [--adversarial] -o FILE   (see --help)
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import type { Action } from "../src/game/types.ts";
-import { seededRandom } from "../src/random.ts";
-import { SEPARATOR, writeSection, SECTION_JOIN, type GridMode, type LogSection, type SectionHeader } from "../src/log/format.ts";
+import type { Action } from "../game-model.ts";
+import { seededRandom } from "../random.ts";
+import { SEPARATOR, writeSection, SECTION_JOIN, type GridMode, type LogSection, type SectionHeader } from "../log/format.ts";
 
 export interface GenLogOptions {
   /** Stop once the log has at least this many lines. */
@@ -189,7 +189,7 @@ export function generateLog(opts: GenLogOptions = {}): string {
   return log;
 }
 
-const USAGE = `usage: bun scripts/gen-log.ts [--lines N | --sections N] [options] [-o FILE]
+const USAGE = `usage: bun src/bench/gen-log.ts [--lines N | --sections N] [options] [-o FILE]
 
 Writes a synthetic prolong log (the paper's format, built with src/log/format.ts) to FILE or stdout.
 

@@ -19,7 +19,7 @@ export interface EventFields {
   tamper: { tamper: string; detail: string; expectedBytes: number; foundBytes: number; firstDiff?: number; turn?: number };
   "episode-start": { episode: number; action: number };
   "episode-end": { episode: number; score: number; actions: number };
-  "run-end": { reason: string; actions: number; levels: number; score?: number; agentCalls: number; tamperEvents: number; ms: number };
+  "run-end": { reason: string; actions: number; levels: number; rhae?: number; agentCalls: number; tamperEvents: number; ms: number };
 }
 
 export type EventKind = keyof EventFields;
