@@ -11,6 +11,8 @@ export interface GameView {
   /** Actions taken so far in this episode's count (the one --max-actions limits). */
   readonly action: number;
   readonly maxActions: number;
+  /** Attempt at the current level: it grows when the game was over and the harness reset the level. */
+  readonly attempt: number;
 }
 
 export interface TurnInput {

@@ -97,6 +97,7 @@ export function humanAgent(io: TerminalIO): Agent {
   let top = 0;
   let lastBoard: Grid | undefined;
   let lastScore: number | null = null;
+  let lastAttempt = 1;
   let levelStart = 0;
   let note = "";
   const onData = (chunk: Buffer | string) => {
@@ -135,10 +136,11 @@ export function humanAgent(io: TerminalIO): Agent {
       lastBoard = board;
       const score = view.frame.levelsCompleted;
       if (lastScore !== null && score > lastScore) note = levelMessage(score, view.action - levelStart, view.info.baselineActions[score - 1]);
-      else if (view.frame.state === "GAME_OVER") note = "Game over: r resets the level.";
+      else if (view.attempt > lastAttempt && score === lastScore) note = `Game over: the level starts again (attempt ${view.attempt}).`;
       else if (view.frame.message) note = view.frame.message;
       if (lastScore === null || score !== lastScore) levelStart = view.action;
       lastScore = score;
+      lastAttempt = view.attempt;
       let clickText: string | undefined;
       let layout: ScreenLayout;
       const draw = () => {

@@ -51,7 +51,7 @@ describe("the screen", () => {
   const game = createGame("vault", { seed: 0 })._unsafeUnwrap();
   const first = game.reset();
   const board = first.frames[first.frames.length - 1]!;
-  const view = { frame: first, info: game.info, action: 0, maxActions: 100 };
+  const view = { frame: first, info: game.info, action: 0, maxActions: 100, attempt: 1 };
 
   test("80x24: status on the top row, ruler, y labels, keys on the bottom row; nothing longer than 80", () => {
     const { text, layout } = renderScreen({ board, status: statusLine(view), message: "", help: "keys", cols: 80, rows: 24, clickable: true, top: 0 });
@@ -89,5 +89,39 @@ describe("the screen", () => {
     expect(budgetLeft(board)).toBeGreaterThan(0);
     expect(statusLine(view)).toContain("action 0/100");
     expect(levelMessage(2, 9, 7)).toBe("Level 2 complete in 9 action(s) (baseline 7).");
+  });
+});
+
+describe("the human agent over a fake terminal", () => {
+  test("keys typed before the turn are kept; a game over and a level-up are told on the next screen", async () => {
+    const { PassThrough } = await import("node:stream");
+    const { mkdtempSync, readFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const path = await import("node:path");
+    const { humanAgent } = await import("../../src/agent/human.ts");
+    const input = new PassThrough();
+    let screen = "";
+    const agent = humanAgent({ input, output: { write: (t: string) => (screen += t), columns: 80, rows: 24 }, interrupt: () => {} });
+    const workspace = mkdtempSync(path.join(tmpdir(), "prolong-human-ws-"));
+    const game = createGame("glide", { seed: 0 })._unsafeUnwrap();
+    const frame = game.reset();
+    const turn = (over: Partial<{ attempt: number; action: number; frame: typeof frame }>) =>
+      agent.turn({ workspace, prompt: "", turn: 1, availableActions: frame.availableActions, actionCap: 20, seed: 0, view: { frame, info: game.info, action: 0, maxActions: 50, attempt: 1, ...over } });
+    const first = turn({});
+    input.write("sd"); // two keys in one chunk: two turns' worth
+    expect((await first).isOk()).toBe(true);
+    expect(JSON.parse(readFileSync(path.join(workspace, "actions.json"), "utf8")).actions).toEqual(["ACTION2"]);
+    screen = "";
+    await turn({ attempt: 2, action: 1 }); // answered from the queue: no new key needed
+    expect(JSON.parse(readFileSync(path.join(workspace, "actions.json"), "utf8")).actions).toEqual(["ACTION4"]);
+    expect(screen).toContain("Game over: the level starts again (attempt 2).");
+    screen = "";
+    const won = { ...frame, levelsCompleted: 1 };
+    const third = turn({ attempt: 2, action: 5, frame: won });
+    input.write("q");
+    await third;
+    expect(screen).toContain("Level 1 complete in 5 action(s)");
+    expect(JSON.parse(readFileSync(path.join(workspace, "actions.json"), "utf8"))).toMatchObject({ actions: [], stop: true });
+    await agent.close?.();
   });
 });
