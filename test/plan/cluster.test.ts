@@ -1,0 +1,180 @@
+// A plan run the way a cluster runs it: 3 arms × every local game × 2 runs, executed by GNU parallel in 4
+// concurrent shards, one shard killed with kill -9 mid-job first and re-run by parallel; the merged score equals
+// the score of the same plan run in one process, no job missing or duplicated; running it again does nothing;
+// Slurm- and Kubernetes-style environments pick the right slice; bad input is refused before anything is written.
+import { describe, expect, test } from "bun:test";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { readPlan } from "../../src/plan/plan.ts";
+import { shardJobs } from "../../src/plan/slice.ts";
+import { tempRoot } from "../run/helpers.ts";
+
+const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
+const work = tempRoot();
+const planFile = path.join(work, "plan.json");
+
+function prolong(args: string[], env: Record<string, string> = {}): { code: number; out: string; err: string } {
+  const p = Bun.spawnSync([process.execPath, MAIN, ...args], { cwd: work, stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env } });
+  return { code: p.exitCode ?? -1, out: p.stdout.toString(), err: p.stderr.toString() };
+}
+
+/** Every descendant of a process, from /proc (children before they are re-parented by the kill). */
+function descendants(pid: number): number[] {
+  let kids: number[] = [];
+  try {
+    kids = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+  return kids.flatMap((k) => [k, ...descendants(k)]);
+}
+
+const made = prolong(["plan", "--games", "all", "--runs", "2", "--arm", "full=--max-actions 30", "--arm", "w0=--max-actions 30 --log-window 0", "--arm", "w5=--max-actions 30 --log-window 5", "-o", planFile]);
+const plan = readPlan(planFile)._unsafeUnwrap();
+const one = path.join(work, "one");
+const many = path.join(work, "many");
+
+// The same plan in one process: the reference.
+const single = prolong(["run-plan", planFile, "--out", one, "--parallel", "2", "--quiet"]);
+
+// Shard 1 of 4, killed with kill -9 (with its runs) as soon as a job has taken an action.
+const killed = Bun.spawn([process.execPath, MAIN, "run-plan", planFile, "--out", many, "--shard", "1/4", "--parallel", "1", "--json"], { cwd: work, stdout: "pipe", stderr: "pipe" });
+let sawAction = false;
+{
+  const reader = killed.stdout.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  while (!sawAction) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value);
+    if (text.split("\n").some((l) => l.includes('"kind":"action"'))) {
+      sawAction = true;
+      const all = [...descendants(killed.pid), killed.pid];
+      for (const pid of all) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+    }
+  }
+  reader.releaseLock();
+}
+await killed.exited;
+const shard1 = shardJobs(plan, { index: 1, count: 4 });
+const partialAfterKill = shard1.filter((j) => existsSync(path.join(many, j.dir, "logs.txt")) && !existsSync(path.join(many, j.dir, "scorecard.json"))).map((j) => j.id);
+
+const hasParallel = Bun.which("parallel") !== null;
+if (!hasParallel) console.log("skipped: GNU parallel is not installed (apt-get install parallel)");
+const viaParallel = hasParallel
+  ? Bun.spawnSync(["parallel", "-j", "4", process.execPath, MAIN, "run-plan", planFile, "--out", many, "--shard", "{}/4", "--parallel", "1", "--json", ":::", "1", "2", "3", "4"], { cwd: work, stdout: "pipe", stderr: "pipe" })
+  : null;
+
+function scoreJson(dir: string) {
+  const r = prolong(["score", dir, "--plan", planFile, "--json"]);
+  expect(r.code).toBe(0);
+  return JSON.parse(r.out) as { arms: unknown[]; runs: { dir: string; wallMs: number | null }[]; plan: { missing: unknown[]; duplicated: unknown[]; foreign: unknown[]; mismatched: unknown[]; unfinished: number } };
+}
+/** Per-run rows without what differs between two executions of one job: where it ran and how long it took. */
+const rows = (s: ReturnType<typeof scoreJson>, root: string) => s.runs.map((r) => ({ ...r, dir: path.relative(root, r.dir), wallMs: null }));
+
+describe("a plan on a cluster", () => {
+  test("the plan: 3 arms × 6 games × 2 runs = 36 jobs, run in one process without a failure", () => {
+    expect(made.code).toBe(0);
+    expect(plan.jobs).toHaveLength(36);
+    expect(single.code).toBe(0);
+    expect(single.out).toContain("36 job(s): 36 started");
+  });
+
+  test("kill -9 left shard 1 with a job started and not finished", () => {
+    expect(sawAction).toBe(true);
+    expect(partialAfterKill.length).toBeGreaterThanOrEqual(1);
+  });
+
+  test.skipIf(!hasParallel)("GNU parallel ran the 4 shards; the killed job was resumed, none run twice", () => {
+    expect(viaParallel!.exitCode).toBe(0);
+    const summaries = viaParallel!.stdout.toString().split("\n").filter((l) => l.includes('"kind":"run-plan-summary"')).map((l) => JSON.parse(l));
+    expect(summaries).toHaveLength(4);
+    expect(summaries.reduce((n, s) => n + s.jobs, 0)).toBe(36);
+    const s1 = summaries.find((s) => s.slice === "1/4");
+    expect(s1.resumed).toBe(partialAfterKill.length);
+    expect(summaries.reduce((n, s) => n + s.ran + s.resumed + s.alreadyComplete, 0)).toBe(36);
+    expect(summaries.every((s) => s.failed.length === 0 && s.foreign.length === 0)).toBe(true);
+  });
+
+  test.skipIf(!hasParallel)("the merged score equals the one-process score; nothing missing, duplicated or foreign", () => {
+    const a = scoreJson(many);
+    const b = scoreJson(one);
+    expect(a.plan).toEqual({ missing: [], duplicated: [], foreign: [], mismatched: [], unfinished: 0 });
+    expect(a.arms).toEqual(b.arms);
+    expect(rows(a, many)).toEqual(rows(b, one));
+    expect(a.runs).toHaveLength(36);
+  });
+
+  test.skipIf(!hasParallel)("run again, the plan does nothing", () => {
+    const again = prolong(["run-plan", planFile, "--out", many, "--json"]);
+    expect(again.code).toBe(0);
+    const s = JSON.parse(again.out.trim().split("\n").at(-1)!);
+    expect(s).toMatchObject({ jobs: 36, ran: 0, resumed: 0, alreadyComplete: 36, elsewhere: 0 });
+  });
+
+  test("gathered from two machines: a copied job is named as duplicated, a missing one as missing", () => {
+    const gathered = path.join(work, "gathered");
+    cpSync(one, path.join(gathered, "machine-a"), { recursive: true });
+    cpSync(path.join(one, plan.jobs[0]!.dir), path.join(gathered, "machine-b", plan.jobs[0]!.dir), { recursive: true });
+    Bun.spawnSync(["rm", "-rf", path.join(gathered, "machine-a", plan.jobs[1]!.dir)]);
+    const s = scoreJson(gathered);
+    expect(s.plan.missing).toEqual([{ job: plan.jobs[1]!.id, dir: plan.jobs[1]!.dir }]);
+    expect(s.plan.duplicated).toHaveLength(1);
+    expect(s.runs).toHaveLength(35);
+  });
+});
+
+describe("schedulers' environments pick the slice", () => {
+  const slice = (cmd: string, env: Record<string, string>) => {
+    const p = Bun.spawnSync(["sh", "-c", cmd], { cwd: work, stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env, PROLONG: `${process.execPath} ${MAIN}` } });
+    expect(p.exitCode).toBe(0);
+    return (JSON.parse(p.stdout.toString()) as { jobs: { job: string }[] }).jobs.map((j) => j.job);
+  };
+  test("Slurm: --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT", () => {
+    const ids = slice('$PROLONG run-plan plan.json --out slurm --shard "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT" --dry-run --json', { SLURM_ARRAY_TASK_ID: "3", SLURM_ARRAY_TASK_COUNT: "4" });
+    expect(ids).toEqual(shardJobs(plan, { index: 3, count: 4 }).map((j) => j.id));
+  });
+  test("Kubernetes: --shard $((JOB_COMPLETION_INDEX + 1))/8", () => {
+    const ids = slice('$PROLONG run-plan plan.json --out k8s --shard "$((JOB_COMPLETION_INDEX + 1))/8" --dry-run --json', { JOB_COMPLETION_INDEX: "0" });
+    expect(ids).toEqual(shardJobs(plan, { index: 1, count: 8 }).map((j) => j.id));
+  });
+});
+
+describe("bad input is refused before anything is written", () => {
+  const out = path.join(work, "bad");
+  test.each([["--shard", "5/4"], ["--shard", "0/4"], ["--job", "j-000000000000"]])("%s %s: exit 2, named", (flag, value) => {
+    const r = prolong(["run-plan", planFile, "--out", out, flag, value]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(value === "j-000000000000" ? "job j-000000000000 is not in the plan" : `--shard ${value} names no shard`);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  test("a plan from another prolong version: exit 2, both versions named", () => {
+    const other = path.join(work, "old-plan.json");
+    writeFileSync(other, JSON.stringify({ ...plan, prolong: "0.0.1" }));
+    const r = prolong(["run-plan", other, "--out", out]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("made by prolong 0.0.1");
+    expect(existsSync(out)).toBe(false);
+  });
+
+  test("an output directory holding a different run: reported, exit 1, not overwritten", () => {
+    const [a, b] = plan.jobs;
+    mkdirSync(path.dirname(path.join(out, b!.dir)), { recursive: true });
+    cpSync(path.join(one, a!.dir), path.join(out, b!.dir), { recursive: true });
+    const snapshot = () => ({ files: readdirSync(path.join(out, b!.dir)).sort(), config: readFileSync(path.join(out, b!.dir, "run.json"), "utf8"), log: readFileSync(path.join(out, b!.dir, "logs.txt"), "utf8") });
+    const before = snapshot();
+    const r = prolong(["run-plan", planFile, "--out", out, "--job", b!.id]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`holds the run of another job (${a!.id})`);
+    expect(snapshot()).toEqual(before);
+  });
+});
