@@ -4,11 +4,11 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { parseArmSpec, shellWords } from "../../src/cli/plan.ts";
+import { estimatePlan, parseArmSpec, planCommand, shellWords } from "../../src/cli/plan.ts";
 import { jobState } from "../../src/plan/job-state.ts";
 import { buildPlan, readPlan, type Plan } from "../../src/plan/plan.ts";
 import { findJob, parseShard, shardJobs } from "../../src/plan/slice.ts";
-import { tempRoot } from "../run/helpers.ts";
+import { playGame, tempRoot } from "../run/helpers.ts";
 
 const games = [{ id: "glide", version: "g1" }, { id: "vault", version: "v1" }];
 function plan(runs = 2): Plan {
@@ -139,5 +139,38 @@ describe("what a job directory holds", () => {
     writeFileSync(path.join(dir("started"), "run.json"), JSON.stringify(job.config));
     writeFileSync(path.join(dir("started"), "logs.txt"), "");
     expect(jobState(dir("started"), job).kind).toBe("partial");
+  });
+});
+
+describe("plan show --estimate", () => {
+  const p = plan(); // 8 jobs, 20 actions each, action cap 20
+  test("without a rate: the bounds on agent calls, tokens unknown", () => {
+    const e = estimatePlan(p, null);
+    expect(e).toMatchObject({ jobs: 8, maxActions: 160, agentCalls: { low: 8, high: 160, expected: null }, billedTokens: null });
+  });
+  test("with a measured or given rate: calls and billed tokens for the plan's actions", () => {
+    const e = estimatePlan(p, { callsPerAction: 0.25, tokensPerAction: 1500, basis: "test" });
+    expect(e.agentCalls.expected).toBe(40);
+    expect(e.billedTokens).toBe(240_000);
+  });
+  test("--from a past run directory measures calls and billed tokens per action", async () => {
+    const root = tempRoot();
+    await playGame({ game: "glide", maxActions: 30 }, root);
+    const file = path.join(root, "plan.json");
+    writeFileSync(file, JSON.stringify(p));
+    const out: string[] = [];
+    const log = console.log;
+    console.log = (...a: unknown[]) => void out.push(a.join(" "));
+    try {
+      expect(await planCommand.run(["show", file, "--estimate", "--from", root, "--json"])).toBe(0);
+    } finally {
+      console.log = log;
+    }
+    const e = JSON.parse(out.join("\n"));
+    // The explorer: one call per batch of at most 20 actions, no tokens.
+    expect(e.agentCalls.expected).toBeGreaterThanOrEqual(8);
+    expect(e.agentCalls.expected).toBeLessThanOrEqual(160);
+    expect(e.billedTokens).toBe(0);
+    expect(e.basis).toContain("measured over 1 run(s)");
   });
 });

@@ -73,6 +73,18 @@ describe("the report's data", () => {
   });
 });
 
+test.skipIf(skipReason !== null)("--png: each figure rendered by chromium at twice its size", () => {
+  const dir = path.join(work, "png");
+  const r = prolong(["report", runs, "-o", path.join(work, "again.html"), "--budgets", "20,40", "--png", dir]);
+  expect(r.code).toBe(0);
+  for (const id of ["score-vs-budget", "best-at-k", "per-game", "learning-curves", "tokens-vs-score"]) {
+    const png = readFileSync(path.join(dir, `${id}.png`));
+    expect(png.subarray(1, 4).toString("latin1")).toBe("PNG");
+    // IHDR: width and height, big-endian, at bytes 16..23.
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1320, 760]);
+  }
+});
+
 describe.skipIf(skipReason !== null)("prolong report in chromium", () => {
   let context: Context | null = null;
   beforeAll(async () => {
