@@ -16,7 +16,8 @@ export const PLAN_FORMAT = "prolong-plan/1";
 const JobSchema = v.object({
   /** "j-" + 12 hex digits of sha256 over the job's content (game, its version, arm, settings, seed, run). */
   id: v.pipe(v.string(), v.regex(/^j-[0-9a-f]{12}$/)),
-  game: v.pipe(v.string(), v.minLength(1)),
+  /** Also a path component of the job's directory: letters, digits, '.', '_', '-', not starting with '.'. */
+  game: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/, "a game id is letters, digits, '.', '_' and '-'")),
   arm: v.pipe(v.string(), v.minLength(1)),
   /** 1-based repeat number within (game, arm). */
   run: v.pipe(v.number(), v.integer(), v.minValue(1)),
@@ -132,6 +133,10 @@ export function readPlan(path: string): Result<Plan, ProlongError> {
     const version = plan.games.find((g) => g.id === j.game)?.version ?? null;
     if (jobId({ game: j.game, gameVersion: version, arm: j.arm, fingerprint: armOf(j.config).fingerprint, seed: j.seed, run: j.run }) !== j.id) {
       return err(prolongError("bad-plan", `job ${j.id}: its id does not match its content (settings or game version edited)`, { path, fix: "make the plan again with `prolong plan`" }));
+    }
+    // The directory is where a worker writes: it must be the one the plan's rule gives, inside --out.
+    if (j.dir !== `${dirName(j.arm)}/${j.game}-r${j.run}`) {
+      return err(prolongError("bad-plan", `job ${j.id}: directory "${j.dir}" is not ${dirName(j.arm)}/${j.game}-r${j.run}`, { path, fix: "the plan was edited; make it again with `prolong plan`" }));
     }
     if (j.config.job !== j.id || j.config.game !== j.game || j.config.seed !== j.seed || j.config.arm !== j.arm) {
       return err(prolongError("bad-plan", `job ${j.id}: its settings do not match its game, seed or arm`, { path, fix: "the plan was edited; make it again with `prolong plan`" }));

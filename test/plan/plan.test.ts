@@ -174,3 +174,22 @@ describe("plan show --estimate", () => {
     expect(e.basis).toContain("measured over 1 run(s)");
   });
 });
+
+describe("a hostile plan file", () => {
+  const root = tempRoot();
+  const file = path.join(root, "plan.json");
+  test("a job directory that leaves --out (or is not the plan's rule) is refused", () => {
+    for (const dir of ["full/..", "../x/glide-r1", "full/other-r1"]) {
+      const p = structuredClone(plan());
+      p.jobs[0]!.dir = dir;
+      writeFileSync(file, JSON.stringify(p));
+      expect(readPlan(file).isErr()).toBe(true);
+    }
+  });
+  test("a game id with a path in it is refused", () => {
+    const p = structuredClone(plan());
+    p.jobs[0]!.game = "../../etc";
+    writeFileSync(file, JSON.stringify(p));
+    expect(readPlan(file)._unsafeUnwrapErr().message).toContain("jobs.0.game");
+  });
+});
