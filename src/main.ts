@@ -18,6 +18,18 @@ function mainHelp(): string {
   ].join("\n");
 }
 
+/**
+ * Output read by a program that stops early (`prolong log grep ... | head`) closes the pipe: end quietly with
+ * status 0, as grep does, instead of an EPIPE stack trace. Set up only once a command runs: the listener builds
+ * the stdout stream, which `--version` and `--help` do not need.
+ */
+function quietOnClosedPipe(): void {
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(0);
+    throw e;
+  });
+}
+
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
@@ -36,6 +48,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const command = await entry.load();
+  quietOnClosedPipe();
   // A command with subcommands (`log`) shows the subcommand's help itself.
   const sub = command.subcommands?.some((s) => s.name === rest[0]) === true;
   if (!sub && (rest.includes("--help") || rest.includes("-h"))) {
@@ -44,12 +57,5 @@ async function main(argv: string[]): Promise<number> {
   }
   return command.run(rest);
 }
-
-// Output read by a program that stops early (`prolong log grep ... | head`) closes the pipe: end quietly
-// with status 0, as grep does, instead of an EPIPE stack trace.
-process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-  if (e.code === "EPIPE") process.exit(0);
-  throw e;
-});
 
 process.exitCode = await main(process.argv.slice(2));

@@ -5,10 +5,38 @@
 /// that locating the differing byte inside a failing chunk is cheap.
 const CHUNK: usize = 4096;
 
+/// Below this many compared bytes one thread is quicker than starting a second.
+const PARALLEL_MIN: usize = 16 << 20;
+
 /// `None` when `copy` is a byte-prefix of `master` (equal buffers included); otherwise the first
 /// offset where they differ, which is `master.len()` when `copy` is longer and equal up to there.
+/// Big inputs are compared in two halves on two threads (the first half's difference wins).
 pub fn prefix_check(master: &[u8], copy: &[u8]) -> Option<usize> {
     let n = master.len().min(copy.len());
+    let first = if n >= PARALLEL_MIN {
+        let mid = n / 2;
+        let (left, right) = std::thread::scope(|scope| {
+            let right = scope.spawn(|| first_difference(&master[mid..n], &copy[mid..n]).map(|i| mid + i));
+            let left = first_difference(&master[..mid], &copy[..mid]);
+            (left, right.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+        });
+        left.or(right)
+    } else {
+        first_difference(&master[..n], &copy[..n])
+    };
+    if first.is_some() {
+        return first;
+    }
+    if copy.len() > master.len() {
+        Some(master.len())
+    } else {
+        None
+    }
+}
+
+/// The first offset where two equally long slices differ.
+fn first_difference(master: &[u8], copy: &[u8]) -> Option<usize> {
+    let n = master.len();
     let mut at = 0;
     while at < n {
         let to = (at + CHUNK).min(n);
@@ -19,11 +47,7 @@ pub fn prefix_check(master: &[u8], copy: &[u8]) -> Option<usize> {
         }
         at = to;
     }
-    if copy.len() > master.len() {
-        Some(master.len())
-    } else {
-        None
-    }
+    None
 }
 
 #[cfg(test)]
@@ -44,6 +68,21 @@ mod tests {
         assert_eq!(prefix_check(b"abc", b"xbc"), Some(0));
         assert_eq!(prefix_check(b"abc", b"abcd"), Some(3));
         assert_eq!(prefix_check(b"", b"a"), Some(0));
+    }
+
+    #[test]
+    fn two_threads_find_the_first_difference() {
+        let master = vec![3u8; super::PARALLEL_MIN + 100];
+        let mut copy = master.clone();
+        assert_eq!(prefix_check(&master, &copy), None);
+        copy[super::PARALLEL_MIN - 5] = 4;
+        assert_eq!(prefix_check(&master, &copy), Some(super::PARALLEL_MIN - 5));
+        copy[10] = 4;
+        assert_eq!(prefix_check(&master, &copy), Some(10), "the left half's difference comes first");
+        copy.push(1);
+        copy[10] = 3;
+        copy[super::PARALLEL_MIN - 5] = 3;
+        assert_eq!(prefix_check(&master, &copy), Some(master.len()));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 // non-empty byte-prefix of the master that ends where a section ends? Both files are mapped (no copy in new
 // memory) and compared in one pass that stops at the first difference; the master is indexed only when there
 // is a difference to place in a section.
-import { lstatSync, readlinkSync } from "node:fs";
+import { lstatSync, readlinkSync, statSync } from "node:fs";
 import { err, ok, type Result } from "neverthrow";
 import type { ProlongError } from "../errors.ts";
 import { checkIsLog, lineOfOffset, readLogBytes, sectionAt } from "../log/load.ts";
@@ -38,6 +38,8 @@ export interface VerifyReport {
 }
 
 const encoder = new TextEncoder();
+/** The master's head checkIsLog reads. */
+const HEAD = 1 << 20;
 const BOUNDARY = encoder.encode(`${SECTION_JOIN}${SEPARATOR}`);
 
 /** True when `at` is where the harness ends a copy: the master's end, or right before the join and the next separator. */
@@ -59,12 +61,16 @@ function actionAt(master: Uint8Array, offset: number): number | null {
 }
 
 /** Compares two byte strings as master and copy (pure: no file access). */
-export function compareCopy(masterPath: string, master: Uint8Array, copyPath: string, copy: Uint8Array, linkTarget: string | null = null): VerifyReport {
+/**
+ * Compares two byte strings as master and copy (pure: no file access). `master` may be the first part of a
+ * longer master of `masterSize` bytes, as long as it reaches past the copy's end (or is the whole master).
+ */
+export function compareCopy(masterPath: string, master: Uint8Array, copyPath: string, copy: Uint8Array, linkTarget: string | null = null, masterSize = master.length): VerifyReport {
   const d = prefixCheck(master, copy);
-  const base = { master: masterPath, copy: copyPath, masterBytes: master.length, copyBytes: copy.length, linkTarget };
+  const base = { master: masterPath, copy: copyPath, masterBytes: masterSize, copyBytes: copy.length, linkTarget };
   if (d === -1) {
     const verdict: Verdict = linkTarget !== null ? "symlink" : copy.length === 0 ? "empty" : atSectionBoundary(master, copy.length) ? "ok" : "mid-section";
-    return { ...base, verdict, prefix: true, pendingBytes: master.length - copy.length, firstDiff: null, diffLine: null, diffAction: null, masterBytesAfterDiff: null, copyBytesAfterDiff: null };
+    return { ...base, verdict, prefix: true, pendingBytes: masterSize - copy.length, firstDiff: null, diffLine: null, diffAction: null, masterBytesAfterDiff: null, copyBytesAfterDiff: null };
   }
   return {
     ...base,
@@ -74,7 +80,7 @@ export function compareCopy(masterPath: string, master: Uint8Array, copyPath: st
     firstDiff: d,
     diffLine: lineOfOffset(copy, d),
     diffAction: d < master.length ? actionAt(master, d) : null,
-    masterBytesAfterDiff: master.length - d,
+    masterBytesAfterDiff: masterSize - d,
     copyBytesAfterDiff: copy.length - d,
   };
 }
@@ -87,16 +93,31 @@ function linkOf(path: string): string | null {
   }
 }
 
-/** Maps both files and compares them; unreadable input (missing, a FIFO, a device, a directory) is an error. */
+/** The master's size when it is a file (0 otherwise: readLogBytes then names what it is). */
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Maps both files and compares them; unreadable input (missing, a FIFO, a device, a directory) is an error.
+ * Only as much of the master is mapped as the copy can be compared with (plus the next separator line, to
+ * see whether the copy ends at a section boundary, and at least its first megabyte, to see that it is a log):
+ * the rest of it is never read.
+ */
 export function verifyFiles(masterPath: string, copyPath: string): Result<VerifyReport, ProlongError> {
-  const master = readLogBytes(masterPath);
-  if (master.isErr()) return err(master.error);
-  const isLog = checkIsLog(masterPath, master.value);
-  if (isLog.isErr()) return err(isLog.error);
+  const masterSize = sizeOf(masterPath);
   const link = linkOf(copyPath);
   const copy = readLogBytes(copyPath);
+  const master = readLogBytes(masterPath, copy.isOk() ? Math.min(masterSize, Math.max(copy.value.length + BOUNDARY.length + 2, HEAD)) : undefined);
+  if (master.isErr()) return err(master.error);
   if (copy.isErr()) return err(copy.error);
-  return ok(compareCopy(masterPath, master.value, copyPath, copy.value, link));
+  const isLog = checkIsLog(masterPath, master.value);
+  if (isLog.isErr()) return err(isLog.error);
+  return ok(compareCopy(masterPath, master.value, copyPath, copy.value, link, Math.max(masterSize, master.value.length)));
 }
 
 export function describeReport(r: VerifyReport): string {
