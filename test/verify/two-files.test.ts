@@ -1,6 +1,6 @@
 // compareCopy over a master mapped only past the copy's end gives the report of the whole master.
 import { describe, expect, test } from "bun:test";
-import { generateLog } from "../../scripts/gen-log.ts";
+import { generateLog } from "../../src/bench/gen-log.ts";
 import { atSectionBoundary, compareCopy } from "../../src/verify/two-files.ts";
 
 const master = new TextEncoder().encode(generateLog({ sections: 30, seed: 6 }));
