@@ -5,7 +5,6 @@
 // the workspace under the run's sandbox, and its output (cut to a set size, the cut said) goes back. The turn
 // ends when the model replies without a command, when actions.json exists after a command, or at
 // --step-limit replies.
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../../errors.ts";
@@ -15,6 +14,7 @@ import { NO_SANDBOX, type Sandbox } from "../sandbox.ts";
 import { describePolicy, writesAllowed, type ToolPolicy } from "../tool-ladder.ts";
 import { chatCompletion, DEFAULT_RETRY, type ChatEndpoint, type ChatToolCall, type RetryPolicy } from "./chat-api.ts";
 import { apiMessages, closeDanglingCalls, conversationChars, fitContext, readConversation, writeConversation, type Conversation, type Message } from "./conversation.ts";
+import { WorkspaceDir } from "../../workspace/dir.ts";
 import { checkCommand } from "./shell-check.ts";
 
 export const TOOL_FORMATS = ["tools", "text"] as const;
@@ -56,76 +56,88 @@ const BASH_TOOL = {
 };
 
 export function miniAgent(opts: MiniAgentOptions): Agent {
-  const sandbox = opts.sandbox ?? NO_SANDBOX;
-  const outputLimit = opts.outputLimit ?? MINI_DEFAULTS.outputLimit;
   return {
     name: "mini",
     async turn(input: TurnInput): Promise<Result<TurnReply, ProlongError>> {
-      const started = performance.now();
-      const deadline = started + opts.timeoutSec * 1000;
       const saved = readConversation(input.workspace);
       if (saved.isErr()) return err(saved.error);
-      const c: Conversation = saved.value ?? { version: 1, messages: [{ role: "system", content: systemPrompt(opts, outputLimit, instructions(input.workspace)) }], dropped: 0 };
-      closeDanglingCalls(c.messages);
-      c.messages.push({ role: "user", content: input.prompt });
-      writeConversation(input.workspace, c);
-
-      let tokens: TokenUsage = { input: 0, cached: 0, output: 0 };
-      let commands = 0;
-      let badInARow = 0;
-      let text = "";
-      for (let step = 1; step <= opts.stepLimit; step++) {
-        if (opts.contextLimit !== undefined) fitContext(c, opts.contextLimit);
-        const sentChars = conversationChars(c.messages);
-        const body = { messages: apiMessages(c.messages), ...(opts.toolFormat === "tools" ? { tools: [BASH_TOOL], tool_choice: "auto" } : {}) };
-        const reply = await chatCompletion(opts.endpoint, body, deadline, opts.retry ?? DEFAULT_RETRY);
-        if (reply.isErr()) {
-          writeConversation(input.workspace, c);
-          return err(reply.error);
-        }
-        const r = reply.value;
-        tokens = { input: tokens.input + r.tokens.input, cached: tokens.cached + r.tokens.cached, output: tokens.output + r.tokens.output };
-        if (r.tokens.input > 0) c.tokensPerChar = r.tokens.input / sentChars;
-        const content = r.message.content ?? "";
-        if (content.trim() !== "") text = content;
-        const calls = opts.toolFormat === "tools" ? (r.message.tool_calls ?? []) : [];
-        c.messages.push({ role: "assistant", content: r.message.content ?? null, ...(calls.length > 0 ? { tool_calls: calls.map(normalCall) } : {}) });
-        writeConversation(input.workspace, c);
-
-        const asked: AskedCommand[] = opts.toolFormat === "tools" ? calls.map(commandOfCall) : fencedCommands(content).map((command) => ({ command }));
-        if (asked.length === 0) return ok(reply_(text, commands, tokens, started));
-        if (asked.every((a) => a.command === undefined)) badInARow++;
-        else badInARow = 0;
-        let answered = false;
-        const outputs: string[] = [];
-        for (const [k, a] of asked.entries()) {
-          let out: string;
-          if (answered) out = "not run: actions.json was written, so the turn ended";
-          else if (a.command === undefined) out = a.problem ?? "unusable tool call";
-          else {
-            commands++;
-            const verdict = checkCommand(a.command, opts.policy);
-            out = verdict.ok ? await runCommand(a.command, input.workspace, deadline, opts, sandbox, outputLimit) : verdict.reason;
-            answered = actionsWritten(input.workspace);
-          }
-          if (opts.toolFormat === "tools") c.messages.push({ role: "tool", tool_call_id: calls[k]!.id, content: out });
-          else outputs.push(asked.length > 1 ? `[command ${k + 1} of ${asked.length}]\n${out}` : out);
-        }
-        if (opts.toolFormat === "text") c.messages.push({ role: "user", content: outputs.join("\n\n"), output: true });
-        writeConversation(input.workspace, c);
-        if (answered) return ok(reply_(text, commands, tokens, started));
-        if (badInARow >= BAD_CALLS_IN_A_ROW) {
-          return err(prolongError("api-tool-args", `the model's tool calls had unusable arguments ${badInARow} times in a row (${asked[0]?.problem ?? ""})`, { fix: "the server's tool-call support may be broken for this model: pass --tool-format text (commands in fenced ```bash blocks)" }));
-        }
-        if (performance.now() >= deadline) {
-          return err(prolongError("agent-timeout", `the mini agent's turn did not finish within ${opts.timeoutSec}s`, { fix: "raise --agent-timeout, or lower --step-limit" }));
-        }
+      // Every look into the agent's directory goes through the held-descriptor primitive (no link followed).
+      const held = WorkspaceDir.open(input.workspace);
+      if (held.isErr()) return err(held.error);
+      try {
+        return await runTurn(opts, input, saved.value, held.value);
+      } finally {
+        held.value.close();
       }
-      c.messages.push({ role: "user", content: `[the turn ended: --step-limit ${opts.stepLimit} replies reached]` });
-      writeConversation(input.workspace, c);
-      return ok(reply_(text, commands, tokens, started));
     },
   };
+}
+
+async function runTurn(opts: MiniAgentOptions, input: TurnInput, previous: Conversation | null, ws: WorkspaceDir): Promise<Result<TurnReply, ProlongError>> {
+  const started = performance.now();
+  const deadline = started + opts.timeoutSec * 1000;
+  const sandbox = opts.sandbox ?? NO_SANDBOX;
+  const outputLimit = opts.outputLimit ?? MINI_DEFAULTS.outputLimit;
+  const c: Conversation = previous ?? { version: 1, messages: [{ role: "system", content: systemPrompt(opts, outputLimit, instructions(ws)) }], dropped: 0 };
+  const save = () => writeConversation(input.workspace, c);
+  closeDanglingCalls(c.messages);
+  c.messages.push({ role: "user", content: input.prompt });
+  save();
+
+  let tokens: TokenUsage = { input: 0, cached: 0, output: 0 };
+  let commands = 0;
+  let badInARow = 0;
+  let text = "";
+  const done = () => ok(reply_(text, commands, tokens, started));
+  for (let step = 1; step <= opts.stepLimit; step++) {
+    if (opts.contextLimit !== undefined) fitContext(c, opts.contextLimit);
+    const sentChars = conversationChars(c.messages);
+    const body = { messages: apiMessages(c.messages), ...(opts.toolFormat === "tools" ? { tools: [BASH_TOOL], tool_choice: "auto" } : {}) };
+    const reply = await chatCompletion(opts.endpoint, body, deadline, opts.retry ?? DEFAULT_RETRY);
+    if (reply.isErr()) {
+      save();
+      return err(reply.error);
+    }
+    const r = reply.value;
+    tokens = { input: tokens.input + r.tokens.input, cached: tokens.cached + r.tokens.cached, output: tokens.output + r.tokens.output };
+    if (r.tokens.input > 0) c.tokensPerChar = r.tokens.input / sentChars;
+    const content = r.message.content ?? "";
+    if (content.trim() !== "") text = content;
+    const calls = opts.toolFormat === "tools" ? (r.message.tool_calls ?? []) : [];
+    c.messages.push({ role: "assistant", content: r.message.content ?? null, ...(calls.length > 0 ? { tool_calls: calls.map(normalCall) } : {}) });
+    save();
+
+    const asked: AskedCommand[] = opts.toolFormat === "tools" ? calls.map(commandOfCall) : fencedCommands(content).map((command) => ({ command }));
+    if (asked.length === 0) return done();
+    badInARow = asked.every((a) => a.command === undefined) ? badInARow + 1 : 0;
+    let answered = false;
+    const outputs: string[] = [];
+    for (const [k, a] of asked.entries()) {
+      let out: string;
+      if (answered) out = "not run: actions.json was written, so the turn ended";
+      else if (a.command === undefined) out = a.problem ?? "unusable tool call";
+      else {
+        commands++;
+        const verdict = checkCommand(a.command, opts.policy);
+        out = verdict.ok ? await runCommand(a.command, ws, deadline, opts, sandbox, outputLimit) : verdict.reason;
+        answered = actionsWritten(ws);
+      }
+      if (opts.toolFormat === "tools") c.messages.push({ role: "tool", tool_call_id: calls[k]!.id, content: out });
+      else outputs.push(asked.length > 1 ? `[command ${k + 1} of ${asked.length}]\n${out}` : out);
+    }
+    if (opts.toolFormat === "text") c.messages.push({ role: "user", content: outputs.join("\n\n"), output: true });
+    save();
+    if (answered) return done();
+    if (badInARow >= BAD_CALLS_IN_A_ROW) {
+      return err(prolongError("api-tool-args", `the model's tool calls had unusable arguments ${badInARow} times in a row (${asked[0]?.problem ?? ""})`, { fix: "the server's tool-call support may be broken for this model: pass --tool-format text (commands in fenced ```bash blocks)" }));
+    }
+    if (performance.now() >= deadline) {
+      return err(prolongError("agent-timeout", `the mini agent's turn did not finish within ${opts.timeoutSec}s`, { fix: "raise --agent-timeout, or lower --step-limit" }));
+    }
+  }
+  c.messages.push({ role: "user", content: `[the turn ended: --step-limit ${opts.stepLimit} replies reached]` });
+  save();
+  return done();
 }
 
 function reply_(text: string, toolCalls: number, tokens: TokenUsage, started: number): TurnReply {
@@ -165,23 +177,30 @@ export function fencedCommands(content: string): string[] {
   return out;
 }
 
-function actionsWritten(workspace: string): boolean {
-  try {
-    return statSync(join(workspace, "actions.json")).size > 0;
-  } catch {
-    return false;
-  }
+const ANSWER = "actions.json";
+
+function actionsWritten(ws: WorkspaceDir): boolean {
+  const e = ws.entry(ANSWER);
+  return e.isOk() && e.value.kind === "file" && e.value.size > 0;
 }
 
 /** Runs one command with bash in the workspace, under the sandbox, and says what happened in a few lines. */
-async function runCommand(command: string, workspace: string, deadline: number, opts: MiniAgentOptions, sandbox: Sandbox, limit: number): Promise<string> {
+async function runCommand(command: string, ws: WorkspaceDir, deadline: number, opts: MiniAgentOptions, sandbox: Sandbox, limit: number): Promise<string> {
+  const workspace = ws.path;
   const timeoutSec = Math.max(1, Math.min(opts.commandTimeoutSec ?? MINI_DEFAULTS.commandTimeoutSec, Math.floor((deadline - performance.now()) / 1000)));
   const home = agentHome(workspace);
   // Where the level forbids writes, the sandbox mounts the workspace read-only but for actions.json, which
   // must exist to be bound: an empty one is put there and taken away again if the command left it empty.
   const readOnly = sandbox.kind === "bwrap" && !writesAllowed(opts.policy);
-  const answer = join(workspace, "actions.json");
-  if (readOnly && !existsSync(answer)) writeFileSync(answer, "");
+  const answer = join(workspace, ANSWER);
+  if (readOnly) {
+    // A regular file must stand there to be bound (whatever else stands there is replaced, never followed).
+    const e = ws.entry(ANSWER);
+    if (e.isErr() || e.value.kind !== "file") {
+      const made = ws.replace(ANSWER, "");
+      if (made.isErr()) return `not run: ${made.error.message}`;
+    }
+  }
   const env: Record<string, string | undefined> = { ...process.env, HOME: home, PROLONG_WORKSPACE: workspace };
   delete env[opts.endpoint.apiKeyEnv]; // the model's key is the harness's, not the agent's
   const head = new OutputHead(limit);
@@ -193,13 +212,7 @@ async function runCommand(command: string, workspace: string, deadline: number, 
     env,
     onStdoutLine: (line) => head.add(line),
   });
-  if (readOnly) {
-    try {
-      if (statSync(answer).size === 0) rmSync(answer);
-    } catch {
-      // gone already
-    }
-  }
+  if (readOnly && !actionsWritten(ws)) ws.remove(ANSWER);
   const status = outcome.timedOut ? `killed after ${timeoutSec}s (the time limit of one command)` : outcome.spawnError ? `could not start: ${outcome.spawnError}` : `exit status ${outcome.exitCode}`;
   return `${status}\n${cut(head, outcome.stdoutTail, outcome.stderrTail, limit)}`;
 }
@@ -233,12 +246,9 @@ function cut(head: OutputHead, stdoutTail: string, stderrTail: string, limit: nu
   return `${out}${out === "" ? "" : "\n"}[stderr]\n${errCut}`;
 }
 
-function instructions(workspace: string): string {
-  try {
-    return readFileSync(join(workspace, INSTRUCTIONS_FILE), "utf8").slice(0, INSTRUCTIONS_CAP);
-  } catch {
-    return "";
-  }
+function instructions(ws: WorkspaceDir): string {
+  const r = ws.read(INSTRUCTIONS_FILE, INSTRUCTIONS_CAP);
+  return r.isOk() && r.value.kind === "read" ? new TextDecoder().decode(r.value.bytes) : "";
 }
 
 function systemPrompt(opts: MiniAgentOptions, limit: number, instructionsText: string): string {

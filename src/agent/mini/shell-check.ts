@@ -15,7 +15,7 @@ import type { ToolPolicy } from "../tool-ladder.ts";
 export type Verdict = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 
 /** Programs that only read files or print their arguments. */
-const READ = ["cat", "head", "tail", "wc", "ls", "nl", "echo", "printf", "pwd", "true", "false", "cut", "tr", "tac", "stat", "file", "basename", "dirname"];
+const READ = ["cat", "head", "tail", "wc", "ls", "nl", "echo", "printf", "pwd", "true", "false", "cut", "tr", "tac", "stat", "basename", "dirname"];
 const GREP = ["grep", "egrep", "fgrep"];
 const PYTHON = ["python3", "python"];
 

@@ -88,6 +88,11 @@ describe("checkCommand", () => {
       ["bash -c 'cat logs.txt'", "bash is not allowed"],
       ["xargs cat < files", "xargs is not allowed"],
       ["echo $'\\x41'", "$'…'"],
+      ["file -C -m magic", "file is not allowed"],
+      ["cat <>notes.txt", "a redirection without a target"],
+      ["echo x 1>notes.txt", "writing to notes.txt"],
+      ["echo hi >actions.json>notes.txt", "writing to notes.txt"],
+      ["{cat,logs.txt}", "written literally"],
     ];
     for (const [cmd, why] of cases) expect([cmd, reason(cmd, READ)]).toEqual([cmd, expect.stringContaining(why)]);
     expect(reason("grep x logs.txt", READ)).toContain("refused (--tools read)");
