@@ -13,6 +13,8 @@ export interface GameView {
   readonly maxActions: number;
   /** Attempt at the current level: it grows when the game was over and the harness reset the level. */
   readonly attempt: number;
+  /** Actions spent on each level of this episode so far (index 0 = level 1), as the scorecard counts them. */
+  readonly levelActions: readonly number[];
 }
 
 export interface TurnInput {

@@ -98,7 +98,6 @@ export function humanAgent(io: TerminalIO): Agent {
   let lastBoard: Grid | undefined;
   let lastScore: number | null = null;
   let lastAttempt = 1;
-  let levelStart = 0;
   let note = "";
   const onData = (chunk: Buffer | string) => {
     const parsed = parseInput(buffer + chunk.toString());
@@ -135,10 +134,9 @@ export function humanAgent(io: TerminalIO): Agent {
       top = followChange(lastBoard, board, top, lines);
       lastBoard = board;
       const score = view.frame.levelsCompleted;
-      if (lastScore !== null && score > lastScore) note = levelMessage(score, view.action - levelStart, view.info.baselineActions[score - 1]);
+      if (lastScore !== null && score > lastScore) note = levelMessage(score, view.levelActions[score - 1] ?? 0, view.info.baselineActions[score - 1]);
       else if (view.attempt > lastAttempt && score === lastScore) note = `Game over: the level starts again (attempt ${view.attempt}).`;
       else if (view.frame.message) note = view.frame.message;
-      if (lastScore === null || score !== lastScore) levelStart = view.action;
       lastScore = score;
       lastAttempt = view.attempt;
       let clickText: string | undefined;

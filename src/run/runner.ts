@@ -128,7 +128,7 @@ async function callAgent(s: RunSession, prompt: string): Promise<Result<{ reply:
     availableActions: promptContext(s).availableActions,
     actionCap: s.config.actionCap,
     seed: s.config.seed,
-    view: { frame: s.frame, info: s.env.info, action: episodeActions(s.tally), maxActions: s.config.maxActions, attempt: s.tally.attempt },
+    view: { frame: s.frame, info: s.env.info, action: episodeActions(s.tally), maxActions: s.config.maxActions, attempt: s.tally.attempt, levelActions: [...s.tally.levelActions] },
   });
   s.resumed = false;
   s.onProgress?.(s);

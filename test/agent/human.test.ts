@@ -51,7 +51,7 @@ describe("the screen", () => {
   const game = createGame("vault", { seed: 0 })._unsafeUnwrap();
   const first = game.reset();
   const board = first.frames[first.frames.length - 1]!;
-  const view = { frame: first, info: game.info, action: 0, maxActions: 100, attempt: 1 };
+  const view = { frame: first, info: game.info, action: 0, maxActions: 100, attempt: 1, levelActions: [0] };
 
   test("80x24: status on the top row, ruler, y labels, keys on the bottom row; nothing longer than 80", () => {
     const { text, layout } = renderScreen({ board, status: statusLine(view), message: "", help: "keys", cols: 80, rows: 24, clickable: true, top: 0 });
@@ -105,8 +105,8 @@ describe("the human agent over a fake terminal", () => {
     const workspace = mkdtempSync(path.join(tmpdir(), "prolong-human-ws-"));
     const game = createGame("glide", { seed: 0 })._unsafeUnwrap();
     const frame = game.reset();
-    const turn = (over: Partial<{ attempt: number; action: number; frame: typeof frame }>) =>
-      agent.turn({ workspace, prompt: "", turn: 1, availableActions: frame.availableActions, actionCap: 20, seed: 0, view: { frame, info: game.info, action: 0, maxActions: 50, attempt: 1, ...over } });
+    const turn = (over: Partial<{ attempt: number; action: number; frame: typeof frame; levelActions: number[] }>) =>
+      agent.turn({ workspace, prompt: "", turn: 1, availableActions: frame.availableActions, actionCap: 20, seed: 0, view: { frame, info: game.info, action: 0, maxActions: 50, attempt: 1, levelActions: [0], ...over } });
     const first = turn({});
     input.write("sd"); // two keys in one chunk: two turns' worth
     expect((await first).isOk()).toBe(true);
@@ -117,7 +117,7 @@ describe("the human agent over a fake terminal", () => {
     expect(screen).toContain("Game over: the level starts again (attempt 2).");
     screen = "";
     const won = { ...frame, levelsCompleted: 1 };
-    const third = turn({ attempt: 2, action: 5, frame: won });
+    const third = turn({ attempt: 2, action: 5, frame: won, levelActions: [5, 0] });
     input.write("q");
     await third;
     expect(screen).toContain("Level 1 complete in 5 action(s)");
