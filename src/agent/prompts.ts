@@ -14,6 +14,8 @@ export interface PromptContext {
   readonly stateless: boolean;
   /** Episodes in the lifetime (--episodes K); 1 for one game. */
   readonly episodes: number;
+  /** The current episode (1-based); absent where no episode has started (the instructions file). */
+  readonly episode?: number;
 }
 
 export const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"] as const;
@@ -141,9 +143,14 @@ export function instructionsText(c: PromptContext): string {
 
 /** One sentence for every turn's prompt: what the agent has now, so a windowed or wiped arm is never assumed whole. */
 export function memoryNow(c: PromptContext): string {
+  const lifetime = c.episodes > 1 && c.episode !== undefined ? `Episode ${c.episode} of ${c.episodes}${c.episode > 1 && c.window.kind !== "none" ? "; the earlier episodes are in the log before this one's INITIAL STATE section" : ""}. ` : "";
+  return lifetime + memoryPart(c);
+}
+
+function memoryPart(c: PromptContext): string {
   const wiped = c.stateless ? " The workspace was wiped except logs.txt, plans.txt and the instructions." : "";
   switch (c.window.kind) {
-    case "full": return `logs.txt holds the whole game so far.${wiped}`;
+    case "full": return `logs.txt holds everything so far.${wiped}`;
     case "last": return `logs.txt holds the initial section and the last ${c.window.sections} action section${c.window.sections === 1 ? "" : "s"}.${wiped}`;
     case "newest": return `logs.txt holds only the newest section.${wiped}`;
     case "none": return `There is no log; the board is below.${c.stateless ? " The workspace was wiped except plans.txt and the instructions." : ""}`;

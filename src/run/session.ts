@@ -101,5 +101,6 @@ export function promptContext(s: RunSession): PromptContext {
     window: s.window,
     stateless: s.config.workspace === "stateless",
     episodes: s.config.episodes,
+    episode: s.tally.episode,
   };
 }

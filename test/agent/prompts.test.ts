@@ -61,7 +61,7 @@ describe("instruction text per arm", () => {
 describe("each turn's prompt says what the agent has now", () => {
   const summary = "Now: action 7, level 1, attempt 1, score 0, state NOT_FINISHED.";
   test.each([
-    ["full-log", "logs.txt holds the whole game so far."],
+    ["full-log", "logs.txt holds everything so far."],
     ["last-5", "logs.txt holds the initial section and the last 5 action sections."],
     ["newest-only", "logs.txt holds only the newest section."],
     ["no-log", "There is no log; the board is below."],
@@ -70,6 +70,11 @@ describe("each turn's prompt says what the agent has now", () => {
     const c = ARMS[arm]!;
     expect(nextTurnPrompt(c, summary)).toContain(line);
     expect(resumePrompt(c, summary)).toContain(line);
+  });
+  test("a lifetime's prompt names the episode and where the earlier ones are", () => {
+    expect(nextTurnPrompt({ ...ARMS["lifetime-5"]!, episode: 2 }, summary)).toContain("Episode 2 of 5; the earlier episodes are in the log before this one's INITIAL STATE section. logs.txt holds everything so far.");
+    expect(nextTurnPrompt({ ...ARMS["lifetime-5"]!, episode: 1 }, summary)).toContain("Episode 1 of 5. logs.txt");
+    expect(nextTurnPrompt({ ...base, episode: 1 }, summary)).not.toContain("Episode");
   });
   test("the first turn of a windowed arm says so too", () => {
     expect(firstTurnPrompt(ARMS["last-5"]!)).toContain("the last 5 action sections");
