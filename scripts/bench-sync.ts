@@ -14,7 +14,8 @@ import { parseArgs } from "node:util";
 import { SECTION_JOIN, type SectionHeader } from "../src/log/format.ts";
 import { RunIndex, sectionRow } from "../src/log/index.ts";
 import { MasterLog } from "../src/log/master.ts";
-import { syncAgentCopy } from "../src/log/sandbox.ts";
+import { syncAgentCopy } from "../src/workspace/copy.ts";
+import { WorkspaceDir } from "../src/workspace/dir.ts";
 import { SECTION_KIND, sectionIndex, type SectionTable } from "../src/native.ts";
 import { generateLog } from "../src/bench/gen-log.ts";
 
@@ -48,7 +49,7 @@ const dir = mkdtempSync(join(tmpdir(), "prolong-bench-sync-"));
 mkdirSync(join(dir, "workspace"));
 const master = MasterLog.open(join(dir, "logs.txt"))._unsafeUnwrap();
 const index = RunIndex.open(join(dir, "index.sqlite"))._unsafeUnwrap();
-const copyPath = join(dir, "workspace", "logs.txt");
+const workspace = WorkspaceDir.open(join(dir, "workspace"))._unsafeUnwrap();
 
 interface Turn { lines: number; bytes: number; appendMs: number; syncMs: number }
 const turns: Turn[] = [];
@@ -62,7 +63,7 @@ for (let i = 0; i < table.count; i++) {
   const range = master.append(piece)._unsafeUnwrap();
   index.addSection(sectionRow({ start: range.end - own.length, end: range.end }, own, header(table, i), table.frames[i] as number));
   const t1 = performance.now();
-  const rep = syncAgentCopy({ master, copyPath, index, window: { kind: "full" } })._unsafeUnwrap();
+  const rep = syncAgentCopy({ master, workspace, index, window: { kind: "full" } })._unsafeUnwrap();
   const t2 = performance.now();
   if (rep.tamper) throw new Error(`unexpected tamper event in the bench: ${rep.tamper.detail}`);
   for (let p = piece.indexOf(10); p !== -1; p = piece.indexOf(10, p + 1)) lines++;

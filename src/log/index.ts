@@ -249,6 +249,30 @@ function migrate(db: Database, path: string): Result<void, ProlongError> {
 }
 
 /** The index row for a section just appended: its range, the checksum of its bytes and its header fields. */
+/**
+ * The cheap check before every agent call: the master (by its own descriptor's fstat) ends exactly where the
+ * index says, and its last section still has the checksum recorded when it was written. An edit of the
+ * master's tail or an append by anything but this harness is caught during the run, not only at resume.
+ */
+export function verifyMasterTail(master: MasterLog, index: RunIndex): Result<void, ProlongError> {
+  const fix = "the master log was changed outside prolong (another process, or an agent that reached it); restore it from a backup";
+  const size = master.fileSize();
+  if (size.isErr()) return err(size.error);
+  const end = index.lastEnd();
+  if (size.value !== end) {
+    return err(prolongError("master-changed", `the master log is ${size.value} bytes but this run wrote ${end}`, { path: master.path, fix }));
+  }
+  const count = index.count();
+  if (count === 0) return ok(undefined);
+  const last = index.section(count - 1) as SectionRow;
+  const bytes = master.read(last.start, last.end);
+  if (bytes.isErr()) return err(bytes.error);
+  if (xxh3_128(bytes.value) !== last.xxh3) {
+    return err(prolongError("master-changed", `the master log's last section (bytes ${last.start}..${last.end}) no longer matches its checksum`, { path: master.path, fix }));
+  }
+  return ok(undefined);
+}
+
 export function sectionRow(range: AppendRange, bytes: Uint8Array, header: SectionHeader | null, frames: number): Omit<SectionRow, "ordinal"> {
   if (bytes.length !== range.end - range.start) throw new RangeError(`sectionRow: ${bytes.length} bytes for range ${range.start}..${range.end}`);
   const kind: SectionKindName = header ? header.kind : "other";

@@ -119,6 +119,15 @@ export class MasterLog implements ByteSource {
     return ok({ start, end: size });
   }
 
+  /** The file's size now, by fstat of the harness's own descriptor (this.size is what the harness wrote). */
+  fileSize(): Result<number, ProlongError> {
+    try {
+      return ok(fstatSync(this.fd).size);
+    } catch (e) {
+      return err(prolongError("master-read", `cannot stat the master log: ${(e as Error).message}`, { path: this.path }));
+    }
+  }
+
   /** Bytes [start, end) of the master. Out-of-range bounds are a caller bug and throw. */
   read(start: number, end: number): Result<Uint8Array, ProlongError> {
     if (!(Number.isInteger(start) && Number.isInteger(end) && 0 <= start && start <= end && end <= this.bytes)) {

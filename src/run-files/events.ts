@@ -16,7 +16,8 @@ export interface EventFields {
   "game-over": { action: number; level: number; attempt: number };
   reset: { action: number; level: number; attempt: number; reason: string };
   warning: { message: string; code?: string; path?: string };
-  tamper: { tamper: string; detail: string; expectedBytes: number; foundBytes: number; firstDiff?: number; turn?: number };
+  /** `file`: the workspace name ("logs.txt", "AGENTS.md", "." for the directory); the byte counts are the copy's. */
+  tamper: { file: string; tamper: string; detail: string; expectedBytes?: number; foundBytes?: number; firstDiff?: number; turn?: number };
   "episode-start": { episode: number; action: number };
   "episode-end": { episode: number; score: number; actions: number };
   "run-end": { reason: string; actions: number; levels: number; rhae?: number; agentCalls: number; tamperEvents: number; ms: number };

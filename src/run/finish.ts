@@ -89,6 +89,8 @@ export async function finishRun(s: RunSession, end: RunEnd): Promise<{ summary: 
   s.events.close();
   s.index.close();
   s.master.close();
+  s.workspace.close();
+  s.lock.release();
   return { summary, text };
 }
 

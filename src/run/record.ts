@@ -6,7 +6,8 @@ import { formatError, type ProlongError } from "../errors.ts";
 import { actionName, type Action, type FrameData } from "../game-model.ts";
 import { formatToolCall, type LogSection } from "../log/format.ts";
 import { appendSection } from "../log/index.ts";
-import type { TamperEvent } from "../log/sandbox.ts";
+import { COPY_FILE, type TamperEvent } from "../workspace/copy.ts";
+import type { WorkspaceTamper } from "../workspace/dir.ts";
 import type { EventFields, EventKind } from "../run-files/events.ts";
 import type { RunSession } from "./session.ts";
 import { recordStep, type StepEffect } from "./tally.ts";
@@ -59,9 +60,17 @@ export function sectionFromFrame(frame: FrameData, header: LogSection["header"],
 }
 
 /** A copy the agent changed, already repaired by the sync: counted and told. */
-export function recordTamper(s: RunSession, tamper: TamperEvent): void {
+/** A repaired (or refused) tamper: of the copy of the log, or of another name in the workspace. */
+export function recordTamper(s: RunSession, tamper: TamperEvent | WorkspaceTamper): void {
   s.tally.tamperEvents += 1;
-  emit(s, "tamper", { tamper: tamper.kind, detail: tamper.detail, expectedBytes: tamper.expectedBytes, foundBytes: tamper.foundBytes, ...(tamper.firstDiff !== undefined ? { firstDiff: tamper.firstDiff } : {}), turn: s.tally.agentCalls + 1 });
+  const turn = s.tally.agentCalls + 1;
+  if ("file" in tamper) {
+    // The copy's tamper goes to the index inside the sync; the others are recorded here.
+    s.index.recordEvent("tamper", { ...tamper });
+    emit(s, "tamper", { file: tamper.file, tamper: tamper.kind, detail: tamper.detail, turn });
+    return;
+  }
+  emit(s, "tamper", { file: COPY_FILE, tamper: tamper.kind, detail: tamper.detail, expectedBytes: tamper.expectedBytes, foundBytes: tamper.foundBytes, ...(tamper.firstDiff !== undefined ? { firstDiff: tamper.firstDiff } : {}), turn });
 }
 
 export function recordWarning(s: RunSession, e: ProlongError): void {

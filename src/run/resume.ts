@@ -16,7 +16,8 @@ import { sectionIndex } from "../native.ts";
 import { readConfigFile } from "../config/run-config.ts";
 import { agentPart, openEnv, runEnvContext } from "./parts.ts";
 import { recordInitial } from "./record.ts";
-import { runPaths } from "../run-files/layout.ts";
+import { runPaths, type RunPaths } from "../run-files/layout.ts";
+import { lockRun, type RunLock } from "./lock.ts";
 import { PendingBatchSchema, type PendingBatch, type RunParts, type RunSession } from "./session.ts";
 import { announce, openRunFiles } from "./start.ts";
 import { writeInstructions } from "./workspace.ts";
@@ -36,13 +37,22 @@ export async function resumeRun(dir: string, opts: ResumeOptions = {}, given: Pa
   if (!existsSync(paths.log) || !existsSync(paths.index)) {
     return err(prolongError("not-a-run", "not a prolong run directory (it needs logs.txt, index.sqlite and run.json)", { path: paths.dir, fix: "pass runs/<time>/<game>, the directory `prolong play` printed" }));
   }
+  // One writer per run: a second resume (or a swarm child still running it) is refused before anything is read.
+  const lock = lockRun(paths.dir);
+  if (lock.isErr()) return err(lock.error);
+  const resumed = await resumeLocked(paths, lock.value, opts, given);
+  if (resumed.isErr()) lock.value.release();
+  return resumed;
+}
+
+async function resumeLocked(paths: RunPaths, lock: RunLock, opts: ResumeOptions, given: Partial<RunParts>): Promise<Result<RunSession, ProlongError>> {
   const config = readConfigFile(paths.config);
   if (config.isErr()) return err(config.error);
   const runName = paths.dir.split("/").slice(-2).join("/");
   const clock = given.clock ?? realClock;
   const files = openRunFiles(paths, runName, clock, given.events, opts.echo);
   if (files.isErr()) return err(files.error);
-  const { index, events } = files.value;
+  const { index, events, workspace } = files.value;
   let master = files.value.master;
   const ended = index.getState("ended") as { reason: string } | undefined;
   if (ended) {
@@ -92,6 +102,10 @@ export async function resumeRun(dir: string, opts: ResumeOptions = {}, given: Pa
     master,
     index,
     events,
+    workspace,
+    lock,
+    instructions: null,
+    agentNotice: null,
     agent: agent.value,
     clock,
     tally,
@@ -112,7 +126,7 @@ export async function resumeRun(dir: string, opts: ResumeOptions = {}, given: Pa
     // Interrupted before the first section was written: start the log as a fresh run does.
     const initial = recordInitial(s, frame);
     if (initial.isErr()) return err(initial.error);
-    return ok(finishResume(s));
+    return finishResume(s);
   }
   if (head.section.header.kind !== "initial") return err(prolongError("bad-log", "the master log does not start with an INITIAL STATE section", { path: paths.log }));
   const firstDiff = compareBoards(frame, head.section);
@@ -148,19 +162,20 @@ export async function resumeRun(dir: string, opts: ResumeOptions = {}, given: Pa
   const saved = savedPending(index, paths.index);
   if (saved.isErr()) return err(saved.error);
   s.pending = pendingStillOpen(saved.value, tally.action, lastEffect, episodeActions(tally) >= config.value.maxActions);
-  return ok(finishResume(s));
+  return finishResume(s);
 }
 
 /** Counters kept outside the log, the instructions file, and the run-start event of the resumed process. */
-function finishResume(s: RunSession): RunSession {
+function finishResume(s: RunSession): Result<RunSession, ProlongError> {
   s.tally.agentCalls = Number(s.index.getState("agentCalls") ?? 0);
   s.tally.tamperEvents = s.index.events("tamper").length;
   const tokens = s.index.getState("tokens") as RunSession["tally"]["tokens"] | undefined;
   if (tokens) s.tally.tokens = tokens;
   if (!s.pending) s.index.setState("pending", null);
-  writeInstructions(s);
+  const instructions = writeInstructions(s);
+  if (instructions.isErr()) return err(instructions.error);
   announce(s, true);
-  return s;
+  return ok(s);
 }
 
 /** The batch saved before it ran, read back through its schema (the index is a file like any other). */

@@ -10,7 +10,7 @@ import { prolongError, type ProlongError } from "../errors.ts";
 import { emit, playAction, recordInitial, recordTamper, recordWarning, type StepFailure } from "./record.ts";
 import { promptContext, wallMs, type PendingBatch, type RunEnd, type RunSession } from "./session.ts";
 import { episodeActions, startEpisode } from "./tally.ts";
-import { appendPlan, clearActions, prepareTurn, readActions } from "./workspace.ts";
+import { actionsNotice, appendPlan, clearActions, prepareTurn, readActions } from "./workspace.ts";
 
 export async function runLoop(s: RunSession, stop: AbortSignal): Promise<RunEnd> {
   for (;;) {
@@ -81,7 +81,7 @@ async function askAgent(s: RunSession, stop: AbortSignal): Promise<PendingBatch 
     if (stop.aborted) return { reason: "interrupted", detail: "stopped by the user; `prolong resume` continues it" };
     const prepared = prepareTurn(s);
     if (prepared.isErr()) return failed({ source: "log", error: prepared.error });
-    if (prepared.value.tamper) recordTamper(s, prepared.value.tamper);
+    for (const t of prepared.value.tampers) recordTamper(s, t);
     const answer = await callAgent(s, turnPrompt(s, prepared.value.board));
     if (answer.isErr()) {
       recordWarning(s, answer.error);
@@ -92,7 +92,11 @@ async function askAgent(s: RunSession, stop: AbortSignal): Promise<PendingBatch 
     }
     const { reply, batch } = answer.value;
     const pending: PendingBatch = { turn: s.tally.agentCalls, text: reply.text, actions: batch.stop && batch.actions.length === 0 ? [] : batch.actions, firstAction: s.tally.action + 1 };
-    if (s.config.workspace === "stateless") appendPlan(s, pending.turn, pending.firstAction, splitPlan(reply.text).plan);
+    if (s.config.workspace === "stateless") {
+      const planned = appendPlan(s, pending.turn, pending.firstAction, splitPlan(reply.text).plan);
+      if (planned.isErr()) return failed({ source: "log", error: planned.error });
+      if (planned.value) recordTamper(s, planned.value);
+    }
     s.pending = pending;
     s.index.setState("pending", pending); // saved before any action runs, so resume finishes this batch exactly
     return pending;
@@ -104,18 +108,20 @@ async function askAgent(s: RunSession, stop: AbortSignal): Promise<PendingBatch 
   return { reason: "agent-failed", detail };
 }
 
-/** The prompt for the next agent call: first-turn, follow-up or resume wording. */
+/** The prompt for the next agent call: first-turn, follow-up or resume wording, then what went wrong with the last actions.json. */
 function turnPrompt(s: RunSession, board: string | undefined): string {
   const c = promptContext(s);
   if (s.tally.agentCalls === 0) return firstTurnPrompt(c, board);
   const t = s.tally;
   const summary = `Now: action ${t.action}, level ${t.level}, attempt ${t.attempt}, score ${t.score}, state ${s.frame.state}.`;
-  return s.resumed ? resumePrompt(c, summary, board) : nextTurnPrompt(c, summary, board);
+  const prompt = s.resumed ? resumePrompt(c, summary, board) : nextTurnPrompt(c, summary, board);
+  return s.agentNotice === null ? prompt : `${prompt}\n\n${s.agentNotice}`;
 }
 
 /** One agent call: clear the old actions.json, call, read the new one. Errors are the call's failure. */
 async function callAgent(s: RunSession, prompt: string): Promise<Result<{ reply: TurnReply; batch: ActionBatch }, ProlongError>> {
-  clearActions(s);
+  const cleared = clearActions(s);
+  if (cleared.isErr()) return err(cleared.error);
   s.tally.agentCalls += 1;
   const turn = s.tally.agentCalls;
   s.index.setState("agentCalls", turn);
@@ -133,7 +139,11 @@ async function callAgent(s: RunSession, prompt: string): Promise<Result<{ reply:
   s.resumed = false;
   s.onProgress?.(s);
   if (reply.isErr()) return err(reply.error);
-  const batch = readActions(s);
+  const read = readActions(s);
+  if (read.isErr()) return err(read.error);
+  if (read.value.tamper) recordTamper(s, read.value.tamper);
+  const batch = usableBatch(read.value.batch);
+  s.agentNotice = actionsNotice(batch);
   const r = reply.value;
   const t = s.tally.tokens;
   s.tally.tokens = { input: t.input + r.tokens.input, cached: t.cached + r.tokens.cached, output: t.output + r.tokens.output };
@@ -141,10 +151,14 @@ async function callAgent(s: RunSession, prompt: string): Promise<Result<{ reply:
   emit(s, "agent-reply", { turn, ms: r.wallMs, actions: batch.isOk() ? batch.value.actions.length : 0, toolCalls: r.toolCalls, tokens: r.tokens, exitCode: r.exitCode, text: r.text });
   if (batch.isErr()) return err(batch.error);
   for (const w of batch.value.warnings) emit(s, "warning", { message: w, code: "actions-json", path: s.paths.actions });
-  if (batch.value.actions.length === 0 && !batch.value.stop) {
-    return err(prolongError("no-actions", "actions.json holds no usable action", { path: s.paths.actions, fix: 'list at least one action, or write {"actions": [], "stop": true} to give up' }));
-  }
   return ok({ reply: r, batch: batch.value });
+}
+
+/** A batch with no action to run and no stop is the call's failure, naming why its entries were dropped. */
+function usableBatch(batch: Result<ActionBatch, ProlongError>): Result<ActionBatch, ProlongError> {
+  if (batch.isErr() || batch.value.actions.length > 0 || batch.value.stop) return batch;
+  const why = batch.value.warnings.length > 0 ? ` (${batch.value.warnings[0]})` : "";
+  return err(prolongError("no-actions", `actions.json holds no usable action${why}`, { fix: 'list at least one action, or write {"actions": [], "stop": true} to give up' }));
 }
 
 /**

@@ -17,6 +17,8 @@ import type { EventSink } from "../run-files/events.ts";
 import type { RunPaths } from "../run-files/layout.ts";
 import type { RunTally } from "./tally.ts";
 import type { EndReason } from "../score/scorecard.ts";
+import type { RunLock } from "./lock.ts";
+import type { WorkspaceDir } from "../workspace/dir.ts";
 
 /** The parts a run is played with. Tests pass their own; `prolong play` uses the factories (parts.ts). */
 export interface RunParts {
@@ -61,6 +63,14 @@ export interface RunSession {
   readonly master: MasterLog;
   readonly index: RunIndex;
   readonly events: EventSink;
+  /** The agent's directory, held open: every harness access to it goes through this (workspace.ts). */
+  readonly workspace: WorkspaceDir;
+  /** This process's exclusive hold on the run directory, released when the run is finished. */
+  readonly lock: RunLock;
+  /** The instruction text last written into the workspace (null until this process wrote one). */
+  instructions: string | null;
+  /** What the next prompt tells the agent about its last actions.json (dropped entries, an unusable file). */
+  agentNotice: string | null;
   readonly agent: Agent;
   readonly clock: Clock;
   readonly tally: RunTally;

@@ -1,7 +1,7 @@
 // A fresh run: its directory, its settings on disk, its parts (passed in, or made from the config), the
 // game's first board as the log's first section.
 import { err, ok, type Result } from "neverthrow";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { realClock, type Clock } from "../clock.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
@@ -17,6 +17,8 @@ import type { RunParts, RunSession } from "./session.ts";
 import { armOf } from "../config/arm.ts";
 import { newTally } from "./tally.ts";
 import { writeInstructions } from "./workspace.ts";
+import { lockRun } from "./lock.ts";
+import { WorkspaceDir } from "../workspace/dir.ts";
 
 export interface StartOptions {
   readonly runsRoot: string;
@@ -48,22 +50,34 @@ export async function startRun(config: RunConfig, opts: StartOptions, given: Par
   const paths = createRunDir(opts.runsRoot, opts.stamp, name);
   if (paths.isErr()) return err(paths.error);
   const p = paths.value;
+  // One writer per run, from here on; a second `play --run-dir` of the same directory stops at the lock.
+  const locked = lockRun(p.dir);
+  if (locked.isErr()) {
+    await env.value.close();
+    return err(locked.error);
+  }
+  const lock = locked.value;
+  const fail = async (e: ProlongError): Promise<Result<RunSession, ProlongError>> => {
+    await env.value.close();
+    lock.release();
+    return err(e);
+  };
+  if (existsSync(p.log)) return fail(prolongError("run-exists", "this run directory already holds a log", { path: p.dir, fix: `resume it with 'prolong resume ${p.dir}'` }));
   try {
     writeFileSync(p.config, JSON.stringify(config, null, 2) + "\n");
   } catch (e) {
-    return err(prolongError("run-dir", `cannot write the run's settings: ${(e as Error).message}`, { path: p.config }));
+    return fail(prolongError("run-dir", `cannot write the run's settings: ${(e as Error).message}`, { path: p.config }));
   }
   const clock = given.clock ?? realClock;
   const files = openRunFiles(p, runName, clock, given.events, opts.echo);
-  if (files.isErr()) return err(files.error);
+  if (files.isErr()) return fail(files.error);
   const first = await env.value.reset();
   if (first.isErr()) {
     // The run directory stays: once the cause is fixed, `prolong resume` starts its log.
-    await env.value.close();
-    return err({ ...first.error, fix: `${first.error.fix ?? "fix the cause"}; then \`prolong resume ${p.dir}\`` });
+    return fail({ ...first.error, fix: `${first.error.fix ?? "fix the cause"}; then \`prolong resume ${p.dir}\`` });
   }
   const frame = first.value;
-  const { master, index, events } = files.value;
+  const { master, index, events, workspace } = files.value;
   const s: RunSession = {
     config,
     paths: p,
@@ -75,6 +89,10 @@ export async function startRun(config: RunConfig, opts: StartOptions, given: Par
     master,
     index,
     events,
+    workspace,
+    lock,
+    instructions: null,
+    agentNotice: null,
     agent: agent.value,
     clock,
     tally: newTally(frame),
@@ -87,10 +105,11 @@ export async function startRun(config: RunConfig, opts: StartOptions, given: Par
     eventFailure: null,
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
   };
-  writeInstructions(s);
+  const instructions = writeInstructions(s);
+  if (instructions.isErr()) return fail(instructions.error);
   announce(s, false);
   const initial = recordInitial(s, frame);
-  if (initial.isErr()) return err(initial.error);
+  if (initial.isErr()) return fail(initial.error);
   return ok(s);
 }
 
@@ -100,11 +119,13 @@ export function announce(s: RunSession, resumed: boolean): void {
   emit(s, "run-start", { game: c.game, arm: armOf(c), agent: c.agent, logWindow: windowText(c.logWindow), maxActions: c.maxActions, seed: c.seed, ...(resumed ? { resumed: true } : {}), ...(s.agent.sandbox ? { sandbox: s.agent.sandbox } : {}) });
 }
 
-/** The master log, the index and the event sink of a run directory. */
-export function openRunFiles(p: RunPaths, runName: string, clock: Clock, events: EventSink | undefined, echo?: (line: string) => void): Result<{ master: MasterLog; index: RunIndex; events: EventSink }, ProlongError> {
+/** The master log, the index, the event sink and the held workspace of a run directory. */
+export function openRunFiles(p: RunPaths, runName: string, clock: Clock, events: EventSink | undefined, echo?: (line: string) => void): Result<{ master: MasterLog; index: RunIndex; events: EventSink; workspace: WorkspaceDir }, ProlongError> {
   return MasterLog.open(p.log).andThen((master) =>
     RunIndex.open(p.index).andThen((index) =>
-      eventsPart({ ...(events ? { events } : {}) }, { path: p.events, run: runName, ...(echo ? { echo } : {}) }, clock).map((sink) => ({ master, index, events: sink })),
+      eventsPart({ ...(events ? { events } : {}) }, { path: p.events, run: runName, ...(echo ? { echo } : {}) }, clock).andThen((sink) =>
+        WorkspaceDir.open(p.workspace).map((workspace) => ({ master, index, events: sink, workspace })),
+      ),
     ),
   );
 }

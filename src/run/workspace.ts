@@ -1,70 +1,101 @@
 // Every harness access to the agent's directory, behind a few named functions: prepare it for a turn (the
-// stateless wipe, the instruction files, the verified copy of the log), clear and read actions.json, append
-// to plans.txt. The loop calls only these; what they do to the files is this file's business alone.
+// workspace itself, the stateless wipe, the instruction files, the verified copy of the log), clear and read
+// actions.json, append to plans.txt. The loop calls only these; all of them go through the held directory
+// (workspace/dir.ts), so nothing the agent leaves there is ever followed, blocked on or read unbounded. What
+// it left in a file's place comes back as tampers for the loop to record; the run goes on.
 import { err, ok, type Result } from "neverthrow";
-import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { parseActions, type ActionBatch } from "../agent/actions.ts";
+import { ACTIONS_FILE, ACTIONS_MAX_BYTES, parseActions, type ActionBatch } from "../agent/actions.ts";
+import { quote } from "../game/action-text.ts";
 import { INSTRUCTION_FILES, instructionsText } from "../agent/prompts.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
-import { syncAgentCopy, type TamperEvent } from "../log/sandbox.ts";
+import { verifyMasterTail } from "../log/index.ts";
 import { currentBoardText } from "../log/window.ts";
+import { appendPlanEntry, clearActionsFile, PLANS_FILE, readActionsFile, wipeWorkspace, writeInstructionFiles } from "../workspace/agent-files.ts";
+import { COPY_FILE, syncAgentCopy, type TamperEvent } from "../workspace/copy.ts";
+import type { WorkspaceTamper } from "../workspace/dir.ts";
 import { promptContext, type RunSession } from "./session.ts";
 
 /** Files the stateless arm keeps between turns. */
-const KEPT = new Set<string>(["logs.txt", "plans.txt", ...INSTRUCTION_FILES]);
+const KEPT = new Set<string>([COPY_FILE, PLANS_FILE, ...INSTRUCTION_FILES]);
 
 export interface PreparedTurn {
   /** The current board for the prompt, in the no-log arm only. */
   readonly board: string | undefined;
-  /** What the agent did to its copy since the last turn, repaired by now. */
-  readonly tamper: TamperEvent | null;
+  /** What the agent did to its directory since the last turn, repaired by now. */
+  readonly tampers: readonly (TamperEvent | WorkspaceTamper)[];
 }
 
-/** Before every agent call: wipe (stateless arm), restore the instructions, bring the copy of the log up to date. */
+/**
+ * Before every agent call: check that the master still ends as the index says (an edit by any means is
+ * caught during the run), re-make a removed or replaced workspace, wipe it (stateless arm), restore the
+ * instructions, bring the copy of the log up to date.
+ */
 export function prepareTurn(s: RunSession): Result<PreparedTurn, ProlongError> {
-  if (s.config.workspace === "stateless") wipeWorkspace(s.paths.workspace);
-  writeInstructions(s); // restored if the agent removed or edited them; also carries the current action list
-  const synced = syncAgentCopy({ master: s.master, copyPath: s.paths.copy, index: s.index, window: s.window, mode: s.config.gridMode });
+  const tail = verifyMasterTail(s.master, s.index);
+  if (tail.isErr()) return err(tail.error);
+  const tampers: (TamperEvent | WorkspaceTamper)[] = [];
+  const dir = s.workspace.reattach();
+  if (dir.isErr()) return err(dir.error);
+  if (dir.value) tampers.push(dir.value);
+  if (s.config.workspace === "stateless") {
+    const wiped = wipeWorkspace(s.workspace, KEPT);
+    if (wiped.isErr()) return err(wiped.error);
+  }
+  const instructions = writeInstructions(s); // also carries the current action list
+  if (instructions.isErr()) return err(instructions.error);
+  tampers.push(...instructions.value);
+  const synced = syncAgentCopy({ master: s.master, workspace: s.workspace, index: s.index, window: s.window, mode: s.config.gridMode });
   if (synced.isErr()) return err(synced.error);
-  const tamper = synced.value.tamper;
-  if (s.window.kind !== "none") return ok({ board: undefined, tamper });
-  return currentBoardText(s.master, s.index).map((board) => ({ board, tamper }));
+  if (synced.value.tamper) tampers.push(synced.value.tamper);
+  if (s.window.kind !== "none") return ok({ board: undefined, tampers });
+  return currentBoardText(s.master, s.index).map((board) => ({ board, tampers }));
 }
 
 /** The instructions file, under each name the coding CLIs look for. */
-export function writeInstructions(s: RunSession): void {
+export function writeInstructions(s: RunSession): Result<WorkspaceTamper[], ProlongError> {
   const text = instructionsText(promptContext(s));
-  for (const f of INSTRUCTION_FILES) writeFileSync(join(s.paths.workspace, f), text);
+  const written = writeInstructionFiles(s.workspace, INSTRUCTION_FILES, text, s.instructions);
+  if (written.isOk()) s.instructions = text;
+  return written;
 }
 
 /** Removes the last turn's actions.json, so a turn that writes none is seen as such. */
-export function clearActions(s: RunSession): void {
-  rmSync(s.paths.actions, { force: true, recursive: true });
+export function clearActions(s: RunSession): Result<void, ProlongError> {
+  return clearActionsFile(s.workspace, ACTIONS_FILE);
 }
 
-/** The agent's actions.json, parsed against the cap and the actions the game offers now. */
-export function readActions(s: RunSession): Result<ActionBatch, ProlongError> {
-  const path = s.paths.actions;
-  if (!existsSync(path)) {
-    return err(prolongError("no-actions-json", "the agent left no actions.json", { path, fix: 'write {"actions": ["ACTION1"]} in the workspace before ending the turn' }));
+/** What reading actions.json gave: the batch, or why there is none (and the tamper, when it was not a file). */
+export interface ActionsRead {
+  readonly batch: Result<ActionBatch, ProlongError>;
+  readonly tamper: WorkspaceTamper | null;
+}
+
+/** The agent's actions.json, read only as a regular file of at most ACTIONS_MAX_BYTES, parsed against the cap and the actions the game offers now. */
+export function readActions(s: RunSession): Result<ActionsRead, ProlongError> {
+  const path = s.workspace.shown(ACTIONS_FILE);
+  const read = readActionsFile(s.workspace, ACTIONS_FILE, ACTIONS_MAX_BYTES);
+  if (read.isErr()) return err(read.error);
+  const f = read.value;
+  if (f.kind === "missing") {
+    return ok({ tamper: null, batch: err(prolongError("no-actions-json", "the agent left no actions.json", { path, fix: 'write {"actions": ["ACTION1"]} in the workspace before ending the turn' })) });
   }
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (e) {
-    return err(prolongError("no-actions-json", `cannot read actions.json: ${(e as Error).message}`, { path }));
+  if (f.kind === "unusable") {
+    const fix = `write actions.json as a regular file of at most ${ACTIONS_MAX_BYTES} bytes`;
+    return ok({ tamper: f.tamper, batch: err(prolongError("unusable-actions-json", `actions.json was not read: ${f.tamper.detail}`, { path, fix })) });
   }
-  return parseActions(text, { cap: s.config.actionCap, available: promptContext(s).availableActions, path });
+  return ok({ tamper: null, batch: parseActions(f.text, { cap: s.config.actionCap, available: promptContext(s).availableActions, path }) });
 }
 
 /** Stateless arm: the agent's plan goes to plans.txt in the workspace instead of the log. */
-export function appendPlan(s: RunSession, turn: number, fromAction: number, plan: string): void {
-  appendFileSync(s.paths.plans, `--- turn ${turn} (from action ${fromAction})\n${plan}\n`);
+export function appendPlan(s: RunSession, turn: number, fromAction: number, plan: string): Result<WorkspaceTamper | null, ProlongError> {
+  return appendPlanEntry(s.workspace, `--- turn ${turn} (from action ${fromAction})\n${plan}\n`);
 }
 
-function wipeWorkspace(dir: string): void {
-  for (const name of readdirSync(dir)) {
-    if (!KEPT.has(name)) rmSync(join(dir, name), { recursive: true, force: true });
-  }
+/** One or two lines for the next prompt about the last actions.json: what was dropped, or why it was not used. Null when all was well. */
+export function actionsNotice(batch: Result<ActionBatch, ProlongError>): string | null {
+  if (batch.isErr()) return `Your last actions.json could not be used: ${quote(batch.error.message)}.${batch.error.fix ? ` Fix: ${batch.error.fix}.` : ""}`;
+  const w = batch.value.warnings;
+  if (w.length === 0) return null;
+  const shown = w.slice(0, 3).join("; ");
+  return `From your last actions.json: ${quote(shown, 400)}${w.length > 3 ? ` (and ${w.length - 3} more)` : ""}.`;
 }

@@ -151,6 +151,7 @@ describe.skipIf(!ready)("a bridge that dies", () => {
       s.events.close();
       s.index.close();
       s.master.close();
+      s.lock.release(); // as the process would on exit
       dirOfRun = s.paths.dir;
     } finally {
       delete process.env.PROLONG_TEST_DIE_AFTER;

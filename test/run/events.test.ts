@@ -16,7 +16,7 @@ describe("EventLog", () => {
     const echoed: string[] = [];
     const log = EventLog.open(path, { run: "stamp/ft01", echo: (l) => echoed.push(l), now: fixedNow })._unsafeUnwrap();
     log.emit("run-start", { game: "ft01", agent: "explorer", logWindow: "full", maxActions: 500, seed: 7 })._unsafeUnwrap();
-    log.emit("tamper", { tamper: "appended", detail: "32 byte(s) were added", expectedBytes: 100, foundBytes: 132, firstDiff: 100 })._unsafeUnwrap();
+    log.emit("tamper", { file: "logs.txt", tamper: "appended", detail: "32 byte(s) were added", expectedBytes: 100, foundBytes: 132, firstDiff: 100 })._unsafeUnwrap();
     log.close();
     const text = readFileSync(path, "utf8");
     const lines = text.split("\n");

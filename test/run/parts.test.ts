@@ -101,6 +101,7 @@ describe("the pending batch on resume", () => {
     s.events.close();
     s.index.close();
     s.master.close();
+    s.lock.release(); // as the process would on exit
     return s.paths.dir;
   }
 

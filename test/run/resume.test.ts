@@ -25,6 +25,7 @@ async function interruptedRun(stopAt: number, root: string): Promise<string> {
   s.events.close();
   s.index.close();
   s.master.close();
+  s.lock.release(); // as the process would on exit
   return s.paths.dir;
 }
 

@@ -61,6 +61,7 @@ export async function play(fields: Partial<RunConfigInput> & { game: string }, o
     session.events.close();
     session.index.close();
     session.master.close();
+    session.lock.release(); // as the process would on exit
   } else {
     await finishRun(session, end);
   }

@@ -9,7 +9,8 @@ import type { Grid } from "../../src/game-model.ts";
 import { writeLog, writeSection, type LogSection } from "../../src/log/format.ts";
 import { appendSection, RunIndex } from "../../src/log/index.ts";
 import { MasterLog } from "../../src/log/master.ts";
-import { syncAgentCopy, type SyncReport } from "../../src/log/sandbox.ts";
+import { syncAgentCopy, type SyncReport } from "../../src/workspace/copy.ts";
+import { WorkspaceDir } from "../../src/workspace/dir.ts";
 import type { LogWindow } from "../../src/config/log-window.ts";
 
 function grid(seed: number): Grid {
@@ -36,9 +37,10 @@ function run(window: LogWindow = { kind: "full" }) {
   const copyPath = join(workspace, "logs.txt");
   const master = MasterLog.open(masterPath)._unsafeUnwrap();
   const index = RunIndex.open(join(dir, "index.sqlite"))._unsafeUnwrap();
+  const ws = WorkspaceDir.open(workspace)._unsafeUnwrap();
   const written: LogSection[] = [];
   return {
-    dir, workspace, masterPath, copyPath, master, index, written,
+    dir, workspace, ws, masterPath, copyPath, master, index, written,
     add(k: number) {
       for (let i = 0; i < k; i++) {
         const s = section(written.length);
@@ -47,7 +49,7 @@ function run(window: LogWindow = { kind: "full" }) {
       }
     },
     sync(w: LogWindow = window): SyncReport {
-      return syncAgentCopy({ master, copyPath, index, window: w, mode: "ascii" })._unsafeUnwrap();
+      return syncAgentCopy({ master, workspace: ws, index, window: w, mode: "ascii" })._unsafeUnwrap();
     },
     masterText: () => readFileSync(masterPath, "utf8"),
     copyText: () => readFileSync(copyPath, "utf8"),
@@ -345,7 +347,7 @@ describe("errors", () => {
     r.add(2);
     r.sync();
     const shortMaster = { size: 10, read: r.master.read.bind(r.master) };
-    const rep = syncAgentCopy({ master: shortMaster, copyPath: r.copyPath, index: r.index, window: { kind: "full" } });
+    const rep = syncAgentCopy({ master: shortMaster, workspace: r.ws, index: r.index, window: { kind: "full" } });
     expect(rep.isErr() && rep.error.code).toBe("master-short");
     expect(r.copyText()).toBe(r.masterText());
   });
@@ -354,7 +356,7 @@ describe("errors", () => {
     const r = run();
     r.add(1);
     rmSync(r.workspace, { recursive: true });
-    const rep = syncAgentCopy({ master: r.master, copyPath: r.copyPath, index: r.index, window: { kind: "full" } });
+    const rep = syncAgentCopy({ master: r.master, workspace: r.ws, index: r.index, window: { kind: "full" } });
     expect(rep.isErr() && rep.error.path).toBe(r.copyPath);
   });
 });

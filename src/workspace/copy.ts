@@ -7,25 +7,21 @@
 // appended to, truncated, edited, deleted, replaced by a symlink or a directory, hard-linked, made read-only
 // — the copy is rewritten from the master (temp file + rename, never through a symlink), a tamper event is
 // recorded, and the run goes on. Nothing here ever writes to the master.
-import {
-  closeSync, constants, fchmodSync, fstatSync, lstatSync, openSync, readlinkSync, readSync, renameSync, rmSync, unlinkSync, writeSync,
-  type Stats,
-} from "node:fs";
-import { randomUUID } from "node:crypto";
-import { basename, dirname, join } from "node:path";
+import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from "node:fs";
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { prefixCheck, xxh3_128 } from "../native.ts";
-import type { GridMode } from "./format.ts";
-import type { CopyChunk, CopyState, RunIndex } from "./index.ts";
-import type { ByteSource } from "./master.ts";
+import type { GridMode } from "../log/format.ts";
+import type { CopyChunk, CopyState, RunIndex } from "../log/index.ts";
+import type { ByteSource } from "../log/master.ts";
 import { sameWindow, windowText, type LogWindow } from "../config/log-window.ts";
-import { renderWindow } from "./window.ts";
+import { renderWindow } from "../log/window.ts";
+import { ioError, structural, type TamperKind, type WorkspaceDir } from "./dir.ts";
 
-export type TamperKind =
-  | "appended" | "truncated" | "edited" | "deleted" | "symlink" | "directory" | "read-only" | "hardlink" | "not-a-file"
-  /** A logs.txt the harness did not write (the no-log arm, or before the first sync). */
-  | "unexpected";
+export type { TamperKind } from "./dir.ts";
+
+/** The agent's copy of the log, in the workspace. */
+export const COPY_FILE = "logs.txt";
 
 export interface TamperEvent {
   readonly kind: TamperKind;
@@ -38,7 +34,8 @@ export interface TamperEvent {
 
 export interface SyncOptions {
   readonly master: ByteSource;
-  readonly copyPath: string;
+  /** The workspace the copy is in: every access to the copy goes through it. */
+  readonly workspace: WorkspaceDir;
   readonly index: RunIndex;
   readonly window: LogWindow;
   /** The log's grid mode, for the newest-section arm (it rewrites one section). Default ascii. */
@@ -75,7 +72,7 @@ export function syncAgentCopy(o: SyncOptions): Result<SyncReport, ProlongError> 
   const wrote = prev && prev.window.kind !== "none" ? prev : null;
   const expected = wrote?.size ?? 0;
 
-  const seen = inspectCopy(o.copyPath, wrote, wrote && wrote.window.kind === "full" && o.window.kind === "full" ? target : 0);
+  const seen = inspectCopy(o.workspace, wrote, wrote && wrote.window.kind === "full" && o.window.kind === "full" ? target : 0);
   if (seen.isErr()) return err(seen.error);
   let { tamper } = seen.value;
   const { fd, content } = seen.value;
@@ -102,7 +99,7 @@ export function syncAgentCopy(o: SyncOptions): Result<SyncReport, ProlongError> 
 
   if (o.window.kind === "none") {
     closeFd();
-    const removed = removeCopy(o.copyPath);
+    const removed = o.workspace.remove(COPY_FILE);
     if (removed.isErr()) return err(removed.error);
     const write = seen.value.exists ? "remove" : "none";
     return finish({ window: o.window, owned: target, size: 0, chunks: [] }, { ...base, write, bytesWritten: 0, copyBytes: 0 });
@@ -127,7 +124,7 @@ export function syncAgentCopy(o: SyncOptions): Result<SyncReport, ProlongError> 
   const bytes = rendered.value ?? new Uint8Array(0);
   const unchanged = !tamper && wrote !== null && sameWindow(wrote.window, o.window) && wrote.owned === target && seen.value.exists;
   if (!unchanged) {
-    const written = replaceCopy(o.copyPath, bytes);
+    const written = o.workspace.replace(COPY_FILE, bytes);
     if (written.isErr()) return err(written.error);
   }
   const chunks = bytes.length > 0 ? [{ start: 0, end: bytes.length, xxh3: xxh3_128(bytes) }] : [];
@@ -148,37 +145,39 @@ interface Inspection {
 }
 
 /** Looks at the copy without following links: what is there, and is it structurally what we left? */
-function inspectCopy(path: string, wrote: CopyState | null, capacity: number): Result<Inspection, ProlongError> {
+function inspectCopy(ws: WorkspaceDir, wrote: CopyState | null, capacity: number): Result<Inspection, ProlongError> {
   const expected = wrote?.size ?? 0;
   const none = new Uint8Array(0);
   const tamper = (kind: TamperKind, detail: string, foundBytes = 0): Result<Inspection, ProlongError> =>
     ok({ exists: true, tamper: { kind, detail, expectedBytes: expected, foundBytes }, content: none, size: foundBytes });
-  let st: Stats;
-  try {
-    st = lstatSync(path);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "ENOENT") return err(ioError("inspect", path, e));
+  const entry = ws.entry(COPY_FILE);
+  if (entry.isErr()) return err(entry.error);
+  const st = entry.value;
+  if (st.kind === "missing") {
     if (!wrote) return ok({ exists: false, tamper: null, content: none, size: 0 });
     return ok({ exists: false, tamper: { kind: "deleted", detail: "the copy was deleted", expectedBytes: expected, foundBytes: 0 }, content: none, size: 0 });
   }
-  if (st.isSymbolicLink()) return tamper("symlink", `the copy was replaced by a symlink to ${safeReadlink(path)}`);
-  if (st.isDirectory()) return tamper("directory", "the copy was replaced by a directory");
-  if (!st.isFile()) return tamper("not-a-file", "the copy was replaced by something that is not a regular file");
+  if (st.kind !== "file") {
+    const t = structural(COPY_FILE, st.kind, ws.at(COPY_FILE));
+    return tamper(t.kind, t.detail.replace(COPY_FILE, "the copy"));
+  }
   if (!wrote) return tamper("unexpected", "a logs.txt the harness did not write is in the workspace", st.size);
 
   let fd: number;
   try {
-    // O_NOFOLLOW closes the gap between lstat and open: a symlink swapped in meanwhile fails with ELOOP.
-    fd = openSync(path, constants.O_RDWR | constants.O_APPEND | constants.O_NOFOLLOW);
+    // Through the held directory, O_NOFOLLOW: a symlink swapped in after the lstat fails with ELOOP, and
+    // O_NONBLOCK keeps a FIFO swapped in from blocking the open.
+    fd = openSync(ws.at(COPY_FILE), constants.O_RDWR | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "EACCES" || code === "EPERM") return tamper("read-only", "the copy cannot be opened for writing", st.size);
     if (code === "ELOOP") return tamper("symlink", "the copy was replaced by a symlink");
-    return err(ioError("open", path, e));
+    if (code === "ENOENT") return tamper("deleted", "the copy was deleted");
+    return err(ioError("open", ws.shown(COPY_FILE), e, COPY_FILE));
   }
   const fst = fstatSync(fd);
   const bail = (kind: TamperKind, detail: string) => { closeSync(fd); return tamper(kind, detail, fst.size); };
-  if (!fst.isFile()) return bail("not-a-file", "the copy is not a regular file");
+  if (!fst.isFile() || fst.ino !== st.ino) return bail("not-a-file", "the copy is not a regular file");
   // Root can write a 0444 file anyway: the mode bits, not open(), say whether the agent made it read-only.
   if ((fst.mode & 0o200) === 0) return bail("read-only", `the copy was made read-only (mode ${(fst.mode & 0o777).toString(8)})`);
   // A second name for the copy (e.g. a hard link to the master) would let our appends reach another file.
@@ -195,7 +194,7 @@ function inspectCopy(path: string, wrote: CopyState | null, capacity: number): R
     }
   } catch (e) {
     closeSync(fd);
-    return err(ioError("read", path, e));
+    return err(ioError("read", ws.shown(COPY_FILE), e, COPY_FILE));
   }
   return ok({ exists: true, tamper: null, fd, content, size: got < n ? got : fst.size });
 }
@@ -254,65 +253,7 @@ function appendNew(master: ByteSource, fd: number, content: Uint8Array, from: nu
     let done = 0;
     while (done < got.value.length) done += writeSync(fd, got.value, done, got.value.length - done);
   } catch (e) {
-    return err(prolongError("copy-write", `cannot append to the agent's copy: ${(e as Error).message}`, { fix: "check the workspace's disk space and permissions" }));
+    return err({ ...ioError("append to", "logs.txt", e, "the agent's copy of the log"), code: "copy-write" });
   }
   return ok(undefined);
-}
-
-/** Writes the copy afresh: a new temp file in the workspace renamed over whatever is at the path. */
-function replaceCopy(path: string, bytes: Uint8Array): Result<void, ProlongError> {
-  const removed = removeDirectory(path);
-  if (removed.isErr()) return removed;
-  // An unguessable name, so an agent cannot pre-plant anything there (O_EXCL would refuse it anyway).
-  const tmp = join(dirname(path), `.${basename(path)}.prolong-${randomUUID()}.tmp`);
-  try {
-    // O_EXCL + O_NOFOLLOW: a file or symlink the agent planted at the temp name is never written through.
-    const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
-    try {
-      fchmodSync(fd, 0o644);
-      let done = 0;
-      while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
-    } finally {
-      closeSync(fd);
-    }
-    // rename replaces a symlink itself, never its target.
-    renameSync(tmp, path);
-  } catch (e) {
-    try { unlinkSync(tmp); } catch { /* it may not exist */ }
-    return err(ioError("rewrite", path, e));
-  }
-  return ok(undefined);
-}
-
-function removeDirectory(path: string): Result<void, ProlongError> {
-  try {
-    if (lstatSync(path).isDirectory()) rmSync(path, { recursive: true, force: true });
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "ENOENT") return err(ioError("remove", path, e));
-  }
-  return ok(undefined);
-}
-
-/** The no-log arm: nothing may be at the copy's path (links are removed, never followed). */
-function removeCopy(path: string): Result<void, ProlongError> {
-  try {
-    const st = lstatSync(path);
-    if (st.isDirectory()) rmSync(path, { recursive: true, force: true });
-    else unlinkSync(path);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "ENOENT") return err(ioError("remove", path, e));
-  }
-  return ok(undefined);
-}
-
-function safeReadlink(path: string): string {
-  try {
-    return JSON.stringify(readlinkSync(path));
-  } catch {
-    return "(unreadable)";
-  }
-}
-
-function ioError(what: string, path: string, e: unknown): ProlongError {
-  return prolongError("copy-io", `cannot ${what} the agent's copy of the log: ${(e as Error).message}`, { path, fix: "check that the workspace exists and the harness can write to it" });
 }
