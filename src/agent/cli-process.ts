@@ -52,12 +52,18 @@ export async function runInGroup(spec: ProcessSpec): Promise<ProcessOutcome> {
   const token = `${TURN_TOKEN_VAR}=${randomUUID()}`;
   const env = Object.fromEntries(Object.entries(spec.env).filter((e): e is [string, string] => e[1] !== undefined));
   env[TURN_TOKEN_VAR] = token.slice(TURN_TOKEN_VAR.length + 1);
-  const child = spawn(bin, args, {
-    cwd: spec.cwd,
-    detached: true,
-    stdio: [spec.stdin === null ? "ignore" : "pipe", "pipe", "pipe"],
-    env,
-  });
+  let child: ReturnType<typeof spawn>;
+  try {
+    child = spawn(bin, args, {
+      cwd: spec.cwd,
+      detached: true,
+      stdio: [spec.stdin === null ? "ignore" : "pipe", "pipe", "pipe"],
+      env,
+    });
+  } catch (e) {
+    // posix_spawn can fail at once (E2BIG for a huge prompt, ENOENT for a cwd that is gone): a failed turn, not a crash.
+    return { exitCode: 127, timedOut: false, stdoutTail: "", stderrTail: "", wallMs: Math.round(performance.now() - started), spawnError: (e as Error).message };
+  }
   const marks: TurnMarks = { leader: child.pid ?? -1, token, pipes: child.pid === undefined ? [] : pipesOf(child.pid) };
   let stdoutTail = "";
   let stderrTail = "";

@@ -1,6 +1,8 @@
 // Every word the harness says to an agent: the instructions file written into the workspace (as AGENTS.md and
 // CLAUDE.md, so any coding CLI finds it) and the per-turn user prompts. Our own wording.
 import type { ActionId } from "../game-model.ts";
+import { ENTRY_MAX_CHARS } from "../game/action-text.ts";
+import { ACTIONS_MAX_BYTES } from "./actions.ts";
 import type { LogWindow } from "../config/log-window.ts";
 
 export interface PromptContext {
@@ -124,7 +126,8 @@ export function instructionsText(c: PromptContext): string {
     "## What you do each turn",
     `1. Study the evidence. 2. Write \`actions.json\` in this directory: {"actions": ["ACTION1", "ACTION6(30,40)"]}.`,
     `   At most ${c.actionCap} actions per turn are executed; the rest of a batch is dropped when the score`,
-    "   changes, so you can re-plan on the new level. Invalid entries are dropped with a warning.",
+    "   changes, so you can re-plan on the new level. Invalid entries are dropped; the next prompt says which.",
+    `   actions.json must be a plain file of at most ${ACTIONS_MAX_BYTES / (1024 * 1024)} MB (anything else is not read), each entry at most ${ENTRY_MAX_CHARS} characters.`,
     '   Write {"actions": [], "stop": true} only if you want to give up the game.',
     "3. End your answer with a short briefing of what you believe, then a line `[PLAN]` and your plan in",
     planText(c),
