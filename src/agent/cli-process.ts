@@ -9,7 +9,7 @@ import { delimiter, dirname, join, resolve } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";
-import { killTurnProcesses, pipesOf, TURN_TOKEN_VAR, type TurnMarks } from "./turn-processes.ts";
+import { killTurnProcesses, pipesOf, ticksSinceBoot, TURN_TOKEN_VAR, type TurnMarks } from "./turn-processes.ts";
 
 export interface ProcessSpec {
   readonly argv: readonly string[];
@@ -84,18 +84,22 @@ export async function runInGroup(spec: ProcessSpec): Promise<ProcessOutcome> {
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    if (marks.leader > 0) killTurnProcesses(marks);
+    if (marks.leader > 0) killTurnProcesses(marks, true);
   }, spec.timeoutSec * 1000);
   let spawnError: string | undefined;
+  let exitedAt = Number.POSITIVE_INFINITY;
   const exitCode: number = await new Promise((res) => {
     child.on("error", (e) => {
       spawnError = e.message;
       res(127);
     });
-    child.on("exit", (code, signal) => res(code ?? 128 + (signal ? SIGNALS[signal] ?? 0 : 0)));
+    child.on("exit", (code, signal) => {
+      exitedAt = ticksSinceBoot();
+      res(code ?? 128 + (signal ? SIGNALS[signal] ?? 0 : 0));
+    });
   });
   clearTimeout(timer);
-  if (marks.leader > 0) killTurnProcesses(marks); // whatever it left running in the background goes too
+  if (marks.leader > 0) killTurnProcesses(marks, false, exitedAt); // whatever it left running in the background goes too
   // The streams end once every holder of the pipes is gone; one we could not find is cut off, not waited for.
   let drain: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([closed, new Promise<void>((res) => { drain = setTimeout(res, DRAIN_MS); })]);

@@ -33,8 +33,14 @@ export function pipesOf(pid: number): string[] {
   return out;
 }
 
-/** Every live process (other than this one) that carries one of the turn's marks. */
-export function findTurnProcesses(m: TurnMarks): number[] {
+/**
+ * Every live process (other than this one) that carries one of the turn's marks. Pids are reused quickly
+ * on a busy machine (pid_max may be 32768), so the leader's pid as a session or group id only counts while
+ * no other process holds that pid (the kernel never hands out a pid still in use as a live session's or
+ * group's id) and for processes started no later than `before` (clock ticks since boot, see ticksSinceBoot:
+ * when the leader's exit was seen), which a process that reused the pid after it did not.
+ */
+export function findTurnProcesses(m: TurnMarks, leaderAlive: boolean, before = ticksSinceBoot()): number[] {
   let names: string[];
   try {
     names = readdirSync("/proc");
@@ -43,18 +49,20 @@ export function findTurnProcesses(m: TurnMarks): number[] {
   }
   const found: number[] = [];
   const token = new TextEncoder().encode(`${m.token}\0`);
+  // The leader itself is reaped by the time the turn ends: a process with its pid then is someone else's.
+  const idsMeanUs = leaderAlive || statOf(m.leader) === null;
   for (const name of names) {
     const pid = Number(name);
     if (!Number.isInteger(pid) || pid <= 1 || pid === process.pid) continue;
-    if (isMarked(pid, m, token)) found.push(pid);
+    if (isMarked(pid, m, token, idsMeanUs, before)) found.push(pid);
   }
   return found;
 }
 
-function isMarked(pid: number, m: TurnMarks, token: Uint8Array): boolean {
-  const ids = sessionAndGroup(pid);
+function isMarked(pid: number, m: TurnMarks, token: Uint8Array, idsMeanUs: boolean, before: number): boolean {
+  const ids = statOf(pid);
   if (ids === null) return false;
-  if (ids.session === m.leader || ids.group === m.leader || pid === m.leader) return true;
+  if (idsMeanUs && (ids.session === m.leader || ids.group === m.leader) && ids.started <= before) return true;
   try {
     if (includes(readFileSync(`/proc/${pid}/environ`), token)) return true;
   } catch {
@@ -75,8 +83,8 @@ function isMarked(pid: number, m: TurnMarks, token: Uint8Array): boolean {
   return false;
 }
 
-/** Fields 6 and 5 of /proc/PID/stat (after the parenthesised command, which may hold spaces). Null when gone or a zombie. */
-function sessionAndGroup(pid: number): { session: number; group: number } | null {
+/** Group, session and start time (fields 5, 6, 22 of /proc/PID/stat, after the parenthesised name). Null when gone or a zombie. */
+function statOf(pid: number): { session: number; group: number; started: number } | null {
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -84,8 +92,17 @@ function sessionAndGroup(pid: number): { session: number; group: number } | null
     return null;
   }
   const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  if (rest[0] === "Z") return null;
-  return { group: Number(rest[2]), session: Number(rest[3]) };
+  if (rest[0] === "Z" || rest[0] === "X") return null;
+  return { group: Number(rest[2]), session: Number(rest[3]), started: Number(rest[19]) };
+}
+
+/** Clock ticks since boot (USER_HZ is 100 on Linux), the unit of a process's start time. */
+export function ticksSinceBoot(): number {
+  try {
+    return Math.ceil(Number.parseFloat(readFileSync("/proc/uptime", "utf8")) * 100) + 1;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
 }
 
 function includes(hay: Uint8Array, needle: Uint8Array): boolean {
@@ -97,25 +114,32 @@ function includes(hay: Uint8Array, needle: Uint8Array): boolean {
   return false;
 }
 
-/** SIGKILLs every process of the turn, scanning again until none is left (bounded: forks race the kills). */
-export function killTurnProcesses(m: TurnMarks): number {
-  let killed = 0;
-  try {
-    process.kill(-m.leader, "SIGKILL");
-  } catch {
-    // the group is gone
+/**
+ * SIGKILLs every process of the turn, scanning again until none is left (bounded: forks race the kills),
+ * then waits (briefly, bounded) until the killed ones are really gone: a dying process no longer shows its
+ * environment, so a scan alone could miss it, and the next turn must start with none of them alive.
+ */
+export function killTurnProcesses(m: TurnMarks, leaderAlive: boolean, before = ticksSinceBoot()): number {
+  if (leaderAlive) {
+    try {
+      process.kill(-m.leader, "SIGKILL");
+    } catch {
+      // the group is gone
+    }
   }
+  const killed = new Set<number>();
   for (let round = 0; round < 20; round++) {
-    const pids = findTurnProcesses(m);
+    const pids = findTurnProcesses(m, leaderAlive && round === 0, before);
     if (pids.length === 0) break;
     for (const pid of pids) {
       try {
         process.kill(pid, "SIGKILL");
-        killed++;
+        killed.add(pid);
       } catch {
         // exited meanwhile
       }
     }
   }
-  return killed;
+  for (let wait = 0; wait < 200 && [...killed].some((pid) => statOf(pid) !== null); wait++) Bun.sleepSync(1);
+  return killed.size;
 }
