@@ -273,11 +273,16 @@ export const benchCommand: Command = {
       return 2;
     }
 
+    // A run takes minutes: on a terminal, say what is being timed (stderr, so --json output stays clean).
+    const step = (what: string) => {
+      if (process.stderr.isTTY) process.stderr.write(`\r\x1b[Kbench: ${what}`);
+    };
     // grep and rg read files, so the generated logs are written to a scratch directory.
     const scratch = mkdtempSync(path.join(tmpdir(), "prolong-bench-"));
     try {
       const inputs: Array<[string, string]> = [];
       for (const lines of sizes) {
+        step(`generating a ${lines.toLocaleString("en")}-line log`);
         const generated = path.join(scratch, `generated-${lines}.txt`);
         writeFileSync(generated, generateLog({ lines, seed: 1 }));
         inputs.push([`generated (${lines.toLocaleString("en")} lines)`, generated]);
@@ -285,7 +290,11 @@ export const benchCommand: Command = {
       const fixtures = fixturesDir();
       if (fixtures) for (const g of FIXTURE_GAMES) inputs.push([`fixture ${g}`, path.join(fixtures, g, "logs.txt")]);
       for (const f of parsed.values.log) inputs.push([f, f]);
-      const reports = inputs.map(([name, file]) => benchInput(name, file, repeat));
+      const reports = inputs.map(([name, file], k) => {
+        step(`timing ${name} (${k + 1} of ${inputs.length}; best of ${repeat})`);
+        return benchInput(name, file, repeat);
+      });
+      step("timing the board diffs of a 5,000-section log");
 
       const log5k = Buffer.from(generateLog({ sections: 5000, seed: 2 }));
       const table5k = sectionIndex(log5k);
@@ -298,8 +307,11 @@ export const benchCommand: Command = {
       const below = sizes.map((n, i) => [n, i] as const).filter(([n]) => n <= COMMANDS_SIZE).sort((x, y) => y[0] - x[0]);
       const main = below[0]?.[1] ?? 0;
       const [mainName, mainFile] = inputs[main]!;
+      if (!parsed.values["no-commands"]) step(`timing the inspection commands on ${mainName}`);
       const commands = parsed.values["no-commands"] ? null : { input: mainName, timings: benchLogCommands(mainFile, (f) => best(repeat, f), true) };
       const tgs = [...targets(reports[main]!, diff5k), ...(commands ? commandTargets(commands.timings) : [])];
+      step("");
+      if (process.stderr.isTTY) process.stderr.write("\r\x1b[K");
       if (parsed.values.json) {
         console.log(JSON.stringify({ repeat, inputs: reports, boardDiffs5k: diff5k, commands, targetsInput: mainName, targets: tgs }, null, 2));
       } else {
