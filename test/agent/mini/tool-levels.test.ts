@@ -5,6 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ToolLevel } from "../../../src/agent/tool-ladder.ts";
+import { armFingerprint, armSettingsOf, derivedArmName } from "../../../src/config/arm.ts";
 import { newConfig } from "../../../src/config/run-config.ts";
 import { startRun } from "../../../src/run/start.ts";
 import { startChatServer, type ChatRequest } from "../../support/chat-server.ts";
@@ -83,5 +84,19 @@ describe("the mini agent's --tools levels in a run", () => {
       expect(e.message).toContain("--no-write with --tools");
       expect(e.fix).toContain("--sandbox bwrap");
     }
+  });
+});
+
+describe("the ablation settings in the arm", () => {
+  test("--tools, --no-write, --context-limit, --model and --base-url change the fingerprint; the key's variable name does not", () => {
+    const base = { game: "glide", agent: "mini" as const, model: "m", baseUrl: "http://127.0.0.1:8080/v1" };
+    const print = (extra: Record<string, unknown>) => armFingerprint(armSettingsOf(newConfig({ ...base, ...extra })._unsafeUnwrap()));
+    const prints = [{}, { tools: "read" }, { tools: "read,grep" }, { noWrite: true }, { contextLimit: 64_000 }, { model: "other" }, { baseUrl: "http://127.0.0.1:8000/v1" }, { toolFormat: "text" }, { stepLimit: 5 }].map(print);
+    expect(new Set(prints).size).toBe(prints.length);
+    expect(print({ apiKeyEnv: "OTHER_KEY" })).toBe(print({}));
+    const name = derivedArmName(newConfig({ ...base, tools: "read,grep", noWrite: true, contextLimit: 64_000 })._unsafeUnwrap());
+    expect(name).toContain("--tools read,grep");
+    expect(name).toContain("--no-write");
+    expect(name).toContain("--context-limit 64000");
   });
 });
