@@ -14,7 +14,7 @@ function mainHelp(): string {
     "commands:",
     ...lines,
     "",
-    "`prolong <command> --help` shows a command's options. Most commands accept --json.",
+    "`prolong <command> --help` (or `prolong help <command>`) shows a command's options. Most commands accept --json.",
   ].join("\n");
 }
 
@@ -31,6 +31,8 @@ function quietOnClosedPipe(): void {
 }
 
 async function main(argv: string[]): Promise<number> {
+  // `prolong help play` (or `help log grep`) is `prolong play --help`.
+  if (argv[0] === "help" && argv.length > 1) return main([...argv.slice(1), "--help"]);
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     console.log(mainHelp());

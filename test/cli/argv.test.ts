@@ -90,12 +90,15 @@ describe("through the real CLI", () => {
     }
   });
 
-  test("`log <sub> --help` shows that subcommand's usage", () => {
+  test("`log <sub> --help` and `help log <sub>` show that subcommand's usage", () => {
     for (const sub of ["stats", "sections", "show", "diff", "grep"]) {
-      const r = prolong(["log", sub, "--help"]);
-      expect(r.code).toBe(0);
-      expect(r.out).toStartWith(`usage: prolong log ${sub}`);
+      for (const argv of [["log", sub, "--help"], ["help", "log", sub]]) {
+        const r = prolong(argv);
+        expect(r.code).toBe(0);
+        expect(r.out).toStartWith(`usage: prolong log ${sub}`);
+      }
     }
+    expect(prolong(["help", "play"]).out).toStartWith("usage: prolong play");
   });
 
   test("--log-window -1 as written plays a run with no log file", () => {
