@@ -56,7 +56,11 @@ export function renderScreen(s: ScreenInput): { text: string; layout: ScreenLayo
   const { top, lines } = layout;
   const window: Grid = { width: s.board.width, height: Math.min(2 * lines, s.board.height - top), cells: s.board.cells.subarray(top * s.board.width, Math.min(s.board.height, top + 2 * lines) * s.board.width) };
   const drawn = gridToAnsi(window);
-  const out: string[] = [cut(s.status, s.cols)];
+  // A board taller than the window: which rows show, on the status line (always visible), with the keys if they fit.
+  const bottom = Math.min(s.board.height, top + 2 * lines) - 1;
+  const scrolled = s.board.height > 2 * lines ? [` · rows ${top}-${bottom}/${s.board.height} PgUp/Dn`, ` · rows ${top}-${bottom}/${s.board.height}`] : [""];
+  const status = s.status + (scrolled.find((m) => s.status.length + m.length < s.cols) ?? scrolled[scrolled.length - 1]!);
+  const out: string[] = [cut(status, s.cols)];
   if (s.clickable) {
     let ruler = " ".repeat(GUTTER);
     for (let x = 0; x < s.board.width; x += 8) ruler += String(x).padEnd(8);
@@ -66,8 +70,7 @@ export function renderScreen(s: ScreenInput): { text: string; layout: ScreenLayo
     const y = top + 2 * k;
     out.push(s.clickable ? `${y % 8 === 0 ? String(y).padStart(GUTTER - 1) : " ".repeat(GUTTER - 1)} ${line}` : line);
   });
-  const more = s.board.height > 2 * lines ? ` · rows ${top}-${Math.min(s.board.height, top + 2 * lines) - 1} of ${s.board.height} (PgUp/PgDn)` : "";
-  out.push(cut(s.message, s.cols), cut(s.help + more, s.cols));
+  out.push(cut(s.message, s.cols), cut(s.help, s.cols));
   return { text: `\x1b[H${out.map((l) => `${l}\x1b[K`).join("\r\n")}\x1b[J`, layout };
 }
 

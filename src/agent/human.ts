@@ -71,11 +71,12 @@ export function statusLine(view: GameView): string {
   const f = view.frame;
   const board = f.frames[f.frames.length - 1];
   const level = Math.min(f.levelsCompleted + 1, f.winLevels);
-  const bar = board ? ` · ${budgetLeft(board)}% of steps left` : "";
-  return `${view.info.title} · level ${level}/${f.winLevels} · ${f.state}${bar} · action ${view.action}/${view.maxActions}`;
+  const bar = board ? ` · steps ${budgetLeft(board)}%` : "";
+  const state = f.state === "WIN" || f.state === "GAME_OVER" ? ` · ${f.state}` : "";
+  return `${view.info.title} · level ${level}/${f.winLevels} · action ${view.action}/${view.maxActions}${bar}${state}`;
 }
 
-const HELP = "wasd/arrows move · space act · click or c x y · u undo · r reset · q end · ^C pause";
+const HELP = "wasd/arrows · space act · click or c x y · u undo · r reset · q end · ^C pause";
 
 export interface TerminalIO {
   readonly input: NodeJS.ReadableStream & { setRawMode?: (raw: boolean) => unknown; isTTY?: boolean };
