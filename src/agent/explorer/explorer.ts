@@ -1,17 +1,17 @@
 // The built-in explorer: a training-free graph explorer that plays through the same contract as any agent.
-// It keeps nothing between turns: every call re-reads workspace/logs.txt, rebuilds the transition graph
-// and writes workspace/actions.json. Deterministic for a given log and seed.
+// What it knows is a function of workspace/logs.txt alone: each call folds the sections appended since the
+// last call into its knowledge (knowledge.ts; a fresh process folds the whole log and decides alike) and
+// writes workspace/actions.json. Deterministic for a given log and seed.
 import { err, ok, type Result } from "neverthrow";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { prolongError, type ProlongError } from "../../errors.ts";
 import { ACTIONS_FILE, actionsFileText } from "../actions.ts";
 import { NO_TOKENS, type Agent, type TurnInput, type TurnReply } from "../agent.ts";
-import { buildGraph } from "./graph.ts";
+import { describeIndicators } from "./indicators.ts";
+import { Knowledge, knowledgeOf } from "./knowledge.ts";
 import { decide, type Decision } from "./plan.ts";
-import { decodeBoardText, readLog, type LoggedRun } from "./read-log.ts";
-import { StateHasher } from "./state-hash.ts";
-import { detectBars } from "./status-bars.ts";
+import { decodeBoardText } from "./read-log.ts";
 
 export const LOG_FILE = "logs.txt";
 
@@ -35,48 +35,39 @@ export async function explorerTurn(input: TurnInput): Promise<Result<TurnReply, 
 
 /** One decision from what the workspace shows; no file is written. Exported for the benchmark. */
 export function think(input: TurnInput): Result<{ decision: Decision; text: string }, ProlongError> {
-  const run = observe(input);
-  if (run.isErr()) return err(run.error);
-  const { steps, width, height } = run.value;
-  const bars = detectBars(steps, width, height);
-  const graph = buildGraph(steps, new StateHasher(bars, width));
-  const decision = decide(graph, {
-    width, height, masked: bars.cells, available: input.availableActions, actionCap: input.actionCap, seed: input.seed,
-  });
+  const known = observe(input);
+  if (known.isErr()) return err(known.error);
+  const { mask, graph } = known.value.view();
+  const decision = decide(graph, { available: input.availableActions, actionCap: input.actionCap, seed: input.seed });
   let levelStates = 0;
   for (const s of graph.states.values()) if (s.score === graph.currentScore) levelStates++;
-  const levelEdges = [...graph.edges.entries()].filter(([k]) => graph.states.get(k)?.score === graph.currentScore)
-    .reduce((n, [, out]) => n + out.size, 0);
-  const masked = [...bars.rows.map((r) => `row ${r}`), ...bars.cols.map((c) => `column ${c}`)];
+  let levelEdges = 0;
+  for (const [k, out] of graph.edges) if (graph.states.get(k)?.score === graph.currentScore) levelEdges += out.size;
+  const masked = describeIndicators(mask);
   const text = [
-    `Level ${graph.currentScore + 1}, attempt ${graph.currentAttempt}: ${levelStates} states and ${levelEdges} tested actions known on this level (rebuilt from the log${masked.length ? `; status bar masked: ${masked.join(", ")}` : ""}).`,
+    `Level ${graph.currentScore + 1}, attempt ${graph.currentAttempt}: ${levelStates} states and ${levelEdges} tested actions known on this level (folded from the log${masked.length ? `; status indicators masked: ${masked.join(", ")}` : ""}).`,
     `Next: ${decision.reason}.`,
   ].join(" ");
   return ok({ decision, text });
 }
 
 /** The log when there is one; otherwise (the no-log arm) the board in the prompt as a one-step history. */
-function observe(input: TurnInput): Result<LoggedRun, ProlongError> {
+function observe(input: TurnInput): Result<Knowledge, ProlongError> {
   const path = join(input.workspace, LOG_FILE);
   if (existsSync(path)) {
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(path);
-    } catch (e) {
-      return err(prolongError("explorer-read", `cannot read the log: ${(e as Error).message}`, { path }));
-    }
-    const run = readLog(bytes, path);
-    if (run.isOk() && run.value.steps.some((s) => s.board !== undefined)) return run;
+    const known = knowledgeOf(path);
+    if (known.isOk() && known.value !== undefined && known.value.steps.some((s) => s.cells !== undefined)) return ok(known.value);
     // An empty or unreadable copy: the prompt may still show the board; if not, report the log's problem.
     const fromPrompt = boardFromPrompt(input.prompt);
-    return fromPrompt.isOk() || run.isOk() ? fromPrompt : run;
+    if (fromPrompt.isOk() || known.isOk()) return fromPrompt;
+    return err(known.error);
   }
   return boardFromPrompt(input.prompt);
 }
 
 const PROMPT_BOARD = "[CURRENT BOARD STATE]";
 
-function boardFromPrompt(prompt: string): Result<LoggedRun, ProlongError> {
+function boardFromPrompt(prompt: string): Result<Knowledge, ProlongError> {
   const fix = "give the explorer a workspace with logs.txt, or a prompt with a [CURRENT BOARD STATE] block";
   const at = prompt.indexOf(PROMPT_BOARD);
   if (at < 0) return err(prolongError("explorer-no-board", "no logs.txt in the workspace and no board in the prompt", { fix }));
@@ -93,8 +84,7 @@ function boardFromPrompt(prompt: string): Result<LoggedRun, ProlongError> {
   if (!board) return err(prolongError("explorer-no-board", "the prompt's [CURRENT BOARD STATE] block is not a board", { fix }));
   const score = Number(/Score: (\d+)/.exec(prompt)?.[1] ?? 0);
   const actionNumber = Number(/Action: (\d+)/.exec(prompt)?.[1] ?? -1);
-  return ok({
-    steps: [{ section: 0, kind: "initial", actionNumber, level: score + 1, attempt: 1, score, board }],
-    width: board.width, height: board.height,
-  });
+  const known = new Knowledge(board.width, board.height);
+  known.fold([{ kind: "initial", actionNumber, level: score + 1, attempt: 1, score, cells: board.cells }]);
+  return ok(known);
 }

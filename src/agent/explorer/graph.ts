@@ -1,14 +1,19 @@
-// Rebuilds, from the logged steps alone, the graph of observed transitions (state, action) → state,
-// per level. This is the explorer's whole memory: it is recomputed from the log on every turn.
+// The graph of observed transitions (state, action) → state, per level, built by folding the logged steps
+// in order: adding a step costs the same whatever came before, so the graph grows with new sections only.
+// A state is the settled board with status indicators blanked, within one level. When the indicator mask
+// changes the graph is folded again from the kept steps (cheap: boards are kept decoded).
+// It also keeps what the explorer learns across states: which kinds of action never change anything.
 import type { Action } from "../../game-model.ts";
-import type { LoggedBoard, LoggedStep } from "./read-log.ts";
-import type { StateHasher } from "./state-hash.ts";
+import type { Step } from "./log-cursor.ts";
+import { segment, type Segmentation } from "./segment.ts";
 
 export interface Edge {
   readonly action: Action;
   /** Where the action led the last time it was taken here (games may hide state, so outcomes can vary). */
   to: string;
   tries: number;
+  /** Tries after which the state was another one: an edge with tries > 0 and changes 0 is a no-op here. */
+  changes: number;
   /** Times the action ended the attempt (GAME_OVER: the next section's Attempt rose on the same level). */
   deaths: number;
 }
@@ -17,24 +22,22 @@ export interface StateNode {
   readonly key: string;
   /** Levels completed while in this state (level = score + 1). */
   readonly score: number;
-  readonly board: LoggedBoard;
+  readonly cells: Uint8Array;
   visits: number;
+  /** Filled on first use: the board's components outside the mask. */
+  seg?: Segmentation;
 }
 
-export interface ExplorationGraph {
-  readonly states: Map<string, StateNode>;
-  /** from-state key → action key → edge */
-  readonly edges: Map<string, Map<string, Edge>>;
-  /** The state the game is in after the last logged section, if the log ends on a board. */
-  readonly current?: string;
-  readonly currentScore: number;
-  readonly currentAttempt: number;
-  /** The header "Action N" of the newest section (-1 when unknown). */
-  readonly lastActionNumber: number;
-  /** Transitions recorded (each logged action whose before and after boards are known). */
-  readonly transitions: number;
-  /** Where the current attempt of the current level began (the board a RESET returns to). */
-  readonly levelStart?: string;
+/** How often a kind of action changed the state, counted once per (state, action) tested. */
+export interface Tally {
+  tries: number;
+  changes: number;
+}
+
+export interface ClickTry {
+  readonly x: number;
+  readonly y: number;
+  readonly changed: boolean;
 }
 
 /** Key of an action within a state: clicks by their coordinates. */
@@ -47,6 +50,11 @@ export function isDeadly(e: Edge): boolean {
   return e.deaths * 2 > e.tries;
 }
 
+/** Tried, and nothing changed any time: the no-change memory. */
+export function isNoop(e: Edge): boolean {
+  return e.tries > 0 && e.changes === 0 && e.deaths === 0;
+}
+
 /**
  * Tried once, and that once ended the attempt: the action may be fatal, or the step budget simply ran out
  * on it. Worth one more try (late), since a budget death would otherwise wall off the rest of the level.
@@ -55,105 +63,174 @@ export function diedOnce(e: Edge): boolean {
   return e.deaths === 1 && e.tries === 1;
 }
 
-export function buildGraph(steps: readonly LoggedStep[], hasher: StateHasher): ExplorationGraph {
-  const states = new Map<string, StateNode>();
-  const edges = new Map<string, Map<string, Edge>>();
-  let prevKey: string | undefined;
-  let prevStep: LoggedStep | undefined;
-  let lastEdge: Edge | undefined;
-  let transitions = 0;
-  let levelStart: string | undefined;
-  for (const step of steps) {
-    if (step.board === undefined || step.kind === "other") {
-      prevKey = undefined;
-      prevStep = undefined;
-      lastEdge = undefined;
-      continue;
-    }
-    const key = hasher.key(step.score, step.board);
-    const node = states.get(key);
-    if (node) node.visits++;
-    else states.set(key, { key, score: step.score, board: step.board, visits: 1 });
+/** Masked cells take this value, which no colour has. */
+const MASKED = 255;
 
+export class ExplorationGraph {
+  readonly states = new Map<string, StateNode>();
+  /** from-state key → action key → edge */
+  readonly edges = new Map<string, Map<string, Edge>>();
+  /** The state the game is in after the last folded section, if that section has a board. */
+  current: string | undefined;
+  currentScore = 0;
+  currentAttempt = 1;
+  /** The header "Action N" of the newest section (-1 when unknown). */
+  lastActionNumber = -1;
+  /** Transitions recorded (each logged action whose before and after boards are known). */
+  transitions = 0;
+  /** Where the current attempt of the current level began (the board a RESET returns to). */
+  levelStart: string | undefined;
+  /** Steps folded so far. */
+  folded = 0;
+  /** Learned across states: moves by id, clicks by the clicked cell's colour and by the component's look. */
+  readonly moves = new Map<number, Tally>();
+  readonly clickColours = new Map<number, Tally>();
+  readonly clickLooks = new Map<string, Tally>();
+  /** Per level (score): where clicks were first tried in some state, and whether they changed it. */
+  readonly clicks = new Map<number, ClickTry[]>();
+
+  /** "a>b" → how often move b, right after move a, led back to the state before a: learned inverses. */
+  readonly followUps = new Map<string, Tally>();
+  /** The move that led into the current state (undefined after a click, a RESET or a no-op). */
+  arrivedBy: number | undefined;
+  /** How many times in a row that move was made. */
+  streak = 0;
+  private beforeLast: string | undefined;
+  private lastMove: number | undefined;
+  private prevKey: string | undefined;
+  private prevStep: Step | undefined;
+  private lastEdge: Edge | undefined;
+  private readonly scratch: Uint8Array;
+  private readonly maskedCells: Int32Array;
+
+  constructor(readonly mask: Uint8Array, readonly maskKey: string, readonly width: number, readonly height: number) {
+    this.scratch = new Uint8Array(width * height);
+    const list: number[] = [];
+    for (let i = 0; i < mask.length; i++) if (mask[i] === 1) list.push(i);
+    this.maskedCells = Int32Array.from(list);
+  }
+
+  /** Key of a board in a level: "<score>:<hash of the masked board>". */
+  key(score: number, cells: Uint8Array): string {
+    let bytes = cells;
+    if (this.maskedCells.length > 0) {
+      this.scratch.set(cells);
+      for (const i of this.maskedCells) this.scratch[i] = MASKED;
+      bytes = this.scratch;
+    }
+    return `${score}:${Bun.hash.xxHash3(bytes).toString(16)}`;
+  }
+
+  segmentation(node: StateNode): Segmentation {
+    return (node.seg ??= segment({ width: this.width, height: this.height, cells: node.cells }, this.mask));
+  }
+
+  add(step: Step): void {
+    this.folded++;
+    this.currentScore = step.score;
+    this.currentAttempt = step.attempt;
+    this.lastActionNumber = step.actionNumber;
+    if (step.cells === undefined || step.kind === "other" || step.cells.length !== this.width * this.height) {
+      this.prevKey = undefined;
+      this.prevStep = undefined;
+      this.lastEdge = undefined;
+      this.current = undefined;
+      this.lastMove = undefined;
+      this.arrivedBy = undefined;
+      this.streak = 0;
+      return;
+    }
+    const key = this.key(step.score, step.cells);
+    const node = this.states.get(key);
+    if (node) node.visits++;
+    else this.states.set(key, { key, score: step.score, cells: step.cells, visits: 1 });
+
+    const prevStep = this.prevStep;
+    const prevKey = this.prevKey;
     const sameLevel = prevStep !== undefined && prevStep.score === step.score;
-    const attemptRose = sameLevel && step.attempt > prevStep!.attempt;
+    const attemptRose = sameLevel && step.attempt > prevStep.attempt;
     const action = step.action;
-    if (step.kind === "initial" || action?.id === 0 || (prevStep !== undefined && step.score > prevStep.score)) levelStart = key;
+    if (step.kind === "initial" || action?.id === 0 || (prevStep !== undefined && step.score > prevStep.score)) this.levelStart = key;
     if (step.kind === "action" && action !== undefined && action.id === 0) {
       // A RESET that opens a new attempt: the action before it is what ended the last one.
-      if (attemptRose && lastEdge !== undefined) lastEdge.deaths++;
-      lastEdge = undefined;
+      if (attemptRose && this.lastEdge !== undefined) this.lastEdge.deaths++;
+      this.lastEdge = undefined;
     } else if (step.kind === "action" && action !== undefined && action.id !== 7 && prevKey !== undefined
       && prevStep !== undefined && step.score >= prevStep.score) {
       // Undo (ACTION7) depends on history, not on the state, so it is no edge of this graph.
-      let out = edges.get(prevKey);
-      if (!out) edges.set(prevKey, (out = new Map()));
+      let out = this.edges.get(prevKey);
+      if (!out) this.edges.set(prevKey, (out = new Map()));
       const k = actionKey(action);
       let edge = out.get(k);
-      if (!edge) out.set(k, (edge = { action, to: key, tries: 0, deaths: 0 }));
+      const changed = key !== prevKey;
+      if (!edge) {
+        out.set(k, (edge = { action, to: key, tries: 0, changes: 0, deaths: 0 }));
+        this.learn(prevKey, action, changed);
+      }
       edge.to = key;
       edge.tries++;
-      transitions++;
+      if (changed) edge.changes++;
+      this.transitions++;
       // The section of the fatal action itself may already carry the new attempt (reset folded in).
       if (attemptRose) edge.deaths++;
-      lastEdge = edge;
+      this.lastEdge = edge;
+      this.noteFollowUp(action.id, prevKey, key);
     } else {
-      lastEdge = undefined;
+      this.lastEdge = undefined;
+      this.lastMove = undefined;
     }
-    prevKey = key;
-    prevStep = step;
+    this.streak = this.lastMove !== undefined && this.lastMove === this.arrivedBy ? this.streak + 1 : this.lastMove !== undefined ? 1 : 0;
+    this.arrivedBy = this.lastMove;
+    this.prevKey = key;
+    this.prevStep = step;
+    this.current = key;
   }
-  const last = steps[steps.length - 1];
-  return {
-    states, edges, transitions,
-    ...(prevKey !== undefined ? { current: prevKey } : {}),
-    ...(levelStart !== undefined ? { levelStart } : {}),
-    currentScore: last?.score ?? 0,
-    currentAttempt: last?.attempt ?? 1,
-    lastActionNumber: last?.actionNumber ?? -1,
-  };
-}
 
-/** Action classes that never changed anything: moves by id, clicks by the colour of the clicked cell. */
-export interface InertClasses {
-  readonly moves: ReadonlySet<number>;
-  readonly clickColours: ReadonlySet<number>;
-}
+  /** Whether move b undoes move a: it led straight back at least twice, and more often than not. */
+  isInverse(a: number, b: number): boolean {
+    const t = this.followUps.get(`${a}>${b}`);
+    return t !== undefined && t.changes >= 2 && t.changes * 2 > t.tries;
+  }
 
-/** A class is inert after this many distinct (state, action) tries without any effect. Moves get more
- * slack: in a corridor a direction can bump into walls several times and still be the way on. */
-const INERT_AFTER = 3;
-const INERT_MOVE_AFTER = 8;
-
-/**
- * Learns from the whole graph which kinds of action do nothing, so that later states try them last:
- * clicking the floor or walking into a wall once per state would otherwise cost most of the budget.
- */
-export function learnInert(graph: ExplorationGraph): InertClasses {
-  const moveTries = new Map<number, { tries: number; changes: number }>();
-  const colourTries = new Map<number, { tries: number; changes: number }>();
-  for (const [from, out] of graph.edges) {
-    const board = graph.states.get(from)?.board;
-    for (const edge of out.values()) {
-      const a = edge.action;
-      let bucket: Map<number, { tries: number; changes: number }>;
-      let cls: number;
-      if (a.id === 6) {
-        if (!board || a.x >= board.width || a.y >= board.height) continue;
-        const colour = board.colourAt(a.x, a.y);
-        bucket = colourTries;
-        cls = colour;
-      } else {
-        bucket = moveTries;
-        cls = a.id;
-      }
-      const c = bucket.get(cls) ?? { tries: 0, changes: 0 };
-      c.tries++;
-      if (edge.to !== from) c.changes++;
-      bucket.set(cls, c);
+  private noteFollowUp(id: number, from: string, to: string): void {
+    if (id < 1 || id > 5 || from === to) {
+      this.lastMove = undefined;
+      this.beforeLast = undefined;
+      return;
     }
+    if (this.lastMove !== undefined) {
+      const k = `${this.lastMove}>${id}`;
+      const t = this.followUps.get(k) ?? { tries: 0, changes: 0 };
+      t.tries++;
+      if (to === this.beforeLast) t.changes++;
+      this.followUps.set(k, t);
+    }
+    this.lastMove = id;
+    this.beforeLast = from;
   }
-  const inert = (m: Map<number, { tries: number; changes: number }>, after: number) =>
-    new Set([...m].filter(([, c]) => c.tries >= after && c.changes === 0).map(([k]) => k));
-  return { moves: inert(moveTries, INERT_MOVE_AFTER), clickColours: inert(colourTries, INERT_AFTER) };
+
+  private learn(from: string, a: Action, changed: boolean): void {
+    const bump = <K>(m: Map<K, Tally>, k: K) => {
+      const t = m.get(k) ?? { tries: 0, changes: 0 };
+      t.tries++;
+      if (changed) t.changes++;
+      m.set(k, t);
+    };
+    if (a.id !== 6) {
+      bump(this.moves, a.id);
+      return;
+    }
+    const node = this.states.get(from);
+    if (node) {
+      let list = this.clicks.get(node.score);
+      if (!list) this.clicks.set(node.score, (list = []));
+      list.push({ x: a.x, y: a.y, changed });
+    }
+    if (!node || a.x < 0 || a.y < 0 || a.x >= this.width || a.y >= this.height) return;
+    const i = a.y * this.width + a.x;
+    bump(this.clickColours, node.cells[i]!);
+    const seg = this.segmentation(node);
+    const id = seg.labels[i]!;
+    if (id >= 0) bump(this.clickLooks, seg.components[id]!.look);
+  }
 }

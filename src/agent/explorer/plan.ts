@@ -1,17 +1,21 @@
 // Chooses the next batch: the shortest known path to the nearest state that still has an untested action,
-// then that action. "Nearest" weighs salience: a tier costs as much as TIER_STEPS steps of walking, so a
-// salient target a few steps away beats a background click right here.
+// then that action, all in one batch. "Nearest" weighs salience: a tier costs as much as TIER_STEPS steps of
+// walking, so a salient target a few steps away beats a background click right here.
+// When nothing untested is reachable, it restarts the level if the level's start reaches something
+// untested; otherwise it re-tries the nearest action that did change the state (games may hide state), each
+// at most RETRY_LIMIT times; when even that is used up it gives up instead of cycling.
 import type { Action, ActionId } from "../../game-model.ts";
 import { formatToolCall } from "../../log/format.ts";
-import { isDeadly, learnInert, type Edge, type ExplorationGraph, type InertClasses } from "./graph.ts";
+import { isDeadly, isNoop, type Edge, type ExplorationGraph } from "./graph.ts";
 import { untestedCandidates, type Candidate } from "./targets.ts";
 
 export const TIER_STEPS = 8;
+/** Times an action that changes the state is re-tried once everything reachable is tested. */
+export const RETRY_LIMIT = 3;
+/** Moves in a row after which the explorer stops preferring to keep going the same way. */
+export const MAX_STREAK = 8;
 
 export interface PlanContext {
-  readonly width: number;
-  readonly height: number;
-  readonly masked: Uint8Array;
   readonly available: readonly ActionId[];
   readonly actionCap: number;
   readonly seed: number;
@@ -21,7 +25,7 @@ export interface Decision {
   readonly actions: Action[];
   /** Why, in a sentence, for the plan text. */
   readonly reason: string;
-  readonly kind: "explore" | "reset" | "retry" | "memoryless" | "none";
+  readonly kind: "explore" | "reset" | "retry" | "memoryless" | "give-up" | "none";
 }
 
 interface Found {
@@ -34,14 +38,14 @@ interface Found {
 export function decide(graph: ExplorationGraph, ctx: PlanContext): Decision {
   const current = graph.current;
   if (current === undefined) return { actions: [], reason: "the log ends without a board to act on", kind: "none" };
+  const cap = Math.max(1, ctx.actionCap);
 
   if (graph.transitions === 0) return memoryless(graph, current, ctx);
 
-  const inert = learnInert(graph);
-  const found = nearestUntested(graph, current, ctx, inert);
+  const found = nearestUntested(graph, current, ctx);
   if (found) {
     const walk = found.path.map((e) => e.action);
-    const actions = [...walk, found.candidate.action].slice(0, Math.max(1, ctx.actionCap));
+    const actions = [...walk, found.candidate.action].slice(0, cap);
     const where = walk.length === 0 ? "here" : `after walking ${walk.length} known step${walk.length === 1 ? "" : "s"}`;
     return {
       actions,
@@ -50,21 +54,45 @@ export function decide(graph: ExplorationGraph, ctx: PlanContext): Decision {
     };
   }
   // Nothing new reachable from here: if the level's start reaches untested actions (moves can be one-way),
-  // restart the level; otherwise retry the least-tried safe action (games may hide state).
-  // RESET is always allowed (the runner accepts it whatever the game offers).
+  // restart the level. RESET is always allowed (the runner accepts it whatever the game offers).
   const levelStart = graph.levelStart;
-  if (levelStart !== undefined && levelStart !== current) {
-    const fromStart = nearestUntested(graph, levelStart, ctx, inert);
-    if (fromStart) return { actions: [{ id: 0 }], reason: "nothing untested is reachable from here; restart the level", kind: "reset" };
+  const atStart = levelStart === undefined || levelStart === current;
+  if (!atStart && nearestUntested(graph, levelStart, ctx)) {
+    return { actions: [{ id: 0 }], reason: "nothing untested is reachable from here; restart the level", kind: "reset" };
   }
-  return retry(graph, current, ctx);
+  const retry = nearestRetry(graph, current);
+  if (retry) {
+    const walk = retry.map((e) => e.action);
+    const last = retry[retry.length - 1]!;
+    return {
+      actions: walk.slice(0, cap),
+      reason: `everything reachable is tested; re-try ${formatToolCall(last.action)} (changed the state, tried ${last.tries}x) in case the game hides state`,
+      kind: "retry",
+    };
+  }
+  if (!atStart && nearestRetry(graph, levelStart)) {
+    return { actions: [{ id: 0 }], reason: "everything reachable is tested and re-tried; restart the level to re-try from its start", kind: "reset" };
+  }
+  // Actions that ended attempts may only have met the end of a step budget: re-try those last.
+  const fatal = nearestRetry(graph, current, true);
+  if (fatal) {
+    const last = fatal[fatal.length - 1]!;
+    return {
+      actions: fatal.map((e) => e.action).slice(0, cap),
+      reason: `everything else is tested; re-try ${formatToolCall(last.action)}, which ended an attempt ${last.deaths}x (perhaps only the step budget ran out)`,
+      kind: "retry",
+    };
+  }
+  return { actions: [], reason: `everything reachable on this level is tested and every action that changed anything was re-tried ${RETRY_LIMIT} times; giving up`, kind: "give-up" };
 }
 
+type Via = Map<string, { prev: string; edge: Edge } | null>;
+
 /** BFS over safe known edges within the level, stopping once no farther state can be cheaper. */
-function nearestUntested(graph: ExplorationGraph, from: string, ctx: PlanContext, inert: InertClasses): Found | undefined {
+function nearestUntested(graph: ExplorationGraph, from: string, ctx: PlanContext): Found | undefined {
   const start = graph.states.get(from);
   if (!start) return undefined;
-  const via = new Map<string, { prev: string; edge: Edge } | null>([[from, null]]);
+  const via: Via = new Map([[from, null]]);
   let frontier = [from];
   let best: Found | undefined;
   for (let distance = 0; frontier.length > 0; distance++) {
@@ -74,27 +102,56 @@ function nearestUntested(graph: ExplorationGraph, from: string, ctx: PlanContext
       const node = graph.states.get(key);
       if (!node) continue;
       const out = graph.edges.get(key);
-      const list = untestedCandidates(node.board.cells, ctx.width, ctx.height, ctx.masked, ctx.available, out, inert);
+      // Momentum, but not forever: after MAX_STREAK of one move the others go first.
+      const into = key === graph.current ? (graph.streak < MAX_STREAK ? graph.arrivedBy : undefined) : via.get(key)?.edge.action.id;
+      const list = untestedCandidates(graph.segmentation(node), ctx.available, out, graph, node.score, into);
       const top = list[0];
       if (top) {
         const found: Found = { path: pathTo(via, key), candidate: top, cost: distance + TIER_STEPS * top.tier, tie: tieBreak(ctx.seed, key + top.key) };
         if (!best || found.cost < best.cost || (found.cost === best.cost && (found.path.length < best.path.length
           || (found.path.length === best.path.length && found.tie < best.tie)))) best = found;
       }
-      for (const edge of out?.values() ?? []) {
-        if (isDeadly(edge) || via.has(edge.to)) continue;
-        const target = graph.states.get(edge.to);
-        if (!target || target.score !== start.score) continue;
-        via.set(edge.to, { prev: key, edge });
-        next.push(edge.to);
-      }
+      expand(graph, key, out, start.score, via, next);
     }
     frontier = next;
   }
   return best;
 }
 
-function pathTo(via: Map<string, { prev: string; edge: Edge } | null>, key: string): Edge[] {
+/** The nearest edge that changed the state, is not deadly (or, asked for, is) and was tried fewer than RETRY_LIMIT times: the path ending with it. */
+function nearestRetry(graph: ExplorationGraph, from: string, deadly = false): Edge[] | undefined {
+  const start = graph.states.get(from);
+  if (!start) return undefined;
+  const via: Via = new Map([[from, null]]);
+  let frontier = [from];
+  while (frontier.length > 0) {
+    const next: string[] = [];
+    for (const key of frontier) {
+      const out = graph.edges.get(key);
+      let pick: Edge | undefined;
+      for (const e of out?.values() ?? []) {
+        if (isDeadly(e) !== deadly || isNoop(e) || e.tries >= RETRY_LIMIT) continue;
+        if (!pick || e.tries < pick.tries) pick = e;
+      }
+      if (pick) return [...pathTo(via, key), pick];
+      expand(graph, key, out, start.score, via, next);
+    }
+    frontier = next;
+  }
+  return undefined;
+}
+
+function expand(graph: ExplorationGraph, key: string, out: Map<string, Edge> | undefined, score: number, via: Via, next: string[]): void {
+  for (const edge of out?.values() ?? []) {
+    if (isDeadly(edge) || via.has(edge.to)) continue;
+    const target = graph.states.get(edge.to);
+    if (!target || target.score !== score) continue;
+    via.set(edge.to, { prev: key, edge });
+    next.push(edge.to);
+  }
+}
+
+function pathTo(via: Via, key: string): Edge[] {
   const path: Edge[] = [];
   let at = via.get(key);
   while (at) {
@@ -107,23 +164,12 @@ function pathTo(via: Map<string, { prev: string; edge: Edge } | null>, key: stri
 /** Without history (a newest-section-only log) every action looks untested: pick among the most salient by seed. */
 function memoryless(graph: ExplorationGraph, current: string, ctx: PlanContext): Decision {
   const node = graph.states.get(current)!;
-  const list = untestedCandidates(node.board.cells, ctx.width, ctx.height, ctx.masked, ctx.available, undefined);
+  const list = untestedCandidates(graph.segmentation(node), ctx.available, undefined);
   if (list.length === 0) return { actions: [], reason: "no action is available", kind: "none" };
   const tier = list[0]!.tier;
   const pool = list.filter((c) => c.tier === tier);
   const pick = pool[tieBreak(ctx.seed, `memoryless:${graph.lastActionNumber}`) % pool.length]!;
   return { actions: [pick.action], reason: `no history to build a graph from; try ${formatToolCall(pick.action)} (${pick.why})`, kind: "memoryless" };
-}
-
-/** Everything known is tested: take the least-tried safe action here, hoping for a hidden-state change. */
-function retry(graph: ExplorationGraph, current: string, ctx: PlanContext): Decision {
-  const out = [...(graph.edges.get(current)?.values() ?? [])].filter((e) => !isDeadly(e));
-  if (out.length === 0) {
-    return { actions: [{ id: 0 }], reason: "every action tried here ended the attempt; restart the level", kind: "reset" };
-  }
-  out.sort((a, b) => a.tries - b.tries || tieBreak(ctx.seed, formatToolCall(a.action)) - tieBreak(ctx.seed, formatToolCall(b.action)));
-  const pick = out[0]!;
-  return { actions: [pick.action], reason: `everything reachable is tested; retry ${formatToolCall(pick.action)} (tried ${pick.tries}x)`, kind: "retry" };
 }
 
 function tieBreak(seed: number, text: string): number {

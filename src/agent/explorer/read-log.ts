@@ -10,6 +10,8 @@ import { SECTION_KIND, sectionIndex } from "../../native.ts";
 export interface LoggedStep {
   /** Section ordinal in the file (0 = first section present, which is not always the INITIAL one). */
   readonly section: number;
+  /** Byte offset of the section's separator in the buffer read. */
+  readonly start: number;
   readonly kind: "initial" | "action" | "other";
   /** The header's "Action N" (-1 for an unparsed header). */
   readonly actionNumber: number;
@@ -59,22 +61,31 @@ export interface LoggedRun {
   readonly steps: LoggedStep[];
   readonly width: number;
   readonly height: number;
+  /** Byte → colour table the boards were decoded with (ascii palette or hex digits). */
+  readonly decoder: Int8Array;
+}
+
+/** What an earlier read of the same log settled, so that a read of its continuation decodes alike. */
+export interface ReadContext {
+  readonly decoder: Int8Array;
+  readonly width: number;
+  readonly height: number;
 }
 
 const TOOL_CALL = new TextEncoder().encode("\nTool Call: ");
 const HEX_DIGITS = "0123456789abcdef";
 
 /** Indexes and decodes a log held in memory. `path` only names the file in errors. */
-export function readLog(buf: Uint8Array, path: string): Result<LoggedRun, ProlongError> {
+export function readLog(buf: Uint8Array, path: string, context?: ReadContext): Result<LoggedRun, ProlongError> {
   const table = sectionIndex(buf);
-  const decode = chooseDecoder(buf, table.boardStart, table.boardEnd, table.count);
+  const decode = context?.decoder ?? chooseDecoder(buf, table.boardStart, table.boardEnd, table.count);
   const steps: LoggedStep[] = [];
-  let width = 0;
-  let height = 0;
+  let width = context?.width ?? 0;
+  let height = context?.height ?? 0;
   const text = new TextDecoder();
   for (let i = 0; i < table.count; i++) {
     const kindCode = table.kind[i]!;
-    const kind = kindCode === SECTION_KIND.initial ? "initial" : kindCode === SECTION_KIND.action ? "action" : "other";
+    const kind: LoggedStep["kind"] = kindCode === SECTION_KIND.initial ? "initial" : kindCode === SECTION_KIND.action ? "action" : "other";
     const start = table.start[i]!;
     const boardStart = table.boardStart[i]!;
     const boardEnd = table.boardEnd[i]!;
@@ -105,7 +116,7 @@ export function readLog(buf: Uint8Array, path: string): Result<LoggedRun, Prolon
       }
     }
     steps.push({
-      section: i, kind, actionNumber: table.action[i]!, level: table.level[i]!, attempt: table.attempt[i]!,
+      section: i, start, kind, actionNumber: table.action[i]!, level: table.level[i]!, attempt: table.attempt[i]!,
       score: table.score[i]!, ...(action ? { action } : {}), ...(board ? { board } : {}),
     });
   }
@@ -114,7 +125,7 @@ export function readLog(buf: Uint8Array, path: string): Result<LoggedRun, Prolon
       path, fix: "check that the log is a prolong log (64x64 boards after [POST-ACTION BOARD STATE])",
     }));
   }
-  return ok({ steps, width, height });
+  return ok({ steps, width, height, decoder: decode });
 }
 
 /** Decodes a board given as text (the prompt's [CURRENT BOARD STATE] block, or a test's grid). */

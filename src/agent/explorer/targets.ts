@@ -1,10 +1,14 @@
 // What is still worth trying in a state, best first. Moves and interact come first (few, and they say the
-// most about a game); then clicks at components in salience tiers: small rare-colour things before large
-// ones and backgrounds. A target that looks exactly like one already tried in this state waits until last:
-// lookalikes usually behave alike, yet some puzzles (toggle grids) need them all.
+// most about a game; the move that led here before the one that usually undoes it); then clicks at connected
+// components in salience tiers: small rare-colour things, then larger ones and backgrounds. Within a tier,
+// places near earlier clicks that changed the board come first and places near clicks that did nothing
+// last; an area where clicks did nothing drops a tier. What never changed anything goes last: a colour
+// clicked three times without effect, a move that never did anything in eight states. A target that looks
+// exactly like one already tried in this state waits too: lookalikes usually behave alike, yet some puzzles
+// (toggle grids) need them all.
 import type { Action, ActionId } from "../../game-model.ts";
-import { actionKey, diedOnce, type Edge, type InertClasses } from "./graph.ts";
-import { segment, type Component } from "./segment.ts";
+import { actionKey, diedOnce, type ClickTry, type Edge, type Tally } from "./graph.ts";
+import type { Component, Segmentation } from "./segment.ts";
 
 export interface Candidate {
   readonly action: Action;
@@ -15,27 +19,59 @@ export interface Candidate {
   readonly why: string;
 }
 
-export const TIER_COUNT = 5;
+export const TIER_COUNT = 6;
 const LOOKALIKE_TIER = 3;
+/** A move that usually leads straight back where the last move came from. */
+const BACKTRACK_TIER = 1;
 const RETRY_FATAL_TIER = 3;
+/** Clicks near earlier clicks that did nothing. */
+const QUIET_AREA_TIER = 4;
 /** Kinds of action that never did anything anywhere come after everything else. */
-const INERT_TIER = 4;
+const INERT_TIER = 5;
+const INERT_CLICK_AFTER = 3;
+/** Moves get more slack: in a corridor a direction can bump into walls several times and still be the way on. */
+const INERT_MOVE_AFTER = 8;
+/** Distance (cells) over which an earlier click's outcome speaks for a target: weight exp(-d / REACH). */
+const REACH = 6;
+/** Only the newest clicks of the level are weighed: the cost stays bounded on long levels. */
+const RECENT_CLICKS = 96;
+const QUIET = -0.5;
 
-export const NO_INERT: InertClasses = { moves: new Set(), clickColours: new Set() };
+/** What the explorer learned about kinds of action (ExplorationGraph keeps these tallies). */
+export interface Learned {
+  readonly moves: ReadonlyMap<number, Tally>;
+  readonly clickColours: ReadonlyMap<number, Tally>;
+  readonly clickLooks: ReadonlyMap<string, Tally>;
+  /** Clicks first tried on each level (by score): where, and whether they changed the state. */
+  readonly clicks: ReadonlyMap<number, readonly ClickTry[]>;
+  /** Whether move b, right after move a, usually leads straight back. */
+  isInverse(a: number, b: number): boolean;
+}
+
+export const NOTHING_LEARNED: Learned = { moves: new Map(), clickColours: new Map(), clickLooks: new Map(), clicks: new Map(), isInverse: () => false };
+
+const inert = (t: Tally | undefined, after: number) => t !== undefined && t.tries >= after && t.changes === 0;
 
 /** Untested actions of a state, ordered best first. `tried` holds the state's edges (tested actions). */
 export function untestedCandidates(
-  board: Uint8Array, width: number, height: number, masked: Uint8Array,
-  available: readonly ActionId[], tried: ReadonlyMap<string, Edge> | undefined, inert: InertClasses = NO_INERT,
+  seg: Segmentation, available: readonly ActionId[], tried: ReadonlyMap<string, Edge> | undefined,
+  learned: Learned = NOTHING_LEARNED, score = 0, arrivedBy?: number,
 ): Candidate[] {
   const out: Candidate[] = [];
-  for (const id of [1, 2, 3, 4, 5] as const) {
-    if (!available.includes(id)) continue;
+  // Keep going the way that led here first; a move that usually undoes that one comes later.
+  const order = arrivedBy !== undefined && available.includes(arrivedBy as ActionId) ? [arrivedBy, 1, 2, 3, 4, 5] : [1, 2, 3, 4, 5];
+  const seen = new Set<number>();
+  for (const id of order as (1 | 2 | 3 | 4 | 5)[]) {
+    if (seen.has(id) || !available.includes(id)) continue;
+    seen.add(id);
     const action: Action = { id };
     const key = actionKey(action);
-    if (!tried?.has(key)) out.push({ action, key, tier: inert.moves.has(id) ? INERT_TIER : 0, why: `ACTION${id}` });
+    if (tried?.has(key)) continue;
+    if (inert(learned.moves.get(id), INERT_MOVE_AFTER)) out.push({ action, key, tier: INERT_TIER, why: `ACTION${id}, which never changed anything` });
+    else if (arrivedBy !== undefined && learned.isInverse(arrivedBy, id)) out.push({ action, key, tier: BACKTRACK_TIER, why: `ACTION${id}, which usually undoes ACTION${arrivedBy}` });
+    else out.push({ action, key, tier: 0, why: `ACTION${id}` });
   }
-  if (available.includes(6)) out.push(...clickCandidates(board, width, height, masked, tried, inert));
+  if (available.includes(6)) out.push(...clickCandidates(seg, tried, learned, learned.clicks.get(score) ?? []));
   for (const [key, edge] of tried ?? []) {
     if (diedOnce(edge)) out.push({ action: edge.action, key, tier: RETRY_FATAL_TIER, why: "it ended one attempt, perhaps only by the step budget" });
   }
@@ -43,11 +79,24 @@ export function untestedCandidates(
   return out.sort((a, b) => a.tier - b.tier);
 }
 
-function clickCandidates(
-  board: Uint8Array, width: number, height: number, masked: Uint8Array, tried: ReadonlyMap<string, Edge> | undefined,
-  inert: InertClasses,
-): Candidate[] {
-  const seg = segment({ width, height, cells: board }, masked);
+/**
+ * How earlier clicks on this level speak for a place: + for clicks nearby that changed the state, − for
+ * clicks nearby that did nothing. Games group what is clickable (a playing field beside inert reference
+ * pictures), so outcomes carry over to neighbours better than to lookalikes elsewhere.
+ */
+export function clickPrior(x: number, y: number, clicks: readonly ClickTry[]): number {
+  let prior = 0;
+  for (let i = Math.max(0, clicks.length - RECENT_CLICKS); i < clicks.length; i++) {
+    const c = clicks[i]!;
+    const d = Math.max(Math.abs(c.x - x), Math.abs(c.y - y));
+    if (d > 4 * REACH) continue;
+    prior += (c.changed ? 1 : -1) * Math.exp(-d / REACH);
+  }
+  return prior;
+}
+
+function clickCandidates(seg: Segmentation, tried: ReadonlyMap<string, Edge> | undefined, learned: Learned, clicks: readonly ClickTry[]): Candidate[] {
+  const { width, height } = seg;
   const testedComponents = new Set<number>();
   const testedLooks = new Set<string>();
   for (const edge of tried?.values() ?? []) {
@@ -65,18 +114,26 @@ function clickCandidates(
     visible += c.size;
   }
   const area = Math.max(1, visible);
-  const ranked: { c: Component; tier: number; share: number }[] = [];
+  const ranked: { c: Component; tier: number; share: number; prior: number; why: string }[] = [];
   for (const c of seg.components) {
     if (testedComponents.has(c.id)) continue;
     const share = colourCells[c.color]! / area;
-    const tier = inert.clickColours.has(c.color) ? INERT_TIER : testedLooks.has(c.look) ? LOOKALIKE_TIER : salienceTier(c, share, area);
-    ranked.push({ c, tier, share });
+    const look = learned.clickLooks.get(c.look);
+    const prior = clickPrior(c.clickX, c.clickY, clicks);
+    const why = `${c.size}-cell colour-${c.color} component`;
+    const tier = inert(learned.clickColours.get(c.color), INERT_CLICK_AFTER) ? INERT_TIER
+      : testedLooks.has(c.look) ? LOOKALIKE_TIER
+      : prior < QUIET ? QUIET_AREA_TIER
+      : salienceTier(c, share, area);
+    // Lookalikes of a click that did nothing wait within their tier.
+    const quietLook = look !== undefined && look.changes === 0 ? 1 : 0;
+    ranked.push({ c, tier, share, prior: prior - quietLook, why });
   }
-  ranked.sort((a, b) => a.tier - b.tier || a.share - b.share || a.c.size - b.c.size
+  ranked.sort((a, b) => a.tier - b.tier || b.prior - a.prior || a.share - b.share || a.c.size - b.c.size
     || a.c.clickY - b.c.clickY || a.c.clickX - b.c.clickX);
-  return ranked.map(({ c, tier }) => {
+  return ranked.map(({ c, tier, why }) => {
     const action: Action = { id: 6, x: c.clickX, y: c.clickY };
-    return { action, key: actionKey(action), tier, why: `${c.size}-cell colour-${c.color} component` };
+    return { action, key: actionKey(action), tier, why };
   });
 }
 

@@ -1,9 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { actionKey, buildGraph, isDeadly, learnInert } from "../../../src/agent/explorer/graph.ts";
-import { decide } from "../../../src/agent/explorer/plan.ts";
+import { actionKey, ExplorationGraph, isDeadly, isNoop } from "../../../src/agent/explorer/graph.ts";
+import { Knowledge } from "../../../src/agent/explorer/knowledge.ts";
+import { decide, RETRY_LIMIT } from "../../../src/agent/explorer/plan.ts";
 import { readLog } from "../../../src/agent/explorer/read-log.ts";
-import { StateHasher } from "../../../src/agent/explorer/state-hash.ts";
-import { emptyMask } from "../../../src/agent/explorer/status-bars.ts";
 import type { ActionId } from "../../../src/game-model.ts";
 import { board64, logOf, type Step } from "./helpers.ts";
 
@@ -11,22 +10,22 @@ const bytes = (s: string) => new TextEncoder().encode(s);
 /** The player square at tile column x of a one-row corridor. */
 const at = (x: number) => board64(5, [{ x: 4 * x, y: 0, w: 4, h: 4, c: 8 }]);
 
+/** The graph folded from a log, with no indicator mask (these logs have none to find). */
 function graphOf(log: string) {
   const run = readLog(bytes(log), "logs.txt")._unsafeUnwrap();
-  const hasher = new StateHasher(emptyMask(run.width, run.height), run.width);
-  const graph = buildGraph(run.steps, hasher);
-  /** The state key of a board as the log holds it (boards are looked up by their cells). */
-  const keyOf = (score: number, cells: Uint8Array) => {
-    const step = run.steps.find((s) => s.score === score && s.board && Buffer.from(s.board.cells).equals(Buffer.from(cells)));
-    if (!step) throw new Error("board not in the log");
-    return hasher.key(score, step.board!);
-  };
-  return { graph, hasher: { key: keyOf }, run };
+  const known = new Knowledge(run.width, run.height);
+  known.fold(run.steps.map((s) => ({
+    kind: s.kind, actionNumber: s.actionNumber, level: s.level, attempt: s.attempt, score: s.score,
+    ...(s.action ? { action: s.action } : {}), ...(s.board ? { cells: s.board.cells } : {}),
+  })));
+  const { graph, mask } = known.view();
+  expect(mask.indicators).toEqual([]);
+  return { graph, hasher: { key: (score: number, cells: Uint8Array) => graph.key(score, cells) }, run };
 }
 
-const ctx = (available: ActionId[], cap = 20) => ({ width: 64, height: 64, masked: new Uint8Array(4096), available, actionCap: cap, seed: 1 });
+const ctx = (available: ActionId[], cap = 20) => ({ available, actionCap: cap, seed: 1 });
 
-describe("buildGraph", () => {
+describe("ExplorationGraph", () => {
   test("records (state, action) → state, merges revisits, and knows where the game is", () => {
     const steps: Step[] = [
       { action: { id: 4 }, board: at(1) },
@@ -69,7 +68,7 @@ describe("buildGraph", () => {
     expect(graph.currentScore).toBe(1);
   });
 
-  test("clicks are keyed by coordinates; inert click colours are learned", () => {
+  test("clicks are keyed by coordinates; what clicks changed is learned per colour and per place", () => {
     const b = board64(5, [{ x: 20, y: 20, w: 4, h: 4, c: 11 }]);
     const moved = board64(5, [{ x: 24, y: 20, w: 4, h: 4, c: 11 }]);
     const steps: Step[] = [
@@ -80,8 +79,29 @@ describe("buildGraph", () => {
     ];
     const { graph } = graphOf(logOf(b, steps));
     expect([...graph.edges.values()][0]!.has(actionKey({ id: 6, x: 40, y: 40 }))).toBe(true);
-    const inert = learnInert(graph);
-    expect([...inert.clickColours]).toEqual([5]);
+    expect(graph.clickColours.get(5)).toEqual({ tries: 3, changes: 0 });
+    expect(graph.clickColours.get(11)).toEqual({ tries: 1, changes: 1 });
+    expect(graph.clicks.get(0)!.map((c) => c.changed)).toEqual([false, false, false, true]);
+  });
+
+  test("the no-change memory: an action that left the state as it was is a no-op there", () => {
+    const steps: Step[] = [{ action: { id: 1 }, board: at(0) }, { action: { id: 1 }, board: at(0) }, { action: { id: 4 }, board: at(1) }];
+    const { graph, hasher } = graphOf(logOf(at(0), steps));
+    const out = graph.edges.get(hasher.key(0, at(0).cells))!;
+    expect(out.get("1")).toMatchObject({ tries: 2, changes: 0 });
+    expect(isNoop(out.get("1")!)).toBe(true);
+    expect(isNoop(out.get("4")!)).toBe(false);
+  });
+
+  test("the key ignores masked cells only", () => {
+    const mask = new Uint8Array(4096);
+    mask.fill(1, 63 * 64, 64 * 64);
+    const g = new ExplorationGraph(mask, "bottom-row", 64, 64);
+    const a = board64(5, [{ x: 0, y: 63, w: 10, h: 1, c: 9 }]);
+    const b = board64(5, [{ x: 0, y: 63, w: 20, h: 1, c: 9 }]);
+    expect(g.key(0, a.cells)).toBe(g.key(0, b.cells));
+    expect(g.key(0, a.cells)).not.toBe(g.key(1, a.cells));
+    expect(g.key(0, a.cells)).not.toBe(g.key(0, at(1).cells));
   });
 });
 
@@ -97,7 +117,8 @@ describe("decide", () => {
     const { graph } = graphOf(logOf(at(0), steps));
     const d = decide(graph, ctx([1, 2, 3, 4]));
     expect(d.kind).toBe("explore");
-    expect(d.actions).toEqual([{ id: 4 }, { id: 4 }, { id: 1 }]);
+    // the known path and the untested action, in one batch; arrived by ACTION4, it keeps going that way first
+    expect(d.actions).toEqual([{ id: 4 }, { id: 4 }, { id: 4 }]);
   });
 
   test("never walks through an edge that ended the attempt", () => {
@@ -145,5 +166,21 @@ describe("decide", () => {
     expect(pick(3)).toEqual(pick(3));
     const seen = new Set([1, 2, 3, 4, 5, 6, 7, 8].map((n) => JSON.stringify(pick(n))));
     expect(seen.size).toBeGreaterThan(1);
+  });
+
+  test("everything tested: re-tries only actions that changed the state, then gives up instead of cycling", () => {
+    // two tiles; at each, the moves that bump the wall change nothing
+    const explored: Step[] = [
+      { action: { id: 1 }, board: at(0) }, { action: { id: 3 }, board: at(0) }, { action: { id: 4 }, board: at(1) },
+      { action: { id: 1 }, board: at(1) }, { action: { id: 4 }, board: at(1) }, { action: { id: 3 }, board: at(0) },
+    ];
+    const first = decide(graphOf(logOf(at(0), explored)).graph, ctx([1, 3, 4]));
+    expect(first.kind).toBe("retry");
+    expect(first.actions).toEqual([{ id: 4 }]);
+    const back: Step[] = [];
+    for (let k = 1; k < RETRY_LIMIT; k++) back.push({ action: { id: 4 }, board: at(1) }, { action: { id: 3 }, board: at(0) });
+    const done = decide(graphOf(logOf(at(0), [...explored, ...back])).graph, ctx([1, 3, 4]));
+    expect(done.kind).toBe("give-up");
+    expect(done.actions).toEqual([]);
   });
 });

@@ -1,0 +1,114 @@
+// Reads only what was appended to the log since the last read. The explorer's knowledge is a fold over the
+// log's sections; this module hands it the sections it has not folded yet, and says when it must start over
+// (the file shrank, or the bytes it already read are not what they were: a log window rewritten, another
+// run's log). A read of the whole log and reads of its prefixes therefore give the same sections in the
+// same order, which is what makes incremental decisions equal to decisions from a whole read.
+import { err, ok, type Result } from "neverthrow";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { prolongError, type ProlongError } from "../../errors.ts";
+import { readLog, type LoggedStep, type ReadContext } from "./read-log.ts";
+
+/** Bytes hashed at the head of the log and just before the read offset to recognise the same log. */
+const PROBE = 4096;
+
+export interface Cursor {
+  /** Bytes folded so far: every section starting before this offset has been handed out. */
+  readonly offset: number;
+  /** xxHash3 of the first min(PROBE, offset) bytes and of the PROBE bytes before `offset`. */
+  readonly head: bigint;
+  readonly tail: bigint;
+  readonly context: ReadContext;
+}
+
+/** A settled board as the explorer keeps it: colours only, the log's text is not held. */
+export interface Step {
+  readonly kind: LoggedStep["kind"];
+  readonly actionNumber: number;
+  readonly level: number;
+  readonly attempt: number;
+  readonly score: number;
+  readonly action?: LoggedStep["action"];
+  readonly cells?: Uint8Array;
+}
+
+export interface NewSections {
+  readonly steps: Step[];
+  /** undefined when nothing is folded yet (no board seen). */
+  readonly cursor?: Cursor;
+  /** True when the earlier fold no longer applies and `steps` start from the log's first section. */
+  readonly restart: boolean;
+  readonly width: number;
+  readonly height: number;
+}
+
+/**
+ * The sections after `cursor` (all of them when it is undefined or no longer matches). A last section
+ * without a complete board is left for the next read: the harness appends whole sections, so a torn one
+ * is a log cut short and is read again once it is whole.
+ */
+export function readNewSections(path: string, cursor: Cursor | undefined): Result<NewSections, ProlongError> {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (e) {
+    return err(prolongError("explorer-read", `cannot read the log: ${(e as Error).message}`, { path }));
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const from = cursor !== undefined && matches(fd, size, cursor) ? cursor : undefined;
+    const start = from?.offset ?? 0;
+    const bytes = readRange(fd, start, size);
+    const read = readLog(bytes, path, from?.context);
+    if (read.isErr()) {
+      // A continuation holding only a torn section has no board yet: nothing new.
+      if (from !== undefined) return ok({ steps: [], cursor: from, restart: false, width: from.context.width, height: from.context.height });
+      return err(read.error);
+    }
+    const run = read.value;
+    let steps = run.steps;
+    let end = size;
+    const last = steps[steps.length - 1];
+    if (last !== undefined && last.board === undefined && last.kind !== "other") {
+      steps = steps.slice(0, -1);
+      end = start + last.start;
+    }
+    const out: Step[] = steps.map((s) => ({
+      kind: s.kind, actionNumber: s.actionNumber, level: s.level, attempt: s.attempt, score: s.score,
+      ...(s.action ? { action: s.action } : {}), ...(s.board ? { cells: s.board.cells } : {}),
+    }));
+    const context: ReadContext = { decoder: run.decoder, width: run.width, height: run.height };
+    const next = run.width > 0 ? makeCursor(fd, end, context) : undefined;
+    return ok({ steps: out, ...(next ? { cursor: next } : {}), restart: from === undefined, width: run.width, height: run.height });
+  } catch (e) {
+    return err(prolongError("explorer-read", `cannot read the log: ${(e as Error).message}`, { path }));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function matches(fd: number, size: number, c: Cursor): boolean {
+  if (size < c.offset) return false;
+  const probe = probes(fd, c.offset);
+  return probe.head === c.head && probe.tail === c.tail;
+}
+
+function makeCursor(fd: number, offset: number, context: ReadContext): Cursor {
+  return { offset, ...probes(fd, offset), context };
+}
+
+function probes(fd: number, offset: number): { head: bigint; tail: bigint } {
+  const head = Bun.hash.xxHash3(readRange(fd, 0, Math.min(PROBE, offset)));
+  const tail = Bun.hash.xxHash3(readRange(fd, Math.max(0, offset - PROBE), offset));
+  return { head, tail };
+}
+
+function readRange(fd: number, from: number, to: number): Uint8Array {
+  const buf = Buffer.allocUnsafe(Math.max(0, to - from));
+  let got = 0;
+  while (got < buf.length) {
+    const n = readSync(fd, buf, got, buf.length - got, from + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return buf.subarray(0, got);
+}
