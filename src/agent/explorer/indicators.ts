@@ -10,8 +10,8 @@
 // The statistics are running sums over step pairs, so they grow with new sections only.
 import type { Action } from "../../game-model.ts";
 
-/** A line change of at most this many cells is "small" (a meter moves a cell or two per step). */
-const SMALL = 4;
+/** A line change of at most this many cells is "small": a meter moves by a cell or a chunk per step. */
+const SMALL = 10;
 /** A counter's digits change a few more cells than a meter. */
 const COUNTER_SMALL = 8;
 /** A step pair that changes more than this share of the board is a transition, not evidence. */
@@ -33,7 +33,9 @@ const COUNTER_GLYPH = 12;
 const COUNTER_GAP = 2;
 /** At most this share of a line's changes may sit where a click landed. */
 const CLICK_EXPLAINED = 0.2;
-/** Attempt markers differ in a few cells; a bigger difference is the scene itself. */
+/** Attempt markers (lives) differ in a few cells between attempt starts; more is the scene itself. */
+const MAX_ATTEMPT_MARKER = 32;
+/** Lives found on refill steps: at most this many cells. */
 const MAX_ATTEMPT_DIFF = 256;
 /** A clicked component bigger than this is a background: it explains nothing. */
 const MAX_CLICKED = 1024;
@@ -147,7 +149,7 @@ export class IndicatorStats {
   addAttemptStarts(previous: Uint8Array, next: Uint8Array): void {
     let diff = 0;
     for (let i = 0; i < previous.length; i++) if (previous[i] !== next[i]) diff++;
-    if (diff === 0 || diff > MAX_ATTEMPT_DIFF) return;
+    if (diff === 0 || diff > MAX_ATTEMPT_MARKER) return;
     for (let i = 0; i < previous.length; i++) if (previous[i] !== next[i]) this.attemptCells[i] = 1;
   }
 

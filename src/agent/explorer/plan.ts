@@ -3,7 +3,10 @@
 // walking, so a salient target a few steps away beats a background click right here.
 // When nothing untested is reachable, it restarts the level if the level's start reaches something
 // untested; otherwise it re-tries the nearest action that did change the state (games may hide state), each
-// at most RETRY_LIMIT times; when even that is used up it gives up instead of cycling.
+// at most RETRY_LIMIT times, then actions that ended an attempt (perhaps only the step budget ran out);
+// then it wanders through actions that change the state, least tried first, restarting the level where
+// nothing does; it gives up when nothing changes anything at the level's start. An action that never
+// changed anything at a state is never chosen there again (the no-change memory).
 import type { Action, ActionId } from "../../game-model.ts";
 import { formatToolCall } from "../../log/format.ts";
 import { isDeadly, isNoop, type Edge, type ExplorationGraph } from "./graph.ts";
@@ -25,7 +28,7 @@ export interface Decision {
   readonly actions: Action[];
   /** Why, in a sentence, for the plan text. */
   readonly reason: string;
-  readonly kind: "explore" | "reset" | "retry" | "memoryless" | "give-up" | "none";
+  readonly kind: "explore" | "reset" | "retry" | "wander" | "memoryless" | "give-up" | "none";
 }
 
 interface Found {
@@ -83,7 +86,17 @@ export function decide(graph: ExplorationGraph, ctx: PlanContext): Decision {
       kind: "retry",
     };
   }
-  return { actions: [], reason: `everything reachable on this level is tested and every action that changed anything was re-tried ${RETRY_LIMIT} times; giving up`, kind: "give-up" };
+  // Re-tries used up: wander through actions that change the state, least tried first (games may hide
+  // state in what happened before, which no walk of the graph reproduces). Never an action that did nothing.
+  const wander = [...(graph.edges.get(current)?.values() ?? [])].filter((e) => !isNoop(e) && !isDeadly(e));
+  if (wander.length > 0) {
+    wander.sort((a, b) => a.tries - b.tries
+      || tieBreak(ctx.seed, `${graph.lastActionNumber}:${formatToolCall(a.action)}`) - tieBreak(ctx.seed, `${graph.lastActionNumber}:${formatToolCall(b.action)}`));
+    const pick = wander[0]!;
+    return { actions: [pick.action], reason: `everything reachable is tested and re-tried ${RETRY_LIMIT} times; wander: ${formatToolCall(pick.action)} (changed the state, tried ${pick.tries}x)`, kind: "wander" };
+  }
+  if (!atStart) return { actions: [{ id: 0 }], reason: "nothing here changes the state any more; restart the level", kind: "reset" };
+  return { actions: [], reason: "no action changes anything at the level's start any more; giving up", kind: "give-up" };
 }
 
 type Via = Map<string, { prev: string; edge: Edge } | null>;

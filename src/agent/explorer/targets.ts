@@ -59,7 +59,8 @@ export function untestedCandidates(
 ): Candidate[] {
   const out: Candidate[] = [];
   // Keep going the way that led here first; a move that usually undoes that one comes later.
-  const order = arrivedBy !== undefined && available.includes(arrivedBy as ActionId) ? [arrivedBy, 1, 2, 3, 4, 5] : [1, 2, 3, 4, 5];
+  const moving = arrivedBy !== undefined && arrivedBy >= 1 && arrivedBy <= 5 ? arrivedBy : undefined;
+  const order = moving !== undefined ? [moving, 1, 2, 3, 4, 5] : [1, 2, 3, 4, 5];
   const seen = new Set<number>();
   for (const id of order as (1 | 2 | 3 | 4 | 5)[]) {
     if (seen.has(id) || !available.includes(id)) continue;
@@ -68,7 +69,7 @@ export function untestedCandidates(
     const key = actionKey(action);
     if (tried?.has(key)) continue;
     if (inert(learned.moves.get(id), INERT_MOVE_AFTER)) out.push({ action, key, tier: INERT_TIER, why: `ACTION${id}, which never changed anything` });
-    else if (arrivedBy !== undefined && learned.isInverse(arrivedBy, id)) out.push({ action, key, tier: BACKTRACK_TIER, why: `ACTION${id}, which usually undoes ACTION${arrivedBy}` });
+    else if (moving !== undefined && learned.isInverse(moving, id)) out.push({ action, key, tier: BACKTRACK_TIER, why: `ACTION${id}, which usually undoes ACTION${moving}` });
     else out.push({ action, key, tier: 0, why: `ACTION${id}` });
   }
   if (available.includes(6)) out.push(...clickCandidates(seg, tried, learned, learned.clicks.get(score) ?? []));

@@ -168,7 +168,7 @@ describe("decide", () => {
     expect(seen.size).toBeGreaterThan(1);
   });
 
-  test("everything tested: re-tries only actions that changed the state, then gives up instead of cycling", () => {
+  test("everything tested: re-tries only actions that changed the state, then wanders through them, never through a no-op", () => {
     // two tiles; at each, the moves that bump the wall change nothing
     const explored: Step[] = [
       { action: { id: 1 }, board: at(0) }, { action: { id: 3 }, board: at(0) }, { action: { id: 4 }, board: at(1) },
@@ -180,7 +180,14 @@ describe("decide", () => {
     const back: Step[] = [];
     for (let k = 1; k < RETRY_LIMIT; k++) back.push({ action: { id: 4 }, board: at(1) }, { action: { id: 3 }, board: at(0) });
     const done = decide(graphOf(logOf(at(0), [...explored, ...back])).graph, ctx([1, 3, 4]));
-    expect(done.kind).toBe("give-up");
-    expect(done.actions).toEqual([]);
+    expect(done.kind).toBe("wander");
+    expect(done.actions).toEqual([{ id: 4 }]);
+  });
+
+  test("gives up when nothing changes anything at the level's start", () => {
+    const still: Step[] = [{ action: { id: 1 }, board: at(0) }, { action: { id: 3 }, board: at(0) }];
+    const d = decide(graphOf(logOf(at(0), still)).graph, ctx([1, 3]));
+    expect(d.kind).toBe("give-up");
+    expect(d.actions).toEqual([]);
   });
 });
