@@ -1,5 +1,12 @@
 // `--at N` against runs that actually stopped at N actions: the same per-level actions, RHAE, agent calls.
 import { describe, expect, test } from "bun:test";
+import { ok } from "neverthrow";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ACTIONS_FILE, actionsFileText } from "../../src/agent/actions.ts";
+import { NO_TOKENS, type Agent } from "../../src/agent/agent.ts";
+import { readLog } from "../../src/agent/explorer/read-log.ts";
+import { segment } from "../../src/agent/explorer/segment.ts";
 import { readScorecard } from "../../src/score/scorecard.ts";
 import { episodesFromLog, rescoreAt } from "../../src/score/rescore.ts";
 import { playGame, tempRoot } from "../run/helpers.ts";
@@ -48,9 +55,26 @@ describe("rescoreAt", async () => {
   });
 });
 
+/**
+ * Clicks a component chosen by a hash of the board it sees, so that each episode replays alike whatever came
+ * before: the identity below needs that (the built-in explorer learns across episodes, so its later episodes
+ * depend on how long the earlier ones were).
+ */
+const boardOnly: Agent = {
+  name: "board-only",
+  turn: async (input) => {
+    const run = readLog(readFileSync(join(input.workspace, "logs.txt")), "logs.txt")._unsafeUnwrap();
+    const board = run.steps.findLast((s) => s.board !== undefined)!.board!;
+    const seg = segment({ width: board.width, height: board.height, cells: board.cells });
+    const pick = seg.components[Number(BigInt(Bun.hash(board.cells)) % BigInt(seg.components.length))]!;
+    writeFileSync(join(input.workspace, ACTIONS_FILE), actionsFileText([{ id: 6, x: pick.clickX, y: pick.clickY }]));
+    return ok({ text: "", toolCalls: 0, tokens: NO_TOKENS, wallMs: 0, exitCode: 0 });
+  },
+};
+
 describe("lifetimes", async () => {
   // Three episodes on one seed, the log kept: the cut applies per episode, as --max-actions does.
-  const life = await playGame({ game: "vault", maxActions: 60, episodes: 3 }, tempRoot());
+  const life = await playGame({ game: "vault", maxActions: 60, episodes: 3 }, tempRoot(), { agent: boardOnly });
   const card = readScorecard(life.session.paths.scorecard)._unsafeUnwrap();
 
   test("the scorecard holds every episode with its score and the best so far", () => {
@@ -73,7 +97,7 @@ describe("lifetimes", async () => {
   });
 
   test("cut at 25 = a lifetime played with --max-actions 25", async () => {
-    const short = await playGame({ game: "vault", maxActions: 25, episodes: 3 }, tempRoot());
+    const short = await playGame({ game: "vault", maxActions: 25, episodes: 3 }, tempRoot(), { agent: boardOnly });
     const shortCard = readScorecard(short.session.paths.scorecard)._unsafeUnwrap();
     const cut = rescoreAt(life.session.paths.dir, card, 25)._unsafeUnwrap();
     expect(cut.episodes).toEqual(shortCard.episodes);
