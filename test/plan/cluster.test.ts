@@ -6,6 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { readPlan } from "../../src/plan/plan.ts";
+import { lockRun } from "../../src/run/lock.ts";
 import { shardJobs } from "../../src/plan/slice.ts";
 import { tempRoot } from "../run/helpers.ts";
 
@@ -145,6 +146,27 @@ describe("schedulers' environments pick the slice", () => {
   test("Kubernetes: --shard $((JOB_COMPLETION_INDEX + 1))/8", () => {
     const ids = slice('$PROLONG run-plan plan.json --out k8s --shard "$((JOB_COMPLETION_INDEX + 1))/8" --dry-run --json', { JOB_COMPLETION_INDEX: "0" });
     expect(ids).toEqual(shardJobs(plan, { index: 1, count: 8 }).map((j) => j.id));
+  });
+});
+
+describe("two workers on one job", () => {
+  test("a job another worker has claimed is left to it: not run, not counted as a failure", () => {
+    const out = path.join(work, "shared");
+    const job = plan.jobs[2]!;
+    const dir = path.join(out, job.dir);
+    mkdirSync(dir, { recursive: true });
+    const held = lockRun(dir, "job.lock")._unsafeUnwrap(); // this test process plays the other worker
+    try {
+      const r = prolong(["run-plan", planFile, "--out", out, "--job", job.id, "--json"]);
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.out.trim().split("\n").at(-1)!)).toMatchObject({ jobs: 1, ran: 0, resumed: 0, elsewhere: 1 });
+      expect(existsSync(path.join(dir, "logs.txt"))).toBe(false);
+    } finally {
+      held.release();
+    }
+    // Released (as the kernel does when a worker dies), the job is this worker's.
+    const r = prolong(["run-plan", planFile, "--out", out, "--job", job.id, "--json"]);
+    expect(JSON.parse(r.out.trim().split("\n").at(-1)!)).toMatchObject({ ran: 1, done: 1, elsewhere: 0 });
   });
 });
 
