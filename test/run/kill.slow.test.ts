@@ -1,0 +1,61 @@
+// kill -9 of the real CLI at 20 points of a run, each a random action number, and `prolong resume`: every
+// resumed log is byte-identical to the uninterrupted run's. The kill is sent when the run's own event stream
+// (--json) reports the chosen action, so where it lands depends on the run, not on this machine's speed.
+import { describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { seededRandom } from "../../src/random.ts";
+import { tempRoot } from "./helpers.ts";
+
+const MAIN = join(import.meta.dir, "../../src/main.ts");
+const BUN = process.execPath;
+const ACTIONS = 120;
+const PLAY = ["play", "glide", "--max-actions", String(ACTIONS), "--quiet"];
+
+/** Plays in a fresh runs directory and SIGKILLs the process once its events report action `at`; says whether the kill came first. */
+async function playAndKill(at: number, root: string): Promise<boolean> {
+  const child = Bun.spawn([BUN, MAIN, ...PLAY, "--runs-dir", root, "--json"], { stdout: "pipe", stderr: "ignore" });
+  const reader = child.stdout.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let killed = false;
+  while (!killed) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+    for (const line of text.split("\n").slice(0, -1)) {
+      if (line.startsWith('{"') && line.includes('"kind":"action"') && (JSON.parse(line) as { action: number }).action >= at) {
+        child.kill("SIGKILL");
+        killed = true;
+        break;
+      }
+    }
+    text = text.slice(text.lastIndexOf("\n") + 1);
+  }
+  await child.exited;
+  return killed && child.signalCode === "SIGKILL";
+}
+
+describe("kill -9, then prolong resume", () => {
+  test("at 20 random actions: every resumed log is byte-identical to the uninterrupted run", async () => {
+    const whole = tempRoot();
+    expect(Bun.spawnSync([BUN, MAIN, ...PLAY, "--runs-dir", whole]).exitCode).toBe(0);
+    const stampOf = (root: string) => readdirSync(root)[0]!;
+    const reference = readFileSync(join(whole, stampOf(whole), "glide", "logs.txt"), "utf8");
+    const random = seededRandom(20261201);
+    let landed = 0;
+    for (let trial = 0; trial < 20; trial++) {
+      const root = tempRoot();
+      const at = 1 + Math.floor(random() * (ACTIONS - 1));
+      if (await playAndKill(at, root)) landed++;
+      const dir = join(root, stampOf(root), "glide");
+      expect(existsSync(join(dir, "logs.txt"))).toBe(true);
+      const r = Bun.spawnSync([BUN, MAIN, "resume", dir, "--quiet"], { stderr: "pipe" });
+      // A kill that lands after the run recorded its end leaves nothing to resume; resume says so.
+      if (r.exitCode !== 0) expect(r.stderr.toString()).toContain("this run already ended");
+      expect(readFileSync(join(dir, "logs.txt"), "utf8")).toBe(reference);
+    }
+    // Each kill is sent while the run is mid-way (it still has actions to play), so all but a rare one land.
+    expect(landed).toBeGreaterThanOrEqual(18);
+  }, 300_000);
+});
