@@ -80,6 +80,7 @@ describe("through the real CLI", () => {
       [["play", "glide", "--log-window", "-5"], "--log-window must be full, none, newest or last:N (or -1, 0, N)"],
       [["log", "stat", "x"], "unknown subcommand 'stat'; did you mean 'stats'?"],
       [["games", "extra"], "takes no arguments"],
+      [["init", "--client", "claud", "--dir", "/nonexistent-prolong-dir"], "unknown client 'claud'; did you mean 'claude'?"],
     ];
     for (const [args, message] of cases) {
       const r = prolong(args);
