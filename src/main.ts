@@ -1,5 +1,6 @@
 #!/usr/bin/env bun
 // Command dispatch only: find the command, load its module, hand it the rest of argv, exit with its code.
+import { readFileSync, writeFileSync } from "node:fs";
 import { commands } from "./cli/commands.ts";
 import { VERSION } from "./version.ts";
 
@@ -58,6 +59,17 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   return command.run(rest);
+}
+
+// For `prolong bench`: the process's peak and file-backed resident memory at exit, as the kernel counts them
+// (/proc/self/status), written to the file PROLONG_MEMORY_REPORT names. Unset, this costs nothing.
+const memoryReport = process.env.PROLONG_MEMORY_REPORT;
+if (memoryReport) {
+  process.on("exit", () => {
+    const status = readFileSync("/proc/self/status", "utf8");
+    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? NaN);
+    writeFileSync(memoryReport, JSON.stringify({ hwmKiB: kib("VmHWM"), anonKiB: kib("RssAnon"), fileKiB: kib("RssFile"), shmemKiB: kib("RssShmem") }));
+  });
 }
 
 process.exitCode = await main(process.argv.slice(2));

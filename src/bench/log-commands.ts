@@ -34,7 +34,7 @@ function load(file: string): LoadedLog {
 }
 
 /** argv that starts prolong itself: the compiled binary is its own entry; under bun, src/main.ts. */
-function prolongArgv(): string[] {
+export function prolongArgv(): string[] {
   const compiled = import.meta.path.startsWith("/$bunfs") || import.meta.path.startsWith("B:\\~BUN");
   return compiled ? [process.execPath] : [process.execPath, path.resolve(import.meta.dir, "../main.ts")];
 }

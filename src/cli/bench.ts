@@ -3,18 +3,21 @@
 // native function keeps earning its place (DESIGN.md): if Bun's built-in wins, the figure says so. Several
 // log sizes in one run show how each job scales; the inspection commands are timed on the 320K-line log
 // (the size a long run reaches), where each must answer within 100 ms.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import path from "node:path";
 import { generateLog } from "../bench/gen-log.ts";
-import { benchLogCommands, type CommandTiming } from "../bench/log-commands.ts";
-import { blake3, cellChanges, prefixCheck, sectionIndex, xxh3_128 } from "../native.ts";
+import { benchLogCommands, prolongArgv, type CommandTiming } from "../bench/log-commands.ts";
+import { processJobs, timeProcess, type ProcessFigure } from "../bench/processes.ts";
+import { blake3, cellChanges, mapFile, prefixCheck, sectionIndex, xxh3_128 } from "../native.ts";
 import { flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
 const SEPARATOR = "=".repeat(80);
 const FIXTURE_GAMES = ["ft09", "lp85", "m0r0", "cn04"];
-const DEFAULT_SIZES = [10_000, 100_000, 320_000, 1_000_000];
+const DEFAULT_SIZES = [10_000, 320_000, 2_000_000, 8_000_000];
+/** The whole-process targets: at this size start-up dominates; at the largest generated size the scan does. */
+const BIG_SIZE = 8_000_000;
 /** The generated size the inspection commands are timed on (when it is among --lines; else the largest below it). */
 const COMMANDS_SIZE = 320_000;
 const COMMAND_TARGET_MS = 100;
@@ -125,20 +128,23 @@ function bunCellChanges(buf: Buffer, starts: Float64Array, ends: Float64Array): 
   return out;
 }
 
-function countLines(buf: Buffer): number {
-  let n = 0;
-  for (let i = buf.indexOf(10); i >= 0; i = buf.indexOf(10, i + 1)) n++;
-  return n;
+/** The file's bytes, mapped (no copy), as a Buffer view. */
+function mapped(file: string): Buffer {
+  const m = mapFile(file);
+  if (!(m instanceof Uint8Array)) throw new Error(`prolong bench: ${file}: ${m.message}`);
+  return Buffer.from(m.buffer, m.byteOffset, m.length);
 }
 
-function timeProcess(repeat: number, cmd: string[]): number | null {
-  if (Bun.which(cmd[0]!) === null) return null;
-  return best(repeat, () => Bun.spawnSync(cmd, { stdout: "ignore", stderr: "ignore" }));
+/** Progress on stderr: one line rewritten in place on a terminal, a line per step otherwise. */
+function progress(text: string): void {
+  if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${text}`);
+  else process.stderr.write(`${text}\n`);
 }
 
-function benchInput(name: string, file: string, repeat: number): InputReport {
-  const buf = readFileSync(file);
-  const copy = Buffer.from(buf); // a second buffer with the same bytes, as a sandbox copy is
+function benchInput(name: string, file: string, copyFile: string | null, repeat: number): InputReport {
+  const buf = mapped(file);
+  // A second file that is a byte-prefix of the first, as a workspace copy is (or the same bytes again).
+  const copy = copyFile ? mapped(copyFile) : Buffer.from(buf);
   const gb = buf.length / 1e9;
   const table = sectionIndex(buf);
   const timings: Timing[] = [];
@@ -151,8 +157,6 @@ function benchInput(name: string, file: string, repeat: number): InputReport {
   add("section index", "native", best(repeat, () => sectionIndex(buf)));
   add("section index", "bun indexOf + regex (full table)", best(repeat, () => bunSectionTable(buf)));
   add("section index", "bun Buffer.indexOf (offsets only)", best(repeat, () => bunSeparatorOffsets(buf)));
-  add("section index", "grep -c -x -F (process)", timeProcess(repeat, ["grep", "-c", "-x", "-F", SEPARATOR, file]));
-  add("section index", "rg -c -x -F (process)", timeProcess(repeat, ["rg", "-c", "-x", "-F", SEPARATOR, file]));
 
   add("prefix verify", "native", best(repeat, () => prefixCheck(buf, copy)));
   add("prefix verify", "bun Buffer.compare", best(repeat, () => Buffer.compare(buf.subarray(0, copy.length), copy)));
@@ -166,7 +170,7 @@ function benchInput(name: string, file: string, repeat: number): InputReport {
 
   add("board diffs", "native", best(repeat, () => cellChanges(buf, table)));
   add("board diffs", "bun byte loop", best(repeat, () => bunCellChanges(buf, table.boardStart, table.boardEnd)));
-  return { name, bytes: buf.length, lines: countLines(buf), sections: table.count, timings };
+  return { name, bytes: buf.length, lines: table.lines, sections: table.count, timings };
 }
 
 function fixturesDir(): string | null {
@@ -199,6 +203,76 @@ function targets(main: InputReport, diff5k: { ms: number; withIndexMs: number })
   ];
 }
 
+interface Machine {
+  readonly cores: number;
+  readonly cpu: string;
+  readonly memoryGiB: number;
+  readonly load: readonly number[];
+  readonly bun: string;
+  readonly prolong: string;
+}
+
+function machine(): Machine {
+  const c = cpus();
+  return { cores: c.length, cpu: c[0]?.model ?? "unknown", memoryGiB: totalmem() / 2 ** 30, load: loadavg(), bun: Bun.version, prolong: prolongArgv().join(" ") };
+}
+
+function formatMachine(m: Machine): string {
+  return `machine: ${m.cores} cores (${m.cpu}), ${m.memoryGiB.toFixed(1)} GiB memory, load ${m.load.map((x) => x.toFixed(2)).join(" ")}; Bun ${m.bun}; prolong = ${m.prolong}`;
+}
+
+const fmt = (x: number | null, digits = 1) => (x === null ? "-" : x.toFixed(digits));
+
+function formatProcesses(figures: readonly ProcessFigure[], startup: ProcessFigure): string[] {
+  const out = [
+    `whole processes (median of --repeat runs after a warm-up; output read through a pipe; peak = max RSS, anon = peak RSS less mapped file pages):`,
+    `  start-up: ${startup.command} ${fmt(startup.wallMs)} ms, peak ${fmt(startup.peakMiB)} MiB`,
+  ];
+  const inputs = [...new Set(figures.map((f) => f.input))];
+  for (const input of inputs) {
+    out.push(`  ${input}`);
+    out.push(`    ${"command".padEnd(52)} ${"wall ms".padStart(9)} ${"cpu ms".padStart(8)} ${"peak MiB".padStart(9)} ${"anon MiB".padStart(9)} ${"x best peer".padStart(12)}`);
+    for (const f of figures.filter((x) => x.input === input)) {
+      const peer = bestPeer(figures, f.input, f.job);
+      const ratio = f.tool === "prolong" && peer ? (f.wallMs / peer.wallMs).toFixed(2) : "";
+      out.push(`    ${f.command.padEnd(52)} ${fmt(f.wallMs).padStart(9)} ${fmt(f.cpuMs).padStart(8)} ${fmt(f.peakMiB).padStart(9)} ${fmt(f.anonMiB).padStart(9)} ${ratio.padStart(12)}`);
+    }
+  }
+  return out;
+}
+
+function bestPeer(figures: readonly ProcessFigure[], input: string, job: string): ProcessFigure | null {
+  const peers = figures.filter((f) => f.input === input && f.job === job && f.tool === "peer").sort((a, b) => a.wallMs - b.wallMs);
+  return peers[0] ?? null;
+}
+
+/** The issue's whole-process targets, on the inputs that are present. */
+function processTargets(figures: readonly ProcessFigure[], startup: ProcessFigure, small: string | null, big: string | null): Target[] {
+  const out: Target[] = [];
+  const find = (input: string, prefix: string) => figures.find((f) => f.input === input && f.command.startsWith(prefix));
+  if (small) {
+    for (const c of ["prolong log stats", "prolong log sections", "prolong verify"]) {
+      const f = find(small, c);
+      if (f) out.push({ what: `${c} on ${small}, whole process`, measured: f.wallMs, unit: "ms", target: `<= start-up + 10 = ${(startup.wallMs + 10).toFixed(1)}`, met: f.wallMs <= startup.wallMs + 10 });
+    }
+  }
+  if (big) {
+    const grep = find(big, "grep -c -x");
+    for (const c of ["prolong log stats", "prolong log sections"]) {
+      const f = find(big, c);
+      if (f && grep) out.push({ what: `${c} on ${big} vs grep -c`, measured: f.wallMs / grep.wallMs, unit: "x grep's time", target: "<= 1", met: f.wallMs <= grep.wallMs });
+    }
+    const v = find(big, "prolong verify");
+    const cmp = find(big, "cmp");
+    if (v && cmp) out.push({ what: `prolong verify on ${big} vs cmp -n`, measured: v.wallMs / cmp.wallMs, unit: "x cmp's time", target: "<= 0.33", met: v.wallMs * 3 <= cmp.wallMs });
+  }
+  for (const f of figures) {
+    if (f.tool !== "prolong" || f.anonMiB === null || (f.job === "count sections" && f.command.includes("sections"))) continue;
+    out.push({ what: `${f.command} on ${f.input}: anonymous memory`, measured: f.anonMiB, unit: "MiB", target: "<= 64", met: f.anonMiB <= 64 });
+  }
+  return out;
+}
+
 function formatCommands(input: string, timings: readonly CommandTiming[]): string[] {
   const out = [`inspection commands on ${input} (LOG); in process = read + index + answer as text; process = whole \`prolong\` run`];
   out.push(`  ${"command".padEnd(42)} ${"in process ms".padStart(13)} ${"process ms".padStart(11)}`);
@@ -208,8 +282,10 @@ function formatCommands(input: string, timings: readonly CommandTiming[]): strin
   return out;
 }
 
-function formatReport(inputs: InputReport[], diff5k: { ms: number; withIndexMs: number; sections: number }, tgs: Target[], commands: { input: string; timings: CommandTiming[] } | null, targetInput: string): string {
-  const out: string[] = [];
+function formatReport(m: Machine, processes: { figures: ProcessFigure[]; startup: ProcessFigure } | null, inputs: InputReport[], diff5k: { ms: number; withIndexMs: number; sections: number }, tgs: Target[], commands: { input: string; timings: CommandTiming[] } | null, targetInput: string): string {
+  const out: string[] = [formatMachine(m), ""];
+  if (processes) out.push(...formatProcesses(processes.figures, processes.startup), "");
+  out.push("in process (best of --repeat runs; the file mapped, then each job on its bytes):", "");
   for (const r of inputs) {
     out.push(`${r.name}: ${(r.bytes / 1e6).toFixed(1)} MB, ${r.lines.toLocaleString("en")} lines, ${r.sections.toLocaleString("en")} sections`);
     out.push(`  ${"job".padEnd(14)} ${"implementation".padEnd(34)} ${"ms".padStart(9)} ${"GB/s".padStart(7)} ${"x native".padStart(9)}`);
@@ -222,32 +298,39 @@ function formatReport(inputs: InputReport[], diff5k: { ms: number; withIndexMs: 
   out.push(`board diffs of a ${diff5k.sections.toLocaleString("en")}-section log: ${diff5k.ms.toFixed(2)} ms (with the section index: ${diff5k.withIndexMs.toFixed(2)} ms)`);
   out.push("");
   if (commands) out.push(...formatCommands(commands.input, commands.timings), "");
-  out.push(`targets (${targetInput}):`);
+  out.push(`targets (in-process ones on ${targetInput}):`);
   for (const t of tgs) out.push(`  ${t.met ? "met " : "MISS"}  ${t.what}: ${t.measured.toFixed(2)} ${t.unit} (target ${t.target} ${t.unit})`);
   out.push("");
   out.push("'x native' = that implementation's time / native's (above 1: native is faster). Best of --repeat runs.");
   return out.join("\n");
 }
 
-const USAGE = `usage: prolong bench [--lines N[,N...]] [--log FILE]... [--repeat K] [--no-commands] [--json]
+const USAGE = `usage: prolong bench [--lines N[,N...]] [--log FILE]... [--repeat K] [--no-commands] [--no-processes] [--json]
 
-Times the log-scanning jobs on the same bytes, native addon vs the best Bun-only way vs grep/rg (whole
-processes): section index, prefix verify, xxh3-128, blake3, all consecutive board diffs. Inputs: generated
-logs of each size N (src/bench/gen-log.ts, seed 1), the four published PRO-LONG logs when a
-shared/fixtures/prolong-release folder sits beside the checkout, and every --log FILE. Also times the board
-diffs of a generated 5,000-section log, and the inspection commands (log stats|sections|show|diff|grep,
-view) on the 320K-line log, in process and as whole processes (target: each <= 100 ms).
+Whole processes first: prolong log stats, log sections, log grep and verify, each beside the standard tool
+doing the nearest job on the same file (grep -c and rg -c of the separator or the pattern, cmp -n of the
+copy), output read through a pipe, with wall and CPU time, peak memory (/usr/bin/time) and prolong's
+anonymous memory, and prolong --version as the start-up floor. Then in process, on the same bytes: native
+addon vs the best Bun-only way (section index, prefix verify, xxh3-128, blake3, all consecutive board diffs).
+Inputs: generated logs of each size N (src/bench/gen-log.ts, seed 1) with a copy cut at a section boundary
+at 80%, the four published PRO-LONG logs with their workspace copies when a shared/fixtures/prolong-release
+folder sits beside the checkout, and every --log FILE. Also times the board diffs of a generated
+5,000-section log, and the inspection commands (log stats|sections|show|diff|grep, view) on the 320K-line
+log. The machine is printed first and a progress line runs on stderr. Run dist/prolong bench to time the
+compiled binary's start-up.
 
 options:
-  --lines N,...  sizes of the generated logs in lines (default 10000,100000,320000,1000000)
+  --lines N,...  sizes of the generated logs in lines (default 10000,320000,2000000,8000000)
   --no-commands  skip the inspection-command timings
+  --no-processes skip the whole-process timings
   --log FILE    add a log file (repeatable)
-  --repeat K    runs per measurement; the best is reported (default 5)
+  --repeat K    runs per measurement: the best in process, the median of whole processes (default 5)
   --json        print the report as JSON`;
 
 const flags = {
   lines: flag.textOr(DEFAULT_SIZES.join(",")),
   "no-commands": flag.bool(),
+  "no-processes": flag.bool(),
   log: flag.list(),
   repeat: flag.intOr(5, 1, 1000),
   json: flag.bool(),
@@ -273,29 +356,54 @@ export const benchCommand: Command = {
       return 2;
     }
 
-    // A run takes minutes: on a terminal, say what is being timed (stderr, so --json output stays clean).
-    const step = (what: string) => {
-      if (process.stderr.isTTY) process.stderr.write(`\r\x1b[Kbench: ${what}`);
-    };
-    // grep and rg read files, so the generated logs are written to a scratch directory.
+    const m = machine();
+    progress(formatMachine(m));
+    // grep, rg and cmp read files, so the generated logs (and their copies) are written to a scratch directory.
     const scratch = mkdtempSync(path.join(tmpdir(), "prolong-bench-"));
     try {
-      const inputs: Array<[string, string]> = [];
+      const inputs: Array<{ name: string; file: string; copy: string | null }> = [];
       for (const lines of sizes) {
-        step(`generating a ${lines.toLocaleString("en")}-line log`);
+        progress(`bench: generating a ${lines.toLocaleString("en")}-line log`);
         const generated = path.join(scratch, `generated-${lines}.txt`);
-        writeFileSync(generated, generateLog({ lines, seed: 1 }));
-        inputs.push([`generated (${lines.toLocaleString("en")} lines)`, generated]);
+        const text = Buffer.from(generateLog({ lines, seed: 1 }));
+        writeFileSync(generated, text);
+        // The copy an agent would hold at 80% of the run: cut where a section ends (before the join).
+        const cut = text.indexOf(`\n${SEPARATOR}`, Math.floor(text.length * 0.8));
+        const copy = path.join(scratch, `generated-${lines}-copy.txt`);
+        writeFileSync(copy, text.subarray(0, cut < 0 ? text.length : cut));
+        inputs.push({ name: `generated (${lines.toLocaleString("en")} lines)`, file: generated, copy });
       }
       const fixtures = fixturesDir();
-      if (fixtures) for (const g of FIXTURE_GAMES) inputs.push([`fixture ${g}`, path.join(fixtures, g, "logs.txt")]);
-      for (const f of parsed.values.log) inputs.push([f, f]);
-      const reports = inputs.map(([name, file], k) => {
-        step(`timing ${name} (${k + 1} of ${inputs.length}; best of ${repeat})`);
-        return benchInput(name, file, repeat);
-      });
-      step("timing the board diffs of a 5,000-section log");
+      if (fixtures) {
+        for (const g of FIXTURE_GAMES) {
+          const copy = path.join(fixtures, g, "workspace", "logs.txt");
+          inputs.push({ name: `fixture ${g}`, file: path.join(fixtures, g, "logs.txt"), copy: existsSync(copy) ? copy : null });
+        }
+      }
+      for (const f of parsed.values.log) inputs.push({ name: f, file: f, copy: null });
 
+      let processes: { figures: ProcessFigure[]; startup: ProcessFigure } | null = null;
+      if (!parsed.values["no-processes"]) {
+        const prolong = prolongArgv();
+        progress("bench: whole process: prolong --version");
+        const startup = timeProcess("-", { job: "start-up", tool: "prolong", command: "prolong --version", argv: [...prolong, "--version"] }, repeat);
+        const figures: ProcessFigure[] = [];
+        for (const input of inputs) {
+          const copy = input.copy ? { path: input.copy, bytes: statSync(input.copy).size } : null;
+          for (const job of processJobs(prolong, input.file, copy)) {
+            progress(`bench: whole process: ${job.command} on ${input.name}`);
+            figures.push(timeProcess(input.name, job, repeat));
+          }
+        }
+        processes = { figures, startup };
+      }
+
+      const reports = inputs.map((input) => {
+        progress(`bench: in process: ${input.name}`);
+        return benchInput(input.name, input.file, input.copy, repeat);
+      });
+
+      progress("bench: board diffs of a 5,000-section log");
       const log5k = Buffer.from(generateLog({ sections: 5000, seed: 2 }));
       const table5k = sectionIndex(log5k);
       const diff5k = {
@@ -306,16 +414,19 @@ export const benchCommand: Command = {
       // Targets and command timings on the 320K-line log, or the largest generated size below it.
       const below = sizes.map((n, i) => [n, i] as const).filter(([n]) => n <= COMMANDS_SIZE).sort((x, y) => y[0] - x[0]);
       const main = below[0]?.[1] ?? 0;
-      const [mainName, mainFile] = inputs[main]!;
-      if (!parsed.values["no-commands"]) step(`timing the inspection commands on ${mainName}`);
+      const { name: mainName, file: mainFile } = inputs[main]!;
+      if (!parsed.values["no-commands"]) progress(`bench: inspection commands on ${mainName}`);
       const commands = parsed.values["no-commands"] ? null : { input: mainName, timings: benchLogCommands(mainFile, (f) => best(repeat, f), true) };
-      const tgs = [...targets(reports[main]!, diff5k), ...(commands ? commandTargets(commands.timings) : [])];
-      step("");
+      const bigIndex = sizes.indexOf(BIG_SIZE);
+      const procTargets = processes
+        ? processTargets(processes.figures, processes.startup, sizes.includes(COMMANDS_SIZE) ? mainName : null, bigIndex >= 0 ? inputs[bigIndex]!.name : null)
+        : [];
+      const tgs = [...targets(reports[main]!, diff5k), ...(commands ? commandTargets(commands.timings) : []), ...procTargets];
       if (process.stderr.isTTY) process.stderr.write("\r\x1b[K");
       if (parsed.values.json) {
-        console.log(JSON.stringify({ repeat, inputs: reports, boardDiffs5k: diff5k, commands, targetsInput: mainName, targets: tgs }, null, 2));
+        console.log(JSON.stringify({ machine: m, repeat, processes, inputs: reports, boardDiffs5k: diff5k, commands, targetsInput: mainName, targets: tgs }, null, 2));
       } else {
-        console.log(formatReport(reports, diff5k, tgs, commands, mainName));
+        console.log(formatReport(m, processes, reports, diff5k, tgs, commands, mainName));
       }
       return 0;
     } finally {
