@@ -398,8 +398,8 @@ export const benchCommand: Command = {
         processes = { figures, startup };
       }
 
-      const reports = inputs.map((input) => {
-        progress(`bench: in process: ${input.name}`);
+      const reports = inputs.map((input, k) => {
+        progress(`bench: timing ${input.name} (${k + 1} of ${inputs.length}; best of ${repeat}, in process)`);
         return benchInput(input.name, input.file, input.copy, repeat);
       });
 
