@@ -13,6 +13,7 @@ import { startModelServer } from "../../support/model-server.ts";
 import { HAVE_BWRAP, play, realCli, scripted, tempRoot, withEnv } from "./helpers.ts";
 
 const claude = realCli("claude", "@anthropic-ai/claude-code");
+const codex = realCli("codex", "@openai/codex");
 const INPUT = { prompt: "play", turn: 1, availableActions: [1, 2, 3, 4] as const, actionCap: 5, seed: 0 };
 
 /** A stand-in CLI that records its argv (one per line) and the compaction settings it was given, then answers. */
@@ -112,6 +113,26 @@ describe.skipIf(!claude)("Claude Code at --tools read, real CLI", () => {
       expect(existsSync(join(run.session.paths.workspace, "notes.txt"))).toBe(false);
       // The model heard the denial as the Write's result.
       expect(JSON.stringify(reqs[2]!.body["messages"])).toMatch(/permission|denied|not allowed|haven't granted/i);
+    } finally {
+      server.stop();
+    }
+  }, 120_000);
+});
+
+describe.skipIf(!codex)("Codex with --context-limit, real CLI", () => {
+  test("the CLI accepts model_auto_compact_token_limit and plays a turn; the request reaches the scripted server", async () => {
+    const server = startModelServer([
+      { tools: [{ name: "exec_command", input: { cmd: `printf '%s' '{"actions": ["ACTION4"]}' > actions.json` } }] },
+      { text: "[PLAN]\nright" },
+    ]);
+    const home = tempRoot();
+    writeFileSync(join(home, "config.toml"), `model = "scripted"\nmodel_provider = "local"\n\n[model_providers.local]\nname = "local"\nbase_url = "${server.url}/v1"\nwire_api = "responses"\nenv_key = "LOCAL_KEY"\n`);
+    try {
+      const run = await withEnv({ CODEX_HOME: home, LOCAL_KEY: "scripted" }, () =>
+        play({ game: "glide", agent: "codex", contextLimit: 64_000, maxActions: 1, agentRetries: 0, agentTimeoutSec: 60, sandbox: HAVE_BWRAP ? "bwrap" : "none" }),
+      );
+      expect(run.end.reason).toBe("max-actions");
+      expect(scripted(server.requests).length).toBe(2);
     } finally {
       server.stop();
     }
