@@ -1,0 +1,36 @@
+// `prolong replay` on a committed game (--env local, no Python): a run directory replays board for board
+// (exit 0); the same log against another game diverges, and the first divergence is named (exit 1).
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { playGame, tempRoot } from "../run/helpers.ts";
+
+const MAIN = join(import.meta.dir, "../../src/main.ts");
+
+function replay(args: string[]) {
+  const r = Bun.spawnSync([process.execPath, MAIN, "replay", ...args], { stdout: "pipe", stderr: "pipe" });
+  return { code: r.exitCode, out: r.stdout.toString(), err: r.stderr.toString() };
+}
+
+describe("prolong replay on a local game", () => {
+  test("a run directory replays board for board; the log against another game diverges, named", async () => {
+    const run = await playGame({ game: "glide", maxActions: 40 }, tempRoot());
+    const same = replay([run.session.paths.dir, "--json"]);
+    expect(same.err).toBe("");
+    expect(same.code).toBe(0);
+    const report = JSON.parse(same.out) as { sections: number; boards: number; matched: number; differences: unknown[]; firstDivergence: unknown };
+    expect(report.sections).toBe(41);
+    expect(report.matched).toBe(41);
+    expect(report.differences).toEqual([]);
+    expect(report.firstDivergence).toBeNull();
+
+    const other = replay([run.session.paths.log, "--game", "vault", "--json"]);
+    expect(other.code).toBe(1);
+    const diverged = JSON.parse(other.out) as { differences: { section: number; what: string[] }[]; firstDivergence: { section: number } };
+    expect(diverged.differences.length).toBeGreaterThan(0);
+    expect(diverged.firstDivergence.section).toBe(diverged.differences[0]!.section);
+    const text = replay([run.session.paths.log, "--game", "vault"]);
+    expect(text.code).toBe(1);
+    expect(diverged.firstDivergence.section).toBe(0); // another game's first board already differs
+    expect(text.out).toContain("INITIAL STATE");
+  });
+});
