@@ -114,7 +114,7 @@ export function parseArgv<F extends FlagTable>(args: readonly string[], flags: F
       raw[name] = true;
       return null;
     }
-    if (value === undefined) return `${shown} needs a value`;
+    if (value === undefined) return `${shown} needs a value${shown.startsWith("--") ? ` (one that starts with -- goes as ${shown}=VALUE)` : ""}`;
     if (f.takes === "many") raw[name] = [...((raw[name] as string[] | undefined) ?? []), value];
     else raw[name] = value;
     return null;

@@ -55,8 +55,9 @@ describe("parseArgv", () => {
   test("mistakes: did you mean, missing values, values on switches, stray operands", () => {
     expect(parseArgv(["--kind", "claud"], flags)._unsafeUnwrapErr()).toContain("did you mean 'claude'?");
     expect(parseArgv(["--cpa", "3"], flags)._unsafeUnwrapErr()).toBe("unknown option '--cpa'; did you mean '--cap'?");
-    expect(parseArgv(["--cap"], flags)._unsafeUnwrapErr()).toBe("--cap needs a value");
-    expect(parseArgv(["--cap", "--kind", "codex"], flags)._unsafeUnwrapErr()).toBe("--cap needs a value");
+    expect(parseArgv(["--cap"], flags)._unsafeUnwrapErr()).toBe("--cap needs a value (one that starts with -- goes as --cap=VALUE)");
+    expect(parseArgv(["--cap", "--kind", "codex"], flags)._unsafeUnwrapErr()).toStartWith("--cap needs a value");
+    expect(parseArgv(["--out=--odd-name"], flags)._unsafeUnwrap().values.out).toBe("--odd-name");
     expect(parseArgv(["-F=1"], flags).isErr()).toBe(true);
     expect(parseArgv(["a"], flags, 0)._unsafeUnwrapErr()).toBe("takes no arguments, got 'a'");
   });
