@@ -32,12 +32,11 @@ function expectSameIndex(buf: Uint8Array): SectionTable {
   return native;
 }
 
-describe("real logs (../shared/fixtures/prolong-release)", () => {
+const NO_FIXTURES = !existsSync(FIXTURES);
+const fixturesNote = NO_FIXTURES ? ` (skipped: ${FIXTURES} is absent; it ships with the project's shared data, not the repo)` : "";
+
+describe.skipIf(NO_FIXTURES)(`real logs (../shared/fixtures/prolong-release)${fixturesNote}`, () => {
   const games = { ft09: 83, lp85: 113, m0r0: 273, cn04: 250 } as const;
-  if (!existsSync(FIXTURES)) {
-    console.log(`skipping real-log tests: ${FIXTURES} is absent (it ships with the project's shared data, not the repo)`);
-    return;
-  }
   for (const [game, sections] of Object.entries(games)) {
     test(`${game}: ${sections} sections, native = oracle, workspace copy is a prefix`, () => {
       const master = readFileSync(path.join(FIXTURES, game, "logs.txt"));
@@ -328,11 +327,7 @@ describe("xxh3-128: native = TS oracle (test/oracle/xxh3.ts)", () => {
     expect(xxh3_128Oracle(buf, 1, 300)).not.toBe(xxh3_128Oracle(buf, 0, 299));
   });
 
-  test("real logs: whole file and every section", () => {
-    if (!existsSync(FIXTURES)) {
-      console.log(`skipping xxh3-128 real-log checks: ${FIXTURES} is absent (it ships with the project's shared data)`);
-      return;
-    }
+  test.skipIf(NO_FIXTURES)(`real logs: whole file and every section${fixturesNote}`, () => {
     for (const game of ["ft09", "lp85", "m0r0", "cn04"]) {
       const master = readFileSync(path.join(FIXTURES, game, "logs.txt"));
       expect([game, xxh3_128(master)]).toEqual([game, xxh3_128Oracle(master)]);

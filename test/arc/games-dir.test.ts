@@ -103,13 +103,9 @@ describe.skipIf(!python)("the user's Python side", () => {
     expect(e.fix).toContain("pip install arc-agi");
   });
 
-  test("arcengine not importable → says exactly that and how to install it", async () => {
-    // Only meaningful where arcengine is not installed for this interpreter.
-    const probe = Bun.spawnSync([python!, "-c", "import arcengine"], { env: { ...process.env, PYTHONPATH: "" } });
-    if (probe.exitCode === 0) {
-      console.log("skipping: arcengine is installed for python3, so it cannot be missing");
-      return;
-    }
+  // Only meaningful where arcengine is not installed for this interpreter.
+  const engineInstalled = python !== null && Bun.spawnSync([python, "-c", "import arcengine"], { env: { ...process.env, PYTHONPATH: "" } }).exitCode === 0;
+  test.skipIf(engineInstalled)(`arcengine not importable → says exactly that and how to install it${engineInstalled ? " (skipped: arcengine is installed for python3, so it cannot be missing)" : ""}`, async () => {
     const saved = process.env.PROLONG_ARC_ENGINE;
     delete process.env.PROLONG_ARC_ENGINE;
     const savedPath = process.env.PYTHONPATH;

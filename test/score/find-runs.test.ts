@@ -84,12 +84,8 @@ describe("findRuns on a directory of good and bad runs", async () => {
     expect(none.out).toContain("No run could be scored.");
   });
 
-  test("the published harness's run directory is foreign (skipped, named)", () => {
-    const ft09 = path.join(shared, "fixtures", "prolong-release", "ft09");
-    if (!existsSync(ft09)) {
-      console.log(`skipped: ${ft09} is absent (the shared fixtures are not in this checkout)`);
-      return;
-    }
+  const ft09 = path.join(shared, "fixtures", "prolong-release", "ft09");
+  test.skipIf(!existsSync(ft09))(`the published harness's run directory is foreign (skipped, named)${existsSync(ft09) ? "" : ` (skipped: ${ft09} is absent; the shared fixtures are not in this checkout)`}`, () => {
     const r = findRuns([ft09]);
     expect(r.runs).toEqual([]);
     expect(r.skipped).toEqual([{ dir: ft09, reason: expect.stringContaining("scorecard.json: not a prolong scorecard") }]);

@@ -105,7 +105,8 @@ const ROOT_ESCAPE = [
   `printf '{"actions":["ACTION4"]}' > actions.json`,
 ].join("; ");
 
-describe.skipIf(!HAVE_BWRAP || process.getuid?.() !== 0)("root inside bwrap (skipped: needs bwrap and a run as root)", () => {
+const NOT_ROOT_BWRAP = !HAVE_BWRAP || process.getuid?.() !== 0;
+describe.skipIf(NOT_ROOT_BWRAP)(`root inside bwrap${NOT_ROOT_BWRAP ? " (skipped: needs bwrap and a run as root)" : ""}`, () => {
   test("holds no capability, cannot unmount the covers, remount / writable, read /root or write the system", async () => {
     const root = tempRoot();
     const run = await play({ game: "glide", agent: "command", cmd: ROOT_ESCAPE, maxActions: 1, sandbox: "bwrap" }, { root, name: "escape" });

@@ -53,11 +53,7 @@ describe("readLog", () => {
     expect(Array.from(crlf.steps[1]!.board!.cells)).toEqual(Array.from(lf.steps[1]!.board!.cells));
   });
 
-  test("agrees with format.parseLog on every section of the real logs", () => {
-    if (!existsSync(FIXTURES)) {
-      console.log(`skipped: ${FIXTURES} is absent (the shared fixtures are not in a user's checkout)`);
-      return;
-    }
+  test.skipIf(!existsSync(FIXTURES))(`agrees with format.parseLog on every section of the real logs${existsSync(FIXTURES) ? "" : ` (skipped: ${FIXTURES} is absent; the shared fixtures are not in a user's checkout)`}`, () => {
     for (const game of ["ft09", "lp85"]) {
       const text = readFileSync(path.join(FIXTURES, game, "logs.txt"), "utf8");
       const run = readLog(bytes(text), game)._unsafeUnwrap();

@@ -5,7 +5,7 @@ import { action, gameRoot, NO_NETHACK, play, startGame } from "./helpers.ts";
 
 const WALK = ["far west", "far south", "far east", "far north", "search", "northeast", "southwest", "inventory", "esc", "far southeast", "wait", "far northwest"];
 
-describe.skipIf(NO_NETHACK)("the real game (skipped: NetHack not installed)", () => {
+describe.skipIf(NO_NETHACK)(`the real game${NO_NETHACK ? " (skipped: NetHack not installed)" : ""}`, () => {
   test("a seed replays key for key: the same actions give the same screens; another seed gives another game", async () => {
     const runs: string[][] = [];
     for (const seed of [5, 5, 6]) {

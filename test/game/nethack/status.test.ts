@@ -23,7 +23,7 @@ describe("status parser", () => {
   });
 });
 
-describe.skipIf(NO_NETHACK)("status and screens of the real game (skipped: NetHack not installed)", () => {
+describe.skipIf(NO_NETHACK)(`status and screens of the real game${NO_NETHACK ? " (skipped: NetHack not installed)" : ""}`, () => {
   test("start, a prompt, --More--, a menu, a level change and the end screen", async () => {
     const game = await startGame(11);
     try {
