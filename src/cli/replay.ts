@@ -2,11 +2,9 @@
 // boards (each animation frame and the settled board) or score differ from the logged ones, and the first
 // divergence. Tells whether a game (or a game version) is the one that wrote a log.
 import { existsSync, readFileSync, statSync } from "node:fs";
-import type { Result } from "neverthrow";
 import { formatError, prolongError, type ProlongError } from "../errors.ts";
-import type { GameEnv } from "../game/env.ts";
-import type { FrameData, Grid } from "../game-model.ts";
-import { formatToolCall, parseLog, type LogSection } from "../log/format.ts";
+import { parseLog } from "../log/format.ts";
+import { replaySections, type ReplayDifference } from "../run/replay.ts";
 import { join } from "node:path";
 import { logPathOf } from "../inspect/cli-support.ts";
 import { ENV_KINDS, newConfig, readConfigFile, type RunConfig } from "../config/run-config.ts";
@@ -34,14 +32,7 @@ environment and seed in run.json; the flags override them.
 exit status: 0 every section was checked and matches, 1 some differ or could not be checked (the log is cut or
 foreign past some section), 2 bad input (unreadable log, unknown game).`;
 
-export interface ReplayDifference {
-  /** Index of the section in the log (0 = the first INITIAL STATE). */
-  readonly section: number;
-  readonly action: number;
-  readonly call: string;
-  /** What differs, e.g. "frame 3/12: 41 cells differ, first at x=10, y=20" or "score: log 2, replay 1". */
-  readonly what: readonly string[];
-}
+export type { ReplayDifference };
 
 export interface ReplayReport {
   readonly log: string;
@@ -54,76 +45,6 @@ export interface ReplayReport {
   readonly firstDivergence: ReplayDifference | null;
   /** Set when the log stops in a section that does not parse (replayed up to it). */
   readonly cut?: string;
-}
-
-/** Differences between what the log holds and what the game returned, one string per difference. */
-export function compareSection(section: LogSection, frame: FrameData): string[] {
-  const logged = [...section.frames, section.board];
-  const out: string[] = [];
-  if (logged.length !== frame.frames.length) out.push(`frame count: log ${logged.length}, replay ${frame.frames.length}`);
-  const n = Math.min(logged.length, frame.frames.length);
-  for (let k = 0; k < n; k++) {
-    const d = gridDiff(logged[k]!, frame.frames[k]!);
-    if (d) out.push(`${k === logged.length - 1 ? "settled board" : `frame ${k + 1}/${logged.length - 1}`}: ${d}`);
-  }
-  if (section.header.score !== frame.levelsCompleted) out.push(`score: log ${section.header.score}, replay ${frame.levelsCompleted}`);
-  return out;
-}
-
-function gridDiff(a: Grid, b: Grid): string | null {
-  if (a.width !== b.width || a.height !== b.height) return `size: log ${a.width}x${a.height}, replay ${b.width}x${b.height}`;
-  let count = 0;
-  let first = -1;
-  for (let i = 0; i < a.cells.length; i++) {
-    if (a.cells[i] !== b.cells[i]) {
-      if (first < 0) first = i;
-      count++;
-    }
-  }
-  return count === 0 ? null : `${count} cell(s) differ, first at x=${first % a.width}, y=${Math.floor(first / a.width)}`;
-}
-
-/**
- * Replays parsed sections against games from `open` (called once per INITIAL STATE section, so each episode
- * starts from a fresh game). Game I/O errors end the replay as errors.
- */
-export async function replaySections(
-  sections: readonly LogSection[],
-  open: () => Result<GameEnv, ProlongError>,
-): Promise<{ ok: true; differences: ReplayDifference[]; boards: number } | { ok: false; error: ProlongError }> {
-  const differences: ReplayDifference[] = [];
-  let env: GameEnv | null = null;
-  let boards = 0;
-  try {
-    for (let i = 0; i < sections.length; i++) {
-      const section = sections[i]!;
-      let frame: FrameData;
-      if (section.header.kind === "initial") {
-        await env?.close();
-        const opened = open();
-        if (opened.isErr()) return { ok: false, error: opened.error };
-        env = opened.value;
-        const r = await env.reset();
-        if (r.isErr()) return { ok: false, error: r.error };
-        frame = r.value;
-      } else {
-        if (!env) return { ok: false, error: prolongError("bad-log", "the log does not start with an INITIAL STATE section") };
-        if (!section.toolCall) {
-          differences.push({ section: i, action: section.header.action, call: "(none)", what: ["the section has no Tool Call line; nothing to replay"] });
-          continue;
-        }
-        const r = await env.step(section.toolCall);
-        if (r.isErr()) return { ok: false, error: r.error };
-        frame = r.value;
-      }
-      boards += section.frames.length + 1;
-      const what = compareSection(section, frame);
-      if (what.length > 0) differences.push({ section: i, action: section.header.action, call: section.toolCall ? formatToolCall(section.toolCall) : "INITIAL STATE", what });
-    }
-  } finally {
-    await env?.close();
-  }
-  return { ok: true, differences, boards };
 }
 
 export async function replayLog(logPath: string, config: RunConfig): Promise<{ ok: true; report: ReplayReport } | { ok: false; error: ProlongError }> {

@@ -8,7 +8,6 @@ import { join } from "node:path";
 import * as v from "valibot";
 import { realClock } from "../clock.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
-import type { FrameData, Grid } from "../game-model.ts";
 import { parseSection, writeSection as sectionText, type LogSection } from "../log/format.ts";
 import { sectionRow, type RunIndex } from "../log/index.ts";
 import { MasterLog } from "../log/master.ts";
@@ -16,6 +15,7 @@ import { sectionIndex } from "../native.ts";
 import { readConfigFile } from "../config/run-config.ts";
 import { agentPart, openEnv, runEnvContext } from "./parts.ts";
 import { recordInitial } from "./record.ts";
+import { compareSection, SectionReplayer } from "./replay.ts";
 import { runPaths, type RunPaths } from "../run-files/layout.ts";
 import { lockRun, type RunLock } from "./lock.ts";
 import { PendingBatchSchema, type PendingBatch, type RunParts, type RunSession } from "./session.ts";
@@ -129,33 +129,30 @@ async function resumeLocked(paths: RunPaths, lock: RunLock, opts: ResumeOptions,
     return finishResume(s);
   }
   if (head.section.header.kind !== "initial") return err(prolongError("bad-log", "the master log does not start with an INITIAL STATE section", { path: paths.log }));
-  const firstDiff = compareBoards(frame, head.section);
-  if (firstDiff) return err(replayError(paths.log, 0, firstDiff));
+  const firstDiff = compareSection(head.section, frame);
+  if (firstDiff.length > 0) return err(replayError(paths.log, 0, firstDiff.join("; ")));
+  // The shared replay engine (replay.ts) steps the game through the rest; the tally follows every step.
+  const replayer = new SectionReplayer(() => openGame(envContext));
+  replayer.adopt(s.env);
   for (const { section, unindexed } of rest) {
     const h = section.header;
+    if (h.kind !== "initial" && !section.toolCall) return err(replayError(paths.log, h.action, "the section has no Tool Call line"));
+    const r = await replayer.play(section);
+    if (r.isErr()) return err(r.error);
+    frame = r.value;
+    s.env = replayer.env!;
     if (h.kind === "initial") {
-      const next = openGame(envContext);
-      if (next.isErr()) return err(next.error);
-      await s.env.close(); // one game process at a time (an arc-local bridge is a Python child)
-      s.env = next.value;
-      const r = await s.env.reset();
-      if (r.isErr()) return err(r.error);
-      frame = r.value;
       startEpisode(tally, frame);
       lastEffect = null;
     } else {
-      if (!section.toolCall) return err(replayError(paths.log, h.action, "the section has no Tool Call line"));
-      const r = await s.env.step(section.toolCall);
-      if (r.isErr()) return err(r.error);
-      frame = r.value;
       lastEffect = recordStep(tally, frame);
       const e = lastEffect.header;
       if (e.action !== h.action || e.level !== h.level || e.attempt !== h.attempt || e.score !== h.score) {
         return err(replayError(paths.log, h.action, `the header says Action ${h.action} | Level ${h.level} | Attempt ${h.attempt} | Score ${h.score}, the replay gives Action ${e.action} | Level ${e.level} | Attempt ${e.attempt} | Score ${e.score}`));
       }
     }
-    const diff = compareBoards(frame, section);
-    if (diff) return err(replayError(paths.log, h.action, diff));
+    const diff = compareSection(section, frame);
+    if (diff.length > 0) return err(replayError(paths.log, h.action, diff.join("; ")));
     if (unindexed) index.addSection(sectionRow(unindexed, encoder.encode(sectionText(section, config.value.gridMode)), h, section.frames.length + 1));
   }
   s.frame = frame;
@@ -240,22 +237,6 @@ function recoverSections(master: MasterLog, index: RunIndex, dir: string): Resul
     return ok({ sections: out, truncated: true });
   }
   return ok({ sections: out, truncated: false });
-}
-
-function compareBoards(frame: FrameData, section: LogSection): string | null {
-  const logged = [...section.frames, section.board];
-  if (logged.length !== frame.frames.length) return `the log has ${logged.length} frame(s), the replay ${frame.frames.length}`;
-  for (let k = 0; k < logged.length; k++) {
-    const d = firstCellDiff(logged[k]!, frame.frames[k]!);
-    if (d !== null) return `frame ${k + 1}/${logged.length} differs at x=${d % logged[k]!.width}, y=${Math.floor(d / logged[k]!.width)}`;
-  }
-  return null;
-}
-
-function firstCellDiff(a: Grid, b: Grid): number | null {
-  if (a.width !== b.width || a.height !== b.height) return 0;
-  for (let i = 0; i < a.cells.length; i++) if (a.cells[i] !== b.cells[i]) return i;
-  return null;
 }
 
 function replayError(path: string, action: number, what: string): ProlongError {
