@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { SECTION_JOIN, type SectionHeader } from "../src/log/format.ts";
-import { RunIndex, sectionRow } from "../src/log/index.ts";
+import { RunIndex, sectionRow } from "../src/log/run-index.ts";
 import { MasterLog } from "../src/log/master.ts";
 import { syncAgentCopy } from "../src/workspace/copy.ts";
 import { WorkspaceDir } from "../src/workspace/dir.ts";

@@ -5,7 +5,7 @@ import { err, ok, type Result } from "neverthrow";
 import { formatError, type ProlongError } from "../errors.ts";
 import { actionName, type Action, type FrameData } from "../game-model.ts";
 import { formatToolCall, type LogSection } from "../log/format.ts";
-import { appendSection } from "../log/index.ts";
+import { appendSection } from "../log/run-index.ts";
 import { COPY_FILE, type TamperEvent } from "../workspace/copy.ts";
 import type { WorkspaceTamper } from "../workspace/dir.ts";
 import type { EventFields, EventKind } from "../run-files/events.ts";

@@ -9,7 +9,7 @@ import * as v from "valibot";
 import { realClock } from "../clock.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { parseSection, writeSection as sectionText, type LogSection } from "../log/format.ts";
-import { sectionRow, type RunIndex } from "../log/index.ts";
+import { sectionRow, type RunIndex } from "../log/run-index.ts";
 import { MasterLog } from "../log/master.ts";
 import { sectionIndex } from "../native.ts";
 import { readConfigFile } from "../config/run-config.ts";

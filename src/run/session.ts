@@ -9,7 +9,7 @@ import type { Clock } from "../clock.ts";
 import type { ProlongError } from "../errors.ts";
 import type { EnvContext, GameEnv } from "../game/env.ts";
 import { ActionSchema, type Action, type FrameData } from "../game-model.ts";
-import type { RunIndex } from "../log/index.ts";
+import type { RunIndex } from "../log/run-index.ts";
 import type { MasterLog } from "../log/master.ts";
 import type { LogWindow } from "../config/log-window.ts";
 import type { RunConfig } from "../config/run-config.ts";

@@ -5,7 +5,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { realClock, type Clock } from "../clock.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
-import { RunIndex } from "../log/index.ts";
+import { RunIndex } from "../log/run-index.ts";
 import { MasterLog } from "../log/master.ts";
 import { windowText } from "../config/log-window.ts";
 import type { RunConfig } from "../config/run-config.ts";

@@ -8,7 +8,7 @@ import { ACTIONS_FILE, ACTIONS_MAX_BYTES, parseActions, type ActionBatch } from 
 import { quote } from "../game/action-text.ts";
 import { INSTRUCTION_FILES, instructionsText } from "../agent/prompts.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
-import { verifyMasterTail } from "../log/index.ts";
+import { verifyMasterTail } from "../log/run-index.ts";
 import { currentBoardText } from "../log/window.ts";
 import { appendPlanEntry, clearActionsFile, PLANS_FILE, readActionsFile, wipeWorkspace, writeInstructionFiles } from "../workspace/agent-files.ts";
 import { COPY_FILE, syncAgentCopy, type TamperEvent } from "../workspace/copy.ts";

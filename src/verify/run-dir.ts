@@ -9,7 +9,7 @@ import { err, ok, type Result } from "neverthrow";
 import { windowText, type LogWindow } from "../config/log-window.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import type { GridMode } from "../log/format.ts";
-import { RunIndex } from "../log/index.ts";
+import { RunIndex } from "../log/run-index.ts";
 import { readLogBytes } from "../log/load.ts";
 import { bytesSource, renderWindow } from "../log/window.ts";
 import { prefixCheck } from "../native.ts";

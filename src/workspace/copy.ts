@@ -12,7 +12,7 @@ import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { prefixCheck, xxh3_128 } from "../native.ts";
 import type { GridMode } from "../log/format.ts";
-import type { CopyChunk, CopyState, RunIndex } from "../log/index.ts";
+import type { CopyChunk, CopyState, RunIndex } from "../log/run-index.ts";
 import type { ByteSource } from "../log/master.ts";
 import { sameWindow, windowText, type LogWindow } from "../config/log-window.ts";
 import { renderWindow } from "../log/window.ts";

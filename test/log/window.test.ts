@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Grid } from "../../src/game-model.ts";
 import { gridToText, parseLog, parseSection, writeLog, writeSection, type LogSection } from "../../src/log/format.ts";
-import { appendSection, RunIndex } from "../../src/log/index.ts";
+import { appendSection, RunIndex } from "../../src/log/run-index.ts";
 import { MasterLog } from "../../src/log/master.ts";
 import { LogWindowSchema, parseLogWindow, windowLabel, windowText, type LogWindow } from "../../src/config/log-window.ts";
 import { bytesSource, currentBoardText, renderWindow, tableLookup, windowOfLog } from "../../src/log/window.ts";

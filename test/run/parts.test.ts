@@ -9,7 +9,7 @@ import type { Agent } from "../../src/agent/agent.ts";
 import { prolongError } from "../../src/errors.ts";
 import { localEnv, type EnvContext, type GameEnv } from "../../src/game/env.ts";
 import { createGame } from "../../src/game/catalog.ts";
-import { RunIndex } from "../../src/log/index.ts";
+import { RunIndex } from "../../src/log/run-index.ts";
 import { newConfig } from "../../src/config/run-config.ts";
 import type { EventSink } from "../../src/run-files/events.ts";
 import { finishRun } from "../../src/run/finish.ts";

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Grid } from "../../src/game-model.ts";
 import { writeLog, writeSection, type LogSection } from "../../src/log/format.ts";
-import { appendSection, RunIndex } from "../../src/log/index.ts";
+import { appendSection, RunIndex } from "../../src/log/run-index.ts";
 import { MasterLog } from "../../src/log/master.ts";
 import { syncAgentCopy, type SyncReport } from "../../src/workspace/copy.ts";
 import { WorkspaceDir } from "../../src/workspace/dir.ts";

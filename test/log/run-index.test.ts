@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Grid } from "../../src/game-model.ts";
 import { writeLog, writeSection, type LogSection } from "../../src/log/format.ts";
-import { appendSection, INDEX_SCHEMA_VERSION, RunIndex } from "../../src/log/index.ts";
+import { appendSection, INDEX_SCHEMA_VERSION, RunIndex } from "../../src/log/run-index.ts";
 import { MasterLog } from "../../src/log/master.ts";
 import { xxh3_128 } from "../../src/native.ts";
 
