@@ -55,6 +55,11 @@ export interface Agent {
   readonly sandbox?: "bwrap" | "none";
   /** One agent call. An Err is a failed call (crash, timeout, unusable output); the runner retries, bounded. */
   turn(input: TurnInput): Promise<Result<TurnReply, ProlongError>>;
+  /**
+   * After a failed call: the tokens it had already consumed (the mini agent's model replies before the
+   * failure), so the run's totals and billed tokens count them. Absent: a failed call reports none.
+   */
+  failedCallTokens?(): TokenUsage;
   /** Releases processes or servers the agent holds. */
   close?(): Promise<void>;
 }

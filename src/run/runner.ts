@@ -5,7 +5,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ActionBatch } from "../agent/actions.ts";
 import { firstTurnPrompt, nextTurnPrompt, resumePrompt, splitPlan } from "../agent/prompts.ts";
-import type { TurnReply } from "../agent/agent.ts";
+import type { TokenUsage, TurnReply } from "../agent/agent.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { emit, playAction, recordInitial, recordTamper, recordWarning, type StepFailure } from "./record.ts";
 import { promptContext, wallMs, type PendingBatch, type RunEnd, type RunSession } from "./session.ts";
@@ -108,6 +108,12 @@ async function askAgent(s: RunSession, stop: AbortSignal): Promise<PendingBatch 
   return { reason: "agent-failed", detail };
 }
 
+function addTokens(s: RunSession, u: TokenUsage): void {
+  const t = s.tally.tokens;
+  s.tally.tokens = { input: t.input + u.input, cached: t.cached + u.cached, output: t.output + u.output };
+  s.index.setState("tokens", s.tally.tokens);
+}
+
 /** The prompt for the next agent call: first-turn, follow-up or resume wording, then what went wrong with the last actions.json. */
 function turnPrompt(s: RunSession, board: string | undefined): string {
   const c = promptContext(s);
@@ -138,16 +144,18 @@ async function callAgent(s: RunSession, prompt: string): Promise<Result<{ reply:
   });
   s.resumed = false;
   s.onProgress?.(s);
-  if (reply.isErr()) return err(reply.error);
+  if (reply.isErr()) {
+    const spent = s.agent.failedCallTokens?.();
+    if (spent) addTokens(s, spent);
+    return err(reply.error);
+  }
   const read = readActions(s);
   if (read.isErr()) return err(read.error);
   if (read.value.tamper) recordTamper(s, read.value.tamper);
   const batch = usableBatch(read.value.batch);
   s.agentNotice = actionsNotice(batch);
   const r = reply.value;
-  const t = s.tally.tokens;
-  s.tally.tokens = { input: t.input + r.tokens.input, cached: t.cached + r.tokens.cached, output: t.output + r.tokens.output };
-  s.index.setState("tokens", s.tally.tokens);
+  addTokens(s, r.tokens);
   emit(s, "agent-reply", { turn, ms: r.wallMs, actions: batch.isOk() ? batch.value.actions.length : 0, toolCalls: r.toolCalls, tokens: r.tokens, exitCode: r.exitCode, text: r.text });
   if (batch.isErr()) return err(batch.error);
   for (const w of batch.value.warnings) emit(s, "warning", { message: w, code: "actions-json", path: s.paths.actions });

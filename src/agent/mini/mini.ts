@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../../errors.ts";
-import type { Agent, TokenUsage, TurnInput, TurnReply } from "../agent.ts";
+import { NO_TOKENS, type Agent, type TokenUsage, type TurnInput, type TurnReply } from "../agent.ts";
 import { agentHome, runInGroup } from "../cli-process.ts";
 import { NO_SANDBOX, type Sandbox } from "../sandbox.ts";
 import { describePolicy, writesAllowed, type ToolPolicy } from "../tool-ladder.ts";
@@ -56,24 +56,35 @@ const BASH_TOOL = {
 };
 
 export function miniAgent(opts: MiniAgentOptions): Agent {
+  /** What the turn in progress has consumed; kept for the runner when the turn fails. */
+  const meter = { tokens: NO_TOKENS };
+  let failedTokens: TokenUsage | null = null;
   return {
     name: "mini",
     async turn(input: TurnInput): Promise<Result<TurnReply, ProlongError>> {
+      meter.tokens = NO_TOKENS;
       const saved = readConversation(input.workspace);
       if (saved.isErr()) return err(saved.error);
       // Every look into the agent's directory goes through the held-descriptor primitive (no link followed).
       const held = WorkspaceDir.open(input.workspace);
       if (held.isErr()) return err(held.error);
       try {
-        return await runTurn(opts, input, saved.value, held.value);
+        const r = await runTurn(opts, input, saved.value, held.value, meter);
+        failedTokens = r.isErr() ? meter.tokens : null;
+        return r;
       } finally {
         held.value.close();
       }
     },
+    failedCallTokens() {
+      const t = failedTokens ?? NO_TOKENS;
+      failedTokens = null;
+      return t;
+    },
   };
 }
 
-async function runTurn(opts: MiniAgentOptions, input: TurnInput, previous: Conversation | null, ws: WorkspaceDir): Promise<Result<TurnReply, ProlongError>> {
+async function runTurn(opts: MiniAgentOptions, input: TurnInput, previous: Conversation | null, ws: WorkspaceDir, meter: { tokens: TokenUsage }): Promise<Result<TurnReply, ProlongError>> {
   const started = performance.now();
   const deadline = started + opts.timeoutSec * 1000;
   const sandbox = opts.sandbox ?? NO_SANDBOX;
@@ -100,6 +111,7 @@ async function runTurn(opts: MiniAgentOptions, input: TurnInput, previous: Conve
     }
     const r = reply.value;
     tokens = { input: tokens.input + r.tokens.input, cached: tokens.cached + r.tokens.cached, output: tokens.output + r.tokens.output };
+    meter.tokens = tokens;
     if (r.tokens.input > 0) c.tokensPerChar = r.tokens.input / sentChars;
     const content = r.message.content ?? "";
     if (content.trim() !== "") text = content;

@@ -222,7 +222,7 @@ describe("the mini agent on bad input", () => {
     }
   }, 60_000);
 
-  test("tool calls with invalid JSON arguments: the model is told; three in a row fail the call naming --tool-format text", async () => {
+  test("tool calls with invalid JSON arguments: the model is told; three in a row fail the call naming --tool-format text, its tokens still counted", async () => {
     const server = startChatServer([{ badArguments: "{not json" }, ...turnScript(1), { badArguments: "{" }, { badArguments: "[" }, { badArguments: '{"cmd": 1}' }]);
     try {
       const run = await withEnv(KEY, () => play(mini(server.baseUrl, { maxActions: 2 })));
@@ -234,6 +234,8 @@ describe("the mini agent on bad input", () => {
       expect(run.end.detail).toContain("unusable arguments 3 times in a row");
       expect(run.end.detail).toContain("--tool-format text");
       expect(warnings(run.session.paths.dir, "api-tool-args")[0]!.message).toContain("unusable arguments");
+      // The failed call's three replies still count: 1 bad + 2 good replies in turn 1, 3 bad in turn 2.
+      expect(run.session.tally.tokens).toEqual({ input: 100 + 2 * 2000 + 3 * 100, cached: 2 * 1500, output: 10 + 2 * 40 + 3 * 10 });
     } finally {
       server.stop();
     }
