@@ -3,6 +3,7 @@ import { rmdirSync } from "node:fs";
 import os from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { formatError } from "../errors.ts";
+import { dieWithParent } from "../libc.ts";
 import { LogWindowFlagSchema } from "../config/log-window.ts";
 import { AGENT_KINDS, DEFAULTS, ENV_KINDS, GRID_MODES, newConfig, readConfigFile, SANDBOX_KINDS, WORKSPACE_MODES, type RunConfig } from "../config/run-config.ts";
 import { planSwarm, startSwarm, type RunStatus, type Swarm } from "../run/swarm.ts";
@@ -235,11 +236,18 @@ export async function playSession(s: RunSession, json: boolean, clearProgress: (
   const report = await finishRun(s, end);
   if (json) console.log(JSON.stringify({ kind: "summary", ...report.summary }));
   else console.log(report.text);
+  if (report.failure) {
+    console.error(formatError(report.failure));
+    return 1;
+  }
   return end.reason === "win" || end.reason === "max-actions" || end.reason === "agent-stopped" ? 0 : 1;
 }
 
 /** A swarm's child: the settings are already in DIR/run.json; the run is made in DIR. */
 async function playRunDir(dir: string, positionals: string[], json: boolean): Promise<number> {
+  // A swarm's child stops (as on Ctrl-C: after the current step, resumable) when its parent dies, even by
+  // kill -9, so that "kill it, then resume" does not race an orphan still writing the run.
+  dieWithParent(2);
   if (positionals.length > 0) {
     console.error(`prolong play: --run-dir takes the game from DIR/run.json; unexpected arguments: ${positionals.join(" ")}`);
     return 2;

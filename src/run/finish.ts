@@ -1,5 +1,7 @@
 // The end of a run: scorecard.json (built and validated by score/scorecard.ts) and summary.txt in the run directory, the run-end event, files closed.
-import { renameSync, writeFileSync } from "node:fs";
+import { renameSync, unlinkSync, writeFileSync } from "node:fs";
+import type { ProlongError } from "../errors.ts";
+import { guardIo } from "./io-failure.ts";
 import { buildScorecard, RESUMABLE, type EpisodeResult } from "../score/scorecard.ts";
 import { formatRhae } from "../score/rhae.ts";
 import { gameVersionOf } from "../game/version.ts";
@@ -33,7 +35,8 @@ export interface RunSummary {
   readonly wallMs: number;
 }
 
-export async function finishRun(s: RunSession, end: RunEnd): Promise<{ summary: RunSummary; text: string }> {
+/** `failure`: the scorecard or the end mark could not be written (disk full): the run stays resumable. */
+export async function finishRun(s: RunSession, end: RunEnd): Promise<{ summary: RunSummary; text: string; failure?: ProlongError }> {
   // The game and the agent close first: what the environment reports on closing goes into summary.txt.
   await s.agent.close?.();
   await s.env.close();
@@ -73,24 +76,24 @@ export async function finishRun(s: RunSession, end: RunEnd): Promise<{ summary: 
     tamperEvents: card.tamper_events,
     wallMs,
   };
+  const text = [summaryText(summary), ...s.summaryLines].join("\n");
+  // The scorecard first, written whole and renamed into place (a reader never sees half of one); the run is
+  // marked ended only once it exists, so a disk that fills here leaves a run `prolong resume` can finish.
   // An interrupted run is not over: without the "ended" mark `prolong resume` continues it (its scorecard
   // says interrupted until then, and `prolong score` skips it with that reason). Nor is one whose game
   // (a bridge or server that died) or log files failed: the master is the truth, resume goes on from it.
   // So is one whose model API could not be used (agent-unavailable): fix the setting the error names, then resume.
-  if (RESUMABLE.includes(end.reason)) s.index.setState("wallMs", wallMs);
-  else s.index.setState("ended", { reason: end.reason, detail: end.detail, wallMs });
+  const written = guardIo(s.paths.dir, () => {
+    writeFileAtomic(s.paths.scorecard, JSON.stringify(card, null, 2) + "\n");
+    if (RESUMABLE.includes(end.reason)) s.index.setState("wallMs", wallMs);
+    else s.index.setState("ended", { reason: end.reason, detail: end.detail, wallMs });
+    writeFileAtomic(s.paths.summary, text + "\n");
+  });
   emit(s, "run-end", { reason: end.reason, actions: summary.actions, levels: summary.levelsCompleted, rhae: summary.rhae, agentCalls: summary.agentCalls, tamperEvents: summary.tamperEvents, ms: wallMs });
-  const text = [summaryText(summary), ...s.summaryLines].join("\n");
-  // Written whole and renamed into place, so a reader (prolong score) never sees half a scorecard.
-  const tmp = `${s.paths.scorecard}.tmp`;
-  writeFileSync(tmp, JSON.stringify(card, null, 2) + "\n");
-  renameSync(tmp, s.paths.scorecard);
-  writeFileSync(s.paths.summary, text + "\n");
-  s.events.close();
-  s.index.close();
-  s.master.close();
-  s.workspace.close();
+  // Closing flushes (the index's WAL among them); on a full disk that fails too, and changes nothing above.
+  for (const close of [() => s.events.close(), () => s.index.close(), () => s.master.close(), () => s.workspace.close()]) guardIo(s.paths.dir, close);
   s.lock.release();
+  if (!written.ok) return { summary, text, failure: { ...written.error, message: `the run's end could not be recorded: ${written.error.message}` } };
   return { summary, text };
 }
 
@@ -116,4 +119,16 @@ export function summaryText(r: RunSummary): string {
     lines.splice(4, 0, `  episodes   ${r.episodes.map((e) => `${e.episode}: ${e.levels} level(s), RHAE ${formatRhae(e.rhae)}`).join("; ")}`);
   }
   return lines.join("\n");
+}
+
+/** Written to a temp file and renamed into place; the temp file is removed when the write fails. */
+function writeFileAtomic(path: string, text: string): void {
+  const tmp = `${path}.tmp`;
+  try {
+    writeFileSync(tmp, text);
+    renameSync(tmp, path);
+  } catch (e) {
+    try { unlinkSync(tmp); } catch { /* not there */ }
+    throw e;
+  }
 }

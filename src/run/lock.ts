@@ -27,7 +27,12 @@ export function lockRun(runDir: string, file = LOCK_FILE): Result<RunLock, Prolo
   const got = tryLockExclusive(fd);
   if (got === "busy") {
     closeSync(fd);
-    const pid = holderPid(path);
+    // The holder writes its pid just after taking the lock: give it a moment (bounded) when the file is still empty.
+    let pid = holderPid(path);
+    for (let tries = 0; pid === null && tries < 100; tries++) {
+      Bun.sleepSync(2);
+      pid = holderPid(path);
+    }
     const who = pid === null ? "another prolong" : `another prolong (pid ${pid})`;
     return err(prolongError("run-locked", `${who} is running this run`, { path: runDir, fix: `wait for it to end${pid === null ? "" : `, or stop it (kill ${pid})`}, then \`prolong resume ${runDir}\`` }));
   }

@@ -18,6 +18,7 @@ import { recordInitial } from "./record.ts";
 import { compareSection, SectionReplayer } from "./replay.ts";
 import { runPaths, type RunPaths } from "../run-files/layout.ts";
 import { lockRun, type RunLock } from "./lock.ts";
+import { ioFailure } from "./io-failure.ts";
 import { PendingBatchSchema, type PendingBatch, type RunParts, type RunSession } from "./session.ts";
 import { announce, openRunFiles } from "./start.ts";
 import { writeInstructions } from "./workspace.ts";
@@ -40,7 +41,15 @@ export async function resumeRun(dir: string, opts: ResumeOptions = {}, given: Pa
   // One writer per run: a second resume (or a swarm child still running it) is refused before anything is read.
   const lock = lockRun(paths.dir);
   if (lock.isErr()) return err(lock.error);
-  const resumed = await resumeLocked(paths, lock.value, opts, given);
+  let resumed: Result<RunSession, ProlongError>;
+  try {
+    resumed = await resumeLocked(paths, lock.value, opts, given);
+  } catch (e) {
+    // The index (bun:sqlite) throws on a full disk: an error with the fix, not a crash.
+    const f = ioFailure(e, paths.dir);
+    if (f === null) throw e;
+    resumed = err(f);
+  }
   if (resumed.isErr()) lock.value.release();
   return resumed;
 }

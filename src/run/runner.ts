@@ -7,12 +7,24 @@ import type { ActionBatch } from "../agent/actions.ts";
 import { firstTurnPrompt, nextTurnPrompt, resumePrompt, splitPlan } from "../agent/prompts.ts";
 import type { TokenUsage, TurnReply } from "../agent/agent.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
+import { ioFailure } from "./io-failure.ts";
 import { emit, playAction, recordInitial, recordTamper, recordWarning, type StepFailure } from "./record.ts";
 import { promptContext, wallMs, type PendingBatch, type RunEnd, type RunSession } from "./session.ts";
 import { episodeActions, startEpisode } from "./tally.ts";
 import { actionsNotice, appendPlan, clearActions, prepareTurn, readActions } from "./workspace.ts";
 
 export async function runLoop(s: RunSession, stop: AbortSignal): Promise<RunEnd> {
+  try {
+    return await loop(s, stop);
+  } catch (e) {
+    // The index (bun:sqlite) and node:fs throw on a full disk: the run ends cleanly, resumable, with the fix.
+    const f = ioFailure(e, s.paths.dir);
+    if (f === null) throw e;
+    return { reason: "log-failed", detail: `${f.message}; fix: ${f.fix}` };
+  }
+}
+
+async function loop(s: RunSession, stop: AbortSignal): Promise<RunEnd> {
   for (;;) {
     await yieldToSignals();
     if (s.eventFailure) return failed({ source: "log", error: s.eventFailure });

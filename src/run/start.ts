@@ -18,6 +18,7 @@ import { armOf } from "../config/arm.ts";
 import { newTally } from "./tally.ts";
 import { writeInstructions } from "./workspace.ts";
 import { lockRun } from "./lock.ts";
+import { ioFailure } from "./io-failure.ts";
 import { WorkspaceDir } from "../workspace/dir.ts";
 
 export interface StartOptions {
@@ -34,6 +35,17 @@ export interface StartOptions {
  * (parts.ts). The game and the agent are opened before the directory is made, so a bad setting leaves none.
  */
 export async function startRun(config: RunConfig, opts: StartOptions, given: Partial<RunParts> = {}): Promise<Result<RunSession, ProlongError>> {
+  try {
+    return await startFresh(config, opts, given);
+  } catch (e) {
+    // The index (bun:sqlite) throws on a full disk: an error with the fix, not a crash.
+    const f = ioFailure(e, join(opts.runsRoot, opts.stamp, opts.name ?? config.game));
+    if (f === null) throw e;
+    return err(f);
+  }
+}
+
+async function startFresh(config: RunConfig, opts: StartOptions, given: Partial<RunParts>): Promise<Result<RunSession, ProlongError>> {
   const name = opts.name ?? config.game;
   const runName = `${opts.stamp}/${name}`;
   const planned = runPaths(join(opts.runsRoot, opts.stamp, name));
