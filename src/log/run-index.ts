@@ -243,7 +243,8 @@ function migrate(db: Database, path: string): Result<void, ProlongError> {
       db.run(`PRAGMA user_version = ${MIGRATIONS.length}`);
     })();
   } catch (e) {
-    return err(prolongError("index-migrate", `cannot bring the run index to schema ${MIGRATIONS.length}: ${(e as Error).message}`, { path }));
+    const full = (e as { code?: string }).code === "SQLITE_FULL" || (e as { code?: string }).code?.startsWith("SQLITE_IOERR") === true;
+    return err(prolongError("index-migrate", `cannot bring the run index to schema ${MIGRATIONS.length}: ${(e as Error).message}`, { path, fix: full ? "free disk space, then run the command again" : "check that the run directory is writable and the file is a prolong index.sqlite" }));
   }
   return ok(undefined);
 }

@@ -44,7 +44,7 @@ function noCrash(out: { stdout: string; stderr: string }): void {
   expect(all).not.toContain("Bun v1."); // Bun's crash banner
 }
 
-describe.skipIf(!CAN_MOUNT)("disk full (skipped: mounting a tmpfs needs root)", () => {
+describe.skipIf(!CAN_MOUNT)(`disk full${CAN_MOUNT ? "" : " (skipped: mounting a tmpfs needs root)"}`, () => {
   test("20 stops at points spread over the run: each a clean stop naming the fix, each resumed to a byte-identical master", () => {
     const refRoot = tempRoot();
     const ref = cli([...GAME, "--runs-dir", refRoot]);
