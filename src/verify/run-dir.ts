@@ -3,8 +3,9 @@
 // harness's own before its next sync, made by hand and without repairing anything: for the full log, the
 // master's bytes up to the owned offset; for a window (last:N, newest), that window rebuilt from the master
 // as it was then; for no log (none), no file at all. A difference is reported as the tamper kind the harness
-// would record. The master is mapped, never copied; the copy is mapped once it is known to be a regular file.
-import { existsSync, lstatSync, readlinkSync, type Stats } from "node:fs";
+// would record, in its own words (workspace/dir.ts and workspace/copy.ts classify, here as in the sync). The
+// master is mapped, never copied; the copy is mapped once it is known to be a regular file.
+import { existsSync, lstatSync, type Stats } from "node:fs";
 import { err, ok, type Result } from "neverthrow";
 import { windowText, type LogWindow } from "../config/log-window.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
@@ -12,10 +13,10 @@ import type { GridMode } from "../log/format.ts";
 import { RunIndex } from "../log/run-index.ts";
 import { readLogBytes } from "../log/load.ts";
 import { bytesSource, renderWindow } from "../log/window.ts";
-import { prefixCheck } from "../native.ts";
 import { readConfigFile } from "../config/run-config.ts";
 import { runPaths } from "../run-files/layout.ts";
-import type { TamperKind } from "../workspace/dir.ts";
+import { contentTamper, COPY_FILE } from "../workspace/copy.ts";
+import { entryOf, structural, type TamperKind } from "../workspace/dir.ts";
 
 export interface RunDirTamper {
   readonly kind: TamperKind;
@@ -47,23 +48,12 @@ function lstatOrNull(path: string): Stats | null {
   }
 }
 
-function safeReadlink(path: string): string {
-  try {
-    return JSON.stringify(readlinkSync(path));
-  } catch {
-    return "(unreadable)";
-  }
-}
-
-/** The kind of a name that is not a regular file, as the harness's workspace checks name it. */
+/** The harness's tamper for a copy that is not a regular file (its own wording), or null for a regular file. */
 function structuralKind(st: Stats, path: string): RunDirTamper | null {
-  if (st.isSymbolicLink()) return { kind: "symlink", detail: `the copy was replaced by a symlink to ${safeReadlink(path)}` };
-  if (st.isDirectory()) return { kind: "directory", detail: "the copy was replaced by a directory" };
-  if (st.isFIFO()) return { kind: "fifo", detail: "the copy was replaced by a FIFO (named pipe)" };
-  if (st.isCharacterDevice() || st.isBlockDevice()) return { kind: "device", detail: "the copy was replaced by a device file" };
-  if (st.isSocket()) return { kind: "socket", detail: "the copy was replaced by a socket" };
-  if (!st.isFile()) return { kind: "not-a-file", detail: "the copy was replaced by something that is not a regular file" };
-  return null;
+  const entry = entryOf(st);
+  if (entry.kind === "file" || entry.kind === "missing") return null;
+  const t = structural(COPY_FILE, entry.kind, path);
+  return { kind: t.kind, detail: t.detail.replace(COPY_FILE, "the copy") };
 }
 
 /** What the harness wrote to the copy last time, rebuilt from the master and the index as they were then. */
@@ -74,14 +64,10 @@ function expectedBytes(master: Uint8Array, index: RunIndex, window: LogWindow, o
   return renderWindow(bytesSource(master.subarray(0, owned)), index.lookupUpTo(owned), window, m.value).map((b) => b ?? new Uint8Array(0));
 }
 
-/** Compares the copy's bytes with what was written: the harness's edited / appended / truncated. */
-function contentTamper(expected: Uint8Array, found: Uint8Array): RunDirTamper | null {
-  const n = Math.min(found.length, expected.length);
-  const d = prefixCheck(expected, found.subarray(0, n));
-  if (d !== -1) return { kind: "edited", detail: `the copy differs from what the harness wrote, first at byte ${d}`, firstDiff: d };
-  if (found.length > expected.length) return { kind: "appended", detail: `${found.length - expected.length} byte(s) were added after the ${expected.length} the harness wrote`, firstDiff: expected.length };
-  if (found.length < expected.length) return { kind: "truncated", detail: `the copy was cut to ${found.length} of ${expected.length} bytes`, firstDiff: found.length };
-  return null;
+/** The copy's content against what was written: the harness's own edited / appended / truncated. */
+function contentKind(expected: Uint8Array, found: Uint8Array): RunDirTamper | null {
+  const t = contentTamper(expected, found.subarray(0, Math.min(found.length, expected.length)), found.length);
+  return t === null ? null : { kind: t.kind, detail: t.detail, ...(t.firstDiff !== undefined ? { firstDiff: t.firstDiff } : {}) };
 }
 
 export function verifyRunDir(dir: string): Result<RunDirReport, ProlongError> {
@@ -123,7 +109,7 @@ export function verifyRunDir(dir: string): Result<RunDirReport, ProlongError> {
     if (expected.isErr()) return err(expected.error);
     const copy = readLogBytes(paths.copy);
     if (copy.isErr()) return err(copy.error);
-    return ok(report(expected.value.length, copy.value.length, contentTamper(expected.value, copy.value)));
+    return ok(report(expected.value.length, copy.value.length, contentKind(expected.value, copy.value)));
   } finally {
     index.close();
   }

@@ -218,14 +218,23 @@ function checkContent(
   if (size === expected && chunksMatch(content, wrote)) return ok(null);
   const exp = expectedBytes();
   if (exp.isErr()) return err(exp.error);
-  const n = Math.min(size, expected);
-  const d = prefixCheck(exp.value, content.subarray(0, n));
-  const event = (kind: TamperKind, detail: string, firstDiff: number): TamperEvent => ({ kind, detail, firstDiff, expectedBytes: expected, foundBytes: size });
-  if (d !== -1) return ok(event("edited", `the copy differs from what the harness wrote, first at byte ${d}`, d));
-  if (size > expected) return ok(event("appended", `${size - expected} byte(s) were added after the ${expected} the harness wrote`, expected));
-  if (size < expected) return ok(event("truncated", `the copy was cut to ${size} of ${expected} bytes`, size));
+  const found = contentTamper(exp.value, content.subarray(0, Math.min(size, expected)), size);
   // Equal bytes but a checksum mismatch: the index's chunks are wrong, so do not trust them; rewrite.
-  return ok(event("edited", "the copy's bytes match the master but not the recorded checksums", 0));
+  return ok(found ?? { kind: "edited", detail: "the copy's bytes match the master but not the recorded checksums", firstDiff: 0, expectedBytes: expected, foundBytes: size });
+}
+
+/**
+ * How a copy's content differs from what the harness wrote (`expected`): edited (a byte differs), appended,
+ * truncated, or null when equal. `head` is the copy's first min(size, expected.length) bytes and `size` its
+ * size. Also what `prolong verify <run-dir>` reports.
+ */
+export function contentTamper(expected: Uint8Array, head: Uint8Array, size: number): TamperEvent | null {
+  const d = prefixCheck(expected, head);
+  const event = (kind: TamperKind, detail: string, firstDiff: number): TamperEvent => ({ kind, detail, firstDiff, expectedBytes: expected.length, foundBytes: size });
+  if (d !== -1) return event("edited", `the copy differs from what the harness wrote, first at byte ${d}`, d);
+  if (size > expected.length) return event("appended", `${size - expected.length} byte(s) were added after the ${expected.length} the harness wrote`, expected.length);
+  if (size < expected.length) return event("truncated", `the copy was cut to ${size} of ${expected.length} bytes`, size);
+  return null;
 }
 
 function chunksMatch(content: Uint8Array, wrote: CopyState): boolean {

@@ -238,7 +238,8 @@ function holdDir(path: string): Result<{ fd: number; st: Stats }, ProlongError> 
   }
 }
 
-function entryOf(st: Stats): Entry {
+/** What an lstat result is, in the workspace's terms (also used by `prolong verify <run-dir>`). */
+export function entryOf(st: Stats): Entry {
   if (st.isSymbolicLink()) return { kind: "symlink" };
   if (st.isDirectory()) return { kind: "directory" };
   if (st.isFIFO()) return { kind: "fifo" };
