@@ -65,6 +65,14 @@ export interface SectionTable {
 }
 
 export const SECTION_KIND = { initial: 0, action: 1, other: 2 } as const;
+/** THE section kind names, by the native code (SECTION_KIND's values index it). */
+export const SECTION_KIND_NAMES = ["initial", "action", "other"] as const;
+export type SectionKindName = (typeof SECTION_KIND_NAMES)[number];
+
+/** A section table's kind code as its name ("other" for a code this build does not know). */
+export function sectionKindName(code: number): SectionKindName {
+  return SECTION_KIND_NAMES[code] ?? "other";
+}
 
 interface Addon {
   sectionIndex(buf: Uint8Array): SectionTable;

@@ -1,12 +1,12 @@
 // `prolong log sections`: one row per section, from the native table plus two cheap byte searches per
 // section (its tool-call line) and the native cell counts — never a full parse, so 300K-line logs stay fast.
 import type { LoadedLog } from "../log/load.ts";
-import { cellChanges } from "../native.ts";
+import { cellChanges, sectionKindName, type SectionKindName } from "../native.ts";
 
 export interface SectionRow {
   /** 0-based section index (what `--sections` targets refer to). */
   readonly index: number;
-  readonly kind: "initial" | "action" | "other";
+  readonly kind: SectionKindName;
   readonly action: number | null;
   readonly level: number | null;
   readonly attempt: number | null;
@@ -24,7 +24,6 @@ export interface SectionRow {
   readonly complete: boolean;
 }
 
-const KINDS = ["initial", "action", "other"] as const;
 // At a line start only: the format escapes agent text that would read as a tool call with a leading space.
 const TOOL_CALL = Buffer.from("\nTool Call: ");
 const utf8 = new TextDecoder("utf-8");
@@ -45,7 +44,7 @@ export function sectionRows(log: LoadedLog): SectionRow[] {
   const changes = cellChanges(log.bytes, t);
   const rows: SectionRow[] = [];
   for (let i = 0; i < t.count; i++) {
-    const kind = KINDS[t.kind[i] as number] ?? "other";
+    const kind = sectionKindName(t.kind[i] as number);
     const start = t.start[i] as number;
     const end = t.end[i] as number;
     const boardStart = t.boardStart[i] as number;

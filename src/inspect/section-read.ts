@@ -3,12 +3,12 @@
 // native table and its raw text, with the parse error as a message — inspection never stops at bad input.
 import { parseSection, type LogSection } from "../log/format.ts";
 import type { LoadedLog } from "../log/load.ts";
-import { SECTION_KIND } from "../native.ts";
+import { SECTION_KIND, type SectionKindName } from "../native.ts";
 
 export interface ReadSection {
   readonly index: number;
   readonly offset: number;
-  readonly kind: "initial" | "action" | "other";
+  readonly kind: SectionKindName;
   readonly action: number | null;
   readonly level: number | null;
   readonly attempt: number | null;

@@ -19,16 +19,18 @@ function encodeTable(mode: GridMode): Uint8Array {
   return Uint8Array.from({ length: COLOR_COUNT }, (_, i) => chars.charCodeAt(i));
 }
 
-/** char code → colour, 255 where the character is not a cell of that mode. */
-function decodeTable(mode: GridMode): Uint8Array {
+/** Byte → colour for every byte value, -1 where the byte is not a cell of that mode. */
+function decodeTable(mode: GridMode): Int8Array {
   const chars = mode === "ascii" ? ASCII_PALETTE : HEX_DIGITS;
-  const table = new Uint8Array(128).fill(255);
+  const table = new Int8Array(256).fill(-1);
   for (let i = 0; i < COLOR_COUNT; i++) table[chars.charCodeAt(i)] = i;
   return table;
 }
 
 const ENCODE: Record<GridMode, Uint8Array> = { ascii: encodeTable("ascii"), hex: encodeTable("hex") };
-const DECODE: Record<GridMode, Uint8Array> = { ascii: decodeTable("ascii"), hex: decodeTable("hex") };
+/** THE decode tables (byte → colour, -1 for a byte that is no cell): the parser here and fast readers (the explorer's) share them. */
+export const CELL_DECODE: Readonly<Record<GridMode, Int8Array>> = { ascii: decodeTable("ascii"), hex: decodeTable("hex") };
+const DECODE = CELL_DECODE;
 const latin1 = new TextDecoder("latin1");
 
 /** Rows joined by "\n", with NO final newline (the section writer owns the newlines around a board). */
@@ -60,7 +62,7 @@ export function detectGridMode(text: string): GridMode {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === NEWLINE || c === CARRIAGE_RETURN) continue;
-    if (c >= 128 || ascii[c] === 255) return "hex";
+    if (c >= 256 || ascii[c] === -1) return "hex";
   }
   return "ascii";
 }
@@ -92,8 +94,8 @@ export function textToGrid(text: string, mode: GridMode | "auto"): Result<Grid, 
     }
     for (let x = 0; x < width; x++) {
       const code = row.charCodeAt(x);
-      const colour = code < 128 ? (dec[code] ?? 255) : 255;
-      if (colour === 255) {
+      const colour = code < 256 ? (dec[code] ?? -1) : -1;
+      if (colour < 0) {
         return err(prolongError("bad-grid", `board row ${y + 1} column ${x + 1} has ${JSON.stringify(row[x])}, not a ${m} cell`, {
           fix: m === "ascii" ? `ascii cells are the characters of ${ASCII_PALETTE}` : "hex cells are 0-9 and a-f",
         }));

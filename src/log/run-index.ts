@@ -9,7 +9,8 @@ import { prolongError, type ProlongError } from "../errors.ts";
 import { xxh3_128 } from "../native.ts";
 import { SECTION_JOIN, sectionAppendText, type GridMode, type LogSection, type SectionHeader } from "./format.ts";
 import type { AppendRange, ByteSource, MasterLog } from "./master.ts";
-import type { SectionKindName, SectionLookup, SectionSpan } from "./window.ts";
+import type { SectionKindName } from "../native.ts";
+import type { SectionLookup, SectionSpan } from "./window.ts";
 
 /**
  * One recorded section of the master. Its range is the section as writeSection gives it (separator to the

@@ -5,11 +5,10 @@
 import { err, ok, type Result } from "neverthrow";
 import type { LogWindow } from "../config/log-window.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
-import { SECTION_KIND, sectionIndex, type SectionTable } from "../native.ts";
+import { SECTION_KIND, sectionIndex, sectionKindName, type SectionKindName, type SectionTable } from "../native.ts";
 import { parseSection, SECTION_JOIN, writeSection, type GridMode } from "./format.ts";
 import type { AppendRange, ByteSource } from "./master.ts";
 
-export type SectionKindName = "initial" | "action" | "other";
 
 /** One section of the master as the harness recorded it. */
 export interface SectionSpan {
@@ -28,11 +27,6 @@ export interface SectionLookup {
   nthLastAction(n: number): SectionSpan | undefined;
 }
 
-const KIND_NAMES: readonly SectionKindName[] = ["initial", "action", "other"];
-
-export function kindName(kind: number): SectionKindName {
-  return KIND_NAMES[kind] ?? "other";
-}
 
 /**
  * A lookup over a native section table (a log read from disk, no index at hand). Native ranges run to the
@@ -42,7 +36,7 @@ export function tableLookup(t: SectionTable): SectionLookup {
   const span = (i: number): SectionSpan | undefined => {
     if (i < 0 || i >= t.count) return undefined;
     const end = i < t.count - 1 ? (t.end[i] as number) - SECTION_JOIN.length : (t.end[i] as number);
-    return { ordinal: i, start: t.start[i] as number, end, kind: kindName(t.kind[i] as number) };
+    return { ordinal: i, start: t.start[i] as number, end, kind: sectionKindName(t.kind[i] as number) };
   };
   return {
     count: () => t.count,

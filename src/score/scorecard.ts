@@ -4,7 +4,7 @@
 // Top-level names follow ARC's scorecard where they exist (game_id, levels_completed, level_actions,
 // level_baseline_actions, level_scores, score); the settings block is the run's RunConfig, one definition.
 import { err, ok, type Result } from "neverthrow";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import * as v from "valibot";
 import type { TokenUsage } from "../agent/agent.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
@@ -184,4 +184,36 @@ export function readScorecard(path: string): Result<Scorecard, ProlongError> {
     return err(prolongError("bad-scorecard", `not JSON (${(e as Error).message}): cut short while being written?`, { path, fix: "re-run the run, or `prolong resume` it to write the scorecard again" }));
   }
   return validateScorecard(json, path);
+}
+
+/** What any ARC-style scorecard says at its top (ours, ARC's, the published harness's), for display. */
+export interface ScorecardSummary {
+  readonly gameId: string | null;
+  readonly levelsCompleted: number | null;
+  readonly winLevels: number | null;
+  /** RHAE, 0..100. */
+  readonly rhae: number | null;
+}
+
+// The top-level names ARC's scorecard and ours share (ScorecardSchema follows them), each optional here.
+const ScorecardSummarySchema = v.looseObject({
+  game_id: v.optional(v.string()),
+  levels_completed: v.optional(v.number()),
+  win_levels: v.optional(v.number()),
+  score: v.optional(v.number()),
+});
+
+/** The summary of a scorecard of any ARC-style harness; `prolong view` shows it. Null when the file is absent. */
+export function readScorecardSummary(path: string): Result<ScorecardSummary | null, ProlongError> {
+  if (!existsSync(path)) return ok(null);
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, "utf8"));
+  } catch (e) {
+    return err(prolongError("bad-scorecard", `not JSON (${(e as Error).message})`, { path }));
+  }
+  const parsed = v.safeParse(ScorecardSummarySchema, json);
+  if (!parsed.success) return err(prolongError("bad-scorecard", parsed.issues[0].message, { path }));
+  const c = parsed.output;
+  return ok({ gameId: c.game_id ?? null, levelsCompleted: c.levels_completed ?? null, winLevels: c.win_levels ?? null, rhae: c.score ?? null });
 }

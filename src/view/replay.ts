@@ -2,6 +2,7 @@
 // (header fields, [PLAN] text, tool call, every board of its animation), tamper events placed at the action
 // they followed, and every board packed into one byte array (one byte per cell) for compact embedding.
 import type { Grid } from "../game-model.ts";
+import type { SectionKindName } from "../native.ts";
 import { formatToolCall } from "../log/format.ts";
 import type { LoadedLog } from "../log/load.ts";
 import { logGridMode, settledBoard } from "../inspect/board.ts";
@@ -10,7 +11,7 @@ import type { ViewSource } from "./source.ts";
 
 export interface ReplayStep {
   readonly section: number;
-  readonly kind: "initial" | "action" | "other";
+  readonly kind: SectionKindName;
   readonly action: number | null;
   readonly level: number | null;
   readonly attempt: number | null;

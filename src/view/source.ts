@@ -3,9 +3,9 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { err, ok, type Result } from "neverthrow";
-import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { readEvents, type RunEvent } from "../run-files/events.ts";
+import { readScorecardSummary } from "../score/scorecard.ts";
 
 export interface ViewSource {
   readonly logPath: string;
@@ -18,33 +18,15 @@ export interface ViewSource {
   readonly warnings: string[];
 }
 
-// Both prolong's scorecard.json and the published harness's carry these (each optional here).
-const Scorecard = v.looseObject({
-  game_id: v.optional(v.string()),
-  levels_completed: v.optional(v.number()),
-  win_levels: v.optional(v.number()),
-  score: v.optional(v.number()),
-});
-
 function readScorecard(file: string, warnings: string[]): { title: string | null; card: ViewSource["scorecard"] } {
-  if (!existsSync(file)) return { title: null, card: null };
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, "utf8"));
-  } catch (e) {
-    warnings.push(`${file}: not JSON (${(e as Error).message}); shown without the scorecard`);
+  const read = readScorecardSummary(file);
+  if (read.isErr()) {
+    warnings.push(`${file}: ${read.error.message}; shown without the scorecard`);
     return { title: null, card: null };
   }
-  const parsed = v.safeParse(Scorecard, json);
-  if (!parsed.success) {
-    warnings.push(`${file}: ${parsed.issues[0].message}; shown without the scorecard`);
-    return { title: null, card: null };
-  }
-  const s = parsed.output;
-  return {
-    title: s.game_id ?? null,
-    card: { levelsCompleted: s.levels_completed ?? null, winLevels: s.win_levels ?? null, score: s.score ?? null },
-  };
+  const s = read.value;
+  if (!s) return { title: null, card: null };
+  return { title: s.gameId, card: { levelsCompleted: s.levelsCompleted, winLevels: s.winLevels, score: s.rhae } };
 }
 
 export function openViewSource(given: string): Result<ViewSource, ProlongError> {

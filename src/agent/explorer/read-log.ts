@@ -4,15 +4,16 @@
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../../errors.ts";
 import type { Action } from "../../game-model.ts";
-import { ASCII_PALETTE, parseToolCall } from "../../log/format.ts";
-import { SECTION_KIND, sectionIndex } from "../../native.ts";
+import { parseToolCall } from "../../log/format.ts";
+import { CELL_DECODE } from "../../log/grid-text.ts";
+import { SECTION_KIND, sectionIndex, sectionKindName, type SectionKindName } from "../../native.ts";
 
 export interface LoggedStep {
   /** Section ordinal in the file (0 = first section present, which is not always the INITIAL one). */
   readonly section: number;
   /** Byte offset of the section's separator in the buffer read. */
   readonly start: number;
-  readonly kind: "initial" | "action" | "other";
+  readonly kind: SectionKindName;
   /** The header's "Action N" (-1 for an unparsed header). */
   readonly actionNumber: number;
   readonly level: number;
@@ -73,7 +74,6 @@ export interface ReadContext {
 }
 
 const TOOL_CALL = new TextEncoder().encode("\nTool Call: ");
-const HEX_DIGITS = "0123456789abcdef";
 
 /** Indexes and decodes a log held in memory. `path` only names the file in errors. */
 export function readLog(buf: Uint8Array, path: string, context?: ReadContext): Result<LoggedRun, ProlongError> {
@@ -85,7 +85,7 @@ export function readLog(buf: Uint8Array, path: string, context?: ReadContext): R
   const text = new TextDecoder();
   for (let i = 0; i < table.count; i++) {
     const kindCode = table.kind[i]!;
-    const kind: LoggedStep["kind"] = kindCode === SECTION_KIND.initial ? "initial" : kindCode === SECTION_KIND.action ? "action" : "other";
+    const kind = sectionKindName(kindCode);
     const start = table.start[i]!;
     const boardStart = table.boardStart[i]!;
     const boardEnd = table.boardEnd[i]!;
@@ -138,10 +138,7 @@ export function decodeBoardText(textBoard: string): LoggedBoard | undefined {
 // The ascii palette and hex mode share two characters ('8' and 'f'), so the mode is decided once per log:
 // ascii when any board character is outside the hex digits, hex when a hex-only digit appears.
 function chooseDecoder(buf: Uint8Array, starts: Float64Array, ends: Float64Array, count: number): Int8Array {
-  const ascii = new Int8Array(256).fill(-1);
-  for (let c = 0; c < ASCII_PALETTE.length; c++) ascii[ASCII_PALETTE.charCodeAt(c)] = c;
-  const hex = new Int8Array(256).fill(-1);
-  for (let c = 0; c < 16; c++) hex[HEX_DIGITS.charCodeAt(c)] = c;
+  const { ascii, hex } = CELL_DECODE;
   for (let i = 0; i < count; i++) {
     const s = starts[i]!;
     if (s < 0) continue;
