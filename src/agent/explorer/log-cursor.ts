@@ -14,7 +14,10 @@ const PROBE = 4096;
 export interface Cursor {
   /** Bytes folded so far: every section starting before this offset has been handed out. */
   readonly offset: number;
-  /** xxHash3 of the first min(PROBE, offset) bytes and of the PROBE bytes before `offset`. */
+  /** Where the last folded section starts: the tail probe covers it whole, header and all. */
+  readonly lastStart: number;
+  /** xxHash3 of the first min(PROBE, offset) bytes, and of the bytes from `lastStart` (at most PROBE
+   * before it, for a section with many frames: its header is what tells one section from another) to `offset`. */
   readonly head: bigint;
   readonly tail: bigint;
   readonly context: ReadContext;
@@ -77,7 +80,9 @@ export function readNewSections(path: string, cursor: Cursor | undefined): Resul
       ...(s.action ? { action: s.action } : {}), ...(s.board ? { cells: s.board.cells } : {}),
     }));
     const context: ReadContext = { decoder: run.decoder, width: run.width, height: run.height };
-    const next = run.width > 0 ? makeCursor(fd, end, context) : undefined;
+    const lastFolded = steps[steps.length - 1];
+    const lastStart = lastFolded !== undefined ? start + lastFolded.start : from?.lastStart ?? 0;
+    const next = run.width > 0 ? makeCursor(fd, end, lastStart, context) : undefined;
     return ok({ steps: out, ...(next ? { cursor: next } : {}), restart: from === undefined, width: run.width, height: run.height });
   } catch (e) {
     return err(prolongError("explorer-read", `cannot read the log: ${(e as Error).message}`, { path }));
@@ -88,17 +93,17 @@ export function readNewSections(path: string, cursor: Cursor | undefined): Resul
 
 function matches(fd: number, size: number, c: Cursor): boolean {
   if (size < c.offset) return false;
-  const probe = probes(fd, c.offset);
+  const probe = probes(fd, c.offset, c.lastStart);
   return probe.head === c.head && probe.tail === c.tail;
 }
 
-function makeCursor(fd: number, offset: number, context: ReadContext): Cursor {
-  return { offset, ...probes(fd, offset), context };
+function makeCursor(fd: number, offset: number, lastStart: number, context: ReadContext): Cursor {
+  return { offset, lastStart, ...probes(fd, offset, lastStart), context };
 }
 
-function probes(fd: number, offset: number): { head: bigint; tail: bigint } {
+function probes(fd: number, offset: number, lastStart: number): { head: bigint; tail: bigint } {
   const head = Bun.hash.xxHash3(readRange(fd, 0, Math.min(PROBE, offset)));
-  const tail = Bun.hash.xxHash3(readRange(fd, Math.max(0, offset - PROBE), offset));
+  const tail = Bun.hash.xxHash3(readRange(fd, Math.max(0, Math.min(lastStart, offset - PROBE)), offset));
   return { head, tail };
 }
 

@@ -92,6 +92,21 @@ describe("incremental reading", () => {
     expect(third.steps.length).toBe(6);
   });
 
+  test("a window that shifts over sections with identical boards is still seen as a rewrite", () => {
+    const still = board64(5, [{ x: 8, y: 8, w: 4, h: 4, c: 8 }]);
+    const list: LogSection[] = [{ header: { action: 0, level: 1, attempt: 1, score: 0, kind: "initial" }, frames: [], board: still }];
+    for (let i = 1; i <= 12; i++) list.push({ header: { action: i, level: 1, attempt: 1, score: 0, kind: "action" }, toolCall: { id: 5 }, frames: [], board: still });
+    const text = (l: LogSection[]) => l.map((s, i) => sectionAppendText(s, "ascii", i === 0)).join("");
+    const ws = workspace();
+    const path = join(ws, "logs.txt");
+    writeFileSync(path, text([list[0]!, ...list.slice(1, 11)]));
+    const first = knowledgeOf(path)._unsafeUnwrap()!;
+    writeFileSync(path, text([list[0]!, ...list.slice(2, 12)]));
+    const second = knowledgeOf(path)._unsafeUnwrap()!;
+    expect(second).not.toBe(first);
+    expect(second.steps.map((s) => s.actionNumber)).toEqual([0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+  });
+
   test("a torn last section is left for the next read, then folded once whole", () => {
     const all = sections(6);
     const ws = workspace();
