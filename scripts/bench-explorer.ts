@@ -1,5 +1,5 @@
-// Benchmark: the time of ONE explorer decision (read logs.txt, index, rebuild the graph, plan, write
-// actions.json) on logs of about 100K lines. Target: <= 50 ms. Two inputs, because the cost depends on
+// Benchmark: the time of ONE cold explorer decision (read the whole logs.txt, fold it, plan, write
+// actions.json: what a resumed run's first turn costs; later turns fold only new sections) on logs of about 100K lines. Target: <= 50 ms. Two inputs, because the cost depends on
 // what the log holds: a synthetic log (every board new: the graph is wide and shallow) and a log the
 // explorer itself wrote on a committed game (many revisits: the search walks a real graph).
 // Usage: bun scripts/bench-explorer.ts [--lines 100000] [--repeat 15] [--game lumen] [--json]
@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { explorerTurn } from "../src/agent/explorer/explorer.ts";
+import { forgetKnowledge } from "../src/agent/explorer/knowledge.ts";
 import { createGame } from "../src/game/catalog.ts";
 import { newConfig } from "../src/config/run-config.ts";
 import { finishRun } from "../src/run/finish.ts";
@@ -39,6 +40,7 @@ async function time(name: string, log: string, available: (0 | 1 | 2 | 3 | 4 | 5
     writeFileSync(join(ws, "logs.txt"), log);
     const ms: number[] = [];
     for (let i = 0; i < repeat + 2; i++) {
+      forgetKnowledge(); // a cold decision: the whole log folded, as after a resume (a turn folds only new sections)
       const t = performance.now();
       const r = await explorerTurn({ workspace: ws, prompt: "", turn: i + 1, availableActions: available, actionCap: 20, seed: 1 });
       if (r.isErr()) throw new Error(r.error.message);
