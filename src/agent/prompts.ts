@@ -4,6 +4,7 @@ import type { ActionId } from "../game-model.ts";
 import { ENTRY_MAX_CHARS } from "../game/action-text.ts";
 import { ACTIONS_MAX_BYTES } from "./actions.ts";
 import type { LogWindow } from "../config/log-window.ts";
+import { isRestricted, type ToolPolicy } from "./tool-ladder.ts";
 
 export interface PromptContext {
   readonly gameId: string;
@@ -18,6 +19,8 @@ export interface PromptContext {
   readonly episodes: number;
   /** The current episode (1-based); absent where no episode has started (the instructions file). */
   readonly episode?: number;
+  /** The tool ladder arm (--tools, --no-write); absent or level all: every tool. */
+  readonly tools?: ToolPolicy;
 }
 
 export const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"] as const;
@@ -131,9 +134,7 @@ export function instructionsText(c: PromptContext): string {
     '   Write {"actions": [], "stop": true} only if you want to give up the game.',
     "3. End your answer with a short briefing of what you believe, then a line `[PLAN]` and your plan in",
     planText(c),
-    "Nothing is executed while you work: the harness runs actions.json after your answer. Use only the shell",
-    "and file tools (read, write, edit, search) inside this directory; other tools are refused, a refused call",
-    "fails the turn, and everything outside this directory may be hidden or read-only.",
+    ...toolsText(c),
     "",
     ...budgetText(c),
     ...workspaceText(c),
@@ -179,6 +180,29 @@ export function resumePrompt(c: PromptContext, summary: string, board?: string):
     ? `This run was interrupted and has been resumed from its log. ${summary} ${memoryNow(c)} Re-read what you need, then write actions.json.`
     : `This run was interrupted and has been resumed. ${summary} ${memoryNow(c)} Here is the board now; write actions.json.`;
   return board === undefined ? head : `${head}\n\n${board}`;
+}
+
+/** What the agent may use: the full set, or the arm's rung of the tool ladder (a refusal is then the arm working). */
+function toolsText(c: PromptContext): string[] {
+  if (!c.tools || !isRestricted(c.tools)) {
+    return [
+      "Nothing is executed while you work: the harness runs actions.json after your answer. Use only the shell",
+      "and file tools (read, write, edit, search) inside this directory; other tools are refused, a refused call",
+      "fails the turn, and everything outside this directory may be hidden or read-only.",
+    ];
+  }
+  const rungs: Record<ToolPolicy["level"], string> = {
+    read: "reading files and listing directories",
+    "read,grep": "reading files, listing directories and searching files with grep",
+    "read,grep,python": "reading files, listing directories, searching with grep and running python",
+    all: "any shell command and file tool",
+  };
+  const writes = c.tools.noWrite || c.tools.level === "read" || c.tools.level === "read,grep" ? "; no file may be created or changed except actions.json" : "";
+  return [
+    "Nothing is executed while you work: the harness runs actions.json after your answer. In this run your tools",
+    `are limited to ${rungs[c.tools.level]}${writes}. Anything else is refused and you are told why;`,
+    "everything outside this directory may be hidden or read-only.",
+  ];
 }
 
 /** Splits an agent's answer into the briefing and the short plan after its `[PLAN]` line. */

@@ -1,6 +1,7 @@
 // What one run holds while it plays: its parts (game, agent, clock, events — passed in, factories as the
 // defaults), its files, its counters. Built by start.ts (a fresh run) or resume.ts (a run picked up from its
 // log); played by runner.ts; closed by finish.ts.
+import { policyOf } from "../agent/tool-ladder.ts";
 import type { Result } from "neverthrow";
 import * as v from "valibot";
 import type { Agent } from "../agent/agent.ts";
@@ -112,5 +113,6 @@ export function promptContext(s: RunSession): PromptContext {
     stateless: s.config.workspace === "stateless",
     episodes: s.config.episodes,
     episode: s.tally.episode,
+    tools: policyOf(s.config),
   };
 }

@@ -142,6 +142,9 @@ function httpFailure(endpoint: ChatEndpoint, url: string, response: Response, te
   if (status === 401 || status === 403) {
     return { transient: false, error: prolongError("api-key", where, { fix: `put a key the server accepts in $${endpoint.apiKeyEnv}, or name the variable that holds it with --api-key-env` }) };
   }
+  if (status === 400 && /context|too long|too many tokens|maximum.*tokens|exceeds/i.test(said)) {
+    return { transient: false, error: prolongError("api-context", `${where} — the conversation no longer fits the model's context`, { fix: "pass --context-limit N with N below the server's context window (older command outputs are then dropped), or give the server a larger window" }) };
+  }
   if (/model/i.test(said) || (status === 404 && /model/i.test(text))) {
     return { transient: false, error: prolongError("api-model", `the server refused the model "${endpoint.model}" (--model): ${said || `status ${status}`}`, { fix: "pass a model name the server serves with --model (GET <base-url>/models lists them; for Ollama, `ollama pull` it first)" }) };
   }

@@ -87,5 +87,10 @@ describe("chatCompletion", () => {
     expect(model.code).toBe("api-model");
     expect(model.message).toContain('the server refused the model "nope" (--model)');
     expect(model.message).toContain("does not exist");
+    // A conversation past the model's window (vLLM's and llama.cpp's wording) names --context-limit.
+    server.push({ status: 400, body: { error: { message: "This model's maximum context length is 32768 tokens. However, you requested 40000 tokens." } } });
+    const context = (await chatCompletion(endpoint(server, { apiKey: "right", model: "good" }), BODY, far(), recording()))._unsafeUnwrapErr();
+    expect(context.code).toBe("api-context");
+    expect(context.fix).toContain("--context-limit");
   });
 });

@@ -25,7 +25,8 @@ async function oneTurn(tools: ToolLevel, commands: string[], extra: Record<strin
   const server = startChatServer([...commands.map((c) => ({ commands: [c] })), { commands: [WRITE], text: "[PLAN]\nright" }]);
   try {
     const run = await withEnv(KEY, () => play({ game: "glide", agent: "mini", baseUrl: server.baseUrl, model: "m", tools, maxActions: 1, agentRetries: 0, agentTimeoutSec: 60, sandbox: HAVE_BWRAP ? "bwrap" : "none", ...extra }));
-    return { run, outputs: server.requests.slice(1).map(lastOutput), ws: run.session.paths.workspace };
+    const system = (server.requests[0]!.body["messages"] as { content: string }[])[0]!.content;
+    return { run, outputs: server.requests.slice(1).map(lastOutput), ws: run.session.paths.workspace, system };
   } finally {
     server.stop();
   }
@@ -33,7 +34,7 @@ async function oneTurn(tools: ToolLevel, commands: string[], extra: Record<strin
 
 describe("the mini agent's --tools levels in a run", () => {
   test("read: cat and tail run; grep, python and writing another file are refused, not run", async () => {
-    const { run, outputs, ws } = await oneTurn("read", ["tail -n 1 logs.txt", "grep -c Action logs.txt", "python3 -c 'open(\"p.txt\",\"w\")'", "echo x > notes.txt"]);
+    const { run, outputs, ws, system } = await oneTurn("read", ["tail -n 1 logs.txt", "grep -c Action logs.txt", "python3 -c 'open(\"p.txt\",\"w\")'", "echo x > notes.txt"]);
     expect(run.end.reason).toBe("max-actions");
     expect(outputs[0]).toStartWith("exit status 0\n");
     expect(outputs[1]).toStartWith("refused (--tools read): grep is not allowed at this tool level");
@@ -41,6 +42,9 @@ describe("the mini agent's --tools levels in a run", () => {
     expect(outputs[3]).toStartWith("refused (--tools read): writing to notes.txt is not allowed");
     expect(existsSync(join(ws, "notes.txt"))).toBe(false);
     expect(existsSync(join(ws, "p.txt"))).toBe(false);
+    // The instructions say the arm's rung instead of the full tool set.
+    expect(system).toContain("your tools\nare limited to reading files and listing directories; no file may be created or changed except actions.json.");
+    expect(readFileSync(join(ws, "AGENTS.md"), "utf8")).toContain("are limited to reading files and listing directories");
     // The level is in the run's settings (and so in its arm fingerprint).
     expect(JSON.parse(readFileSync(join(run.session.paths.dir, "run.json"), "utf8")).tools).toBe("read");
     const card = JSON.parse(readFileSync(run.session.paths.scorecard, "utf8")) as { settings: Record<string, unknown> };
