@@ -81,7 +81,7 @@ export function claudeAgent(opts: ClaudeAgentOptions): Agent {
         cwd: input.workspace,
         stdin: null,
         timeoutSec: opts.timeoutSec,
-        env: { ...process.env, HOME: home, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: process.env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] ?? "1", DISABLE_AUTOUPDATER: "1", ...(opts.contextLimit !== undefined ? { CLAUDE_CODE_AUTO_COMPACT_WINDOW: String(opts.contextLimit) } : {}) },
+        env: sandbox.environment({ ...process.env, HOME: home, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: process.env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] ?? "1", DISABLE_AUTOUPDATER: "1", ...(opts.contextLimit !== undefined ? { CLAUDE_CODE_AUTO_COMPACT_WINDOW: String(opts.contextLimit) } : {}) }),
         onStdoutLine: (line) => {
           const msg = jsonLine(line);
           if (msg?.["type"] === "result") result = msg;

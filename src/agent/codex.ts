@@ -61,7 +61,7 @@ export function codexAgent(opts: CodexAgentOptions): Agent {
         cwd: input.workspace,
         stdin: null,
         timeoutSec: opts.timeoutSec,
-        env: { ...process.env, HOME: home, CODEX_HOME: codexHome },
+        env: sandbox.environment({ ...process.env, HOME: home, CODEX_HOME: codexHome }),
         onStdoutLine: (line) => seen.add(line),
       });
       const cumulative = seen.cumulative ?? record?.cumulative;

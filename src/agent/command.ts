@@ -29,7 +29,7 @@ export function commandAgent(opts: CommandAgentOptions): Agent {
         stdin: input.prompt,
         timeoutSec: opts.timeoutSec,
         env: {
-          ...process.env,
+          ...sandbox.environment(process.env),
           ...opts.env,
           PROLONG_TURN: String(input.turn),
           PROLONG_ACTION_CAP: String(input.actionCap),

@@ -34,7 +34,7 @@ export function createAgent(config: RunConfig, find: (name: string) => string | 
     case "command": {
       if (!config.cmd) return err(prolongError("bad-config", "--agent command needs --cmd '<shell command>'", { fix: "e.g. --agent command --cmd 'python3 my_agent.py'" }));
       const cmd = config.cmd;
-      return chooseSandbox(config.sandbox).andThen((sandbox) => {
+      return chooseSandbox(config.sandbox, undefined, config.passEnv).andThen((sandbox) => {
         const unseen = workspace === undefined ? null : checkCommandPaths(cmd, workspace, sandbox.kind);
         return unseen ? err(unseen) : ok({ ...commandAgent({ cmd, timeoutSec: config.agentTimeoutSec, sandbox }), sandbox: sandbox.kind });
       });
@@ -54,7 +54,7 @@ export function createAgent(config: RunConfig, find: (name: string) => string | 
       }
       const bin = find(kind);
       if (bin === null) return err(cliMissing(kind, CLI_PACKAGES[kind]));
-      return chooseSandbox(config.sandbox).map((sandbox) => {
+      return chooseSandbox(config.sandbox, undefined, config.passEnv).map((sandbox) => {
         const opts = { bin, timeoutSec: config.agentTimeoutSec, sandbox, policy, ...(config.model ? { model: config.model } : {}), ...(config.effort ? { effort: config.effort } : {}), ...(config.contextLimit !== undefined ? { contextLimit: config.contextLimit } : {}) };
         return { ...(kind === "claude" ? claudeAgent(opts) : codexAgent(opts)), sandbox: sandbox.kind };
       });

@@ -35,9 +35,32 @@ export interface Sandbox {
   readonly kind: "bwrap" | "none";
   /** The argv to spawn instead of `argv`. */
   wrap(argv: readonly string[], dirs: SandboxDirs): string[];
+  /** The environment the agent gets of `env` (under bwrap only what a backend needs, see AGENT_ENV). */
+  environment(env: Readonly<Record<string, string | undefined>>): Record<string, string | undefined>;
 }
 
-export const NO_SANDBOX: Sandbox = { kind: "none", wrap: (argv) => [...argv] };
+export const NO_SANDBOX: Sandbox = { kind: "none", wrap: (argv) => [...argv], environment: (env) => ({ ...env }) };
+
+/**
+ * What a sandboxed agent keeps of the harness's environment: the basics, the network's proxy and CA
+ * settings, and the coding CLIs' own variables (ANTHROPIC_*, CLAUDE_*, OPENAI_*, CODEX_*), plus PROLONG_*
+ * and whatever --pass-env names. Everything else (cloud credentials, tokens of other services) stays out.
+ * Without a sandbox the agent could read the harness's environment from /proc anyway, so none is filtered.
+ */
+export const AGENT_ENV = {
+  names: [
+    "PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TERM", "COLORTERM", "NO_COLOR", "TZ", "TMPDIR",
+    "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "no_proxy", "all_proxy",
+    "SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS", "IS_SANDBOX", "DISABLE_AUTOUPDATER",
+  ],
+  prefixes: ["LC_", "PROLONG_", "ANTHROPIC_", "CLAUDE_", "OPENAI_", "CODEX_"],
+} as const;
+
+/** `env` limited to AGENT_ENV and the names passed. */
+export function agentEnvironment(env: Readonly<Record<string, string | undefined>>, pass: readonly string[] = []): Record<string, string | undefined> {
+  const keep = (k: string) => (AGENT_ENV.names as readonly string[]).includes(k) || AGENT_ENV.prefixes.some((p) => k.startsWith(p)) || pass.includes(k);
+  return Object.fromEntries(Object.entries(env).filter(([k]) => keep(k)));
+}
 
 /** What the probe found this bwrap can do here. */
 export interface BwrapSupport {
@@ -50,10 +73,10 @@ export interface BwrapSupport {
 export const SANDBOX_UID = 1000;
 
 /** The sandbox --sandbox asks for. bwrap that is missing or cannot run is an error; auto then falls back to none. */
-export function chooseSandbox(kind: RunConfig["sandbox"], probe: () => BwrapSupport | null = probeBwrap): Result<Sandbox, ProlongError> {
+export function chooseSandbox(kind: RunConfig["sandbox"], probe: () => BwrapSupport | null = probeBwrap, passEnv: readonly string[] = []): Result<Sandbox, ProlongError> {
   if (kind === "none") return ok(NO_SANDBOX);
   const bwrap = probe();
-  if (bwrap !== null) return ok({ kind: "bwrap", wrap: (argv, dirs) => bwrapArgv(bwrap, argv, dirs) });
+  if (bwrap !== null) return ok({ kind: "bwrap", wrap: (argv, dirs) => bwrapArgv(bwrap, argv, dirs), environment: (env) => agentEnvironment(env, passEnv) });
   if (kind === "auto") return ok(NO_SANDBOX);
   return err(prolongError("no-sandbox", "--sandbox bwrap: bubblewrap is not installed or cannot create a sandbox here", { fix: "install it (apt-get install bubblewrap; it needs unprivileged user namespaces or root), or pass --sandbox none" }));
 }

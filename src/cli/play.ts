@@ -66,6 +66,9 @@ games:
 
 sandbox:
   --sandbox auto|bwrap|none   confine external agents with bubblewrap (auto: when installed; default auto)
+  --pass-env NAME         under bwrap the agent gets only what its backend needs of the environment (PATH,
+                          HOME, locale, proxies and CA files, ANTHROPIC_*/CLAUDE_*/OPENAI_*/CODEX_*/PROLONG_*);
+                          pass NAME too (repeatable). Without a sandbox the agent sees the whole environment.
 
 many runs (each a child process with its own run directory runs/<time>/<game>-r<k>/ and workspace):
   --games all|a,b,c       play these games (all: every committed game)
@@ -96,6 +99,7 @@ export const playFlags = {
   env: flag.choice(ENV_KINDS),
   "arc-games": flag.text(),
   sandbox: flag.choice(SANDBOX_KINDS),
+  "pass-env": flag.list(),
   cmd: flag.text(),
   model: flag.text(),
   effort: flag.text(),
@@ -141,6 +145,7 @@ export function fieldsFromFlags(f: PlayFlags): Partial<RunConfig> {
   set("env", f.env);
   set("arcGames", f["arc-games"] === undefined ? undefined : resolve(f["arc-games"])); // run.json must work from any cwd
   set("sandbox", f.sandbox);
+  set("passEnv", f["pass-env"].length > 0 ? f["pass-env"] : undefined);
   set("cmd", f.cmd);
   set("model", f.model);
   set("effort", f.effort);

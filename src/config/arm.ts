@@ -13,7 +13,7 @@ import { DEFAULTS, type RunConfig } from "./run-config.ts";
  * key). Every other RunConfig field is part of the fingerprint, so a setting added later is fingerprinted
  * without anyone remembering to list it here.
  */
-const NOT_ARM_SETTINGS = new Set<string>(["game", "seed", "arm", "job", "arcGames", "agentTimeoutSec", "agentRetries", "sandbox", "apiKeyEnv"]);
+const NOT_ARM_SETTINGS = new Set<string>(["game", "seed", "arm", "job", "arcGames", "agentTimeoutSec", "agentRetries", "sandbox", "passEnv", "apiKeyEnv"]);
 
 /** The flag each setting comes from, for messages and derived names. */
 const FLAG_OF: Readonly<Record<string, string>> = {

@@ -30,6 +30,8 @@ export const RunConfigSchema = v.object({
   /** For env arc-local: the directory of ARC game files (<id>/<version>/<id>.py + metadata.json). */
   arcGames: v.optional(v.string()),
   sandbox: v.picklist(SANDBOX_KINDS, `sandbox must be one of ${SANDBOX_KINDS.join(", ")}`),
+  /** Environment variables a sandboxed agent gets beyond what its backend needs (`--pass-env NAME`, repeatable). */
+  passEnv: v.optional(v.array(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "--pass-env takes an environment variable name such as MY_TOKEN")))),
   agent: v.picklist(AGENT_KINDS, `agent must be one of ${AGENT_KINDS.join(", ")}`),
   cmd: v.optional(v.string()),
   model: v.optional(v.string()),

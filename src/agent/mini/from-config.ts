@@ -23,7 +23,7 @@ export function miniFromConfig(config: RunConfig, deps: { env?: Readonly<Record<
     return err(prolongError("bad-config", `--agent mini reads the API key from $${keyEnv} (--api-key-env), which is not set`, { fix: `export ${keyEnv}=<your key> (a local server takes any value, e.g. ${keyEnv}=none), or name another variable with --api-key-env` }));
   }
   const policy = policyOf(config);
-  const sandbox = chooseSandbox(config.sandbox);
+  const sandbox = chooseSandbox(config.sandbox, undefined, config.passEnv);
   if (sandbox.isErr()) return err(sandbox.error);
   // Python (and any program at level all) can write whatever a command check lets through: only the
   // sandbox's read-only workspace makes --no-write true there.

@@ -213,7 +213,7 @@ async function runCommand(command: string, ws: WorkspaceDir, deadline: number, o
       if (made.isErr()) return `not run: ${made.error.message}`;
     }
   }
-  const env: Record<string, string | undefined> = { ...process.env, HOME: home, PROLONG_WORKSPACE: workspace };
+  const env: Record<string, string | undefined> = sandbox.environment({ ...process.env, HOME: home, PROLONG_WORKSPACE: workspace });
   delete env[opts.endpoint.apiKeyEnv]; // the model's key is the harness's, not the agent's
   const head = new OutputHead(limit);
   const outcome = await runInGroup({

@@ -5,8 +5,8 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { bwrapArgv, chooseSandbox, hiddenDirs, installDir } from "../../../src/agent/sandbox.ts";
-import { HAVE_BWRAP, play, readEventsFile, tempRoot } from "./helpers.ts";
+import { agentEnvironment, bwrapArgv, chooseSandbox, hiddenDirs, installDir } from "../../../src/agent/sandbox.ts";
+import { HAVE_BWRAP, play, readEventsFile, tempRoot, withEnv } from "./helpers.ts";
 
 describe("the bwrap command line", () => {
   test("takes every privilege away, hides /tmp, the homes and the runs root, binds the workspace and HOME writable, re-exposes a kept install, then locks the hidden layers", () => {
@@ -126,5 +126,22 @@ describe("the same hostile agent without a sandbox", () => {
     expect(readFileSync(join(run.session.paths.dir, "escape.txt"), "utf8")).toBe("pwned\n");
     expect(existsSync(join(root, "escape.txt"))).toBe(true);
     expect(run.master).not.toContain("forged"); // the tamper repair does not depend on the sandbox
+  }, 60_000);
+});
+
+describe("the agent's environment", () => {
+  test("under bwrap: the basics, the CLIs' own variables and --pass-env names; nothing else", () => {
+    const env = { PATH: "/bin", HOME: "/h", LC_ALL: "C", ANTHROPIC_API_KEY: "k", OPENAI_BASE_URL: "u", PROLONG_TURN: "1", AWS_SECRET_ACCESS_KEY: "s", GITHUB_TOKEN: "t", MY_TOOL: "m" };
+    expect(agentEnvironment(env, ["MY_TOOL"])).toEqual({ PATH: "/bin", HOME: "/h", LC_ALL: "C", ANTHROPIC_API_KEY: "k", OPENAI_BASE_URL: "u", PROLONG_TURN: "1", MY_TOOL: "m" });
+    expect(chooseSandbox("none")._unsafeUnwrap().environment(env)).toEqual(env);
+  });
+
+  test.skipIf(!HAVE_BWRAP)(`a command agent under bwrap sees PATH and the passed name, not the harness's secrets${HAVE_BWRAP ? "" : " (skipped: bwrap cannot run here)"}`, async () => {
+    const run = await withEnv({ SECRET_FOR_ENV_TEST: "hunter2", PASSED_FOR_ENV_TEST: "yes" }, () =>
+      play({ game: "glide", agent: "command", cmd: `env > env.txt; printf '{"actions":["ACTION1"]}' > actions.json`, maxActions: 1, sandbox: "bwrap", passEnv: ["PASSED_FOR_ENV_TEST"] }));
+    const seen = readFileSync(join(run.session.paths.workspace, "env.txt"), "utf8");
+    expect(seen).toMatch(/^PATH=/m);
+    expect(seen).toContain("PASSED_FOR_ENV_TEST=yes");
+    expect(seen).not.toContain("hunter2");
   }, 60_000);
 });
