@@ -21,6 +21,9 @@ export const DIRECTIONS = [
 ] as const;
 export type Direction = (typeof DIRECTIONS)[number];
 
+/** Objects lying on the floor. */
+const OBJECTS = new Set([")", "[", "%", "?", "!", "/", "=", "\"", "*", "(", "$"]);
+
 /** Glyphs a hero can stand on: floor, corridor, stairs, fountain, altar, items, open doorways. */
 const FLOOR = new Set([".", "#", "<", ">", "{", "_", ")", "[", "%", "?", "!", "/", "=", "\"", "*", "(", "$", "+", "-", "|", "^"]);
 
@@ -32,12 +35,17 @@ export class DungeonMap {
     return this.rows[y]?.[x] ?? " ";
   }
 
-  /** '-' between '|' above and below, or '|' between '-' left and right: an open door in a wall. */
+  /**
+   * An open door in a wall: '-' between '|' above and below, '|' between '-' left and right, or either with
+   * open ground on two opposite sides (floor and corridor; walls have rock on one side).
+   */
   isOpenDoor(x: number, y: number): boolean {
     const c = this.at(x, y);
-    if (c === "-") return this.at(x, y - 1) === "|" && this.at(x, y + 1) === "|";
-    if (c === "|") return this.at(x - 1, y) === "-" && this.at(x + 1, y) === "-";
-    return false;
+    if (c !== "-" && c !== "|") return false;
+    if (c === "-" && this.at(x, y - 1) === "|" && this.at(x, y + 1) === "|") return true;
+    if (c === "|" && this.at(x - 1, y) === "-" && this.at(x + 1, y) === "-") return true;
+    const open = (g: string) => g === "." || g === "#" || g === "@" || OBJECTS.has(g);
+    return (open(this.at(x - 1, y)) && open(this.at(x + 1, y))) || (open(this.at(x, y - 1)) && open(this.at(x, y + 1)));
   }
 
   /**
@@ -59,7 +67,7 @@ export class DungeonMap {
   }
 
   isMonster(x: number, y: number): boolean {
-    return /[a-zA-Z&]/.test(this.at(x, y));
+    return /[a-zA-Z&:;']/.test(this.at(x, y));
   }
 
   /** A move from a to a+d is legal on this map (no diagonal into or out of a doorway with a door). */
@@ -69,6 +77,24 @@ export class DungeonMap {
     if (!this.walkable(bx, by) && !this.isMonster(bx, by)) return false;
     if (d.dx !== 0 && d.dy !== 0 && (this.isDoor(a.x, a.y) || this.isDoor(bx, by))) return false;
     return true;
+  }
+
+  /** Every square reachable from `from` (monsters block), with its distance in moves. */
+  reachable(from: Cell): { cell: Cell; steps: number }[] {
+    const out = [{ cell: from, steps: 0 }];
+    const seen = new Set([from.y * MAP_COLS + from.x]);
+    for (let i = 0; i < out.length; i++) {
+      const { cell, steps } = out[i]!;
+      for (const d of DIRECTIONS) {
+        const nx = cell.x + d.dx;
+        const ny = cell.y + d.dy;
+        const k = ny * MAP_COLS + nx;
+        if (seen.has(k) || !this.canStep(cell, d) || this.isMonster(nx, ny)) continue;
+        seen.add(k);
+        out.push({ cell: { x: nx, y: ny }, steps: steps + 1 });
+      }
+    }
+    return out;
   }
 
   /** Breadth-first from `from` to the nearest cell satisfying `goal`; the path's directions, or undefined. */

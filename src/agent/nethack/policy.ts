@@ -12,7 +12,7 @@ export interface Decision {
 }
 
 /** Turns between prayers: the gods answer again after about 1,000 turns. */
-const PRAYER_TIMEOUT = 1000;
+const PRAYER_TIMEOUT = 800;
 /** Most moves planned per call; the harness stops a batch early when something happens anyway. */
 const MAX_MOVES = 12;
 
@@ -51,7 +51,7 @@ export function decide(history: LevelHistory): Decision {
 
   const st = statusFields(now.status);
   const canPray = lastPrayerTurn === undefined || st.turn - lastPrayerTurn > PRAYER_TIMEOUT;
-  if (canPray && (st.hunger === "Weak" || st.hunger === "Fainting" || st.hp < Math.max(5, Math.ceil(st.hpMax / 7)))) {
+  if (canPray && (st.hunger === "Weak" || st.hunger === "Fainting" || st.hunger === "Fainted" || st.hp < Math.max(5, Math.ceil(st.hpMax / 7)))) {
     return { actions: ["pray"], reason: `praying (HP ${st.hp}/${st.hpMax}, ${st.hunger})` };
   }
   if ((st.hunger === "Hungry" || st.hunger === "Weak") && history.inventory.some(isFood)) {
@@ -81,8 +81,11 @@ export function decide(history: LevelHistory): Decision {
 
   const stuck = stuckFor(history);
   if (stuck >= 8) {
-    const d = DIRECTIONS[(now.header.action + stuck) % DIRECTIONS.length]!;
-    return { actions: [d.name], reason: `no progress for ${stuck} actions: trying ${d.name}` };
+    // Moves that take no time: the map is misread here. Try the open squares around in turn, else search.
+    const open = DIRECTIONS.filter((d) => map.canStep(hero, d) && !map.isMonster(hero.x + d.dx, hero.y + d.dy));
+    const d = open[Math.floor(now.header.action / 3) % Math.max(1, open.length)];
+    if (d && stuck < 24) return { actions: [d.name], reason: `no progress for ${stuck} moves: trying ${d.name}` };
+    return { actions: ["search"], reason: `no progress for ${stuck} moves: searching once` };
   }
 
   const stairs = downStairs(history, map);
@@ -98,14 +101,22 @@ export function decide(history: LevelHistory): Decision {
   const toFrontier = map.pathTo(hero, frontier);
   if (toFrontier) return walk(map, hero, toFrontier, "exploring the nearest unvisited square next to unknown ground");
 
-  // Nothing left to see: search where it was searched least, dead ends first.
+  // Nothing left to see: search at the reachable dead end or wall corner searched least (nearer first).
   const searched = searchCounts(history);
-  const here = searched.get(hero.y * 80 + hero.x) ?? 0;
-  if (here < 15 && deadEndish(map, hero)) return { actions: ["15", "search"], reason: "searching for hidden passages here" };
-  const spot = map.pathTo(hero, (x, y) => map.walkable(x, y) && deadEndish(map, { x, y }) && (searched.get(y * 80 + x) ?? 0) < 15);
-  if (spot) return walk(map, hero, spot, "walking to a wall to search for hidden passages");
+  const cost = (x: number, y: number, steps: number) => (searched.get(y * 80 + x) ?? 0) + steps / 4;
+  let best: { cell: Cell; cost: number } | undefined;
+  for (const { cell, steps } of map.reachable(hero)) {
+    if (!deadEndish(map, cell) && !(cell.x === hero.x && cell.y === hero.y)) continue;
+    const c = cost(cell.x, cell.y, steps);
+    if (!best || c < best.cost) best = { cell, cost: c };
+  }
+  if (!best || (best.cell.x === hero.x && best.cell.y === hero.y)) return { actions: ["15", "search"], reason: "searching for hidden passages here" };
+  const target = best.cell;
+  const path = map.pathTo(hero, (x, y) => x === target.x && y === target.y);
+  if (path) return walk(map, hero, path, `walking to ${target.x},${target.y} to search for hidden passages`);
   return { actions: ["15", "search"], reason: "nothing left to explore; searching" };
 }
+
 
 /** The letter next to the hero on the episode's first screen: the starting pet (kitten, little dog, pony). */
 function petLetter(start: NethackSection | undefined): string | undefined {

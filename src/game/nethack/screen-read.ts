@@ -19,14 +19,14 @@ export interface Point {
   readonly y: number;
 }
 
-/** Monster letters on the map (every letter but the hero's square); '@' of other humans counts. */
+/** Monster glyphs on the map (letters, '@' of other humans, '&' demons, ':' lizards, ';' sea monsters, "'" golems), the hero's square excepted. */
 export function monstersInView(s: Screen, hero: Point): Map<string, number> {
   const seen = new Map<string, number>();
   for (let y = MAP_TOP; y <= MAP_BOTTOM; y++) {
     const row = s.rows[y] ?? "";
     for (let x = 0; x < row.length; x++) {
       const c = row[x]!;
-      if (!/[a-zA-Z@&]/.test(c)) continue;
+      if (!/[a-zA-Z@&:;']/.test(c)) continue;
       if (x === hero.x && y === hero.y) continue;
       seen.set(c, (seen.get(c) ?? 0) + 1);
     }

@@ -65,6 +65,8 @@ export class GameTerminal {
   private parsed = 0;
   private lastDataAt = 0;
   private exitCode: number | null = null;
+  /** The terminal reached end of file: every byte the game wrote has arrived. */
+  private eof = false;
   private readonly timeoutMs: number;
   private readonly silenceMs: number;
 
@@ -91,6 +93,9 @@ export class GameTerminal {
             const copy = new Uint8Array(bytes);
             if (self) self.feed(copy);
             else pending.push(copy);
+          },
+          exit: () => {
+            if (self) self.eof = true;
           },
         },
       });
@@ -151,8 +156,10 @@ export class GameTerminal {
     for (;;) {
       await tick(spins++ < 4 ? 0 : 1);
       if (this.exitCode !== null || this.proc.killed) {
-        if (this.parsed === this.received) return ok(undefined);
-        continue;
+        // The game has gone: wait for its last bytes (end of file, or a short silence if none is reported).
+        const drained = this.eof || performance.now() - this.lastDataAt >= this.silenceMs * 2;
+        if (drained && this.parsed === this.received) return ok(undefined);
+        if (performance.now() - start <= this.timeoutMs) continue;
       }
       const io = readIo(this.proc.pid);
       const quiet = this.parsed === this.received;

@@ -1,0 +1,80 @@
+// One NetHack episode as the run loop plays it: a fresh seeded game in the run's private game folder,
+// stepped by named actions; each step's observation with what the log and the batch rules need (the
+// progression so far, why the rest of a batch should be dropped, whether the episode ended).
+import { err, ok, type Result } from "neverthrow";
+import type { ProlongError } from "../../errors.ts";
+import type { NamedAction } from "./actions.ts";
+import type { Character } from "./character.ts";
+import { NethackGame, type Observation, type StepEffect } from "./game.ts";
+import { batchStops } from "./observe.ts";
+import { progressionAt } from "./progression.ts";
+
+export interface NethackFrame {
+  readonly observation: Observation;
+  readonly effect?: StepEffect;
+  /** Why the rest of the batch is dropped after this step (empty: go on). */
+  readonly stops: readonly string[];
+  /** Best BALROG progression of the episode so far (0..1). */
+  readonly progression: number;
+  readonly maxDepth: number;
+  readonly maxXl: number;
+  /** How the game ended (death, quit, a crash), once it has. */
+  readonly ended?: string;
+}
+
+export interface EpisodeOptions {
+  readonly folder: string;
+  readonly seed: number;
+  readonly character: Character;
+  readonly answerTimeoutMs?: number;
+}
+
+export class NethackEpisode {
+  private progression = 0;
+  private maxDepth = 1;
+  private maxXl = 1;
+
+  private constructor(private readonly game: NethackGame) {}
+
+  static async start(opts: EpisodeOptions): Promise<Result<{ episode: NethackEpisode; frame: NethackFrame }, ProlongError>> {
+    const started = await NethackGame.start(opts);
+    if (started.isErr()) return err(started.error);
+    const episode = new NethackEpisode(started.value.game);
+    return ok({ episode, frame: episode.frame(started.value.observation, undefined) });
+  }
+
+  async step(action: NamedAction): Promise<Result<NethackFrame, ProlongError>> {
+    const r = await this.game.step(action);
+    if (r.isErr()) return err(r.error);
+    return ok(this.frame(r.value.observation, r.value.effect));
+  }
+
+  private frame(observation: Observation, effect: StepEffect | undefined): NethackFrame {
+    const st = observation.status;
+    if (st) {
+      if (st.dlvl > 0) this.maxDepth = Math.max(this.maxDepth, st.dlvl);
+      this.maxXl = Math.max(this.maxXl, st.xl);
+      this.progression = Math.max(this.progression, progressionAt(this.maxDepth, this.maxXl));
+    }
+    const ascended = observation.ended !== undefined && /ascended/.test(observation.ended);
+    if (ascended) this.progression = 1;
+    const stops = effect ? batchStops(effect) : [];
+    return {
+      observation,
+      ...(effect ? { effect } : {}),
+      stops: observation.ended !== undefined ? [...stops, "the game ended"] : stops,
+      progression: this.progression,
+      maxDepth: this.maxDepth,
+      maxXl: this.maxXl,
+      ...(observation.ended !== undefined ? { ended: observation.ended } : {}),
+    };
+  }
+
+  get pid(): number {
+    return this.game.pid;
+  }
+
+  async close(): Promise<void> {
+    await this.game.close();
+  }
+}
