@@ -19,15 +19,26 @@ export type GameState = "NOT_PLAYED" | "NOT_FINISHED" | "WIN" | "GAME_OVER";
 /** Action ids as ARC numbers them: RESET=0, ACTION1..4 up/down/left/right, 5 interact, 6 click, 7 undo. */
 export type ActionId = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7;
 
-export type Action =
+/** An action of a grid game (ARC numbering). */
+export type GridAction =
   | { readonly id: 0 | 1 | 2 | 3 | 4 | 5 | 7 }
   | { readonly id: 6; readonly x: number; readonly y: number };
+
+/** An action of a terminal game (NetHack): a name the agent writes and the keys it sends. */
+export interface KeyAction {
+  readonly id: "key";
+  readonly name: string;
+  readonly keys: string;
+}
+
+export type Action = GridAction | KeyAction;
 
 const Coordinate = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(GRID_SIZE - 1));
 /** An Action as JSON (the run index keeps a pending batch this way); read back through this schema. */
 export const ActionSchema = v.union([
   v.object({ id: v.picklist([0, 1, 2, 3, 4, 5, 7] as const) }),
   v.object({ id: v.literal(6), x: Coordinate, y: Coordinate }),
+  v.object({ id: v.literal("key"), name: v.pipe(v.string(), v.maxLength(100)), keys: v.pipe(v.string(), v.maxLength(100)) }),
 ]);
 // Compile-time check that the schema gives back an Action.
 const _actionShape: (x: v.InferOutput<typeof ActionSchema>) => Action = (x) => x;
@@ -43,6 +54,33 @@ export interface FrameData {
   readonly availableActions: readonly ActionId[];
   /** Set when the step was a no-op because the action was not offered or a click fell off the grid. */
   readonly message?: string;
+  /** A terminal game's observation (NetHack); its frames are empty and its sections are written from this. */
+  readonly screen?: ScreenFrame;
+}
+
+/**
+ * What a terminal game shows after a step, and what the run needs from it: the section body (status line,
+ * message line, inventory when it changed, events, how the game ended, the screen's rows), the header's Level
+ * and Score, and why the rest of a batch is dropped.
+ */
+export interface ScreenFrame {
+  /** The header's Level: the dungeon level. */
+  readonly level: number;
+  /** The header's Score: BALROG progression × 10,000 (best of the episode so far). */
+  readonly score: number;
+  /** Best BALROG progression of the episode so far, 0..1. */
+  readonly progression: number;
+  readonly status: string;
+  readonly message: string;
+  readonly inventory?: readonly string[];
+  /** What happened that drops the rest of a batch (HP lost, a new level, a new monster, many turns, the end). */
+  readonly stops: readonly string[];
+  /** Harness notes for the log (a prompt escaped), beside the stop reasons. */
+  readonly notes: readonly string[];
+  /** How the game ended, once it has. */
+  readonly end?: string;
+  /** Screen rows below the message line. */
+  readonly rows: readonly string[];
 }
 
 export interface GameInfo {
@@ -70,5 +108,6 @@ export interface Game {
 }
 
 export function actionName(a: Action): string {
+  if (a.id === "key") return a.name;
   return a.id === 0 ? "RESET" : `ACTION${a.id}`;
 }

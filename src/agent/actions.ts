@@ -27,8 +27,10 @@ export const ACTIONS_MAX_BYTES = 1024 * 1024;
  * Parses the text of actions.json. Entries beyond `cap` are discarded and entries the game does not offer
  * now are dropped, each with a warning. `path` only names the file in messages.
  */
-export function parseActions(text: string, opts: { cap: number; available: readonly ActionId[]; path: string }): Result<ActionBatch, ProlongError> {
-  const fix = 'write {"actions": ["ACTION1", "ACTION6(30,40)"]} (a JSON object with an "actions" array of strings)';
+export function parseActions(text: string, opts: { cap: number; available: readonly ActionId[]; path: string; entry?: EntryParser }): Result<ActionBatch, ProlongError> {
+  const fix = opts.entry
+    ? 'write {"actions": ["far east", "search"]} (a JSON object with an "actions" array of action names)'
+    : 'write {"actions": ["ACTION1", "ACTION6(30,40)"]} (a JSON object with an "actions" array of strings)';
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -49,6 +51,12 @@ export function parseActions(text: string, opts: { cap: number; available: reado
   }
   const actions: Action[] = [];
   for (const entry of entries) {
+    if (opts.entry) {
+      const named = opts.entry(entry);
+      if (named.isErr()) warnings.push(`dropped ${named.error}`);
+      else actions.push(named.value);
+      continue;
+    }
     const a = parseActionEntry(entry);
     if (a.isErr()) {
       warnings.push(`dropped ${a.error}`);
@@ -60,6 +68,9 @@ export function parseActions(text: string, opts: { cap: number; available: reado
   }
   return ok({ actions, warnings, stop: parsed.output.stop === true });
 }
+
+/** How an environment with its own action names (NetHack) reads one entry: the action, or why it is none. */
+export type EntryParser = (entry: string) => Result<Action, string>;
 
 /** The text an agent would write for these actions (used by the built-in explorer and tests). */
 export function actionsFileText(actions: readonly Action[], stop = false): string {

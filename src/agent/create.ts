@@ -9,6 +9,7 @@ import { cliMissing, findCli } from "./cli-process.ts";
 import { codexAgent } from "./codex.ts";
 import { commandAgent } from "./command.ts";
 import { createExplorer } from "./explorer/explorer.ts";
+import { createNethackAgent } from "./nethack/agent.ts";
 import { humanAgent } from "./human.ts";
 import { checkCommandPaths } from "./cmd-paths.ts";
 import { miniFromConfig } from "./mini/from-config.ts";
@@ -25,7 +26,8 @@ export const CLI_PACKAGES = { claude: "@anthropic-ai/claude-code", codex: "@open
 export function createAgent(config: RunConfig, find: (name: string) => string | null = findCli, workspace?: string): Result<Agent, ProlongError> {
   switch (config.agent) {
     case "explorer":
-      return ok(createExplorer());
+      // Each environment kind has its own built-in player: the grid explorer, or the NetHack agent.
+      return ok(config.env === "nethack" ? createNethackAgent() : createExplorer());
     case "human":
       if (!process.stdin.isTTY || !process.stdout.isTTY) {
         return err(prolongError("no-terminal", "--agent human plays in this terminal, but stdin or stdout is not one", { fix: "run it in an interactive terminal (not through a pipe or a file)" }));

@@ -9,14 +9,14 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { GRID_SIZE } from "../game-model.ts";
-import type { Action, Grid } from "../game-model.ts";
+import type { Action, Grid, GridAction } from "../game-model.ts";
 import { actionsFileText } from "./actions.ts";
 import { NO_TOKENS, type Agent, type GameView, type TurnInput, type TurnReply } from "./agent.ts";
 import { parseInput, TERMINAL_MODES_OFF, TERMINAL_MODES_ON, type InputEvent } from "./human-input.ts";
 import { cellAt, followChange, layoutOf, renderScreen, type ScreenLayout } from "./human-screen.ts";
 
 export type KeyCommand =
-  | { readonly kind: "action"; readonly action: Action }
+  | { readonly kind: "action"; readonly action: GridAction }
   | { readonly kind: "click-prompt" }
   | { readonly kind: "scroll"; readonly by: -1 | 1 }
   | { readonly kind: "quit" }

@@ -19,6 +19,8 @@ import type { RunSession } from "../run/session.ts";
 import type { Command } from "./command.ts";
 import { ToolLevelFlag } from "../agent/tool-ladder.ts";
 import { TOOL_FORMATS } from "../agent/mini/mini.ts";
+import { ALIGNMENTS, RACES, ROLES } from "../game/nethack/character.ts";
+import { NETHACK_GAME_ID } from "../game/nethack/env.ts";
 
 const usage = `usage: prolong play <game> [options]
        prolong play --games all|a,b,c [--runs K] [--parallel P] [options]
@@ -61,8 +63,11 @@ memory arms:
   --episodes K            K episodes on one seed, the log kept across them (default 1)
 
 games:
-  --env local|arc-local|arc-online   where the game comes from (default local: the committed games)
+  --env local|arc-local|arc-online|nethack   where the game comes from (default local: the committed
+                          games; nethack: the real NetHack 3.6, apt-get install nethack-console)
   --arc-games DIR         for arc-local: ARC game files laid out as <id>/<version>/<id>.py + metadata.json
+  --role R, --race R, --align A   for nethack: the fixed character (default valkyrie, human, neutral);
+                          NetHack runs default to --max-actions 20000 and --action-cap 30
 
 sandbox:
   --sandbox auto|bwrap|none   confine external agents with bubblewrap (auto: when installed; default auto)
@@ -98,6 +103,9 @@ export const playFlags = {
   arm: flag.text(),
   env: flag.choice(ENV_KINDS),
   "arc-games": flag.text(),
+  role: flag.choice(ROLES),
+  race: flag.choice(RACES),
+  align: flag.choice(ALIGNMENTS),
   sandbox: flag.choice(SANDBOX_KINDS),
   "pass-env": flag.list(),
   cmd: flag.text(),
@@ -144,6 +152,9 @@ export function fieldsFromFlags(f: PlayFlags): Partial<RunConfig> {
   set("arm", f.arm);
   set("env", f.env);
   set("arcGames", f["arc-games"] === undefined ? undefined : resolve(f["arc-games"])); // run.json must work from any cwd
+  set("role", f.role);
+  set("race", f.race);
+  set("alignment", f.align);
   set("sandbox", f.sandbox);
   set("passEnv", f["pass-env"].length > 0 ? f["pass-env"] : undefined);
   set("cmd", f.cmd);
@@ -179,7 +190,8 @@ export const playCommand: Command = {
     const f = parsed.values;
     if (f["run-dir"] !== undefined) return playRunDir(f["run-dir"], parsed.positionals, f.json === true);
     if (f.games !== undefined || f.runs !== undefined || f.parallel !== undefined) return playMany(parsed.positionals, f);
-    const [game, ...extra] = parsed.positionals;
+    // NetHack is one game: `play --env nethack` needs no game operand.
+    const [game = f.env === "nethack" ? NETHACK_GAME_ID : undefined, ...extra] = parsed.positionals;
     if (game === undefined || extra.length > 0) {
       console.error(game === undefined ? `prolong play: which game? (\`prolong games\` lists them)\n\n${usage}` : `prolong play: unexpected arguments: ${extra.join(" ")}`);
       return 2;
@@ -245,7 +257,7 @@ export async function playSession(s: RunSession, json: boolean, clearProgress: (
     console.error(formatError(report.failure));
     return 1;
   }
-  return end.reason === "win" || end.reason === "max-actions" || end.reason === "agent-stopped" ? 0 : 1;
+  return end.reason === "win" || end.reason === "max-actions" || end.reason === "game-over" || end.reason === "agent-stopped" ? 0 : 1;
 }
 
 /** A swarm's child: the settings are already in DIR/run.json; the run is made in DIR. */

@@ -6,11 +6,12 @@ import * as v from "valibot";
 import { FULL_WINDOW, LogWindowSchema } from "../config/log-window.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { VERSION } from "../version.ts";
+import { ALIGNMENTS, RACES, ROLES } from "./nethack-character.ts";
 
 export const AGENT_KINDS = ["explorer", "human", "command", "claude", "codex", "mini"] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
 /** Where games come from: the committed local games, ARC's engine run offline, or ARC's REST service. */
-export const ENV_KINDS = ["local", "arc-local", "arc-online"] as const;
+export const ENV_KINDS = ["local", "arc-local", "arc-online", "nethack"] as const;
 /** How external agents are confined: bubblewrap, nothing, or bubblewrap where it is installed. */
 export const SANDBOX_KINDS = ["auto", "bwrap", "none"] as const;
 export const WORKSPACE_MODES = ["persistent", "stateless"] as const;
@@ -29,6 +30,10 @@ export const RunConfigSchema = v.object({
   env: v.picklist(ENV_KINDS, `env must be one of ${ENV_KINDS.join(", ")}`),
   /** For env arc-local: the directory of ARC game files (<id>/<version>/<id>.py + metadata.json). */
   arcGames: v.optional(v.string()),
+  /** For env nethack: the fixed character (defaults: a human neutral female valkyrie). */
+  role: v.optional(v.picklist(ROLES, `role must be one of ${ROLES.join(", ")}`)),
+  race: v.optional(v.picklist(RACES, `race must be one of ${RACES.join(", ")}`)),
+  alignment: v.optional(v.picklist(ALIGNMENTS, `alignment must be one of ${ALIGNMENTS.join(", ")}`)),
   sandbox: v.picklist(SANDBOX_KINDS, `sandbox must be one of ${SANDBOX_KINDS.join(", ")}`),
   /** Environment variables a sandboxed agent gets beyond what its backend needs (`--pass-env NAME`, repeatable). */
   passEnv: v.optional(v.array(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "--pass-env takes an environment variable name such as MY_TOKEN")))),
@@ -96,8 +101,12 @@ export function validateConfig(input: unknown, source: string): Result<RunConfig
   return err(prolongError("bad-config", `${field}: ${issue.message}`, { path: source, fix: "see `prolong play --help` for the accepted values" }));
 }
 
+/** Defaults that differ for NetHack: episodes of 20,000 actions and batches of up to 30, as in the paper. */
+export const NETHACK_DEFAULTS = { maxActions: 20_000, actionCap: 30 } as const satisfies Partial<RunConfig>;
+
 export function newConfig(fields: Partial<RunConfigInput> & { game: string }): Result<RunConfig, ProlongError> {
-  return validateConfig({ ...DEFAULTS, version: VERSION, ...fields }, "command line").andThen(checkApplicable);
+  const kind = fields.env === "nethack" ? NETHACK_DEFAULTS : {};
+  return validateConfig({ ...DEFAULTS, ...kind, version: VERSION, ...fields }, "command line").andThen(checkApplicable);
 }
 
 /** Which agents (or environments) each optional setting means something to. */
@@ -113,6 +122,9 @@ const APPLIES_TO: readonly { readonly field: keyof RunConfig; readonly flag: str
   { field: "tools", flag: "--tools", on: "agent", kinds: ["mini", "claude", "codex"] },
   { field: "noWrite", flag: "--no-write", on: "agent", kinds: ["mini", "claude", "codex"] },
   { field: "arcGames", flag: "--arc-games", on: "env", kinds: ["arc-local"] },
+  { field: "role", flag: "--role", on: "env", kinds: ["nethack"] },
+  { field: "race", flag: "--race", on: "env", kinds: ["nethack"] },
+  { field: "alignment", flag: "--align", on: "env", kinds: ["nethack"] },
 ];
 
 /**

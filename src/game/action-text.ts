@@ -1,7 +1,7 @@
 // An action as text, both ways: "RESET", "ACTION3", "ACTION6(30,40)" (and the log's ACTION6({"x": 30, "y": 40})).
 // Next to Action itself, so the games' solutions, actions.json and the log's tool calls read one grammar.
 import { err, ok, type Result } from "neverthrow";
-import { GRID_SIZE, type Action } from "../game-model.ts";
+import { GRID_SIZE, type Action, type GridAction } from "../game-model.ts";
 
 /** An entry longer than this cannot be an action; it is dropped unparsed and quoted short. */
 export const ENTRY_MAX_CHARS = 100;
@@ -17,7 +17,7 @@ export function quote(text: string, max = QUOTE_CHARS): string {
  * One entry → an Action, or the reason it is not one. Accepts `ACTION6(x,y)` and the log's
  * `ACTION6({"x": 1, "y": 2})`. A single left-to-right scan: no backtracking, so time is linear in the entry.
  */
-export function parseActionEntry(entry: string): Result<Action, string> {
+export function parseActionEntry(entry: string): Result<GridAction, string> {
   if (entry.length > ENTRY_MAX_CHARS) return err(`${quote(entry, 40)} is longer than ${ENTRY_MAX_CHARS} characters, so not an action`);
   const e = readEntry(entry);
   if (e === null) return err(`${quote(entry)} is not an action (expected RESET, ACTION1..ACTION7 or ACTION6(x,y))`);
@@ -101,7 +101,7 @@ function isSpace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13) || (c > 127 && /\s/.test(String.fromCharCode(c)));
 }
 
-function clickAction(x: number, y: number, entry: string): Result<Action, string> {
+function clickAction(x: number, y: number, entry: string): Result<GridAction, string> {
   if (!Number.isInteger(x) || !Number.isInteger(y) || x < 0 || y < 0 || x >= GRID_SIZE || y >= GRID_SIZE) {
     return err(`${quote(entry)}: click coordinates must be 0..${GRID_SIZE - 1}`);
   }
@@ -110,6 +110,7 @@ function clickAction(x: number, y: number, entry: string): Result<Action, string
 
 /** An action as an actions.json entry: "RESET", "ACTION3", "ACTION6(30,40)". */
 export function actionEntry(a: Action): string {
+  if (a.id === "key") return a.name; // a terminal game's action: its name
   return a.id === 6 ? `ACTION6(${a.x},${a.y})` : a.id === 0 ? "RESET" : `ACTION${a.id}`;
 }
 

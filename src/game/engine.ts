@@ -171,6 +171,7 @@ export class LocalGame<L, S> implements Game {
   }
 
   step(action: Action): FrameData {
+    if (action.id === "key") return this.frame([this.lastBoard], `'${action.name}' is not an action of a grid game`);
     if (action.id === 0) return this.reset();
     if (this.phase === "NOT_PLAYED") return this.frame([this.lastBoard], "the game has not started: send RESET");
     if (this.phase === "GAME_OVER") return this.frame([this.lastBoard], "game over: send RESET to retry the level");

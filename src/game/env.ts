@@ -20,6 +20,8 @@ export interface EnvContext {
   saveFile(name: string, text: string): void;
   /** A line added to the end of summary.txt. */
   summaryLine(line: string): void;
+  /** A directory of the run the environment may own (NetHack's private game folder lives in it). */
+  readonly workDir?: string;
 }
 
 /** For an environment used outside a run (tests, `prolong replay`): what it reports is dropped. */

@@ -299,10 +299,18 @@ const encoder = new TextEncoder();
  * index's lastEnd() — what MasterLog.tailAfter reports to resume.
  */
 export function appendSection(master: MasterLog, index: RunIndex, s: LogSection, mode: GridMode): Result<SectionRow, ProlongError> {
-  const bytes = encoder.encode(sectionAppendText(s, mode, master.size === 0));
+  return appendSectionText(master, index, (logIsEmpty) => sectionAppendText(s, mode, logIsEmpty), s.header, s.frames.length + 1);
+}
+
+/**
+ * The same for a section whose body an environment writes itself (a terminal game's screen): `text` gives
+ * the section's bytes as appended to a log that is or is not empty (the join "\n" first unless it is).
+ */
+export function appendSectionText(master: MasterLog, index: RunIndex, text: (logIsEmpty: boolean) => string, header: SectionHeader, frames: number): Result<SectionRow, ProlongError> {
+  const bytes = encoder.encode(text(master.size === 0));
   const join = master.size === 0 ? 0 : SECTION_JOIN.length;
   return master.append(bytes).map((range) => {
     const own = { start: range.start + join, end: range.end };
-    return index.addSection(sectionRow(own, bytes.subarray(join), s.header, s.frames.length + 1));
+    return index.addSection(sectionRow(own, bytes.subarray(join), header, frames));
   });
 }

@@ -14,6 +14,7 @@ const ClickArgs = v.object({
 
 /** 'ACTION6({"x": 38, "y": 38})', 'ACTION3({})', 'RESET({})' — the published harness's spelling. */
 export function formatToolCall(a: Action): string {
+  if (a.id === "key") return a.name;
   if (a.id === 6) return `ACTION6({"x": ${a.x}, "y": ${a.y}})`;
   return `${a.id === 0 ? "RESET" : `ACTION${a.id}`}({})`;
 }

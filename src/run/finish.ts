@@ -23,6 +23,8 @@ export interface RunSummary {
   readonly detail: string;
   readonly levelsCompleted: number;
   readonly winLevels: number;
+  /** What rhae and the episodes' rhae measure: RHAE, or BALROG progression in percent (NetHack). */
+  readonly metric: "rhae" | "progression";
   readonly actions: number;
   /** RHAE of the best episode, 0..100. */
   readonly rhae: number;
@@ -67,6 +69,7 @@ export async function finishRun(s: RunSession, end: RunEnd): Promise<{ summary: 
     detail: end.detail,
     levelsCompleted: card.levels_completed,
     winLevels: card.win_levels,
+    metric: card.metric ?? "rhae",
     actions: card.actions,
     rhae: card.score,
     episodes: card.episodes.map((e) => ({ episode: e.episode, levels: e.levels_completed, state: e.state, actions: e.actions, levelActions: e.level_actions, rhae: e.score })),
@@ -97,6 +100,22 @@ export async function finishRun(s: RunSession, end: RunEnd): Promise<{ summary: 
   return { summary, text };
 }
 
+/** A NetHack run: BALROG progression of the best episode and of each, instead of levels and RHAE. */
+function progressionSummary(r: RunSummary): string {
+  const pct = (x: number) => `${x.toFixed(2)}%`;
+  return [
+    `${r.game}: ${r.end} — ${r.detail}`,
+    `  progress   ${pct(r.rhae)} (BALROG progression, best episode)`,
+    ...(r.episodes.length > 1 ? [`  episodes   ${r.episodes.map((e) => `${e.episode}: ${pct(e.rhae)}`).join("; ")}`] : []),
+    `  actions    ${r.actions}`,
+    `  agent      ${r.agent}, ${r.agentCalls} call(s), log: ${r.logWindow}${r.billedTokens > 0 ? `, ${Math.round(r.billedTokens).toLocaleString("en-US")} billed tokens` : ""}`,
+    `  sandbox    ${sandboxText(r.sandbox)}`,
+    `  tampering  ${r.tamperEvents === 0 ? "none" : `${r.tamperEvents} event(s) repaired (see events.jsonl)`}`,
+    `  time       ${(r.wallMs / 1000).toFixed(1)}s`,
+    `  run        ${r.dir}`,
+  ].join("\n");
+}
+
 function sandboxText(kind: string): string {
   if (kind === "bwrap") return "bwrap (workspace read-write, system read-only, private /tmp, runs directory and homes hidden; network open)";
   if (kind === "none") return "none: the agent ran unconfined (--sandbox none, or auto without bubblewrap)";
@@ -104,6 +123,7 @@ function sandboxText(kind: string): string {
 }
 
 export function summaryText(r: RunSummary): string {
+  if (r.metric === "progression") return progressionSummary(r);
   const lines = [
     `${r.game}: ${r.end} — ${r.detail}`,
     `  levels     ${r.levelsCompleted}/${r.winLevels}`,

@@ -3,7 +3,8 @@
 // context through which environments leave files in the run.
 import { err, ok, type Result } from "neverthrow";
 import { createAgent } from "../agent/create.ts";
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { Agent } from "../agent/agent.ts";
 import type { Clock } from "../clock.ts";
@@ -13,6 +14,9 @@ import { arcLocalEnv } from "../game/arc/arc-local.ts";
 import { arcOnlineEnv } from "../game/arc/arc-online.ts";
 import { localEnv, type EnvContext, type GameEnv } from "../game/env.ts";
 import type { RunConfig } from "../config/run-config.ts";
+import { DEFAULT_CHARACTER } from "../game/nethack/character.ts";
+import { nethackEnv } from "../game/nethack/env.ts";
+import { findNethack } from "../game/nethack/install.ts";
 import { EventLog, type EventSink } from "../run-files/events.ts";
 import type { RunPaths } from "../run-files/layout.ts";
 import type { RunParts } from "./session.ts";
@@ -31,6 +35,10 @@ export function openEnv(config: RunConfig, context: EnvContext): Result<GameEnv,
     }
     case "arc-online":
       return arcOnlineEnv({ game: config.game, context });
+    case "nethack": {
+      const character = { ...DEFAULT_CHARACTER, ...(config.role ? { role: config.role } : {}), ...(config.race ? { race: config.race } : {}), ...(config.alignment ? { alignment: config.alignment } : {}) };
+      return findNethack().map(() => nethackEnv({ folder: join(context.workDir ?? mkdtempSync(join(tmpdir(), "prolong-nethack-")), "nethack"), seed: config.seed, character }));
+    }
   }
 }
 
@@ -41,6 +49,7 @@ export function openEnv(config: RunConfig, context: EnvContext): Result<GameEnv,
 export function runEnvContext(paths: RunPaths, summaryLines: string[]): EnvContext {
   const own = new Set(Object.values(paths).map((p) => basename(p)));
   return {
+    workDir: paths.dir,
     saveFile(name, text) {
       if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) || own.has(name)) {
         summaryLines.push(`  note       the environment asked to write '${name}', which is not a name it may use`);

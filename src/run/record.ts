@@ -3,9 +3,10 @@
 // episode, a repaired tamper, a warning — so that everything the loop writes goes through this file.
 import { err, ok, type Result } from "neverthrow";
 import { formatError, type ProlongError } from "../errors.ts";
-import { actionName, type Action, type FrameData } from "../game-model.ts";
-import { formatToolCall, type LogSection } from "../log/format.ts";
-import { appendSection } from "../log/run-index.ts";
+import { appendNethackSection, type NethackSection } from "../game/nethack/section.ts";
+import { actionName, type Action, type FrameData, type ScreenFrame } from "../game-model.ts";
+import { formatToolCall, type LogSection, type SectionHeader } from "../log/format.ts";
+import { appendSection, appendSectionText } from "../log/run-index.ts";
 import { COPY_FILE, type TamperEvent } from "../workspace/copy.ts";
 import type { WorkspaceTamper } from "../workspace/dir.ts";
 import type { EventFields, EventKind } from "../run-files/events.ts";
@@ -29,22 +30,53 @@ export async function playAction(s: RunSession, action: Action, plan: string | u
   const effect = recordStep(s.tally, frame);
   s.frame = frame;
   const header = { ...effect.header, kind: "action" as const, ...(planStep ? { planStep } : {}) };
-  const written = writeSection(s, sectionFromFrame(frame, header, { ...(plan !== undefined ? { plan } : {}), toolCall: action }));
+  const extra = { ...(plan !== undefined ? { plan } : {}), toolCall: action };
+  const written = frame.screen ? writeScreenSection(s, frame.screen, header, extra) : writeSection(s, sectionFromFrame(frame, header, extra));
   if (written.isErr()) return err({ source: "log", error: written.error });
   const h = effect.header;
   emit(s, "action", { action: h.action, call: formatToolCall(action), level: h.level, attempt: h.attempt, score: h.score, state: frame.state, frames: frame.frames.length });
   if (frame.message) emit(s, "warning", { message: `${actionName(action)}: ${frame.message}`, code: "no-op" });
   if (effect.levelUp) emit(s, "level-up", { action: h.action, level: s.tally.level, score: h.score });
   if (effect.gameOver) emit(s, "game-over", { action: h.action, level: h.level, attempt: h.attempt });
+  for (const note of frame.screen?.notes ?? []) emit(s, "warning", { message: `${actionName(action)}: ${note}`, code: "stuck-prompt" });
   s.onProgress?.(s);
   return ok(effect);
 }
 
 /** The INITIAL STATE section an episode starts with (numbered as the last action so far). */
 export function recordInitial(s: RunSession, frame: FrameData): Result<void, ProlongError> {
+  const episode = s.tally.episode > 1 ? { episode: { index: s.tally.episode, total: s.config.episodes } } : {};
+  if (frame.screen) {
+    const header = { action: s.tally.action, level: frame.screen.level, attempt: s.tally.episode, score: frame.screen.score, kind: "initial" as const };
+    return writeScreenSection(s, frame.screen, header, episode);
+  }
   const header = { action: s.tally.action, level: 1, attempt: 1, score: frame.levelsCompleted, kind: "initial" as const };
   const section = sectionFromFrame(frame, header, {});
   return writeSection(s, s.tally.episode > 1 ? { ...section, episode: { index: s.tally.episode, total: s.config.episodes } } : section);
+}
+
+/** A terminal game's section: the family's header, [PLAN] and Tool Call, then the screen observation. */
+function writeScreenSection(s: RunSession, screen: ScreenFrame, header: SectionHeader, extra: ScreenExtra): Result<void, ProlongError> {
+  const section = screenSection(screen, header, extra);
+  return appendSectionText(s.master, s.index, (empty) => appendNethackSection(section, empty), header, 1).map(() => undefined);
+}
+
+type ScreenExtra = { plan?: string; toolCall?: Action; episode?: { index: number; total: number } };
+
+/** The log section of a terminal game's step (also what resume re-renders to check a replayed step). */
+export function screenSection(screen: ScreenFrame, header: SectionHeader, extra: ScreenExtra): NethackSection {
+  return {
+    header,
+    status: screen.status,
+    message: screen.message,
+    board: screen.rows,
+    ...(extra.plan !== undefined ? { plan: extra.plan } : {}),
+    ...(extra.toolCall ? { action: formatToolCall(extra.toolCall) } : {}),
+    ...(extra.episode ? { episode: extra.episode } : {}),
+    ...(screen.inventory ? { inventory: screen.inventory } : {}),
+    ...(screen.stops.length + screen.notes.length > 0 ? { events: [...screen.stops, ...screen.notes] } : {}),
+    ...(screen.end !== undefined ? { end: screen.end } : {}),
+  };
 }
 
 /** Writes one section to the master (one write) and the index. */

@@ -20,7 +20,7 @@ export class SectionReplayer {
   }
 
   /** What the game gives for this section: a fresh game's first frame for INITIAL STATE, the Tool Call's step otherwise. */
-  async play(section: LogSection): Promise<Result<FrameData, ProlongError>> {
+  async play(section: Pick<LogSection, "header" | "toolCall">): Promise<Result<FrameData, ProlongError>> {
     if (section.header.kind === "initial") {
       const opened = this.open();
       if (opened.isErr()) return err(opened.error);

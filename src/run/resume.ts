@@ -8,13 +8,16 @@ import { join } from "node:path";
 import * as v from "valibot";
 import { realClock } from "../clock.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
-import { parseSection, writeSection as sectionText, type LogSection } from "../log/format.ts";
+import { nethackEntry } from "../game/nethack/actions.ts";
+import { parseNethackSection, writeNethackSection } from "../game/nethack/section.ts";
+import type { Action, FrameData } from "../game-model.ts";
+import { parseHeader, parseSection, type SectionHeader } from "../log/format.ts";
 import { sectionRow, type RunIndex } from "../log/run-index.ts";
 import { MasterLog } from "../log/master.ts";
 import { sectionIndex } from "../native.ts";
 import { readConfigFile } from "../config/run-config.ts";
 import { agentPart, openEnv, runEnvContext } from "./parts.ts";
-import { recordInitial } from "./record.ts";
+import { recordInitial, screenSection } from "./record.ts";
 import { compareSection, SectionReplayer } from "./replay.ts";
 import { runPaths, type RunPaths } from "../run-files/layout.ts";
 import { lockRun, type RunLock } from "./lock.ts";
@@ -73,7 +76,7 @@ async function resumeLocked(paths: RunPaths, lock: RunLock, opts: ResumeOptions,
     const m = mismatch.value;
     return err(prolongError("master-changed", `section ${m.ordinal} of the master (bytes ${m.start}..${m.end}) no longer matches its checksum`, { path: paths.log, fix: "the master log was edited outside prolong; restore it from a backup — the run cannot be resumed safely" }));
   }
-  const recovered = recoverSections(master, index, paths.dir);
+  const recovered = recoverSections(master, index, paths.dir, config.value.env === "nethack");
   if (recovered.isErr()) return err(recovered.error);
   if (recovered.value.truncated) {
     // MasterLog keeps its size; after the torn tail was cut, open it afresh.
@@ -137,13 +140,13 @@ async function resumeLocked(paths: RunPaths, lock: RunLock, opts: ResumeOptions,
     if (initial.isErr()) return err(initial.error);
     return finishResume(s);
   }
-  if (head.section.header.kind !== "initial") return err(prolongError("bad-log", "the master log does not start with an INITIAL STATE section", { path: paths.log }));
-  const firstDiff = compareSection(head.section, frame);
-  if (firstDiff.length > 0) return err(replayError(paths.log, 0, firstDiff.join("; ")));
+  if (head.header.kind !== "initial") return err(prolongError("bad-log", "the master log does not start with an INITIAL STATE section", { path: paths.log }));
+  const firstDiff = head.check(frame);
+  if (firstDiff) return err(replayError(paths.log, 0, firstDiff));
   // The shared replay engine (replay.ts) steps the game through the rest; the tally follows every step.
   const replayer = new SectionReplayer(() => openGame(envContext));
   replayer.adopt(s.env);
-  for (const { section, unindexed } of rest) {
+  for (const section of rest) {
     const h = section.header;
     if (h.kind !== "initial" && !section.toolCall) return err(replayError(paths.log, h.action, "the section has no Tool Call line"));
     const r = await replayer.play(section);
@@ -160,9 +163,9 @@ async function resumeLocked(paths: RunPaths, lock: RunLock, opts: ResumeOptions,
         return err(replayError(paths.log, h.action, `the header says Action ${h.action} | Level ${h.level} | Attempt ${h.attempt} | Score ${h.score}, the replay gives Action ${e.action} | Level ${e.level} | Attempt ${e.attempt} | Score ${e.score}`));
       }
     }
-    const diff = compareSection(section, frame);
-    if (diff.length > 0) return err(replayError(paths.log, h.action, diff.join("; ")));
-    if (unindexed) index.addSection(sectionRow(unindexed, encoder.encode(sectionText(section, config.value.gridMode)), h, section.frames.length + 1));
+    const diff = section.check(frame);
+    if (diff) return err(replayError(paths.log, h.action, diff));
+    if (section.unindexed) index.addSection(sectionRow(section.unindexed, encoder.encode(section.text), h, section.frames));
   }
   s.frame = frame;
   const saved = savedPending(index, paths.index);
@@ -200,14 +203,47 @@ function pendingStillOpen(p: PendingBatch | null | undefined, lastAction: number
   if (!p) return null;
   const done = lastAction - p.firstAction + 1;
   if (done >= p.actions.length) return null;
-  if (done > 0 && last && (last.levelUp || last.gameOver || last.win || budgetSpent)) return null;
+  if (done > 0 && last && (last.levelUp || last.gameOver || last.win || last.stops.length > 0 || budgetSpent)) return null;
   return p;
 }
 
 interface RecoveredSection {
-  readonly section: LogSection;
+  readonly header: SectionHeader;
+  readonly toolCall?: Action;
+  /** Boards in the section (animation frames + the settled one; 1 for a terminal game's screen). */
+  readonly frames: number;
+  /** The section's bytes as the master holds them. */
+  readonly text: string;
+  /** Why a replayed step's frame is not what this section logged, or null when it is. */
+  readonly check: (frame: FrameData) => string | null;
   /** Set for a complete section the index had not recorded yet (a crash between append and index). */
   readonly unindexed: { start: number; end: number } | null;
+}
+
+/** One section of the master read back by its environment kind: a grid game's boards or a terminal game's screen. */
+function readSection(text: string, screen: boolean): Result<Omit<RecoveredSection, "unindexed">, ProlongError> {
+  if (screen) {
+    const parsed = parseNethackSection(text, parseHeader);
+    if (typeof parsed === "string") return err(prolongError("bad-section", parsed));
+    const named = parsed.action === undefined ? undefined : nethackEntry(parsed.action);
+    if (named?.isErr()) return err(prolongError("bad-section", `action ${parsed.header.action}: ${named.error}`));
+    const action = named?.isOk() ? named.value : undefined;
+    const extra = { ...(parsed.plan !== undefined ? { plan: parsed.plan } : {}), ...(action ? { toolCall: action } : {}), ...(parsed.episode ? { episode: parsed.episode } : {}) };
+    const check = (frame: FrameData) => {
+      if (!frame.screen) return "the replay gave a grid, the log holds a screen";
+      const again = writeNethackSection(screenSection(frame.screen, parsed.header, extra));
+      if (again === text || again === `${text}\n`) return null;
+      const a = again.split("\n");
+      const b = text.split("\n");
+      const line = a.findIndex((l, i) => l !== b[i]);
+      return `line ${line + 1} of the section differs: the log has ${JSON.stringify(b[line] ?? "")}, the replay ${JSON.stringify(a[line] ?? "")}`;
+    };
+    return ok({ header: parsed.header, ...(action ? { toolCall: action } : {}), frames: 1, text, check });
+  }
+  const parsed = parseSection(text);
+  if (parsed.isErr()) return err(parsed.error);
+  const section = parsed.value;
+  return ok({ header: section.header, ...(section.toolCall ? { toolCall: section.toolCall } : {}), frames: section.frames.length + 1, text, check: (frame) => { const d = compareSection(section, frame); return d.length > 0 ? d.join("; ") : null; } });
 }
 
 /**
@@ -215,7 +251,7 @@ interface RecoveredSection {
  * replay checks them); a torn final section is moved aside to torn-<offset>.bin and cut from the master, so
  * no byte is lost and the log stays a sequence of whole sections.
  */
-function recoverSections(master: MasterLog, index: RunIndex, dir: string): Result<{ sections: RecoveredSection[]; truncated: boolean }, ProlongError> {
+function recoverSections(master: MasterLog, index: RunIndex, dir: string, screen: boolean): Result<{ sections: RecoveredSection[]; truncated: boolean }, ProlongError> {
   const all = master.read(0, master.size);
   if (all.isErr()) return err(all.error);
   const bytes = all.value;
@@ -227,15 +263,15 @@ function recoverSections(master: MasterLog, index: RunIndex, dir: string): Resul
     const start = table.start[i] as number;
     const end = i + 1 < table.count ? (table.start[i + 1] as number) - 1 : bytes.length; // minus the join "\n"
     const text = decoder.decode(bytes.subarray(start, end));
-    const parsed = parseSection(text);
+    const parsed = readSection(text, screen);
     if (start < indexedEnd) {
       if (parsed.isErr()) return err(prolongError("bad-log", `section ${i} of the master does not parse: ${parsed.error.message}`, { path: master.path }));
-      out.push({ section: parsed.value, unindexed: null });
+      out.push({ ...parsed.value, unindexed: null });
       continue;
     }
     // Past the index: whole only if it parses and ends as a written section does.
-    if (parsed.isErr() || !text.endsWith("\n\n") || table.complete[i] !== 1) break;
-    out.push({ section: parsed.value, unindexed: { start, end } });
+    if (parsed.isErr() || !text.endsWith("\n\n") || (!screen && table.complete[i] !== 1)) break;
+    out.push({ ...parsed.value, unindexed: { start, end } });
     keepEnd = end;
   }
   if (bytes.length > keepEnd) {

@@ -32,7 +32,7 @@ async function loop(s: RunSession, stop: AbortSignal): Promise<RunEnd> {
     const end = await episodeEnd(s);
     if (end) return end;
 
-    if (s.frame.state === "GAME_OVER" || s.frame.state === "NOT_PLAYED") {
+    if (!s.frame.screen && (s.frame.state === "GAME_OVER" || s.frame.state === "NOT_PLAYED")) {
       const reset = await runnerReset(s);
       if (reset.isErr()) return failed(reset.error);
       continue;
@@ -51,11 +51,14 @@ async function loop(s: RunSession, stop: AbortSignal): Promise<RunEnd> {
 async function episodeEnd(s: RunSession): Promise<RunEnd | null> {
   const won = s.frame.state === "WIN";
   const spent = episodeActions(s.tally) >= s.config.maxActions;
-  if (!won && !spent) return null;
+  // A terminal game that ended (NetHack: death) ends the episode for good: there is no RESET.
+  const over = s.frame.screen !== undefined && s.frame.state === "GAME_OVER";
+  if (!won && !spent && !over) return null;
   if (s.tally.episode < s.config.episodes) {
     const next = await startNextEpisode(s);
     return next.isErr() ? failed(next.error) : null;
   }
+  if (over) return { reason: "game-over", detail: s.frame.screen?.end ?? "the game ended" };
   return won
     ? { reason: "win", detail: `won all ${s.tally.winLevels} levels` }
     : { reason: "max-actions", detail: `spent the budget of ${s.config.maxActions} actions` };
@@ -192,7 +195,7 @@ async function playBatch(s: RunSession, batch: PendingBatch, stop: AbortSignal):
     const done = await playAction(s, batch.actions[i]!, planText(s, batch.text, i), { step: i + 1, total });
     if (done.isErr()) return err(done.error);
     const effect = done.value;
-    if (effect.levelUp || effect.gameOver || effect.win || episodeActions(s.tally) >= s.config.maxActions) break;
+    if (effect.levelUp || effect.gameOver || effect.win || effect.stops.length > 0 || episodeActions(s.tally) >= s.config.maxActions) break;
   }
   s.pending = null;
   s.index.setState("pending", null);

@@ -2,7 +2,7 @@
 // the header shows the level and attempt the action was TAKEN on and the score AFTER it (as the paper's logs do);
 // Level rises with the score, Attempt rises after a GAME_OVER and returns to 1 on a new level.
 import type { TokenUsage } from "../agent/agent.ts";
-import type { FrameData, GameState } from "../game-model.ts";
+import type { FrameData, GameState, ScreenFrame } from "../game-model.ts";
 import type { EpisodeResult } from "../score/scorecard.ts";
 
 export interface RunTally {
@@ -34,15 +34,15 @@ export interface RunTally {
 export function newTally(frame: FrameData): RunTally {
   return {
     action: 0,
-    level: 1,
+    level: frame.screen?.level ?? 1,
     attempt: 1,
-    score: frame.levelsCompleted,
+    score: frame.screen?.score ?? frame.levelsCompleted,
     state: frame.state,
     winLevels: frame.winLevels,
     episode: 1,
     episodeStart: 0,
     levelActions: new Array(frame.winLevels).fill(0),
-    bestScore: frame.levelsCompleted,
+    bestScore: frame.screen?.score ?? frame.levelsCompleted,
     agentCalls: 0,
     tamperEvents: 0,
     tokens: { input: 0, cached: 0, output: 0 },
@@ -56,10 +56,13 @@ export interface StepEffect {
   readonly levelUp: boolean;
   readonly gameOver: boolean;
   readonly win: boolean;
+  /** Why the rest of the batch is dropped besides the above (a terminal game's events: HP lost, a new monster...). */
+  readonly stops: readonly string[];
 }
 
 /** Moves the tally by one executed action and returns what the step's section header says. */
 export function recordStep(t: RunTally, frame: FrameData): StepEffect {
+  if (frame.screen) return recordScreenStep(t, frame, frame.screen);
   t.action += 1;
   const header = { action: t.action, level: t.level, attempt: t.attempt, score: frame.levelsCompleted };
   const slot = Math.min(t.level, t.levelActions.length) - 1;
@@ -75,7 +78,23 @@ export function recordStep(t: RunTally, frame: FrameData): StepEffect {
   t.score = frame.levelsCompleted;
   t.bestScore = Math.max(t.bestScore, t.score);
   t.state = frame.state;
-  return { header, levelUp, gameOver, win: frame.state === "WIN" };
+  return { header, levelUp, gameOver, win: frame.state === "WIN", stops: [] };
+}
+
+/**
+ * A terminal game's step (NetHack): the header shows the dungeon level, the episode as the attempt and the
+ * progression score after the action; the game ending is the episode's GAME_OVER.
+ */
+function recordScreenStep(t: RunTally, frame: FrameData, screen: ScreenFrame): StepEffect {
+  t.action += 1;
+  const header = { action: t.action, level: screen.level, attempt: t.episode, score: screen.score };
+  const gameOver = frame.state === "GAME_OVER" && t.state !== "GAME_OVER";
+  t.level = screen.level;
+  t.attempt = t.episode;
+  t.score = screen.score;
+  t.bestScore = Math.max(t.bestScore, t.score);
+  t.state = frame.state;
+  return { header, levelUp: false, gameOver, win: false, stops: screen.stops };
 }
 
 /** A new episode of the lifetime arm: the game starts over, the log and the global action count go on. */
@@ -83,9 +102,9 @@ export function startEpisode(t: RunTally, frame: FrameData): void {
   t.finished.push(currentEpisode(t));
   t.episode += 1;
   t.episodeStart = t.action;
-  t.level = 1;
-  t.attempt = 1;
-  t.score = frame.levelsCompleted;
+  t.level = frame.screen?.level ?? 1;
+  t.attempt = frame.screen ? t.episode : 1;
+  t.score = frame.screen?.score ?? frame.levelsCompleted;
   t.state = frame.state;
   t.levelActions = new Array(frame.winLevels).fill(0);
 }

@@ -18,7 +18,8 @@ import { billedTokens } from "./tokens.ts";
 export const SCORECARD_FORMAT = "prolong-scorecard/1";
 
 /** Why a run ended. agent-unavailable: the agent's model API could not be used (unreachable, refused the key or model, kept failing). */
-export const END_REASONS = ["win", "max-actions", "agent-stopped", "agent-failed", "agent-unavailable", "game-failed", "log-failed", "interrupted"] as const;
+/** game-over: a game that ends for good (NetHack: the hero died) ended the last episode. */
+export const END_REASONS = ["win", "max-actions", "game-over", "agent-stopped", "agent-failed", "agent-unavailable", "game-failed", "log-failed", "interrupted"] as const;
 export type EndReason = (typeof END_REASONS)[number];
 /** A run that ended for these reasons is not over (the game or the run's files failed, or the user stopped it): `prolong resume` continues it, `prolong score` skips it. */
 export const RESUMABLE: readonly EndReason[] = ["interrupted", "game-failed", "log-failed", "agent-unavailable"];
@@ -59,6 +60,8 @@ export const ScorecardSchema = v.object({
   arm: v.optional(v.object({ name: v.string(), fingerprint: v.pipe(v.string(), v.regex(/^[0-9a-f]{12}$/)) })),
   /** The game's version (a hash of its definition, or the environment's own version name). Absent in older scorecards. */
   game_version: v.optional(v.string()),
+  /** What `score` measures: RHAE (grid games) or BALROG progression in percent (NetHack). Absent: RHAE. */
+  metric: v.optional(v.picklist(["rhae", "progression"])),
   end_reason: v.picklist(END_REASONS),
   end_detail: v.string(),
   /** The best episode's figures (the only episode unless --episodes K). */
@@ -85,8 +88,16 @@ export type Scorecard = v.InferOutput<typeof ScorecardSchema>;
 export type EpisodeScore = v.InferOutput<typeof EpisodeScoreSchema>;
 
 /** Scores each episode (per-level scores and RHAE) and carries the best RHAE so far along the lifetime. */
-export function scoreEpisodes(baselines: readonly number[], episodes: readonly EpisodeResult[]): EpisodeScore[] {
+export function scoreEpisodes(baselines: readonly number[], episodes: readonly EpisodeResult[], metric: "rhae" | "progression" = "rhae"): EpisodeScore[] {
   let best = 0;
+  if (metric === "progression") {
+    // A NetHack episode's score is its best BALROG progression (the log's Score is it × 10,000), in percent.
+    return episodes.map((e) => {
+      const score = e.levels / 100;
+      best = Math.max(best, score);
+      return { episode: e.episode, levels_completed: 0, state: e.state, actions: e.actions, level_actions: [], level_scores: [], score, best_so_far: best };
+    });
+  }
   return episodes.map((e) => {
     const levels = levelResults(baselines, e.levelActions, e.levels);
     const score = gameScore(levels);
@@ -127,7 +138,8 @@ export interface ScorecardInput {
 }
 
 export function buildScorecard(i: ScorecardInput): Scorecard {
-  const episodes = scoreEpisodes(i.baselines, i.episodes);
+  const metric = i.config.env === "nethack" ? "progression" : "rhae";
+  const episodes = scoreEpisodes(i.baselines, i.episodes, metric);
   const best = bestEpisode(episodes);
   return {
     format: SCORECARD_FORMAT,
@@ -136,6 +148,7 @@ export function buildScorecard(i: ScorecardInput): Scorecard {
     settings: i.config,
     arm: armOf(i.config),
     ...(i.gameVersion !== undefined ? { game_version: i.gameVersion } : {}),
+    ...(metric === "progression" ? { metric } : {}),
     end_reason: i.end.reason,
     end_detail: i.end.detail,
     levels_completed: best.levels_completed,

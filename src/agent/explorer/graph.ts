@@ -3,7 +3,7 @@
 // A state is the settled board with status indicators blanked, within one level. When the indicator mask
 // changes the graph is folded again from the kept steps (cheap: boards are kept decoded).
 // It also keeps what the explorer learns across states: which kinds of action never change anything.
-import type { Action } from "../../game-model.ts";
+import type { GridAction as Action } from "../../game-model.ts";
 import type { Step } from "./log-cursor.ts";
 import { segment, type Segmentation } from "./segment.ts";
 
@@ -149,7 +149,9 @@ export class ExplorationGraph {
     const prevKey = this.prevKey;
     const sameLevel = prevStep !== undefined && prevStep.score === step.score;
     const attemptRose = sameLevel && step.attempt > prevStep.attempt;
-    const action = step.action;
+    // A terminal game's action never reaches a grid game's log; ignored if it did.
+    const logged = step.action;
+    const action = logged !== undefined && logged.id !== "key" ? logged : undefined;
     if (step.kind === "initial" || action?.id === 0 || (prevStep !== undefined && step.score > prevStep.score)) this.levelStart = key;
     if (step.kind === "action" && action !== undefined && action.id === 0) {
       // A RESET that opens a new attempt: the action before it is what ended the last one.

@@ -2,6 +2,8 @@
 // names: "north", "far east", "search", "more", "esc", "down"...), each mapped to the keys it sends with
 // number_pad off; plus single letters, digits and two-digit numbers for prompts and menus, as BALROG offers.
 // An entry of actions.json is one of these names (case and "_"/"-" for spaces do not matter).
+import { err, ok, type Result } from "neverthrow";
+import type { KeyAction } from "../../game-model.ts";
 
 export interface NamedAction {
   readonly name: string;
@@ -102,6 +104,12 @@ export function parseNethackAction(entry: string): { ok: true; action: NamedActi
   const named = BY_NAME.get(normalise(entry));
   if (named) return { ok: true, action: named };
   return { ok: false, reason: `'${entry.slice(0, 60)}' is not a NetHack action; valid: ${TABLE.map((a) => a.name).join(", ")}, a single letter a-z/A-Z, a digit 0-9 or a two-digit number 00-99` };
+}
+
+/** An actions.json entry of a NetHack run → the action the runner plays (see parseNethackAction). */
+export function nethackEntry(entry: string): Result<KeyAction, string> {
+  const a = parseNethackAction(entry);
+  return a.ok ? ok({ id: "key", name: a.action.name, keys: a.action.keys }) : err(a.reason);
 }
 
 /** The action list for the instructions: one "name: what it does" per line. */

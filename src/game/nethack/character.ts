@@ -1,10 +1,8 @@
 // The fixed character of a NetHack run and the options file every game of the run starts with.
 import * as v from "valibot";
+import { ALIGNMENTS, GENDERS, RACES, ROLES } from "../../config/nethack-character.ts";
 
-export const ROLES = ["archeologist", "barbarian", "caveman", "healer", "knight", "monk", "priest", "rogue", "ranger", "samurai", "tourist", "valkyrie", "wizard"] as const;
-export const RACES = ["human", "elf", "dwarf", "gnome", "orc"] as const;
-export const ALIGNMENTS = ["lawful", "neutral", "chaotic"] as const;
-export const GENDERS = ["male", "female"] as const;
+export { ALIGNMENTS, GENDERS, RACES, ROLES };
 
 export const CharacterSchema = v.object({
   role: v.picklist(ROLES),

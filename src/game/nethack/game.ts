@@ -62,9 +62,10 @@ export class NethackGame {
     const started = await launchNethack(opts);
     if (started.isErr()) return err(started.error);
     const game = new NethackGame(started.value, opts);
+    const first = started.value.screen(); // before the inventory read clears the welcome message
     const inv = await game.readInventory();
     if (inv.isErr()) return err(inv.error);
-    return ok({ game, observation: game.observation(inv.value) });
+    return ok({ game, observation: { ...game.observation(inv.value), screen: first } });
   }
 
   get pid(): number {

@@ -8,7 +8,7 @@ export interface NethackPromptContext {
   readonly episodes: number;
   /** Whether the agent has a log file (false in the no-log arm: the screen is in the prompt). */
   readonly hasLog: boolean;
-  /** What part of the log the copy holds, in words ("the whole game so far", "the last 25 sections"). */
+  /** What the agent's memory holds now, as the prompts say it ("logs.txt holds the whole game so far."). */
   readonly memory: string;
 }
 
@@ -29,7 +29,7 @@ export function nethackInstructions(c: NethackPromptContext): string {
     "",
     c.hasLog ? "## Your memory: logs.txt" : "## What you see: the screen in the prompt",
     c.hasLog
-      ? `\`logs.txt\` in this directory holds ${c.memory}. Parse it with code (grep, python, awk); do not read it whole.`
+      ? `\`logs.txt\` in this directory is your memory: ${c.memory} Parse it with code (grep, python, awk); do not read it whole.`
       : "There is no log file: each prompt shows the current screen. Keep anything you want to remember in files here.",
     "Each section starts with a line of exactly 80 `=` and a header `Action N | Level D | Attempt E | Score: S`:",
     "Level is the dungeon level, Attempt the episode, Score the progression in hundredths of a percent (154 = 1.54%).",

@@ -2,7 +2,8 @@
 //
 // KNOWING WHEN THE GAME HAS ANSWERED A KEY. Keys are written one byte at a time. After each, the key counts as
 // answered when (1) the game has read it (rchar in /proc/PID/io grew), (2) it is blocked again in read() on
-// the terminal (/proc/PID/syscall starts with "0 0x0 "), and (3) every byte it wrote has reached the emulator
+// the terminal (/proc/PID/syscall starts with "0 0x0 ", with the I/O counters the same just before and just
+// after that check), and (3) every byte it wrote has reached the emulator
 // and been parsed. (3) is known exactly when the terminal bytes received cover what the game wrote (wchar
 // grew by no more); when the game also wrote files (level changes, start-up) wchar overshoots and a short
 // silence decides instead. Silence alone was fooled by the game's pauses; this matched a slow reference.
@@ -161,9 +162,14 @@ export class GameTerminal {
         if (drained && this.parsed === this.received) return ok(undefined);
         if (performance.now() - start <= this.timeoutMs) continue;
       }
+      // io read on both sides of the syscall check: equal counters mean the game sat in that read() the
+      // whole time, so they hold everything it did for this key (a single sample could catch it mid-write).
+      const before = readIo(this.proc.pid);
+      const blocked = waitingForKey(this.proc.pid);
       const io = readIo(this.proc.pid);
+      const stable = before !== undefined && io !== undefined && before.rchar === io.rchar && before.wchar === io.wchar;
       const quiet = this.parsed === this.received;
-      if (io && quiet && waitingForKey(this.proc.pid)) {
+      if (io && stable && quiet && blocked) {
         if (after === undefined) {
           if (performance.now() - this.lastDataAt >= this.silenceMs * 2 && this.received > 0) return ok(undefined);
         } else if (io.rchar > after.io.rchar) {

@@ -37,6 +37,7 @@ export class ToyGame implements Game {
   }
 
   step(action: Action): FrameData {
+    if (action.id === "key") return this.frame();
     if (action.id === 0) return this.reset(); // RESET is an action like any other, as in the engine
     if (this.state === "NOT_PLAYED" || this.state === "GAME_OVER" || this.state === "WIN") return this.frame();
     const map = this.levels[this.level]!.map;

@@ -1,0 +1,87 @@
+// NetHack behind the runner's GameEnv boundary: reset() starts a fresh seeded game in the run's private game
+// folder (wiped first), step() plays one named action. Frames carry no grid: the observation is the
+// ScreenFrame the log section is written from. Death or any other end of the game is GAME_OVER, which ends
+// the episode (there is no RESET in NetHack: the next episode of a lifetime is a new game).
+import { err, ok, type Result } from "neverthrow";
+import { prolongError, type ProlongError } from "../../errors.ts";
+import type { GameEnv } from "../env.ts";
+import type { Action, FrameData, GameInfo, ScreenFrame } from "../../game-model.ts";
+import type { Character } from "./character.ts";
+import { NethackEpisode, type NethackFrame } from "./episode.ts";
+import { progressionScore } from "./progression.ts";
+import { formatStatus } from "./status.ts";
+
+export const NETHACK_GAME_ID = "nethack";
+
+export const NETHACK_INFO: GameInfo = {
+  id: NETHACK_GAME_ID,
+  title: "NetHack 3.6",
+  winLevels: 0,
+  availableActions: [],
+  baselineActions: [],
+  tags: ["nethack"],
+};
+
+export interface NethackEnvOptions {
+  /** The run's private game folder (HACKDIR and HOME of the game), wiped at each reset. */
+  readonly folder: string;
+  readonly seed: number;
+  readonly character: Character;
+  readonly answerTimeoutMs?: number;
+}
+
+export function screenFrame(f: NethackFrame): ScreenFrame {
+  const o = f.observation;
+  return {
+    level: o.status?.dlvl ?? 0,
+    score: progressionScore(f.progression),
+    progression: f.progression,
+    status: o.status ? formatStatus(o.status) : "unknown",
+    message: o.screen.rows[0]?.trimEnd() ?? "",
+    ...(o.inventory ? { inventory: o.inventory } : {}),
+    stops: f.stops,
+    notes: f.effect?.escaped ? [f.effect.escaped] : [],
+    ...(f.ended !== undefined ? { end: f.ended } : {}),
+    rows: o.screen.rows.slice(1),
+  };
+}
+
+function frameData(f: NethackFrame): FrameData {
+  return {
+    frames: [],
+    state: f.ended !== undefined ? "GAME_OVER" : "NOT_FINISHED",
+    levelsCompleted: 0,
+    winLevels: 0,
+    availableActions: [],
+    screen: screenFrame(f),
+  };
+}
+
+export function nethackEnv(opts: NethackEnvOptions): GameEnv {
+  let episode: NethackEpisode | undefined;
+  let ended = false;
+  return {
+    info: NETHACK_INFO,
+    async reset(): Promise<Result<FrameData, ProlongError>> {
+      await episode?.close();
+      const started = await NethackEpisode.start(opts);
+      if (started.isErr()) return err(started.error);
+      episode = started.value.episode;
+      ended = false;
+      return ok(frameData(started.value.frame));
+    },
+    async step(action: Action): Promise<Result<FrameData, ProlongError>> {
+      if (!episode) return err(prolongError("nethack-not-started", "a NetHack action before the game started", { fix: "this is a bug in prolong: reset() comes first" }));
+      if (action.id !== "key") return err(prolongError("nethack-action", `${JSON.stringify(action)} is not a NetHack action`, { fix: "this is a bug in prolong: NetHack runs parse actions.json with the NetHack action names" }));
+      if (ended) return err(prolongError("nethack-ended", "the game has ended; no action can be played", { fix: "this is a bug in prolong: a GAME_OVER ends the episode" }));
+      const r = await episode.step({ name: action.name, keys: action.keys, help: "" });
+      if (r.isErr()) return err(r.error);
+      ended = r.value.ended !== undefined;
+      return ok(frameData(r.value));
+    },
+    async close() {
+      await episode?.close();
+      episode = undefined;
+    },
+  };
+}
