@@ -73,7 +73,7 @@ export class GameTerminal {
 
   private constructor(private readonly proc: Bun.Subprocess, opts: TerminalOptions) {
     this.timeoutMs = opts.answerTimeoutMs ?? 10_000;
-    this.silenceMs = opts.silenceMs ?? 40;
+    this.silenceMs = opts.silenceMs ?? 150;
     void proc.exited.then((code) => {
       this.exitCode = code;
     });
@@ -179,7 +179,10 @@ export class GameTerminal {
             // One more turn of the event loop: the last bytes of a burst may still be in flight.
             await tick(0);
             if (this.parsed === this.received && this.received - after.received === got) return ok(undefined);
-          } else if (performance.now() - this.lastDataAt >= this.silenceMs) {
+          } else if (got > 0 && performance.now() - Math.max(this.lastDataAt, start) >= this.silenceMs) {
+            // The game wrote more than reached the terminal: files too (a level change, a save). Some of its
+            // answer has arrived and then nothing for a while: done. With nothing arrived yet, keep waiting
+            // (a loaded machine can hold the game's bytes back for longer than any silence).
             return ok(undefined);
           }
         }

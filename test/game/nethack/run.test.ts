@@ -1,0 +1,96 @@
+// NetHack through the real loop (prolong play --env nethack): batches stopped by what happens, lifetimes,
+// kill -9 and resume. The built-in NetHack agent plays; the game is the real one.
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseHeader } from "../../../src/log/format.ts";
+import { parseNethackSection, type NethackSection } from "../../../src/game/nethack/section.ts";
+import { readScorecard } from "../../../src/score/scorecard.ts";
+import { resumeRun } from "../../../src/run/resume.ts";
+import { runLoop } from "../../../src/run/runner.ts";
+import { finishRun } from "../../../src/run/finish.ts";
+import { playGame, tempRoot } from "../../run/helpers.ts";
+import { NO_NETHACK } from "./helpers.ts";
+
+const ROOT = join(import.meta.dir, "..", "..", "..");
+
+function sections(log: string): NethackSection[] {
+  return log.split(/(?=^={80}$)/m).map((t) => {
+    const s = parseNethackSection(t, parseHeader);
+    if (typeof s === "string") throw new Error(s);
+    return s;
+  });
+}
+
+describe.skipIf(NO_NETHACK)("NetHack runs (skipped: NetHack not installed)", () => {
+  test("a batch stops on damage: after a section that lost HP the next action starts a new batch", async () => {
+    const run = await playGame({ game: "nethack", env: "nethack", seed: 4, maxActions: 300 });
+    const all = sections(run.master);
+    const hurt = all.map((s, i) => ({ s, i })).filter(({ s }) => (s.events ?? []).some((e) => e.startsWith("hp lost")));
+    expect(hurt.length).toBeGreaterThan(0);
+    for (const { i } of hurt) {
+      const next = all[i + 1];
+      if (next?.header.kind === "action") expect(next.header.planStep?.step).toBe(1);
+    }
+    // And batches did run several actions when nothing happened.
+    expect(all.some((s) => (s.header.planStep?.step ?? 0) >= 3)).toBe(true);
+    // The header carries the dungeon level, the episode and the progression; the summary the progression.
+    expect(all.every((s) => s.header.attempt === 1)).toBe(true);
+    expect(all[all.length - 1]!.status).toMatch(/^Dlvl:\d+ \| \$:\d+ \| HP:-?\d+\(\d+\)/);
+    // This seed's hero dies: the episode ends there, with how, and the run says so.
+    expect(run.end.reason).toBe("game-over");
+    expect(all[all.length - 1]!.end).toMatch(/^You died in The Dungeons of Doom/);
+  }, 120_000);
+
+  test("a lifetime of 3 short episodes: one log with episode markers, each episode scored", async () => {
+    const run = await playGame({ game: "nethack", env: "nethack", seed: 4, maxActions: 30, episodes: 3 });
+    const all = sections(run.master);
+    const initial = all.filter((s) => s.header.kind === "initial");
+    expect(initial.map((s) => s.episode?.index ?? 1)).toEqual([1, 2, 3]);
+    expect(initial.map((s) => s.header.attempt)).toEqual([1, 2, 3]);
+    // The same seed: every episode starts on the same screen.
+    expect(new Set(initial.map((s) => s.board.join("\n"))).size).toBe(1);
+    const card = readScorecard(run.session.paths.scorecard)._unsafeUnwrap();
+    expect(card.metric).toBe("progression");
+    expect(card.episodes.map((e) => e.episode)).toEqual([1, 2, 3]);
+    expect(card.episodes.every((e) => e.actions > 0 && e.actions <= 30)).toBe(true);
+    expect(card.score).toBe(Math.max(...card.episodes.map((e) => e.score)));
+  }, 120_000);
+
+  test("kill -9 mid-episode, then resume: the log an uninterrupted run writes", async () => {
+    const flags = ["--env", "nethack", "--seed", "2", "--max-actions", "150", "--quiet"];
+    const whole = await playGame({ game: "nethack", env: "nethack", seed: 2, maxActions: 150 });
+
+    const root = tempRoot();
+    const child = Bun.spawn(["bun", join(ROOT, "src/main.ts"), "play", ...flags, "--json", "--runs-dir", root], { stdout: "pipe", stderr: "ignore" });
+    const reader = child.stdout.getReader();
+    let text = "";
+    // The child's events on stdout say how far it is; it is killed once 60 actions are in the log.
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+      const actions = [...text.matchAll(/"kind":"action","action":(\d+)/g)].map((m) => Number(m[1]));
+      if (actions.some((a) => a >= 60)) break;
+    }
+    child.kill("SIGKILL");
+    await child.exited;
+    const run = /"run":"([^"]+)"/.exec(text)?.[1];
+    expect(run).toBeDefined();
+    const runDir = join(root, run!);
+    expect(readFileSync(join(runDir, "logs.txt"), "utf8").length).toBeLessThan(whole.master.length);
+
+    const session = (await resumeRun(runDir))._unsafeUnwrap();
+    const end = await runLoop(session, new AbortController().signal);
+    await finishRun(session, end);
+    expect(end.reason).toBe(whole.end.reason);
+    const resumed = readFileSync(join(runDir, "logs.txt"), "utf8");
+    if (resumed !== whole.master) {
+      const a = resumed.split("\n");
+      const b = whole.master.split("\n");
+      const at = a.findIndex((l, i) => l !== b[i]);
+      console.log("FIRST DIFF at line", at, "\n", a.slice(Math.max(0, at - 40), at + 3).join("\n"), "\n----\n", b.slice(at - 3, at + 3).join("\n"));
+    }
+    expect(resumed).toBe(whole.master);
+  }, 180_000);
+});
