@@ -11,7 +11,7 @@ import { swarmSummary, swarmView } from "../run/swarm-view.ts";
 import { scoreTables } from "../score/markdown.ts";
 import { finishRun } from "../run/finish.ts";
 import { ttyProgress } from "../run/progress.ts";
-import { claimStamp } from "../run-files/layout.ts";
+import { claimStamp, RUN_FILES } from "../run-files/layout.ts";
 import { runLoop } from "../run/runner.ts";
 import { startRun } from "../run/start.ts";
 import { flag, parseCommandArgs, type FlagValues } from "./args.ts";
@@ -270,7 +270,7 @@ async function playRunDir(dir: string, positionals: string[], json: boolean): Pr
     return 2;
   }
   const abs = resolve(dir);
-  const config = readConfigFile(join(abs, "run.json"));
+  const config = readConfigFile(join(abs, RUN_FILES.config));
   if (config.isErr()) {
     console.error(formatError(config.error));
     return 2;

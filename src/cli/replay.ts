@@ -12,6 +12,7 @@ import { NO_ENV_CONTEXT } from "../game/env.ts";
 import { openEnv } from "../run/parts.ts";
 import { flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
+import { RUN_FILES } from "../run-files/layout.ts";
 
 const usage = `usage: prolong replay <run-dir> [--json]
        prolong replay <logs.txt> --game ID [--env local|arc-local|arc-online] [--arc-games DIR] [--seed N] [--json]
@@ -122,7 +123,7 @@ export const replayCommand: Command = {
       return 2;
     }
     let recorded: Partial<RunConfig> = {};
-    const runJson = join(given, "run.json");
+    const runJson = join(given, RUN_FILES.config);
     if (log !== given && existsSync(runJson)) {
       const c = readConfigFile(runJson);
       if (c.isErr()) {

@@ -13,6 +13,7 @@ import { gridPng } from "../view/png.ts";
 import { buildReplay } from "../view/replay.ts";
 import { openViewSource } from "../view/source.ts";
 import type { Command } from "./command.ts";
+import { RUN_FILES } from "../run-files/layout.ts";
 
 const usage = `usage: prolong view <run-dir|log> [-o FILE] [--json]
        prolong view --png <log|run-dir> <action|last> [--frame K] [--scale N] [--sections] [-o FILE]
@@ -32,7 +33,7 @@ options:
   --json          print {out, steps, boards, tampers, bytes, warnings} instead of a sentence`;
 
 function defaultName(given: string): string {
-  const dir = existsSync(path.join(given, "logs.txt")) ? given : path.dirname(given);
+  const dir = existsSync(path.join(given, RUN_FILES.log)) ? given : path.dirname(given);
   return path.basename(path.resolve(dir));
 }
 
@@ -116,7 +117,7 @@ export const viewCommand: Command = {
     }
     const replay = buildReplay(log.value, source.value);
     const runDir = source.value.runDir;
-    const out = v.out ?? (runDir !== null && existsSync(path.join(runDir, "run.json")) ? path.join(runDir, "view.html") : `${defaultName(file)}.view.html`);
+    const out = v.out ?? (runDir !== null && existsSync(path.join(runDir, RUN_FILES.config)) ? path.join(runDir, "view.html") : `${defaultName(file)}.view.html`);
     const html = replayHtml(replay);
     writeFileSync(out, html);
     const report = { out, steps: replay.steps.length, boards: replay.boards.width.length, tampers: replay.tampers.length, bytes: Buffer.byteLength(html), warnings: replay.warnings };

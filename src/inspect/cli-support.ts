@@ -3,11 +3,12 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { formatError } from "../errors.ts";
 import { loadLog, type LoadedLog } from "../log/load.ts";
+import { RUN_FILES } from "../run-files/layout.ts";
 
 /** A run directory (or any directory holding logs.txt) stands for its logs.txt. */
 export function logPathOf(given: string): string {
   try {
-    if (statSync(given).isDirectory() && existsSync(path.join(given, "logs.txt"))) return path.join(given, "logs.txt");
+    if (statSync(given).isDirectory() && existsSync(path.join(given, RUN_FILES.log))) return path.join(given, RUN_FILES.log);
   } catch {
     // A missing path is loadLog's to report, with its fix.
   }

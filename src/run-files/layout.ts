@@ -5,6 +5,17 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { prolongError, type ProlongError } from "../errors.ts";
 
+/** THE names of a run directory's files: everything that reads or writes one builds its paths from these. */
+export const RUN_FILES = {
+  log: "logs.txt",
+  index: "index.sqlite",
+  events: "events.jsonl",
+  config: "run.json",
+  scorecard: "scorecard.json",
+  summary: "summary.txt",
+  workspace: "workspace",
+} as const;
+
 export interface RunPaths {
   readonly dir: string;
   /** The master log: outside the workspace, append-only. */
@@ -24,17 +35,17 @@ export interface RunPaths {
 
 export function runPaths(dir: string): RunPaths {
   const abs = resolve(dir);
-  const workspace = join(abs, "workspace");
+  const workspace = join(abs, RUN_FILES.workspace);
   return {
     dir: abs,
-    log: join(abs, "logs.txt"),
-    index: join(abs, "index.sqlite"),
-    events: join(abs, "events.jsonl"),
-    config: join(abs, "run.json"),
-    scorecard: join(abs, "scorecard.json"),
-    summary: join(abs, "summary.txt"),
+    log: join(abs, RUN_FILES.log),
+    index: join(abs, RUN_FILES.index),
+    events: join(abs, RUN_FILES.events),
+    config: join(abs, RUN_FILES.config),
+    scorecard: join(abs, RUN_FILES.scorecard),
+    summary: join(abs, RUN_FILES.summary),
     workspace,
-    copy: join(workspace, "logs.txt"),
+    copy: join(workspace, RUN_FILES.log),
     actions: join(workspace, "actions.json"),
     plans: join(workspace, "plans.txt"),
   };

@@ -7,6 +7,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import type { ProlongError } from "../errors.ts";
 import { readConfigFile, type RunConfig } from "../config/run-config.ts";
 import { readScorecard, RESUMABLE, type Scorecard } from "./scorecard.ts";
+import { RUN_FILES } from "../run-files/layout.ts";
 
 export interface FoundRun {
   readonly dir: string;
@@ -28,7 +29,7 @@ export interface FoundRuns {
   readonly skipped: SkippedRun[];
 }
 
-const RUN_MARKERS = ["run.json", "logs.txt", "scorecard.json"];
+const RUN_MARKERS: readonly string[] = [RUN_FILES.config, RUN_FILES.log, RUN_FILES.scorecard];
 /** Deep enough for runs/<experiment>/<arm>/<stamp>/<run>; a run directory is never searched below. */
 const MAX_DEPTH = 6;
 
@@ -83,12 +84,12 @@ function walk(dir: string, depth: number, runs: FoundRun[], skipped: SkippedRun[
 }
 
 function scoreableRun(dir: string, names: Set<string>): FoundRun | SkippedRun {
-  if (!names.has("scorecard.json")) {
-    const what = names.has("logs.txt") ? "the run has not finished (still running, or stopped by a crash or kill)" : "no logs.txt either: the run never started";
-    const config = names.has("run.json") ? readConfigFile(join(dir, "run.json")) : undefined;
+  if (!names.has(RUN_FILES.scorecard)) {
+    const what = names.has(RUN_FILES.log) ? "the run has not finished (still running, or stopped by a crash or kill)" : "no logs.txt either: the run never started";
+    const config = names.has(RUN_FILES.config) ? readConfigFile(join(dir, RUN_FILES.config)) : undefined;
     return { dir, reason: `no scorecard.json: ${what}; \`prolong resume ${dir}\` finishes it`, ...(config?.isOk() ? { unfinished: config.value } : {}) };
   }
-  const card = readScorecard(join(dir, "scorecard.json"));
+  const card = readScorecard(join(dir, RUN_FILES.scorecard));
   if (card.isErr()) return { dir, reason: skipReason(dir, card.error) };
   // These leave the run resumable and say nothing about the agent: scoring them would count a cut-short run.
   const reason = card.value.end_reason;

@@ -11,6 +11,7 @@ import { SECTION_KIND } from "../native.ts";
 import { readEvents } from "../run-files/events.ts";
 import { bestEpisode, scoreEpisodes, type EpisodeResult, type Scorecard } from "./scorecard.ts";
 import { billedTokens } from "./tokens.ts";
+import { RUN_FILES } from "../run-files/layout.ts";
 
 /** Per-episode results of the log's actions, counting only each episode's first `atActions` actions. */
 export function episodesFromLog(logPath: string, winLevels: number, atActions: number): Result<{ episodes: EpisodeResult[]; loggedActions: number }, ProlongError> {
@@ -59,7 +60,7 @@ export function episodesFromLog(logPath: string, winLevels: number, atActions: n
  * below N (its result at N is unknown), and when its log and scorecard disagree on the number of actions.
  */
 export function rescoreAt(dir: string, card: Scorecard, atActions: number): Result<Scorecard, ProlongError> {
-  const logPath = join(dir, "logs.txt");
+  const logPath = join(dir, RUN_FILES.log);
   if (card.settings.maxActions < atActions) {
     return err(prolongError("budget-too-small", `played with --max-actions ${card.settings.maxActions}, fewer than ${atActions}: its score at ${atActions} actions is unknown`, { path: dir, fix: `score at most --at ${card.settings.maxActions}, or leave this run out` }));
   }
@@ -69,7 +70,7 @@ export function rescoreAt(dir: string, card: Scorecard, atActions: number): Resu
   if (loggedActions !== card.actions || results.length !== card.episodes.length) {
     return err(prolongError("log-mismatch", `the log holds ${loggedActions} action(s) in ${results.length} episode(s), the scorecard says ${card.actions} in ${card.episodes.length}`, { path: logPath, fix: "the log or the scorecard was edited or cut; `prolong verify` the run" }));
   }
-  const spend = spendBefore(join(dir, "events.jsonl"), atActions);
+  const spend = spendBefore(join(dir, RUN_FILES.events), atActions);
   if (spend.isErr()) return err(spend.error);
   // An episode the cut did not shorten ends as the scorecard says (the log does not record the final state).
   const episodes = scoreEpisodes(

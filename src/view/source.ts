@@ -6,6 +6,7 @@ import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { readEvents, type RunEvent } from "../run-files/events.ts";
 import { readScorecardSummary } from "../score/scorecard.ts";
+import { RUN_FILES } from "../run-files/layout.ts";
 
 export interface ViewSource {
   readonly logPath: string;
@@ -37,21 +38,21 @@ export function openViewSource(given: string): Result<ViewSource, ProlongError> 
     return err(prolongError("missing-file", "no such file or directory", { path: given, fix: "give a run directory (runs/<stamp>/<game>) or a logs.txt" }));
   }
   const dir = isDir ? given : path.dirname(given);
-  const logPath = isDir ? path.join(given, "logs.txt") : given;
+  const logPath = isDir ? path.join(given, RUN_FILES.log) : given;
   if (isDir && !existsSync(logPath)) {
     return err(prolongError("missing-file", "this directory holds no logs.txt", { path: given, fix: "give a run directory (runs/<stamp>/<game>) or a log file" }));
   }
   const warnings: string[] = [];
   // Side files are read only next to a log called logs.txt: a run's layout, not any file's neighbours.
-  const inRun = path.basename(logPath) === "logs.txt";
+  const inRun = path.basename(logPath) === RUN_FILES.log;
   let events: RunEvent[] = [];
-  const eventsPath = path.join(dir, "events.jsonl");
+  const eventsPath = path.join(dir, RUN_FILES.events);
   if (inRun && existsSync(eventsPath)) {
     const read = readEvents(eventsPath);
     if (read.isOk()) events = read.value;
     else warnings.push(`${eventsPath}: ${read.error.message}; tamper events are not shown`);
   }
-  const { title, card } = inRun ? readScorecard(path.join(dir, "scorecard.json"), warnings) : { title: null, card: null };
+  const { title, card } = inRun ? readScorecard(path.join(dir, RUN_FILES.scorecard), warnings) : { title: null, card: null };
   return ok({
     logPath,
     runDir: isDir ? given : null,
