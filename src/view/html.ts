@@ -13,6 +13,8 @@ h1 { font-size: 18px; margin: 4px 0; } #meta, #warnings { color: #555; font-size
 main { display: flex; gap: 18px; align-items: flex-start; margin-top: 8px; }
 #board-pane { flex: none; } #board { display: block; image-rendering: pixelated; background: #000; border: 1px solid #888; }
 #info { flex: 1; min-width: 280px; }
+#screen { font: 12px/1.15 ui-monospace, monospace; background: #000; color: #ddd; padding: 6px; margin: 0; white-space: pre; }
+#status-line { font: 12px ui-monospace, monospace; white-space: pre-wrap; margin: 4px 0; }
 #header-line { font: 600 14px ui-monospace, monospace; } #tool-call, #changes { font: 13px ui-monospace, monospace; margin-top: 4px; }
 #plan { white-space: pre-wrap; background: #fff; border: 1px solid #ddd; padding: 8px; font-size: 13px; max-height: 420px; overflow: auto; }
 #tamper-note, #error { color: #b00; white-space: pre-wrap; font-weight: 600; margin-top: 6px; }
@@ -52,17 +54,17 @@ export function replayHtml(r: Replay): string {
 <div id="meta">${escapeHtml(r.source)}\n${escapeHtml(summary)}</div>
 <div id="warnings"></div>
 <main>
-  <section id="board-pane"><canvas id="board" width="512" height="512"></canvas>
+  <section id="board-pane"><canvas id="board" width="512" height="512"></canvas><pre id="screen" hidden></pre>
     <div id="frame-bar"><span>frames</span><input type="range" id="frame" min="0" max="0" value="0"><span id="frame-label"></span></div>
   </section>
   <section id="info">
-    <div id="header-line"></div><div id="tool-call"></div><div id="changes"></div><div id="tamper-note"></div><div id="error"></div>
+    <div id="header-line"></div><div id="tool-call"></div><pre id="status-line"></pre><div id="changes"></div><div id="tamper-note"></div><div id="error"></div>
     <p class="legend">[PLAN] — the agent's text for this action</p><pre id="plan"></pre>
   </section>
 </main>
 <div id="controls"><button id="prev">&larr;</button><input type="range" id="step" min="0" max="0" value="0"><button id="next">&rarr;</button><button id="play">play</button><span id="step-label"></span></div>
 <canvas id="timeline" height="90"></canvas>
-<p class="legend">timeline: blue band = level, green line = score, dark ticks = game over, red marks = tamper events; click to jump.
+<p class="legend">timeline: blue band = level (NetHack: dungeon level), green line = score (NetHack: progression), orange line = HP, black triangles = deaths, dark ticks = game over, red marks = tamper events; click to jump.
 Keys: <kbd>&larr;</kbd>/<kbd>&rarr;</kbd> step (<kbd>Shift</kbd> ×10), <kbd>Home</kbd>/<kbd>End</kbd>, <kbd>&uarr;</kbd>/<kbd>&darr;</kbd> animation frames,
 <kbd>f</kbd> first frame, <kbd>space</kbd> play, <kbd>h</kbd> changed-cell highlight, <kbd>t</kbd> next tamper event.</p>
 <h2 class="legend" id="tamper-count"></h2><ul id="tampers"></ul>

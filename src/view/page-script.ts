@@ -37,6 +37,12 @@ const hex = (i) => { const c = RGB[i] || RGB[5]; return "rgb(" + c[0] + "," + c[
 
 function drawBoard() {
   const s = steps[step];
+  // A terminal game's step (NetHack): its screen as text instead of a board.
+  $("screen").hidden = !s.screen; canvas.style.display = s.screen ? "none" : "block";
+  if (s.screen) {
+    $("screen").textContent = s.screen.text;
+    return null;
+  }
   if (s.boards === 0) {
     ctx.fillStyle = "#222"; ctx.fillRect(0, 0, canvas.width, canvas.height);
     return null;
@@ -83,7 +89,8 @@ function render() {
   $("header-line").textContent = header(s);
   $("tool-call").textContent = s.toolCall ? "Tool Call: " + s.toolCall : s.kind === "initial" ? (s.episode ? "[EPISODE " + s.episode + "] " : "") + "initial state" : "";
   $("plan").textContent = s.plan >= 0 ? data.plans[s.plan] : "(no [PLAN] in this section)";
-  $("error").textContent = s.error ? "not read whole: " + s.error : "";
+  $("error").textContent = s.error ? "not read whole: " + s.error : s.screen && s.screen.end ? "GAME OVER: " + s.screen.end : "";
+  $("status-line").textContent = s.screen ? "[STATUS] " + s.screen.status + (s.screen.events ? "\n[EVENT] " + s.screen.events : "") : "";
   const tampers = data.tampers.filter((t) => t.step === step);
   $("tamper-note").textContent = tampers.map((t) => "TAMPER (" + t.kind + "): " + t.detail).join("\n");
   lastChanged = drawBoard();
@@ -114,6 +121,17 @@ function drawTimeline() {
   tctx.stroke();
   tctx.fillStyle = "#333";
   for (let i = 1; i < n; i++) if (steps[i].attempt !== null && steps[i - 1].attempt !== null && steps[i].level === steps[i - 1].level && steps[i].attempt > steps[i - 1].attempt) tctx.fillRect(X(i) - 1, top, 2, bottom - top);
+  // A terminal game's HP (orange, on its own scale) and deaths (black triangles).
+  let maxHp = 0;
+  for (const s of steps) if (s.screen && s.screen.hp !== null) maxHp = Math.max(maxHp, s.screen.hp);
+  if (maxHp > 0) {
+    tctx.strokeStyle = "#ff851b"; tctx.lineWidth = 1; tctx.beginPath();
+    let started = false;
+    steps.forEach((s, i) => { if (s.screen && s.screen.hp !== null) { const y = Y(s.screen.hp, maxHp); if (!started) { tctx.moveTo(X(i), y); started = true; } else tctx.lineTo(X(i), y); } });
+    tctx.stroke();
+  }
+  tctx.fillStyle = "#000";
+  steps.forEach((s, i) => { if (s.screen && s.screen.end) { const x = X(i); tctx.beginPath(); tctx.moveTo(x - 6, H); tctx.lineTo(x + 6, H); tctx.lineTo(x, H - 12); tctx.fill(); } });
   tctx.fillStyle = "#f93c31";
   for (const t of data.tampers) { const x = X(t.step); tctx.beginPath(); tctx.moveTo(x - 5, 0); tctx.lineTo(x + 5, 0); tctx.lineTo(x, 10); tctx.fill(); }
   tctx.fillStyle = "#000"; tctx.fillRect(X(step) - 1, 0, 2, H);

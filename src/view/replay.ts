@@ -7,6 +7,8 @@ import { formatToolCall } from "../log/format.ts";
 import type { LoadedLog } from "../log/load.ts";
 import { logGridMode, settledBoard } from "../inspect/board.ts";
 import { readSection } from "../inspect/section-read.ts";
+import { parseNethackSection } from "../game/nethack/section.ts";
+import { parseHeader } from "../log/format.ts";
 import type { ViewSource } from "./source.ts";
 
 export interface ReplayStep {
@@ -28,6 +30,8 @@ export interface ReplayStep {
   readonly boards: number;
   /** Why the section did not parse whole (its settled board may still be shown). */
   readonly error: string | null;
+  /** A terminal game's section (NetHack): the screen as text (message line first), its status, HP and end. */
+  readonly screen?: { readonly text: string; readonly status: string; readonly hp: number | null; readonly end: string | null; readonly events: string | null };
 }
 
 export interface ReplayTamper {
@@ -95,6 +99,11 @@ function placeTampers(source: ViewSource, steps: readonly ReplayStep[]): ReplayT
   return out;
 }
 
+function hpOf(status: string): number | null {
+  const m = /HP:(-?\d+)/.exec(status);
+  return m ? Number(m[1]) : null;
+}
+
 export function buildReplay(log: LoadedLog, source: ViewSource): Replay {
   const mode = logGridMode(log);
   const store = new BoardStore();
@@ -110,6 +119,31 @@ export function buildReplay(log: LoadedLog, source: ViewSource): Replay {
     let toolCall: string | null = null;
     let click: ReplayStep["click"] = null;
     let episode: string | null = null;
+    const nethack = r.section ? null : parseNethackSection(r.text, parseHeader);
+    if (nethack !== null && typeof nethack !== "string") {
+      const p = nethack.plan;
+      if (p !== undefined) {
+        plan = planIds.get(p) ?? plans.length;
+        if (plan === plans.length) {
+          plans.push(p);
+          planIds.set(p, plan);
+        }
+      }
+      steps.push({
+        section: i, kind: r.kind, action: r.action, level: r.level, attempt: r.attempt, score: r.score,
+        planStep: r.planStep ? `${r.planStep.step}/${r.planStep.total}` : null,
+        plan, toolCall: nethack.action ?? null, click: null, episode: nethack.episode ? `${nethack.episode.index}/${nethack.episode.total}` : null,
+        board: first, boards: 0, error: null,
+        screen: {
+          text: [nethack.message, ...nethack.board].map((l) => l.trimEnd()).join("\n"),
+          status: nethack.status,
+          hp: hpOf(nethack.status),
+          end: nethack.end ?? null,
+          events: nethack.events ? nethack.events.join("; ") : null,
+        },
+      });
+      continue;
+    }
     if (r.section) {
       for (const f of r.section.frames) store.add(f);
       store.add(r.section.board);
@@ -146,7 +180,8 @@ export function buildReplay(log: LoadedLog, source: ViewSource): Replay {
   if (bad > 0) warnings.push(`${bad} section(s) did not parse whole; shown with what could be read`);
   if (skipped > 0) warnings.push(`${skipped} section(s) with neither a header nor a board were left out`);
   const last = log.table.count - 1;
-  if (last >= 0 && log.table.complete[last] === 0) warnings.push(`the log ends inside section #${last}: it was cut while being written`);
+  // A screen is never square: for a terminal game's log, "complete" says nothing.
+  if (last >= 0 && log.table.complete[last] === 0 && !steps[steps.length - 1]?.screen) warnings.push(`the log ends inside section #${last}: it was cut while being written`);
   return {
     title: source.title,
     source: source.logPath,

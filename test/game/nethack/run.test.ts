@@ -11,6 +11,9 @@ import { runLoop } from "../../../src/run/runner.ts";
 import { finishRun } from "../../../src/run/finish.ts";
 import { playGame, tempRoot } from "../../run/helpers.ts";
 import { NO_NETHACK } from "./helpers.ts";
+import { buildReplay } from "../../../src/view/replay.ts";
+import { openViewSource } from "../../../src/view/source.ts";
+import { loadLog } from "../../../src/log/load.ts";
 
 const ROOT = join(import.meta.dir, "..", "..", "..");
 
@@ -40,6 +43,16 @@ describe.skipIf(NO_NETHACK)("NetHack runs (skipped: NetHack not installed)", () 
     // This seed's hero dies: the episode ends there, with how, and the run says so.
     expect(run.end.reason).toBe("game-over");
     expect(all[all.length - 1]!.end).toMatch(/^You died in The Dungeons of Doom/);
+
+    // view: each step's screen as text, its status and HP over time, the death.
+    const replay = buildReplay(loadLog(run.session.paths.log)._unsafeUnwrap(), openViewSource(run.session.paths.dir)._unsafeUnwrap());
+    expect(replay.steps.length).toBe(all.length);
+    expect(replay.warnings).toEqual([]);
+    expect(replay.steps.every((s) => s.screen !== undefined)).toBe(true);
+    expect(replay.steps[0]!.screen!.text.split("\n")).toHaveLength(24);
+    expect(replay.steps[0]!.screen!.hp).toBe(16);
+    expect(replay.steps[replay.steps.length - 1]!.screen!.end).toMatch(/^You died/);
+    expect(replay.steps.filter((s) => s.screen?.end).length).toBe(1);
   }, 120_000);
 
   test("a lifetime of 3 short episodes: one log with episode markers, each episode scored", async () => {
