@@ -3,7 +3,8 @@
 import type { LoadedLog } from "../log/load.ts";
 import { cellChanges, sectionKindName, type SectionKindName } from "../native.ts";
 
-export interface SectionRow {
+/** One row of `prolong log sections` (the run index's record of a section is log/run-index.ts SectionRow). */
+export interface SectionListRow {
   /** 0-based section index (what `--sections` targets refer to). */
   readonly index: number;
   readonly kind: SectionKindName;
@@ -39,10 +40,10 @@ function toolCallOf(bytes: Uint8Array, start: number, limit: number): string | n
   return utf8.decode(view.subarray(from, end));
 }
 
-export function sectionRows(log: LoadedLog): SectionRow[] {
+export function sectionRows(log: LoadedLog): SectionListRow[] {
   const t = log.table;
   const changes = cellChanges(log.bytes, t);
-  const rows: SectionRow[] = [];
+  const rows: SectionListRow[] = [];
   for (let i = 0; i < t.count; i++) {
     const kind = sectionKindName(t.kind[i] as number);
     const start = t.start[i] as number;
@@ -74,7 +75,7 @@ export function sectionRows(log: LoadedLog): SectionRow[] {
 const COLUMNS = ["#", "action", "level", "attempt", "score", "plan", "tool call", "frames", "changed", "offset"] as const;
 
 /** A fixed-width table: one line per section, a header line first. */
-export function formatRows(rows: readonly SectionRow[]): string {
+export function formatRows(rows: readonly SectionListRow[]): string {
   const cells = rows.map((r) => [
     String(r.index),
     r.kind === "initial" ? `${r.action} init` : r.action === null ? "?" : String(r.action),

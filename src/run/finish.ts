@@ -7,6 +7,7 @@ import { formatRhae } from "../score/rhae.ts";
 import { gameVersionOf } from "../game/version.ts";
 import { windowLabel } from "../config/log-window.ts";
 import { emit } from "./record.ts";
+import { saveState } from "./saved-state.ts";
 import { wallMs as playedMs, type RunEnd, type RunSession } from "./session.ts";
 import type { TokenUsage } from "../agent/agent.ts";
 import { currentEpisode } from "./tally.ts";
@@ -88,8 +89,8 @@ export async function finishRun(s: RunSession, end: RunEnd): Promise<{ summary: 
   // So is one whose model API could not be used (agent-unavailable): fix the setting the error names, then resume.
   const written = guardIo(s.paths.dir, () => {
     writeFileAtomic(s.paths.scorecard, JSON.stringify(card, null, 2) + "\n");
-    if (RESUMABLE.includes(end.reason)) s.index.setState("wallMs", wallMs);
-    else s.index.setState("ended", { reason: end.reason, detail: end.detail, wallMs });
+    if (RESUMABLE.includes(end.reason)) saveState(s.index, "wallMs", wallMs);
+    else saveState(s.index, "ended", { reason: end.reason, detail: end.detail, wallMs });
     writeFileAtomic(s.paths.summary, text + "\n");
   });
   emit(s, "run-end", { reason: end.reason, actions: summary.actions, levels: summary.levelsCompleted, rhae: summary.rhae, agentCalls: summary.agentCalls, tamperEvents: summary.tamperEvents, ms: wallMs });

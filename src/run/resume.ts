@@ -19,10 +19,11 @@ import { readConfigFile } from "../config/run-config.ts";
 import { agentPart, openEnv, runEnvContext } from "./parts.ts";
 import { recordInitial, screenSection } from "./record.ts";
 import { compareSection, SectionReplayer } from "./replay.ts";
+import { readState, saveState } from "./saved-state.ts";
 import { runPaths, type RunPaths } from "../run-files/layout.ts";
 import { lockRun, type RunLock } from "./lock.ts";
 import { ioFailure } from "./io-failure.ts";
-import { PendingBatchSchema, type PendingBatch, type RunParts, type RunSession } from "./session.ts";
+import { type PendingBatch, type RunParts, type RunSession } from "./session.ts";
 import { announce, openRunFiles } from "./start.ts";
 import { writeInstructions } from "./workspace.ts";
 import { episodeActions, newTally, recordStep, startEpisode, type StepEffect } from "./tally.ts";
@@ -66,9 +67,10 @@ async function resumeLocked(paths: RunPaths, lock: RunLock, opts: ResumeOptions,
   if (files.isErr()) return err(files.error);
   const { index, events, workspace } = files.value;
   let master = files.value.master;
-  const ended = index.getState("ended") as { reason: string } | undefined;
-  if (ended) {
-    return err(prolongError("run-ended", `this run already ended (${ended.reason}); nothing to resume`, { path: paths.dir, fix: "start a new run with `prolong play`" }));
+  const ended = readState(index, "ended");
+  if (ended.isErr()) return err(ended.error);
+  if (ended.value) {
+    return err(prolongError("run-ended", `this run already ended (${ended.value.reason}); nothing to resume`, { path: paths.dir, fix: "start a new run with `prolong play`" }));
   }
   const mismatch = index.verifySections(master);
   if (mismatch.isErr()) return err(mismatch.error);
@@ -86,6 +88,9 @@ async function resumeLocked(paths: RunPaths, lock: RunLock, opts: ResumeOptions,
     master = reopened.value;
   }
 
+  const prior = readState(index, "wallMs");
+  if (prior.isErr()) return err(prior.error);
+  const priorMs = prior.value ?? 0;
   const summaryLines: string[] = [];
   const envContext = runEnvContext(paths, summaryLines);
   const openGame = given.env ?? ((c) => openEnv(config.value, c));
@@ -125,7 +130,7 @@ async function resumeLocked(paths: RunPaths, lock: RunLock, opts: ResumeOptions,
     pending: null,
     resumed: true,
     startedAt: clock.now(),
-    priorMs: Number(index.getState("wallMs") ?? 0),
+    priorMs,
     summaryLines,
     eventFailure: null,
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
@@ -168,7 +173,7 @@ async function resumeLocked(paths: RunPaths, lock: RunLock, opts: ResumeOptions,
     if (section.unindexed) index.addSection(sectionRow(section.unindexed, encoder.encode(section.text), h, section.frames));
   }
   s.frame = frame;
-  const saved = savedPending(index, paths.index);
+  const saved = readState(index, "pending");
   if (saved.isErr()) return err(saved.error);
   s.pending = pendingStillOpen(saved.value, tally.action, lastEffect, episodeActions(tally) >= config.value.maxActions);
   return finishResume(s);
@@ -176,26 +181,18 @@ async function resumeLocked(paths: RunPaths, lock: RunLock, opts: ResumeOptions,
 
 /** Counters kept outside the log, the instructions file, and the run-start event of the resumed process. */
 function finishResume(s: RunSession): Result<RunSession, ProlongError> {
-  s.tally.agentCalls = Number(s.index.getState("agentCalls") ?? 0);
+  const calls = readState(s.index, "agentCalls");
+  if (calls.isErr()) return err(calls.error);
+  s.tally.agentCalls = calls.value ?? 0;
   s.tally.tamperEvents = s.index.events("tamper").length;
-  const tokens = s.index.getState("tokens") as RunSession["tally"]["tokens"] | undefined;
-  if (tokens) s.tally.tokens = tokens;
-  if (!s.pending) s.index.setState("pending", null);
+  const tokens = readState(s.index, "tokens");
+  if (tokens.isErr()) return err(tokens.error);
+  if (tokens.value) s.tally.tokens = tokens.value;
+  if (!s.pending) saveState(s.index, "pending", null);
   const instructions = writeInstructions(s);
   if (instructions.isErr()) return err(instructions.error);
   announce(s, true);
   return ok(s);
-}
-
-/** The batch saved before it ran, read back through its schema (the index is a file like any other). */
-function savedPending(index: RunIndex, path: string): Result<PendingBatch | null, ProlongError> {
-  const raw = index.getState("pending");
-  if (raw === undefined || raw === null) return ok(null);
-  const parsed = v.safeParse(PendingBatchSchema, raw);
-  if (parsed.success) return ok(parsed.output);
-  const issue = parsed.issues[0];
-  const field = issue.path?.map((p) => String(p.key)).join(".") ?? "pending";
-  return err(prolongError("bad-index", `the saved pending batch is not one this prolong writes (${field}: ${issue.message})`, { path, fix: "resume with the prolong version that started the run" }));
 }
 
 /** A saved batch is finished when all of it ran, or its last action changed the score or state or spent the budget. */

@@ -8,6 +8,7 @@ import { firstTurnPrompt, nextTurnPrompt, resumePrompt, splitPlan } from "../age
 import type { TokenUsage, TurnReply } from "../agent/agent.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { ioFailure } from "./io-failure.ts";
+import { saveState } from "./saved-state.ts";
 import { emit, playAction, recordInitial, recordTamper, recordWarning, type StepFailure } from "./record.ts";
 import { promptContext, wallMs, type PendingBatch, type RunEnd, type RunSession } from "./session.ts";
 import { episodeActions, startEpisode } from "./tally.ts";
@@ -113,7 +114,7 @@ async function askAgent(s: RunSession, stop: AbortSignal): Promise<PendingBatch 
       if (planned.value) recordTamper(s, planned.value);
     }
     s.pending = pending;
-    s.index.setState("pending", pending); // saved before any action runs, so resume finishes this batch exactly
+    saveState(s.index, "pending", pending); // saved before any action runs, so resume finishes this batch exactly
     return pending;
   }
   const detail = `${s.config.agentRetries + 1} agent call(s) in a row failed; last: ${lastError}`;
@@ -126,7 +127,7 @@ async function askAgent(s: RunSession, stop: AbortSignal): Promise<PendingBatch 
 function addTokens(s: RunSession, u: TokenUsage): void {
   const t = s.tally.tokens;
   s.tally.tokens = { input: t.input + u.input, cached: t.cached + u.cached, output: t.output + u.output };
-  s.index.setState("tokens", s.tally.tokens);
+  saveState(s.index, "tokens", s.tally.tokens);
 }
 
 /** The prompt for the next agent call: first-turn, follow-up or resume wording, then what went wrong with the last actions.json. */
@@ -145,8 +146,8 @@ async function callAgent(s: RunSession, prompt: string): Promise<Result<{ reply:
   if (cleared.isErr()) return err(cleared.error);
   s.tally.agentCalls += 1;
   const turn = s.tally.agentCalls;
-  s.index.setState("agentCalls", turn);
-  s.index.setState("wallMs", wallMs(s));
+  saveState(s.index, "agentCalls", turn);
+  saveState(s.index, "wallMs", wallMs(s));
   emit(s, "agent-call", { turn, action: s.tally.action, prompt });
   const reply = await s.agent.turn({
     workspace: s.paths.workspace,
@@ -198,7 +199,7 @@ async function playBatch(s: RunSession, batch: PendingBatch, stop: AbortSignal):
     if (effect.levelUp || effect.gameOver || effect.win || effect.stops.length > 0 || episodeActions(s.tally) >= s.config.maxActions) break;
   }
   s.pending = null;
-  s.index.setState("pending", null);
+  saveState(s.index, "pending", null);
   return ok(undefined);
 }
 
