@@ -1,7 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { parseHeader } from "../../../src/log/format.ts";
 import { sectionIndex, SECTION_KIND } from "../../../src/native.ts";
-import { NAMED_ACTIONS, parseNethackAction } from "../../../src/game/nethack/actions.ts";
+import { NAMED_ACTIONS, nethackEntry, parseNethackAction } from "../../../src/game/nethack/actions.ts";
+import { findNethack } from "../../../src/game/nethack/install.ts";
+import { parseActions } from "../../../src/agent/actions.ts";
 import { progressionAt, progressionScore, PROGRESSION_SOURCE } from "../../../src/game/nethack/progression.ts";
 import { appendNethackSection, parseNethackSection, type NethackSection } from "../../../src/game/nethack/section.ts";
 
@@ -31,6 +33,29 @@ describe("named actions", () => {
       expect(a.reason).toContain("far northeast");
       expect(a.reason).toContain("a single letter");
     }
+  });
+});
+
+describe("actions.json of a NetHack run", () => {
+  test("names become key actions; an unknown one is dropped with a warning listing the valid ones; the cap holds", () => {
+    const text = JSON.stringify({ actions: ["far east", "teleport home", "Y", "more", "search"] });
+    const batch = parseActions(text, { cap: 4, available: [], path: "actions.json", entry: nethackEntry })._unsafeUnwrap();
+    expect(batch.actions).toEqual([
+      { id: "key", name: "far east", keys: "L" },
+      { id: "key", name: "Y", keys: "Y" },
+      { id: "key", name: "more", keys: "\r" },
+    ]);
+    expect(batch.warnings.some((w) => w.includes("beyond the cap of 4") && w.includes("search"))).toBe(true);
+    expect(batch.warnings.some((w) => w.includes("'teleport home' is not a NetHack action; valid: north, east"))).toBe(true);
+  });
+});
+
+describe("NetHack missing", () => {
+  test("the error names the missing file and the install command", () => {
+    const e = findNethack({ PROLONG_NETHACK_DIR: "/nonexistent-nethack" })._unsafeUnwrapErr();
+    expect(e.code).toBe("no-nethack");
+    expect(e.path).toBe("/nonexistent-nethack/nethack-console");
+    expect(e.fix).toContain("apt-get install -y nethack-console");
   });
 });
 
