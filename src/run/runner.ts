@@ -9,6 +9,7 @@ import type { TokenUsage, TurnReply } from "../agent/agent.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { ioFailure } from "./io-failure.ts";
 import { saveState } from "./saved-state.ts";
+import { verifyMasterTail } from "../log/run-index.ts";
 import { emit, playAction, recordInitial, recordTamper, recordWarning, type StepFailure } from "./record.ts";
 import { promptContext, wallMs, type PendingBatch, type RunEnd, type RunSession } from "./session.ts";
 import { episodeActions, startEpisode } from "./tally.ts";
@@ -99,6 +100,10 @@ async function askAgent(s: RunSession, stop: AbortSignal): Promise<PendingBatch 
     if (prepared.isErr()) return failed({ source: "log", error: prepared.error });
     for (const t of prepared.value.tampers) recordTamper(s, t);
     const answer = await callAgent(s, turnPrompt(s, prepared.value.board));
+    // Checked again as soon as the agent is done, before anything is appended: an edit of the tail made
+    // during the turn is caught here (prepareTurn catches one made between turns).
+    const intact = verifyMasterTail(s.master, s.index);
+    if (intact.isErr()) return failed({ source: "log", error: intact.error });
     if (answer.isErr()) {
       recordWarning(s, answer.error);
       lastError = answer.error.message;
