@@ -1,9 +1,10 @@
 // `prolong replay <log>`: re-executes a log's actions against a fresh game and reports every section whose
 // boards (each animation frame and the settled board) or score differ from the logged ones, and the first
 // divergence. Tells whether a game (or a game version) is the one that wrote a log.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { formatError, prolongError, type ProlongError } from "../errors.ts";
 import { parseLog } from "../log/format.ts";
+import { readLogBytes } from "../log/load.ts";
 import { replaySections, type ReplayDifference } from "../run/replay.ts";
 import { join } from "node:path";
 import { logPathOf } from "../inspect/cli-support.ts";
@@ -49,13 +50,10 @@ export interface ReplayReport {
 }
 
 export async function replayLog(logPath: string, config: RunConfig): Promise<{ ok: true; report: ReplayReport } | { ok: false; error: ProlongError }> {
-  let text: string;
-  try {
-    text = readFileSync(logPath, "utf8");
-  } catch (e) {
-    return { ok: false, error: prolongError("not-a-log", `cannot read the log: ${(e as Error).message}`, { path: logPath }) };
-  }
-  const parsed = parseLog(text);
+  // Mapped, like every inspection command: a FIFO, a device or a directory is an error naming it, not a hang.
+  const bytes = readLogBytes(logPath);
+  if (bytes.isErr()) return { ok: false, error: bytes.error };
+  const parsed = parseLog(new TextDecoder("utf-8").decode(bytes.value));
   if (parsed.sections.length === 0) {
     return { ok: false, error: prolongError("not-a-log", parsed.cut?.reason ?? "the log holds no section", { path: logPath, fix: "pass a logs.txt written by prolong or the PRO-LONG harness" }) };
   }

@@ -37,6 +37,7 @@ const COMMANDS: Array<[string, (f: string) => string[]]> = [
   ["log diff", (f) => ["log", "diff", f, "0", "1"]],
   ["verify (master)", (f) => ["verify", f, good]],
   ["verify (copy)", (f) => ["verify", good, f]],
+  ["replay", (f) => ["replay", f, "--game", "glide"]],
 ];
 
 describe("a log that is not a regular file", () => {
