@@ -4,7 +4,7 @@
 // (agent-home/codex beside it), seeded once with the user's config.toml so a configured model provider carries
 // over (never auth.json: credentials come from the environment, e.g. CODEX_API_KEY). Codex reports usage
 // summed over the thread; the figures after each turn are saved so each turn records its own delta.
-import { copyFileSync, existsSync, mkdirSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
@@ -45,7 +45,8 @@ export function codexAgent(opts: CodexAgentOptions): Agent {
       if (saved.isErr()) return err(saved.error);
       const record = saved.value?.backend === "codex" && saved.value.confirmed ? saved.value : null;
       const home = agentHome(input.workspace);
-      const codexHome = seedCodexHome(home, opts.userCodexHome ?? process.env["CODEX_HOME"] ?? join(homedir(), ".codex"));
+      const userCodexHome = opts.userCodexHome ?? process.env["CODEX_HOME"] ?? join(homedir(), ".codex");
+      const codexHome = seedCodexHome(home, userCodexHome);
       const argv = [
         opts.bin, "exec", "--json", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",
         "-c", "analytics.enabled=false", "-c", "check_for_update_on_startup=false", "--disable", "plugins",
@@ -61,7 +62,7 @@ export function codexAgent(opts: CodexAgentOptions): Agent {
         cwd: input.workspace,
         stdin: null,
         timeoutSec: opts.timeoutSec,
-        env: sandbox.environment({ ...process.env, HOME: home, CODEX_HOME: codexHome }),
+        env: { ...sandbox.environment({ ...process.env, HOME: home, CODEX_HOME: codexHome }), ...providerKeys(userCodexHome) },
         onStdoutLine: (line) => seen.add(line),
       });
       const cumulative = seen.cumulative ?? record?.cumulative;
@@ -110,6 +111,29 @@ class TurnEvents {
 export function usageDelta(now: TokenUsage, before: TokenUsage | undefined): TokenUsage {
   if (!before || now.input < before.input || now.output < before.output || now.cached < before.cached) return now;
   return { input: now.input - before.input, cached: now.cached - before.cached, output: now.output - before.output };
+}
+
+/**
+ * The API-key variables the user's own config.toml names (`env_key = "NAME"` of its model providers), with
+ * their values: a sandbox keeps only the coding CLIs' usual variables, and a configured provider's key must
+ * reach Codex too. Read from the user's file, never from the workspace's copy, which the agent can rewrite
+ * to name any secret of the harness's environment.
+ */
+export function providerKeys(userCodexHome: string, env: Readonly<Record<string, string | undefined>> = process.env): Record<string, string> {
+  const config = join(userCodexHome, "config.toml");
+  let text: string;
+  try {
+    text = readFileSync(config, "utf8");
+  } catch {
+    return {}; // no config of the user's: the default provider's variables (OPENAI_*, CODEX_*) already pass
+  }
+  const keys: Record<string, string> = {};
+  for (const m of text.matchAll(/^[ \t]*env_key[ \t]*=[ \t]*"([A-Za-z_][A-Za-z0-9_]*)"/gm)) {
+    const name = m[1]!;
+    const value = env[name];
+    if (value !== undefined) keys[name] = value;
+  }
+  return keys;
 }
 
 /** CODEX_HOME for this workspace, created on first use with a copy of the user's config.toml if there is one. */

@@ -1,9 +1,10 @@
 // The Codex backend against a stand-in `codex` (a shell script): bad output, threads, usage deltas — no
 // model server, no real CLI (the real CLI runs in codex.slow.test.ts).
 import { describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { codexAgent, usageDelta } from "../../../src/agent/codex.ts";
+import { codexAgent, providerKeys, usageDelta } from "../../../src/agent/codex.ts";
 import { play, tempRoot } from "./helpers.ts";
 
 function workspace(): string {
@@ -57,5 +58,19 @@ describe("the Codex backend on bad output (a stand-in CLI)", () => {
     expect(usageDelta({ input: 600, cached: 240, output: 42 }, { input: 300, cached: 120, output: 21 })).toEqual({ input: 300, cached: 120, output: 21 });
     expect(usageDelta({ input: 50, cached: 0, output: 5 }, { input: 300, cached: 120, output: 21 })).toEqual({ input: 50, cached: 0, output: 5 });
     expect(usageDelta({ input: 50, cached: 0, output: 5 }, undefined)).toEqual({ input: 50, cached: 0, output: 5 });
+  });
+});
+
+describe("a configured provider's key under a sandbox", () => {
+  test("the env_key names of the user's config.toml pass with their values; unset names and other variables do not", () => {
+    const home = mkdtempSync(join(tmpdir(), "prolong-codex-keys-"));
+    writeFileSync(
+      join(home, "config.toml"),
+      `model_provider = "local"\n[model_providers.local]\nbase_url = "http://127.0.0.1:1/v1"\nenv_key = "LOCAL_KEY"\n` +
+        `[model_providers.other]\n  env_key = "OTHER_KEY"\n# env_key = "COMMENTED_KEY"\n`,
+    );
+    const env = { LOCAL_KEY: "k1", OTHER_KEY: "k2", COMMENTED_KEY: "no", AWS_SECRET_ACCESS_KEY: "secret" };
+    expect(providerKeys(home, env)).toEqual({ LOCAL_KEY: "k1", OTHER_KEY: "k2" });
+    expect(providerKeys(join(home, "absent"), env)).toEqual({});
   });
 });
