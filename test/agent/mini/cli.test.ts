@@ -1,0 +1,42 @@
+// The mini agent's and the ablation arms' flags at the command line: documented in --help, and every setting
+// that cannot work stops `prolong play` before a run directory exists (exit 2, the setting and the fix named).
+import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { tempRoot } from "../backends/helpers.ts";
+
+const MAIN = path.resolve(import.meta.dir, "../../../src/main.ts");
+
+function play(args: string[], env: Record<string, string> = {}) {
+  const root = tempRoot();
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "OPENAI_API_KEY")) as Record<string, string>;
+  const r = Bun.spawnSync([process.execPath, MAIN, "play", "glide", "--runs-dir", root, ...args], { env: { ...clean, ...env } });
+  return { code: r.exitCode, stderr: r.stderr.toString(), stdout: r.stdout.toString(), created: existsSync(root) && Bun.spawnSync(["ls", "-A", root]).stdout.toString().trim() !== "" };
+}
+
+describe("prolong play: the mini agent's and the arms' flags", () => {
+  test("--help lists them", () => {
+    const r = Bun.spawnSync([process.execPath, MAIN, "play", "--help"]);
+    const text = r.stdout.toString() + r.stderr.toString();
+    for (const flag of ["--base-url", "--api-key-env", "--tool-format", "--step-limit", "--tools", "--no-write", "--context-limit"]) expect(text).toContain(flag);
+  });
+
+  test("bad settings exit 2 before any run directory exists, naming the setting and the fix", () => {
+    const cases: [string[], Record<string, string>, string][] = [
+      [["--agent", "mini", "--model", "m"], {}, "$OPENAI_API_KEY (--api-key-env), which is not set"],
+      [["--agent", "mini"], { OPENAI_API_KEY: "x" }, "--agent mini needs --model"],
+      [["--agent", "mini", "--model", "m", "--base-url", "localhost:8080"], { OPENAI_API_KEY: "x" }, "--base-url must"],
+      [["--agent", "mini", "--model", "m", "--tools", "grep"], { OPENAI_API_KEY: "x" }, "--tools must be one of read | read,grep | read,grep,python | all"],
+      [["--agent", "mini", "--model", "m", "--tool-format", "xml"], { OPENAI_API_KEY: "x" }, "--tool-format"],
+      [["--agent", "mini", "--model", "m", "--no-write", "--sandbox", "none"], { OPENAI_API_KEY: "x" }, "--no-write with --tools all needs bubblewrap"],
+      [["--agent", "codex", "--tools", "read"], {}, "cannot be enforced for Codex"],
+      [["--agent", "claude", "--context-limit", "64000"], {}, "below Claude Code's smallest auto-compact window"],
+      [["--base-url", "http://127.0.0.1:8080/v1"], {}, "--base-url does not apply to --agent explorer"],
+      [["--tools", "read"], {}, "--tools does not apply to --agent explorer"],
+    ];
+    for (const [args, env, says] of cases) {
+      const r = play(args, env);
+      expect([args.join(" "), r.code, r.stderr.includes(says), r.created]).toEqual([args.join(" "), 2, true, false]);
+    }
+  });
+});
