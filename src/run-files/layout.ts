@@ -14,6 +14,8 @@ export const RUN_FILES = {
   scorecard: "scorecard.json",
   summary: "summary.txt",
   workspace: "workspace",
+  /** The mini agent's conversation (its session), beside the workspace. */
+  agentConversation: "agent-conversation.json",
 } as const;
 
 export interface RunPaths {

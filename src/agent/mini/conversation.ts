@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { prolongError, type ProlongError } from "../../errors.ts";
+import { RUN_FILES } from "../../run-files/layout.ts";
 
 const ToolCallSchema = v.object({ id: v.string(), type: v.literal("function"), function: v.object({ name: v.string(), arguments: v.string() }) });
 
@@ -30,7 +31,7 @@ const ConversationSchema = v.object({
 export type Conversation = v.InferOutput<typeof ConversationSchema>;
 
 export function conversationPath(workspace: string): string {
-  return join(dirname(workspace), "agent-conversation.json");
+  return join(dirname(workspace), RUN_FILES.agentConversation);
 }
 
 /** The saved conversation of this workspace; ok(null) when there is none yet. */
