@@ -30,9 +30,9 @@ function env(server: ModelServer): Record<string, string> {
   const home = tempRoot();
   writeFileSync(
     join(home, "config.toml"),
-    `model = "scripted"\nmodel_provider = "local"\n\n[model_providers.local]\nname = "local"\nbase_url = "${server.url}/v1"\nwire_api = "responses"\nenv_key = "LOCAL_KEY"\n`,
+    `model = "scripted"\nmodel_provider = "local"\n\n[model_providers.local]\nname = "local"\nbase_url = "${server.url}/v1"\nwire_api = "responses"\nenv_key = "CODEX_LOCAL_KEY"\n`,
   );
-  return { CODEX_HOME: home, LOCAL_KEY: "scripted" };
+  return { CODEX_HOME: home, CODEX_LOCAL_KEY: "scripted" };
 }
 
 describe.skipIf(!codex)("the Codex backend, real CLI", () => {
