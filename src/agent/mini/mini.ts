@@ -214,7 +214,10 @@ async function runCommand(command: string, ws: WorkspaceDir, deadline: number, o
     }
   }
   const env: Record<string, string | undefined> = sandbox.environment({ ...process.env, HOME: home, PROLONG_WORKSPACE: workspace });
-  delete env[opts.endpoint.apiKeyEnv]; // the model's key is the harness's, not the agent's
+  // The model's key is the harness's, not the agent's; nor are the other backends' credentials or anything
+  // named like a secret (the commands need none of them).
+  delete env[opts.endpoint.apiKeyEnv];
+  for (const name of Object.keys(env)) if (/^(ANTHROPIC|CLAUDE|OPENAI|CODEX)_|KEY|TOKEN|SECRET|PASSWORD/i.test(name)) delete env[name];
   const head = new OutputHead(limit);
   const outcome = await runInGroup({
     argv: sandbox.wrap(["bash", "-c", command], { workspace, ...(readOnly ? { onlyWritableFiles: [answer] } : { writable: [home] }) }),

@@ -168,10 +168,10 @@ describe("the mini agent plays glide through a Chat Completions server", () => {
     }
   }, 60_000);
 
-  test("the API key is not in the commands' environment", async () => {
-    const server = startChatServer([{ commands: ["env | grep -c scripted-key; echo end"] }, ...turnScript(1).slice(1)]);
+  test("the API key (and any other credential) is not in the commands' environment", async () => {
+    const server = startChatServer([{ commands: ["env | grep -c -e scripted-key -e other-secret; echo end"] }, ...turnScript(1).slice(1)]);
     try {
-      await withEnv(KEY, () => play(mini(server.baseUrl, { maxActions: 1 })));
+      await withEnv({ ...KEY, ANTHROPIC_API_KEY: "other-secret", MY_TOKEN: "other-secret" }, () => play(mini(server.baseUrl, { maxActions: 1 })));
       expect(messages(server.requests[1]!).at(-1)!.content).toBe("exit status 0\n0\nend");
     } finally {
       server.stop();
