@@ -105,13 +105,34 @@ describe("a plan on a cluster", () => {
     expect(summaries.every((s) => s.failed.length === 0 && s.foreign.length === 0)).toBe(true);
   });
 
+  // What resume guarantees is the game: the master log byte for byte, hence levels, actions and RHAE. Agent calls
+  // are counted when made, so a job killed during a call has spent one call more than the uninterrupted run (the
+  // resumed process asks again); a kill between calls adds none. Which one happens depends on where the kill lands.
   test.skipIf(!hasParallel)("the merged score equals the one-process score; nothing missing, duplicated or foreign", () => {
     const a = scoreJson(many);
     const b = scoreJson(one);
     expect(a.plan).toEqual({ missing: [], duplicated: [], foreign: [], mismatched: [], unfinished: 0 });
     expect(a.arms).toEqual(b.arms);
-    expect(rows(a, many)).toEqual(rows(b, one));
     expect(a.runs).toHaveLength(36);
+    const killedDirs = new Set(shard1.filter((j) => partialAfterKill.includes(j.id)).map((j) => j.dir));
+    const merged = rows(a, many);
+    const reference = rows(b, one);
+    expect(merged.map((r) => r.dir)).toEqual(reference.map((r) => r.dir));
+    for (const [i, r] of merged.entries()) {
+      const want = reference[i]!;
+      if (killedDirs.has(r.dir)) {
+        expect(r.agentCalls! - want.agentCalls!).toBeOneOf([0, 1]);
+        expect({ ...r, agentCalls: null }).toEqual({ ...want, agentCalls: null });
+      } else {
+        expect(r).toEqual(want);
+      }
+    }
+  });
+
+  test.skipIf(!hasParallel)("every job's master log is byte for byte the one-process run's, the killed job's included", () => {
+    for (const job of plan.jobs) {
+      expect(readFileSync(path.join(many, job.dir, "logs.txt"), "utf8")).toBe(readFileSync(path.join(one, job.dir, "logs.txt"), "utf8"));
+    }
   });
 
   test.skipIf(!hasParallel)("run again, the plan does nothing", () => {
