@@ -76,7 +76,7 @@ const viaParallel = hasParallel
 function scoreJson(dir: string) {
   const r = prolong(["score", dir, "--plan", planFile, "--json"]);
   expect(r.code).toBe(0);
-  return JSON.parse(r.out) as { arms: unknown[]; runs: { dir: string; wallMs: number | null }[]; plan: { missing: unknown[]; duplicated: unknown[]; foreign: unknown[]; mismatched: unknown[]; unfinished: number } };
+  return JSON.parse(r.out) as { arms: unknown[]; runs: { dir: string; wallMs: number | null; agentCalls: number | null }[]; plan: { missing: unknown[]; duplicated: unknown[]; foreign: unknown[]; mismatched: unknown[]; unfinished: number } };
 }
 /** Per-run rows without what differs between two executions of one job: where it ran and how long it took. */
 const rows = (s: ReturnType<typeof scoreJson>, root: string) => s.runs.map((r) => ({ ...r, dir: path.relative(root, r.dir), wallMs: null }));

@@ -25,7 +25,7 @@ function sections(log: string): NethackSection[] {
   });
 }
 
-describe.skipIf(NO_NETHACK)("NetHack runs (skipped: NetHack not installed)", () => {
+describe.skipIf(NO_NETHACK)(`NetHack runs${NO_NETHACK ? " (skipped: NetHack not installed)" : ""}`, () => {
   test("a batch stops on damage: after a section that lost HP the next action starts a new batch", async () => {
     const run = await playGame({ game: "nethack", env: "nethack", seed: 4, maxActions: 300 });
     const all = sections(run.master);
