@@ -55,6 +55,12 @@ describe.skipIf(NO_NETHACK)(`NetHack runs${NO_NETHACK ? " (skipped: NetHack not 
     expect(replay.steps.filter((s) => s.screen?.end).length).toBe(1);
   }, 120_000);
 
+  test("a seeded run played twice writes identical logs (two at once, so timing differs)", async () => {
+    const [a, b] = await Promise.all([1, 2].map(() => playGame({ game: "nethack", env: "nethack", seed: 3, maxActions: 120 })));
+    expect(a!.master.length).toBeGreaterThan(0);
+    expect(b!.master).toBe(a!.master);
+  }, 120_000);
+
   test("a lifetime of 3 short episodes: one log with episode markers, each episode scored", async () => {
     const run = await playGame({ game: "nethack", env: "nethack", seed: 4, maxActions: 30, episodes: 3 });
     const all = sections(run.master);
