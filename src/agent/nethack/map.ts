@@ -36,8 +36,8 @@ export class DungeonMap {
   }
 
   /**
-   * An open door in a wall: '-' between '|' above and below, '|' between '-' left and right, or either with
-   * open ground on two opposite sides (floor and corridor; walls have rock on one side).
+   * An open door in a wall: '-' between '|' above and below, '|' between '-' left and right, or with open
+   * ground (floor, corridor) on the two sides it is passed through (a wall has rock on one of them).
    */
   isOpenDoor(x: number, y: number): boolean {
     const c = this.at(x, y);
@@ -45,7 +45,9 @@ export class DungeonMap {
     if (c === "-" && this.at(x, y - 1) === "|" && this.at(x, y + 1) === "|") return true;
     if (c === "|" && this.at(x - 1, y) === "-" && this.at(x + 1, y) === "-") return true;
     const open = (g: string) => g === "." || g === "#" || g === "@" || OBJECTS.has(g);
-    return (open(this.at(x - 1, y)) && open(this.at(x + 1, y))) || (open(this.at(x, y - 1)) && open(this.at(x, y + 1)));
+    // An open door in a vertical wall is drawn '-' and passed east-west; in a horizontal wall '|', passed north-south.
+    if (c === "-") return open(this.at(x - 1, y)) && open(this.at(x + 1, y));
+    return open(this.at(x, y - 1)) && open(this.at(x, y + 1));
   }
 
   /**

@@ -58,7 +58,10 @@ export function decide(history: LevelHistory): Decision {
     return { actions: ["eat"], reason: `eating (${st.hunger})` };
   }
 
-  const map = mapOf(now);
+  // The starting pet swaps places with the hero: for walking it is floor (unless something is hurting us).
+  const hurtNow = history.sections.slice(-4).some((s) => (s.events ?? []).some((e) => e.startsWith("hp lost")));
+  const petNow = hurtNow ? undefined : petLetter(history.start);
+  const map = petNow ? new DungeonMap(now.board.slice(0, 21).map((r) => r.replaceAll(petNow, "."))) : mapOf(now);
   const trail = heroTrail(history);
   const hero = trail[trail.length - 1];
   if (!hero) return { actions: ["search"], reason: "the hero is not on the map; waiting a turn" };
@@ -69,8 +72,7 @@ export function decide(history: LevelHistory): Decision {
   }
   const refused = history.sections.slice(-6).some((s) => /Really attack/.test(s.message));
   // The starting pet is spared, unless something has been hurting the hero lately (a jackal looks like a dog).
-  const hurt = history.sections.slice(-4).some((s) => (s.events ?? []).some((e) => e.startsWith("hp lost")));
-  const pet = hurt ? undefined : petLetter(history.start);
+  const pet = petNow;
   if (!refused) {
     const foe = DIRECTIONS.find((d) => {
       const g = map.at(hero.x + d.dx, hero.y + d.dy);
