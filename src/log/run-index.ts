@@ -3,6 +3,7 @@
 // OWNED up to (the sync never trusts the copy's own size), checksums of what was written to the copy,
 // key-value run state for resume, and tamper/other events.
 import { Database } from "bun:sqlite";
+import { dirname } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { parseLogWindow, windowText, type LogWindow } from "../config/log-window.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
@@ -77,7 +78,7 @@ export const INDEX_SCHEMA_VERSION = MIGRATIONS.length;
 const SPAN_COLUMNS = `ordinal, start, "end", kind`;
 const ROW_COLUMNS = `ordinal, start, "end", kind, xxh3, action, level, attempt, score, frames`;
 
-export class RunIndex implements SectionLookup {
+export class RunIndex {
   private constructor(
     readonly path: string,
     private readonly db: Database,
@@ -103,67 +104,86 @@ export class RunIndex implements SectionLookup {
     return ok(new RunIndex(path, db));
   }
 
-  close(): void {
-    this.db.close();
+  /** Closing flushes the WAL, so it can fail like a write (a full disk). */
+  close(): Result<void, ProlongError> {
+    return this.io("close", () => this.db.close());
   }
 
-  /** Runs fn in one transaction (a turn's section rows and copy state land together or not at all). */
-  transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+  /**
+   * Every statement goes through here: what bun:sqlite throws (a full disk, a read-only or damaged file)
+   * comes back as an error naming the index and the fix. Anything else thrown is a bug and is thrown on.
+   */
+  private io<T>(doing: string, fn: () => T): Result<T, ProlongError> {
+    try {
+      return ok(fn());
+    } catch (e) {
+      const f = indexFailure(e, this.path, doing);
+      if (f === null) throw e;
+      return err(f);
+    }
   }
 
   // ---- sections ----
 
   /** Records the next section; its ordinal is the number of sections before it. */
-  addSection(row: Omit<SectionRow, "ordinal">): SectionRow {
-    const ordinal = this.count();
-    const full = { ...row, ordinal };
-    this.db
-      .query(`INSERT INTO sections (${ROW_COLUMNS}) VALUES ($ordinal, $start, $end, $kind, $xxh3, $action, $level, $attempt, $score, $frames)`)
-      .run(full);
-    return full;
+  addSection(row: Omit<SectionRow, "ordinal">): Result<SectionRow, ProlongError> {
+    return this.io("record a section", () => {
+      const ordinal = (this.db.query(`SELECT count(*) AS n FROM sections`).get() as { n: number }).n;
+      const full = { ...row, ordinal };
+      this.db
+        .query(`INSERT INTO sections (${ROW_COLUMNS}) VALUES ($ordinal, $start, $end, $kind, $xxh3, $action, $level, $attempt, $score, $frames)`)
+        .run(full);
+      return full;
+    });
   }
 
-  count(): number {
-    return (this.db.query(`SELECT count(*) AS n FROM sections`).get() as { n: number }).n;
+  count(): Result<number, ProlongError> {
+    return this.io("count the sections", () => (this.db.query(`SELECT count(*) AS n FROM sections`).get() as { n: number }).n);
   }
 
-  section(ordinal: number): SectionRow | undefined {
-    return (this.db.query(`SELECT ${ROW_COLUMNS} FROM sections WHERE ordinal = ?`).get(ordinal) as SectionRow | null) ?? undefined;
+  section(ordinal: number): Result<SectionRow | undefined, ProlongError> {
+    return this.io("read a section", () => (this.db.query(`SELECT ${ROW_COLUMNS} FROM sections WHERE ordinal = ?`).get(ordinal) as SectionRow | null) ?? undefined);
   }
 
-  sections(): SectionRow[] {
-    return this.db.query(`SELECT ${ROW_COLUMNS} FROM sections ORDER BY ordinal`).all() as SectionRow[];
-  }
-
-  first(): SectionSpan | undefined {
-    return (this.db.query(`SELECT ${SPAN_COLUMNS} FROM sections ORDER BY ordinal LIMIT 1`).get() as SectionSpan | null) ?? undefined;
-  }
-
-  last(): SectionSpan | undefined {
-    return (this.db.query(`SELECT ${SPAN_COLUMNS} FROM sections ORDER BY ordinal DESC LIMIT 1`).get() as SectionSpan | null) ?? undefined;
-  }
-
-  nthLastAction(n: number): SectionSpan | undefined {
-    if (n < 1) return undefined;
-    return (this.db.query(`SELECT ${SPAN_COLUMNS} FROM sections WHERE kind = 'action' ORDER BY ordinal DESC LIMIT 1 OFFSET ?`).get(n - 1) as SectionSpan | null) ?? undefined;
+  sections(): Result<SectionRow[], ProlongError> {
+    return this.io("read the sections", () => this.db.query(`SELECT ${ROW_COLUMNS} FROM sections ORDER BY ordinal`).all() as SectionRow[]);
   }
 
   /** End of the last recorded section: how far the master is trusted (0 when empty). */
-  lastEnd(): number {
-    return this.last()?.end ?? 0;
+  lastEnd(): Result<number, ProlongError> {
+    return this.io("read the last section", () => (this.db.query(`SELECT "end" FROM sections ORDER BY ordinal DESC LIMIT 1`).get() as { end: number } | null)?.end ?? 0);
   }
 
-  /** The sections as they were when the master ended at `end` (to rebuild a window written earlier). */
-  lookupUpTo(end: number): SectionLookup {
-    const db = this.db;
-    return {
-      count: () => (db.query(`SELECT count(*) AS n FROM sections WHERE "end" <= ?`).get(end) as { n: number }).n,
-      first: () => (db.query(`SELECT ${SPAN_COLUMNS} FROM sections WHERE "end" <= ? ORDER BY ordinal LIMIT 1`).get(end) as SectionSpan | null) ?? undefined,
-      last: () => (db.query(`SELECT ${SPAN_COLUMNS} FROM sections WHERE "end" <= ? ORDER BY ordinal DESC LIMIT 1`).get(end) as SectionSpan | null) ?? undefined,
-      nthLastAction: (n) => n < 1 ? undefined
-        : (db.query(`SELECT ${SPAN_COLUMNS} FROM sections WHERE kind = 'action' AND "end" <= ? ORDER BY ordinal DESC LIMIT 1 OFFSET ?`).get(end, n - 1) as SectionSpan | null) ?? undefined,
-    };
+  /**
+   * What a window needs to know about the sections, read in one go: the first and last section and the
+   * newest `actions` action sections (a last:N window needs N; the other windows none), among the sections
+   * that ended by `upTo` (the master as it was then; default all). Asking the lookup for an older action
+   * section than was read is a bug in the caller.
+   */
+  lookup(opts: { upTo?: number; actions?: number } = {}): Result<SectionLookup, ProlongError> {
+    const upTo = opts.upTo ?? Number.MAX_SAFE_INTEGER;
+    const read = opts.actions ?? 0;
+    return this.io("read the section ranges", () => {
+      const db = this.db;
+      const count = (db.query(`SELECT count(*) AS n FROM sections WHERE "end" <= ?`).get(upTo) as { n: number }).n;
+      const first = (db.query(`SELECT ${SPAN_COLUMNS} FROM sections WHERE "end" <= ? ORDER BY ordinal LIMIT 1`).get(upTo) as SectionSpan | null) ?? undefined;
+      const last = (db.query(`SELECT ${SPAN_COLUMNS} FROM sections WHERE "end" <= ? ORDER BY ordinal DESC LIMIT 1`).get(upTo) as SectionSpan | null) ?? undefined;
+      const actions = read < 1 ? [] : (db.query(`SELECT ${SPAN_COLUMNS} FROM sections WHERE kind = 'action' AND "end" <= ? ORDER BY ordinal DESC LIMIT ?`).all(upTo, read) as SectionSpan[]);
+      return {
+        count: () => count,
+        first: () => first,
+        last: () => last,
+        nthLastAction: (n: number) => {
+          if (n > read) throw new RangeError(`nthLastAction(${n}) on a lookup that read the newest ${read} action section(s)`);
+          return n < 1 ? undefined : actions[n - 1];
+        },
+      };
+    });
+  }
+
+  /** The lookup a window needs (the newest N action sections for last:N). */
+  windowLookup(w: LogWindow, upTo?: number): Result<SectionLookup, ProlongError> {
+    return this.lookup({ ...(upTo !== undefined ? { upTo } : {}), actions: w.kind === "last" ? w.sections : 0 });
   }
 
   /**
@@ -171,7 +191,9 @@ export class RunIndex implements SectionLookup {
    * longer holds) is returned, null when all match.
    */
   verifySections(master: ByteSource): Result<SectionMismatch | null, ProlongError> {
-    const rows = this.sections();
+    const read = this.sections();
+    if (read.isErr()) return err(read.error);
+    const rows = read.value;
     const end = rows.length > 0 ? (rows[rows.length - 1] as SectionRow).end : 0;
     const have = Math.min(end, master.size);
     const got = master.read(0, have);
@@ -188,48 +210,104 @@ export class RunIndex implements SectionLookup {
 
   /** Null before the first sync. A window this prolong cannot read is an error naming the index. */
   copyState(): Result<CopyState | null, ProlongError> {
-    const row = this.db.query(`SELECT window, owned, size FROM copy_state WHERE id = 1`).get() as { window: string; owned: number; size: number } | null;
-    if (!row) return ok(null);
+    const read = this.io("read the copy's state", () => {
+      const row = this.db.query(`SELECT window, owned, size FROM copy_state WHERE id = 1`).get() as { window: string; owned: number; size: number } | null;
+      return row ? { row, chunks: this.db.query(`SELECT start, "end", xxh3 FROM copy_chunks ORDER BY start`).all() as CopyChunk[] } : null;
+    });
+    if (read.isErr()) return err(read.error);
+    if (!read.value) return ok(null);
+    const { row, chunks } = read.value;
     const window = parseLogWindow(row.window);
     if (window.isErr()) return err(prolongError("bad-index", `the index records an unknown window for the copy: ${window.error.message}`, { path: this.path, fix: "resume with the prolong version that started the run" }));
-    const chunks = this.db.query(`SELECT start, "end", xxh3 FROM copy_chunks ORDER BY start`).all() as CopyChunk[];
     return ok({ window: window.value, owned: row.owned, size: row.size, chunks });
   }
 
-  /** Records what was just written to the copy (the chunk list is replaced; the sync keeps it short). */
-  setCopyState(s: CopyState): void {
-    this.transaction(() => {
-      this.db.query(`INSERT OR REPLACE INTO copy_state (id, window, owned, size) VALUES (1, ?, ?, ?)`).run(windowText(s.window), s.owned, s.size);
-      this.db.run(`DELETE FROM copy_chunks`);
-      const put = this.db.query(`INSERT INTO copy_chunks (start, "end", xxh3) VALUES (?, ?, ?)`);
-      for (const c of s.chunks) put.run(c.start, c.end, c.xxh3);
-    });
+  /**
+   * Records what was just written to the copy (the chunk list is replaced; the sync keeps it short), and
+   * the tamper that was repaired on the way, in one transaction.
+   */
+  setCopyState(s: CopyState, tamper?: Record<string, unknown>, time: Date = new Date()): Result<void, ProlongError> {
+    return this.io("record the copy's state", () =>
+      this.db.transaction(() => {
+        this.db.query(`INSERT OR REPLACE INTO copy_state (id, window, owned, size) VALUES (1, ?, ?, ?)`).run(windowText(s.window), s.owned, s.size);
+        this.db.run(`DELETE FROM copy_chunks`);
+        const put = this.db.query(`INSERT INTO copy_chunks (start, "end", xxh3) VALUES (?, ?, ?)`);
+        for (const c of s.chunks) put.run(c.start, c.end, c.xxh3);
+        if (tamper) this.insertEvent("tamper", tamper, time);
+      })(),
+    );
   }
 
   // ---- run state for resume ----
 
-  setState(key: string, value: unknown): void {
-    this.db.query(`INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)`).run(key, JSON.stringify(value));
+  setState(key: string, value: unknown): Result<void, ProlongError> {
+    return this.io(`save the run's ${key}`, () => {
+      this.db.query(`INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)`).run(key, JSON.stringify(value));
+    });
   }
 
   /** The stored JSON value, undefined when absent. Callers validate it (valibot) like any external input. */
-  getState(key: string): unknown {
-    const row = this.db.query(`SELECT value FROM state WHERE key = ?`).get(key) as { value: string } | null;
-    return row ? JSON.parse(row.value) : undefined;
+  getState(key: string): Result<unknown, ProlongError> {
+    const row = this.io(`read the run's ${key}`, () => this.db.query(`SELECT value FROM state WHERE key = ?`).get(key) as { value: string } | null);
+    if (row.isErr()) return err(row.error);
+    if (!row.value) return ok(undefined);
+    return parseJson(row.value.value, this.path, `the run's ${key}`);
   }
 
   // ---- events ----
 
-  recordEvent(kind: string, fields: Record<string, unknown>, time: Date = new Date()): number {
+  recordEvent(kind: string, fields: Record<string, unknown>, time: Date = new Date()): Result<number, ProlongError> {
+    return this.io(`record a ${kind} event`, () => this.insertEvent(kind, fields, time));
+  }
+
+  private insertEvent(kind: string, fields: Record<string, unknown>, time: Date): number {
     const r = this.db.query(`INSERT INTO events (time, kind, fields) VALUES (?, ?, ?)`).run(time.toISOString(), kind, JSON.stringify(fields));
     return Number(r.lastInsertRowid);
   }
 
-  events(kind?: string): IndexEvent[] {
-    const rows = (kind === undefined
+  events(kind?: string): Result<IndexEvent[], ProlongError> {
+    const read = this.io("read the events", () => (kind === undefined
       ? this.db.query(`SELECT id, time, kind, fields FROM events ORDER BY id`).all()
-      : this.db.query(`SELECT id, time, kind, fields FROM events WHERE kind = ? ORDER BY id`).all(kind)) as { id: number; time: string; kind: string; fields: string }[];
-    return rows.map((r) => ({ ...r, fields: JSON.parse(r.fields) as Record<string, unknown> }));
+      : this.db.query(`SELECT id, time, kind, fields FROM events WHERE kind = ? ORDER BY id`).all(kind)) as { id: number; time: string; kind: string; fields: string }[]);
+    if (read.isErr()) return err(read.error);
+    const out: IndexEvent[] = [];
+    for (const r of read.value) {
+      const fields = parseJson(r.fields, this.path, `event ${r.id}`);
+      if (fields.isErr()) return err(fields.error);
+      out.push({ ...r, fields: fields.value as Record<string, unknown> });
+    }
+    return ok(out);
+  }
+}
+
+const SQLITE_WRITE_FAILURES: Record<string, string> = {
+  SQLITE_FULL: "the disk is full",
+  SQLITE_IOERR: "an I/O error (often a full disk)",
+  SQLITE_READONLY: "the file cannot be written",
+  SQLITE_CANTOPEN: "the file cannot be opened",
+};
+
+/**
+ * The error for what bun:sqlite threw, or null when it is not an SQLite error (a bug). A write that failed
+ * for space or permissions can be retried with `prolong resume` (the master is the truth); anything else
+ * (a damaged file, SQLITE_CORRUPT, SQLITE_NOTADB) means the index is not one this run wrote.
+ */
+export function indexFailure(e: unknown, path: string, doing: string): ProlongError | null {
+  const code = (e as { code?: unknown })?.code;
+  if (typeof code !== "string" || !code.startsWith("SQLITE_")) return null;
+  const what = SQLITE_WRITE_FAILURES[code] ?? SQLITE_WRITE_FAILURES[code.split("_").slice(0, 2).join("_")];
+  const runDir = dirname(path);
+  if (what !== undefined) {
+    return prolongError("index-failed", `cannot ${doing} in the run index: ${what} (${code}: ${(e as Error).message})`, { path, fix: `free disk space (or make the run directory writable), then \`prolong resume ${runDir}\`` });
+  }
+  return prolongError("bad-index", `cannot ${doing} in the run index (${code}: ${(e as Error).message})`, { path, fix: "the file is damaged or not a prolong index.sqlite; restore it from a backup, or start a new run with `prolong play`" });
+}
+
+function parseJson(text: string, path: string, what: string): Result<unknown, ProlongError> {
+  try {
+    return ok(JSON.parse(text) as unknown);
+  } catch (e) {
+    return err(prolongError("bad-index", `the run index holds ${what} that is not JSON (${(e as Error).message})`, { path, fix: "the file was edited or damaged; restore it from a backup, or start a new run with `prolong play`" }));
   }
 }
 
@@ -250,7 +328,6 @@ function migrate(db: Database, path: string): Result<void, ProlongError> {
   return ok(undefined);
 }
 
-/** The index row for a section just appended: its range, the checksum of its bytes and its header fields. */
 /**
  * The cheap check before every agent call: the master (by its own descriptor's fstat) ends exactly where the
  * index says, and its last section still has the checksum recorded when it was written. An edit of the
@@ -261,12 +338,16 @@ export function verifyMasterTail(master: MasterLog, index: RunIndex): Result<voi
   const size = master.fileSize();
   if (size.isErr()) return err(size.error);
   const end = index.lastEnd();
-  if (size.value !== end) {
-    return err(prolongError("master-changed", `the master log is ${size.value} bytes but this run wrote ${end}`, { path: master.path, fix }));
+  if (end.isErr()) return err(end.error);
+  if (size.value !== end.value) {
+    return err(prolongError("master-changed", `the master log is ${size.value} bytes but this run wrote ${end.value}`, { path: master.path, fix }));
   }
   const count = index.count();
-  if (count === 0) return ok(undefined);
-  const last = index.section(count - 1) as SectionRow;
+  if (count.isErr()) return err(count.error);
+  if (count.value === 0) return ok(undefined);
+  const row = index.section(count.value - 1);
+  if (row.isErr()) return err(row.error);
+  const last = row.value as SectionRow;
   const bytes = master.read(last.start, last.end);
   if (bytes.isErr()) return err(bytes.error);
   if (xxh3_128(bytes.value) !== last.xxh3) {
@@ -275,6 +356,7 @@ export function verifyMasterTail(master: MasterLog, index: RunIndex): Result<voi
   return ok(undefined);
 }
 
+/** The index row for a section just appended: its range, the checksum of its bytes and its header fields. */
 export function sectionRow(range: AppendRange, bytes: Uint8Array, header: SectionHeader | null, frames: number): Omit<SectionRow, "ordinal"> {
   if (bytes.length !== range.end - range.start) throw new RangeError(`sectionRow: ${bytes.length} bytes for range ${range.start}..${range.end}`);
   const kind: SectionKindName = header ? header.kind : "other";
@@ -309,7 +391,7 @@ export function appendSection(master: MasterLog, index: RunIndex, s: LogSection,
 export function appendSectionText(master: MasterLog, index: RunIndex, text: (logIsEmpty: boolean) => string, header: SectionHeader, frames: number): Result<SectionRow, ProlongError> {
   const bytes = encoder.encode(text(master.size === 0));
   const join = master.size === 0 ? 0 : SECTION_JOIN.length;
-  return master.append(bytes).map((range) => {
+  return master.append(bytes).andThen((range) => {
     const own = { start: range.start + join, end: range.end };
     return index.addSection(sectionRow(own, bytes.subarray(join), header, frames));
   });

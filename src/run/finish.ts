@@ -1,8 +1,9 @@
 // The end of a run: scorecard.json (built and validated by score/scorecard.ts) and summary.txt in the run directory, the run-end event, files closed.
 import { renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { err, ok, type Result } from "neverthrow";
 import type { ProlongError } from "../errors.ts";
 import { guardIo } from "./io-failure.ts";
-import { buildScorecard, RESUMABLE, type EpisodeResult } from "../score/scorecard.ts";
+import { buildScorecard, RESUMABLE, type EpisodeResult, type Scorecard } from "../score/scorecard.ts";
 import { formatRhae } from "../score/rhae.ts";
 import { gameVersionOf } from "../game/version.ts";
 import { windowLabel } from "../config/log-window.ts";
@@ -87,18 +88,24 @@ export async function finishRun(s: RunSession, end: RunEnd): Promise<{ summary: 
   // says interrupted until then, and `prolong score` skips it with that reason). Nor is one whose game
   // (a bridge or server that died) or log files failed: the master is the truth, resume goes on from it.
   // So is one whose model API could not be used (agent-unavailable): fix the setting the error names, then resume.
-  const written = guardIo(s.paths.dir, () => {
-    writeFileAtomic(s.paths.scorecard, JSON.stringify(card, null, 2) + "\n");
-    if (RESUMABLE.includes(end.reason)) saveState(s.index, "wallMs", wallMs);
-    else saveState(s.index, "ended", { reason: end.reason, detail: end.detail, wallMs });
-    writeFileAtomic(s.paths.summary, text + "\n");
-  });
+  const written = writeEnd(s, card, end, wallMs, text);
   emit(s, "run-end", { reason: end.reason, actions: summary.actions, levels: summary.levelsCompleted, rhae: summary.rhae, agentCalls: summary.agentCalls, tamperEvents: summary.tamperEvents, ms: wallMs });
   // Closing flushes (the index's WAL among them); on a full disk that fails too, and changes nothing above.
   for (const close of [() => s.events.close(), () => s.index.close(), () => s.master.close(), () => s.workspace.close()]) guardIo(s.paths.dir, close);
   s.lock.release();
-  if (!written.ok) return { summary, text, failure: { ...written.error, message: `the run's end could not be recorded: ${written.error.message}` } };
+  if (written.isErr()) return { summary, text, failure: { ...written.error, message: `the run's end could not be recorded: ${written.error.message}` } };
   return { summary, text };
+}
+
+/** The scorecard, the end mark in the index (or the time played, for a resumable end), then summary.txt. */
+function writeEnd(s: RunSession, card: Scorecard, end: RunEnd, wallMs: number, text: string): Result<void, ProlongError> {
+  const io = (fn: () => void): Result<void, ProlongError> => {
+    const r = guardIo(s.paths.dir, fn);
+    return r.ok ? ok(undefined) : err(r.error);
+  };
+  return io(() => writeFileAtomic(s.paths.scorecard, JSON.stringify(card, null, 2) + "\n"))
+    .andThen(() => (RESUMABLE.includes(end.reason) ? saveState(s.index, "wallMs", wallMs) : saveState(s.index, "ended", { reason: end.reason, detail: end.detail, wallMs })))
+    .andThen(() => io(() => writeFileAtomic(s.paths.summary, text + "\n")));
 }
 
 /** A NetHack run: BALROG progression of the best episode and of each, instead of levels and RHAE. */

@@ -91,18 +91,22 @@ export function sectionFromFrame(frame: FrameData, header: LogSection["header"],
   return { header, frames: grids.slice(0, -1), board, ...(extra.plan !== undefined ? { plan: extra.plan } : {}), ...(extra.toolCall ? { toolCall: extra.toolCall } : {}) };
 }
 
-/** A copy the agent changed, already repaired by the sync: counted and told. */
-/** A repaired (or refused) tamper: of the copy of the log, or of another name in the workspace. */
-export function recordTamper(s: RunSession, tamper: TamperEvent | WorkspaceTamper): void {
+/**
+ * A repaired (or refused) tamper: of the copy of the log, or of another name in the workspace; counted and
+ * told. An error is the index write failing (the run ends log-failed).
+ */
+export function recordTamper(s: RunSession, tamper: TamperEvent | WorkspaceTamper): Result<void, ProlongError> {
   s.tally.tamperEvents += 1;
   const turn = s.tally.agentCalls + 1;
   if ("file" in tamper) {
     // The copy's tamper goes to the index inside the sync; the others are recorded here.
-    s.index.recordEvent("tamper", { ...tamper });
+    const recorded = s.index.recordEvent("tamper", { ...tamper });
+    if (recorded.isErr()) return err(recorded.error);
     emit(s, "tamper", { file: tamper.file, tamper: tamper.kind, detail: tamper.detail, turn });
-    return;
+    return ok(undefined);
   }
   emit(s, "tamper", { file: COPY_FILE, tamper: tamper.kind, detail: tamper.detail, expectedBytes: tamper.expectedBytes, foundBytes: tamper.foundBytes, ...(tamper.firstDiff !== undefined ? { firstDiff: tamper.firstDiff } : {}), turn });
+  return ok(undefined);
 }
 
 export function recordWarning(s: RunSession, e: ProlongError): void {

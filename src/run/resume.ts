@@ -49,7 +49,7 @@ export async function resumeRun(dir: string, opts: ResumeOptions = {}, given: Pa
   try {
     resumed = await resumeLocked(paths, lock.value, opts, given);
   } catch (e) {
-    // The index (bun:sqlite) throws on a full disk: an error with the fix, not a crash.
+    // node:fs throws on a full disk (the index returns its failures): an error with the fix, not a crash.
     const f = ioFailure(e, paths.dir);
     if (f === null) throw e;
     resumed = err(f);
@@ -170,7 +170,10 @@ async function resumeLocked(paths: RunPaths, lock: RunLock, opts: ResumeOptions,
     }
     const diff = section.check(frame);
     if (diff) return err(replayError(paths.log, h.action, diff));
-    if (section.unindexed) index.addSection(sectionRow(section.unindexed, encoder.encode(section.text), h, section.frames));
+    if (section.unindexed) {
+      const added = index.addSection(sectionRow(section.unindexed, encoder.encode(section.text), h, section.frames));
+      if (added.isErr()) return err(added.error);
+    }
   }
   s.frame = frame;
   const saved = readState(index, "pending");
@@ -184,11 +187,14 @@ function finishResume(s: RunSession): Result<RunSession, ProlongError> {
   const calls = readState(s.index, "agentCalls");
   if (calls.isErr()) return err(calls.error);
   s.tally.agentCalls = calls.value ?? 0;
-  s.tally.tamperEvents = s.index.events("tamper").length;
+  const tampers = s.index.events("tamper");
+  if (tampers.isErr()) return err(tampers.error);
+  s.tally.tamperEvents = tampers.value.length;
   const tokens = readState(s.index, "tokens");
   if (tokens.isErr()) return err(tokens.error);
   if (tokens.value) s.tally.tokens = tokens.value;
-  if (!s.pending) saveState(s.index, "pending", null);
+  const saved = s.pending ? ok(undefined) : saveState(s.index, "pending", null);
+  if (saved.isErr()) return err(saved.error);
   const instructions = writeInstructions(s);
   if (instructions.isErr()) return err(instructions.error);
   announce(s, true);
@@ -253,7 +259,9 @@ function recoverSections(master: MasterLog, index: RunIndex, dir: string, screen
   if (all.isErr()) return err(all.error);
   const bytes = all.value;
   const table = sectionIndex(bytes);
-  const indexedEnd = index.lastEnd();
+  const indexed = index.lastEnd();
+  if (indexed.isErr()) return err(indexed.error);
+  const indexedEnd = indexed.value;
   const out: RecoveredSection[] = [];
   let keepEnd = indexedEnd;
   for (let i = 0; i < table.count; i++) {
@@ -275,8 +283,7 @@ function recoverSections(master: MasterLog, index: RunIndex, dir: string, screen
     const aside = join(dir, `torn-${keepEnd}.bin`);
     writeFileSync(aside, bytes.subarray(keepEnd));
     truncateSync(master.path, keepEnd);
-    index.recordEvent("torn-tail", { offset: keepEnd, bytes: bytes.length - keepEnd, savedTo: aside });
-    return ok({ sections: out, truncated: true });
+    return index.recordEvent("torn-tail", { offset: keepEnd, bytes: bytes.length - keepEnd, savedTo: aside }).map(() => ({ sections: out, truncated: true }));
   }
   return ok({ sections: out, truncated: false });
 }

@@ -19,7 +19,7 @@ export async function runLoop(s: RunSession, stop: AbortSignal): Promise<RunEnd>
   try {
     return await loop(s, stop);
   } catch (e) {
-    // The index (bun:sqlite) and node:fs throw on a full disk: the run ends cleanly, resumable, with the fix.
+    // node:fs throws on a full disk (the index returns its failures): the run ends cleanly, resumable, with the fix.
     const f = ioFailure(e, s.paths.dir);
     if (f === null) throw e;
     return { reason: "log-failed", detail: `${f.message}; fix: ${f.fix}` };
@@ -98,17 +98,21 @@ async function askAgent(s: RunSession, stop: AbortSignal): Promise<PendingBatch 
     if (stop.aborted) return { reason: "interrupted", detail: "stopped by the user; `prolong resume` continues it" };
     const prepared = prepareTurn(s);
     if (prepared.isErr()) return failed({ source: "log", error: prepared.error });
-    for (const t of prepared.value.tampers) recordTamper(s, t);
+    for (const t of prepared.value.tampers) {
+      const recorded = recordTamper(s, t);
+      if (recorded.isErr()) return failed({ source: "log", error: recorded.error });
+    }
     const answer = await callAgent(s, turnPrompt(s, prepared.value.board));
     // Checked again as soon as the agent is done, before anything is appended: an edit of the tail made
     // during the turn is caught here (prepareTurn catches one made between turns).
     const intact = verifyMasterTail(s.master, s.index);
     if (intact.isErr()) return failed({ source: "log", error: intact.error });
+    if (answer.isErr() && answer.error.source === "log") return failed({ source: "log", error: answer.error.error });
     if (answer.isErr()) {
-      recordWarning(s, answer.error);
-      lastError = answer.error.message;
-      lastCode = answer.error.code;
-      lastFix = answer.error.fix ?? "";
+      recordWarning(s, answer.error.error);
+      lastError = answer.error.error.message;
+      lastCode = answer.error.error.code;
+      lastFix = answer.error.error.fix ?? "";
       continue;
     }
     const { reply, batch } = answer.value;
@@ -116,10 +120,13 @@ async function askAgent(s: RunSession, stop: AbortSignal): Promise<PendingBatch 
     if (s.config.workspace === "stateless") {
       const planned = appendPlan(s, pending.turn, pending.firstAction, splitPlan(reply.text).plan);
       if (planned.isErr()) return failed({ source: "log", error: planned.error });
-      if (planned.value) recordTamper(s, planned.value);
+      const recorded = planned.value ? recordTamper(s, planned.value) : ok(undefined);
+      if (recorded.isErr()) return failed({ source: "log", error: recorded.error });
     }
     s.pending = pending;
-    saveState(s.index, "pending", pending); // saved before any action runs, so resume finishes this batch exactly
+    // Saved before any action runs, so resume finishes this batch exactly.
+    const saved = saveState(s.index, "pending", pending);
+    if (saved.isErr()) return failed({ source: "log", error: saved.error });
     return pending;
   }
   const detail = `${s.config.agentRetries + 1} agent call(s) in a row failed; last: ${lastError}`;
@@ -129,10 +136,10 @@ async function askAgent(s: RunSession, stop: AbortSignal): Promise<PendingBatch 
   return { reason: "agent-failed", detail };
 }
 
-function addTokens(s: RunSession, u: TokenUsage): void {
+function addTokens(s: RunSession, u: TokenUsage): Result<void, ProlongError> {
   const t = s.tally.tokens;
   s.tally.tokens = { input: t.input + u.input, cached: t.cached + u.cached, output: t.output + u.output };
-  saveState(s.index, "tokens", s.tally.tokens);
+  return saveState(s.index, "tokens", s.tally.tokens);
 }
 
 /** The prompt for the next agent call: first-turn, follow-up or resume wording, then what went wrong with the last actions.json. */
@@ -145,14 +152,22 @@ function turnPrompt(s: RunSession, board: string | undefined): string {
   return s.agentNotice === null ? prompt : `${prompt}\n\n${s.agentNotice}`;
 }
 
-/** One agent call: clear the old actions.json, call, read the new one. Errors are the call's failure. */
-async function callAgent(s: RunSession, prompt: string): Promise<Result<{ reply: TurnReply; batch: ActionBatch }, ProlongError>> {
+/** Why an agent call gave no batch: the call's own failure (retried), or the run's files (the run ends). */
+interface CallFailure {
+  readonly source: "agent" | "log";
+  readonly error: ProlongError;
+}
+
+/** One agent call: clear the old actions.json, call, read the new one. */
+async function callAgent(s: RunSession, prompt: string): Promise<Result<{ reply: TurnReply; batch: ActionBatch }, CallFailure>> {
+  const agentFailed = (error: ProlongError) => err({ source: "agent" as const, error });
+  const logFailed = (error: ProlongError) => err({ source: "log" as const, error });
   const cleared = clearActions(s);
-  if (cleared.isErr()) return err(cleared.error);
+  if (cleared.isErr()) return agentFailed(cleared.error);
   s.tally.agentCalls += 1;
   const turn = s.tally.agentCalls;
-  saveState(s.index, "agentCalls", turn);
-  saveState(s.index, "wallMs", wallMs(s));
+  const saved = saveState(s.index, "agentCalls", turn).andThen(() => saveState(s.index, "wallMs", wallMs(s)));
+  if (saved.isErr()) return logFailed(saved.error);
   emit(s, "agent-call", { turn, action: s.tally.action, prompt });
   const reply = await s.agent.turn({
     workspace: s.paths.workspace,
@@ -167,18 +182,20 @@ async function callAgent(s: RunSession, prompt: string): Promise<Result<{ reply:
   s.onProgress?.(s);
   if (reply.isErr()) {
     const spent = s.agent.failedCallTokens?.();
-    if (spent) addTokens(s, spent);
-    return err(reply.error);
+    const counted = spent ? addTokens(s, spent) : ok(undefined);
+    return counted.isErr() ? logFailed(counted.error) : agentFailed(reply.error);
   }
   const read = readActions(s);
-  if (read.isErr()) return err(read.error);
-  if (read.value.tamper) recordTamper(s, read.value.tamper);
+  if (read.isErr()) return agentFailed(read.error);
+  const recorded = read.value.tamper ? recordTamper(s, read.value.tamper) : ok(undefined);
+  if (recorded.isErr()) return logFailed(recorded.error);
   const batch = usableBatch(read.value.batch);
   s.agentNotice = actionsNotice(batch);
   const r = reply.value;
-  addTokens(s, r.tokens);
+  const counted = addTokens(s, r.tokens);
+  if (counted.isErr()) return logFailed(counted.error);
   emit(s, "agent-reply", { turn, ms: r.wallMs, actions: batch.isOk() ? batch.value.actions.length : 0, toolCalls: r.toolCalls, tokens: r.tokens, exitCode: r.exitCode, text: r.text });
-  if (batch.isErr()) return err(batch.error);
+  if (batch.isErr()) return agentFailed(batch.error);
   for (const w of batch.value.warnings) emit(s, "warning", { message: w, code: "actions-json", path: s.paths.actions });
   return ok({ reply: r, batch: batch.value });
 }
@@ -204,8 +221,7 @@ async function playBatch(s: RunSession, batch: PendingBatch, stop: AbortSignal):
     if (effect.levelUp || effect.gameOver || effect.win || effect.stops.length > 0 || episodeActions(s.tally) >= s.config.maxActions) break;
   }
   s.pending = null;
-  saveState(s.index, "pending", null);
-  return ok(undefined);
+  return saveState(s.index, "pending", null).mapErr((error) => ({ source: "log" as const, error }));
 }
 
 /** The [PLAN] text of the i-th action of a batch: the whole answer first, then the short plan repeated. */
@@ -224,6 +240,8 @@ function yieldToSignals(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+/** A failed run file (the master, the index, events) ends the run log-failed with its fix; it stays resumable. */
 function failed(f: StepFailure): RunEnd {
-  return f.source === "game" ? { reason: "game-failed", detail: f.error.message } : { reason: "log-failed", detail: f.error.message };
+  if (f.source === "game") return { reason: "game-failed", detail: f.error.message };
+  return { reason: "log-failed", detail: f.error.fix ? `${f.error.message}; fix: ${f.error.fix}` : f.error.message };
 }

@@ -22,13 +22,16 @@ const SAVED = {
 
 export type SavedState = Omit<{ [K in keyof typeof SAVED]: v.InferOutput<(typeof SAVED)[K]> }, "pending"> & { pending: PendingBatch | null };
 
-export function saveState<K extends keyof SavedState>(index: RunIndex, key: K, value: SavedState[K]): void {
-  index.setState(key, value);
+/** Fails like any index write (a full disk): the run then ends log-failed, resumable. */
+export function saveState<K extends keyof SavedState>(index: RunIndex, key: K, value: SavedState[K]): Result<void, ProlongError> {
+  return index.setState(key, value);
 }
 
 /** The saved value (undefined when never saved), or an error naming the key and the field that is wrong. */
 export function readState<K extends keyof SavedState>(index: RunIndex, key: K): Result<SavedState[K] | undefined, ProlongError> {
-  const raw = index.getState(key);
+  const read = index.getState(key);
+  if (read.isErr()) return err(read.error);
+  const raw = read.value;
   if (raw === undefined) return ok(undefined);
   const parsed = v.safeParse(SAVED[key], raw);
   if (parsed.success) return ok(parsed.output as SavedState[K]);

@@ -38,7 +38,7 @@ export async function startRun(config: RunConfig, opts: StartOptions, given: Par
   try {
     return await startFresh(config, opts, given);
   } catch (e) {
-    // The index (bun:sqlite) throws on a full disk: an error with the fix, not a crash.
+    // node:fs throws on a full disk (the index returns its failures): an error with the fix, not a crash.
     const f = ioFailure(e, join(opts.runsRoot, opts.stamp, opts.name ?? config.game));
     if (f === null) throw e;
     return err(f);

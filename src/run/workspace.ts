@@ -50,7 +50,7 @@ export function prepareTurn(s: RunSession): Result<PreparedTurn, ProlongError> {
   if (synced.isErr()) return err(synced.error);
   if (synced.value.tamper) tampers.push(synced.value.tamper);
   if (s.window.kind !== "none") return ok({ board: undefined, tampers });
-  return currentBoardText(s.master, s.index).map((board) => ({ board, tampers }));
+  return s.index.lookup().andThen((sections) => currentBoardText(s.master, sections)).map((board) => ({ board, tampers }));
 }
 
 /** The instructions file, under each name the coding CLIs look for. */

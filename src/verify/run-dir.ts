@@ -61,7 +61,9 @@ function expectedBytes(master: Uint8Array, index: RunIndex, window: LogWindow, o
   if (window.kind === "full") return ok(master.subarray(0, owned));
   const m = window.kind === "newest" ? mode() : ok<GridMode, ProlongError>("ascii");
   if (m.isErr()) return err(m.error);
-  return renderWindow(bytesSource(master.subarray(0, owned)), index.lookupUpTo(owned), window, m.value).map((b) => b ?? new Uint8Array(0));
+  const sections = index.windowLookup(window, owned);
+  if (sections.isErr()) return err(sections.error);
+  return renderWindow(bytesSource(master.subarray(0, owned)), sections.value, window, m.value).map((b) => b ?? new Uint8Array(0));
 }
 
 /** The copy's content against what was written: the harness's own edited / appended / truncated. */
@@ -111,6 +113,7 @@ export function verifyRunDir(dir: string): Result<RunDirReport, ProlongError> {
     if (copy.isErr()) return err(copy.error);
     return ok(report(expected.value.length, copy.value.length, contentKind(expected.value, copy.value)));
   } finally {
+    // Only read here: a failed close loses nothing.
     index.close();
   }
 }

@@ -61,7 +61,9 @@ const MAX_CHUNKS = 32;
 /** Brings the agent's copy up to date under its window, repairing it first if it is not what was written. */
 export function syncAgentCopy(o: SyncOptions): Result<SyncReport, ProlongError> {
   const mode = o.mode ?? "ascii";
-  const target = o.index.lastEnd();
+  const indexed = o.index.lastEnd();
+  if (indexed.isErr()) return err(indexed.error);
+  const target = indexed.value;
   if (o.master.size < target) {
     return err(prolongError("master-short", `the master log has ${o.master.size} bytes but the index records sections up to ${target}`, { fix: "the master was truncated outside prolong; the run cannot continue safely" }));
   }
@@ -89,13 +91,8 @@ export function syncAgentCopy(o: SyncOptions): Result<SyncReport, ProlongError> 
   }
 
   const base = { window: o.window, ownedBefore: prev?.owned ?? 0, ownedAfter: target, tamper };
-  const finish = (state: CopyState, report: SyncReport): Result<SyncReport, ProlongError> => {
-    o.index.transaction(() => {
-      o.index.setCopyState(state);
-      if (tamper) o.index.recordEvent("tamper", { ...tamper, window: windowText(o.window) });
-    });
-    return ok(report);
-  };
+  const finish = (state: CopyState, report: SyncReport): Result<SyncReport, ProlongError> =>
+    o.index.setCopyState(state, tamper ? { ...tamper, window: windowText(o.window) } : undefined).map(() => report);
 
   if (o.window.kind === "none") {
     closeFd();
@@ -119,7 +116,7 @@ export function syncAgentCopy(o: SyncOptions): Result<SyncReport, ProlongError> 
   closeFd();
 
   // Everything else writes the whole file: window arms every turn, the first sync, and every repair.
-  const rendered = renderWindow(o.master, o.index, o.window, mode);
+  const rendered = o.index.windowLookup(o.window).andThen((sections) => renderWindow(o.master, sections, o.window, mode));
   if (rendered.isErr()) return err(rendered.error);
   const bytes = rendered.value ?? new Uint8Array(0);
   const unchanged = !tamper && wrote !== null && sameWindow(wrote.window, o.window) && wrote.owned === target && seen.value.exists;
@@ -249,7 +246,7 @@ function chunksMatch(content: Uint8Array, wrote: CopyState): boolean {
 /** The bytes the harness wrote last time, rebuilt from the master and the index as they were then. */
 function expectedContent(o: SyncOptions, wrote: CopyState, mode: GridMode): Result<Uint8Array, ProlongError> {
   if (wrote.window.kind === "full") return o.master.read(0, wrote.owned);
-  return renderWindow(o.master, o.index.lookupUpTo(wrote.owned), wrote.window, mode).map((b) => b ?? new Uint8Array(0));
+  return o.index.windowLookup(wrote.window, wrote.owned).andThen((sections) => renderWindow(o.master, sections, wrote.window, mode)).map((b) => b ?? new Uint8Array(0));
 }
 
 /** Appends master[from, to) to the verified copy through its own fd, and into `content` for the checksums. */

@@ -38,16 +38,16 @@ describe("RunIndex", () => {
     const rows = sections.map((s) => appendSection(master, index, s, "ascii")._unsafeUnwrap());
     const log = readFileSync(join(dir, "logs.txt"));
     expect(log.toString()).toBe(writeLog(sections, "ascii"));
-    expect(index.count()).toBe(4);
+    expect(index.count()._unsafeUnwrap()).toBe(4);
     for (const [i, row] of rows.entries()) {
       const own = log.subarray(row.start, row.end).toString();
       expect(own).toBe(writeSection(sections[i] as LogSection, "ascii"));
       expect(row.ordinal).toBe(i);
       expect(row.xxh3).toBe(xxh3_128(new Uint8Array(log), row.start, row.end));
     }
-    expect(index.section(1)).toEqual({ ordinal: 1, start: rows[1]?.start as number, end: rows[1]?.end as number, kind: "action", xxh3: rows[1]?.xxh3 as string, action: 1, level: 1, attempt: 1, score: 0, frames: 4 });
-    expect(index.section(0)?.kind).toBe("initial");
-    expect(index.lastEnd()).toBe(log.length);
+    expect(index.section(1)._unsafeUnwrap()).toEqual({ ordinal: 1, start: rows[1]?.start as number, end: rows[1]?.end as number, kind: "action", xxh3: rows[1]?.xxh3 as string, action: 1, level: 1, attempt: 1, score: 0, frames: 4 });
+    expect(index.section(0)._unsafeUnwrap()?.kind).toBe("initial");
+    expect(index.lastEnd()._unsafeUnwrap()).toBe(log.length);
     master.close();
     index.close();
   });
@@ -55,12 +55,15 @@ describe("RunIndex", () => {
   test("window lookups: first, last, n-th newest action section, and the index as it was at an earlier offset", () => {
     const { master, index } = setup();
     const rows = [0, 1, 2, 3, 4].map((a) => appendSection(master, index, section(a), "ascii")._unsafeUnwrap());
-    expect(index.first()?.ordinal).toBe(0);
-    expect(index.last()?.ordinal).toBe(4);
-    expect(index.nthLastAction(1)?.ordinal).toBe(4);
-    expect(index.nthLastAction(4)?.ordinal).toBe(1);
-    expect(index.nthLastAction(5)).toBeUndefined();
-    const then = index.lookupUpTo(rows[2]?.end as number);
+    const now = index.lookup({ actions: 5 })._unsafeUnwrap();
+    expect(now.first()?.ordinal).toBe(0);
+    expect(now.last()?.ordinal).toBe(4);
+    expect(now.nthLastAction(1)?.ordinal).toBe(4);
+    expect(now.nthLastAction(4)?.ordinal).toBe(1);
+    expect(now.nthLastAction(5)).toBeUndefined();
+    // Asking for an older action section than the lookup read is a bug in the caller, not a silent miss.
+    expect(() => index.lookup({ actions: 2 })._unsafeUnwrap().nthLastAction(3)).toThrow(RangeError);
+    const then = index.lookup({ upTo: rows[2]?.end as number, actions: 2 })._unsafeUnwrap();
     expect(then.count()).toBe(3);
     expect(then.last()?.ordinal).toBe(2);
     expect(then.nthLastAction(2)?.ordinal).toBe(1);
@@ -84,8 +87,8 @@ describe("RunIndex", () => {
     const { master, index } = setup();
     appendSection(master, index, section(0), "ascii")._unsafeUnwrap();
     master.append(`\n${writeSection(section(1), "ascii")}`);
-    const tail = master.tailAfter(index.lastEnd());
-    expect(tail?.completeEnd).toBe(index.lastEnd());
+    const tail = master.tailAfter(index.lastEnd()._unsafeUnwrap());
+    expect(tail?.completeEnd).toBe(index.lastEnd()._unsafeUnwrap());
     expect(tail?.tornBytes).toBe(writeSection(section(1), "ascii").length + 1);
   });
 
@@ -94,14 +97,14 @@ describe("RunIndex", () => {
     index.setCopyState({ window: { kind: "full" }, owned: 120, size: 120, chunks: [{ start: 0, end: 100, xxh3: "a" }, { start: 100, end: 120, xxh3: "b" }] });
     index.setCopyState({ window: { kind: "last", sections: 25 }, owned: 300, size: 80, chunks: [{ start: 0, end: 80, xxh3: "c" }] });
     index.setState("pending", { turn: 3, entries: ["ACTION1"] });
-    const id = index.recordEvent("tamper", { kind: "appended", expectedBytes: 10, foundBytes: 42 }, new Date("2026-01-01T00:00:00Z"));
+    const id = index.recordEvent("tamper", { kind: "appended", expectedBytes: 10, foundBytes: 42 }, new Date("2026-01-01T00:00:00Z"))._unsafeUnwrap();
     index.close();
     const again = RunIndex.open(join(dir, "index.sqlite"))._unsafeUnwrap();
     expect(again.copyState()._unsafeUnwrap()).toEqual({ window: { kind: "last", sections: 25 }, owned: 300, size: 80, chunks: [{ start: 0, end: 80, xxh3: "c" }] });
-    expect(again.getState("pending")).toEqual({ turn: 3, entries: ["ACTION1"] });
-    expect(again.getState("missing")).toBeUndefined();
-    expect(again.events("tamper")).toEqual([{ id, time: "2026-01-01T00:00:00.000Z", kind: "tamper", fields: { kind: "appended", expectedBytes: 10, foundBytes: 42 } }]);
-    expect(again.events("warning")).toEqual([]);
+    expect(again.getState("pending")._unsafeUnwrap()).toEqual({ turn: 3, entries: ["ACTION1"] });
+    expect(again.getState("missing")._unsafeUnwrap()).toBeUndefined();
+    expect(again.events("tamper")._unsafeUnwrap()).toEqual([{ id, time: "2026-01-01T00:00:00.000Z", kind: "tamper", fields: { kind: "appended", expectedBytes: 10, foundBytes: 42 } }]);
+    expect(again.events("warning")._unsafeUnwrap()).toEqual([]);
     again.close();
   });
 

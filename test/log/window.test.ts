@@ -87,11 +87,11 @@ describe("what the agent sees under each arm", () => {
   const { master, index, bytes } = indexed(all);
 
   test("full log: the master, byte for byte", () => {
-    expect(text(renderWindow(master, index, { kind: "full" }, "ascii")._unsafeUnwrap())).toBe(writeLog(all, "ascii"));
+    expect(text(renderWindow(master, index.windowLookup({ kind: "full" })._unsafeUnwrap(), { kind: "full" }, "ascii")._unsafeUnwrap())).toBe(writeLog(all, "ascii"));
   });
 
   test("--log-window 2: the INITIAL STATE section, then the two newest action sections, as a well-formed log", () => {
-    const seen = text(renderWindow(master, index, { kind: "last", sections: 2 }, "ascii")._unsafeUnwrap());
+    const seen = text(renderWindow(master, index.windowLookup({ kind: "last", sections: 2 })._unsafeUnwrap(), { kind: "last", sections: 2 }, "ascii")._unsafeUnwrap());
     expect(seen).toBe(writeLog([all[0], all[5], all[6]] as LogSection[], "ascii"));
     const parsed = parseLog(seen as string);
     expect(parsed.cut).toBeUndefined();
@@ -100,14 +100,14 @@ describe("what the agent sees under each arm", () => {
 
   test("--log-window N with N at least the number of action sections: the full log", () => {
     for (const n of [6, 7, 100]) {
-      expect(text(renderWindow(master, index, { kind: "last", sections: n }, "ascii")._unsafeUnwrap())).toBe(writeLog(all, "ascii"));
+      expect(text(renderWindow(master, index.windowLookup({ kind: "last", sections: n })._unsafeUnwrap(), { kind: "last", sections: n }, "ascii")._unsafeUnwrap())).toBe(writeLog(all, "ascii"));
     }
     // N = 5 leaves out only action 1.
-    expect(text(renderWindow(master, index, { kind: "last", sections: 5 }, "ascii")._unsafeUnwrap())).toBe(writeLog([all[0], ...all.slice(2)] as LogSection[], "ascii"));
+    expect(text(renderWindow(master, index.windowLookup({ kind: "last", sections: 5 })._unsafeUnwrap(), { kind: "last", sections: 5 }, "ascii")._unsafeUnwrap())).toBe(writeLog([all[0], ...all.slice(2)] as LogSection[], "ascii"));
   });
 
   test("--log-window 0: only the newest section, its animation frames gone, its settled board, plan and tool call kept", () => {
-    const seen = text(renderWindow(master, index, { kind: "newest" }, "ascii")._unsafeUnwrap()) as string;
+    const seen = text(renderWindow(master, index.windowLookup({ kind: "newest" })._unsafeUnwrap(), { kind: "newest" }, "ascii")._unsafeUnwrap()) as string;
     const newest = all[6] as LogSection;
     expect(seen).toBe(writeSection({ ...newest, frames: [] }, "ascii"));
     expect(seen).not.toContain("[frame");
@@ -121,8 +121,8 @@ describe("what the agent sees under each arm", () => {
   });
 
   test("--log-window -1: no file, and the board the prompt carries is the published side file's text", () => {
-    expect(renderWindow(master, index, { kind: "none" }, "ascii")._unsafeUnwrap()).toBeNull();
-    const board = currentBoardText(master, index)._unsafeUnwrap();
+    expect(renderWindow(master, index.windowLookup({ kind: "none" })._unsafeUnwrap(), { kind: "none" }, "ascii")._unsafeUnwrap()).toBeNull();
+    const board = currentBoardText(master, index.lookup()._unsafeUnwrap())._unsafeUnwrap();
     expect(board).toBe(`Score: 1\nAction: 6\n\n[CURRENT BOARD STATE]\n${gridToText((all[6] as LogSection).board, "ascii")}`);
     // Without an index the same text comes from scanning the master.
     expect(currentBoardText(master)._unsafeUnwrap()).toBe(board);
@@ -130,7 +130,7 @@ describe("what the agent sees under each arm", () => {
 
   test("a log read from disk (native section table) gives the same windows as the run index", () => {
     for (const w of [{ kind: "full" }, { kind: "last", sections: 1 }, { kind: "last", sections: 3 }, { kind: "newest" }] as LogWindow[]) {
-      expect(text(windowOfLog(bytes, w, "ascii")._unsafeUnwrap())).toBe(text(renderWindow(master, index, w, "ascii")._unsafeUnwrap()));
+      expect(text(windowOfLog(bytes, w, "ascii")._unsafeUnwrap())).toBe(text(renderWindow(master, index.windowLookup(w)._unsafeUnwrap(), w, "ascii")._unsafeUnwrap()));
     }
   });
 

@@ -2,6 +2,7 @@
 // failed game from failed run files, keeps what an environment reports, and resume reads the saved batch
 // back through its schema.
 import { describe, expect, test } from "bun:test";
+import type { Database } from "bun:sqlite";
 import { err, ok } from "neverthrow";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -45,7 +46,7 @@ describe("a run over injected parts", () => {
     const run = await playGame({ game: "glide", maxActions: 20 }, tempRoot(), { env: () => ok(dyingGlide(5)), agent: scriptedAgent(["ACTION1", "ACTION2"]) });
     expect(run.end).toEqual({ reason: "game-failed", detail: "the game process exited" });
     const index = RunIndex.open(run.session.paths.index)._unsafeUnwrap();
-    expect(index.getState("ended")).toBeUndefined();
+    expect(index.getState("ended")._unsafeUnwrap()).toBeUndefined();
     index.close();
   });
 
@@ -61,6 +62,28 @@ describe("a run over injected parts", () => {
     const run = await playGame({ game: "glide", maxActions: 20 }, tempRoot(), { events, agent: scriptedAgent(["ACTION1"]) });
     expect(run.end.reason).toBe("log-failed");
     expect(run.end.detail).toContain("ENOSPC");
+  });
+
+  test("an index that cannot be written ends the run as log-failed with the fix, and resume finishes it", async () => {
+    // Enough actions that the index needs pages past the cap (its rows are small; a page holds dozens).
+    const config = newConfig({ game: "glide", maxActions: 300 })._unsafeUnwrap();
+    const s = (await startRun(config, { runsRoot: tempRoot(), stamp: "t" }, { agent: scriptedAgent(["ACTION1", "ACTION2"]) }))._unsafeUnwrap();
+    // SQLite's own size cap on this connection: the index's next page is refused with SQLITE_FULL, as on a full disk.
+    const db = (s.index as unknown as { db: Database }).db;
+    const pages = (db.query("PRAGMA page_count").get() as { page_count: number }).page_count;
+    db.run(`PRAGMA max_page_count = ${pages}`);
+    const end = await runLoop(s, new AbortController().signal);
+    expect(end.reason).toBe("log-failed");
+    expect(end.detail).toContain("run index");
+    expect(end.detail).toContain(`prolong resume ${s.paths.dir}`);
+    expect(s.tally.action).toBeLessThan(300);
+    s.events.close();
+    s.index.close();
+    s.master.close();
+    s.lock.release();
+    const again = (await resumeRun(s.paths.dir, {}, { agent: scriptedAgent(["ACTION1", "ACTION2"]) }))._unsafeUnwrap();
+    expect((await runLoop(again, new AbortController().signal)).reason).toBe("max-actions");
+    await finishRun(again, { reason: "max-actions", detail: "" });
   });
 
   test("the clock given is the one the run's time is measured on", async () => {
@@ -108,7 +131,7 @@ describe("the pending batch on resume", () => {
   test("is stored as typed actions and finished exactly after a resume", async () => {
     const dir = await stoppedMidBatch();
     const index = RunIndex.open(join(dir, "index.sqlite"))._unsafeUnwrap();
-    expect(index.getState("pending")).toMatchObject({ actions: [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }], firstAction: 1 });
+    expect(index.getState("pending")._unsafeUnwrap()).toMatchObject({ actions: [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }], firstAction: 1 });
     index.close();
     const s = (await resumeRun(dir, {}, { agent: scriptedAgent(["ACTION1"]) }))._unsafeUnwrap();
     expect(s.pending?.actions.slice(s.tally.action)).toEqual([{ id: 3 }, { id: 4 }]);

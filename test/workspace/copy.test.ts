@@ -90,7 +90,7 @@ describe("full log: incremental sync", () => {
     const r = run();
     r.add(2);
     r.sync();
-    const indexed = r.index.lastEnd();
+    const indexed = r.index.lastEnd()._unsafeUnwrap();
     r.master.append("\n" + "=".repeat(80) + "\nAction 2 | Lev");
     const rep = r.sync();
     expect(rep.ownedAfter).toBe(indexed);
@@ -263,7 +263,7 @@ describe("tampering: each case is repaired from the master and reported", () => 
     r.sync();
     r.add(1);
     expect(r.sync()).toMatchObject({ write: "append", tamper: null });
-    expect(r.index.events("tamper").map((e) => e.fields.kind)).toEqual(["appended", "deleted"]);
+    expect(r.index.events("tamper")._unsafeUnwrap().map((e) => e.fields.kind)).toEqual(["appended", "deleted"]);
     expect(r.copyText()).toBe(r.masterText());
   });
 
