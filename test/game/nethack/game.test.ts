@@ -2,6 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { action, gameRoot, NO_NETHACK, play, startGame } from "./helpers.ts";
+import { NethackGame } from "../../../src/game/nethack/game.ts";
+import { DEFAULT_CHARACTER } from "../../../src/game/nethack/character.ts";
 
 const WALK = ["far west", "far south", "far east", "far north", "search", "northeast", "southwest", "inventory", "esc", "far southeast", "wait", "far northwest"];
 
@@ -44,6 +46,21 @@ describe.skipIf(NO_NETHACK)(`the real game${NO_NETHACK ? " (skipped: NetHack not
       expect(screens.size).toBe(4);
     } finally {
       await Promise.all(games.map((g) => g.close()));
+    }
+  });
+
+  test("a prompt nobody answers is escaped after a bounded number of actions, and said so", async () => {
+    const started = await NethackGame.start({ folder: join(gameRoot(), "game"), seed: 5, character: DEFAULT_CHARACTER, stuckAfter: 3 });
+    const game = started._unsafeUnwrap().game;
+    try {
+      // 'x' swaps weapons: "b - a +0 dagger (weapon in hand).--More--", which 'x' does not dismiss.
+      const notes: (string | undefined)[] = [];
+      for (const n of ["open", "x", "x", "x", "x", "x"]) notes.push((await game.step(action(n)))._unsafeUnwrap().effect.escaped);
+      expect(notes.slice(0, 5)).toEqual([undefined, undefined, undefined, undefined, undefined]);
+      expect(notes[5]).toBe("the game stayed in the same prompt for 3 actions: sent Esc");
+      expect(game.screen().rows[0]!.trim()).toBe("");
+    } finally {
+      await game.close();
     }
   });
 
