@@ -12,8 +12,8 @@ STATE section), level, attempt, score, plan step, tool call, boards in it (anima
 cells changed since the previous section's board, and byte offset (CUT when its board is cut short).
 
 options:
-  --json   an array of rows: {index, kind, action, level, attempt, score, planStep, toolCall, frames,
-           cellsChanged, offset, bytes, complete}`;
+  --json   an array of rows: {index, offset, kind, action, level, attempt, score, planStep ({step, total}
+           or null, as in log show), toolCall, frames, cellsChanged, bytes, complete}`;
 
 const flags = { json: flag.bool() } as const;
 

@@ -1,25 +1,17 @@
 // `prolong log sections`: one row per section, from the native table plus two cheap byte searches per
 // section (its tool-call line) and the native cell counts — never a full parse, so 300K-line logs stay fast.
 import type { LoadedLog } from "../log/load.ts";
-import { cellChanges, sectionKindName, type SectionKindName } from "../native.ts";
+import { planStepText, sectionSummary, type SectionSummary } from "../log/section-summary.ts";
+import { cellChanges } from "../native.ts";
 
-/** One row of `prolong log sections` (the run index's record of a section is log/run-index.ts SectionRow). */
-export interface SectionListRow {
-  /** 0-based section index (what `--sections` targets refer to). */
-  readonly index: number;
-  readonly kind: SectionKindName;
-  readonly action: number | null;
-  readonly level: number | null;
-  readonly attempt: number | null;
-  readonly score: number | null;
-  readonly planStep: string | null;
+/** One row of `prolong log sections`: the section's summary, plus what the table and two byte searches tell. */
+export interface SectionListRow extends SectionSummary {
   /** The tool call as logged, e.g. 'ACTION6({"x": 38, "y": 24})', or null. */
   readonly toolCall: string | null;
   /** Boards in the section: animation frames + the settled board (1 for a plain step). */
   readonly frames: number;
   /** Cells of the settled board that differ from the previous section's; null where not comparable. */
   readonly cellsChanged: number | null;
-  readonly offset: number;
   readonly bytes: number;
   /** false when the settled board is cut short (the log ends inside it) or missing. */
   readonly complete: boolean;
@@ -45,26 +37,16 @@ export function sectionRows(log: LoadedLog): SectionListRow[] {
   const changes = cellChanges(log.bytes, t);
   const rows: SectionListRow[] = [];
   for (let i = 0; i < t.count; i++) {
-    const kind = sectionKindName(t.kind[i] as number);
+    const summary = sectionSummary(t, i);
     const start = t.start[i] as number;
     const end = t.end[i] as number;
     const boardStart = t.boardStart[i] as number;
-    const other = kind === "other";
-    const num = (a: Int32Array) => (other || (a[i] as number) < 0 ? null : (a[i] as number));
-    const step = t.planStep[i] as number;
     const c = changes[i] as number;
     rows.push({
-      index: i,
-      kind,
-      action: num(t.action),
-      level: num(t.level),
-      attempt: num(t.attempt),
-      score: num(t.score),
-      planStep: step >= 0 ? `${step}/${t.planTotal[i]}` : null,
-      toolCall: kind === "action" ? toolCallOf(log.bytes, start, boardStart > start ? boardStart : end) : null,
+      ...summary,
+      toolCall: summary.kind === "action" ? toolCallOf(log.bytes, start, boardStart > start ? boardStart : end) : null,
       frames: t.frames[i] as number,
       cellsChanged: c < 0 ? null : c,
-      offset: start,
       bytes: end - start,
       complete: t.complete[i] === 1,
     });
@@ -82,7 +64,7 @@ export function formatRows(rows: readonly SectionListRow[]): string {
     r.level === null ? "-" : String(r.level),
     r.attempt === null ? "-" : String(r.attempt),
     r.score === null ? "-" : String(r.score),
-    r.planStep ?? "-",
+    planStepText(r.planStep) ?? "-",
     r.toolCall ?? (r.kind === "other" ? "(unreadable header)" : "-"),
     String(r.frames),
     r.cellsChanged === null ? "-" : String(r.cellsChanged),

@@ -3,7 +3,8 @@
 import { formatHeader, formatToolCall, gridToText, type GridMode } from "../log/format.ts";
 import type { LoadedLog } from "../log/load.ts";
 import { renderBoard } from "./board.ts";
-import { readSection, type ReadSection } from "./section-read.ts";
+import type { SectionSummary } from "../log/section-summary.ts";
+import { readSection } from "./section-read.ts";
 
 export interface ShowOptions {
   readonly colour: boolean;
@@ -12,15 +13,8 @@ export interface ShowOptions {
   readonly mode: GridMode;
 }
 
-export interface ShownSection {
-  readonly index: number;
-  readonly offset: number;
-  readonly kind: ReadSection["kind"];
-  readonly action: number | null;
-  readonly level: number | null;
-  readonly attempt: number | null;
-  readonly score: number | null;
-  readonly planStep: ReadSection["planStep"];
+/** A section as `log show` gives it: its summary, then its content as a person reads it. */
+export interface ShownSection extends SectionSummary {
   readonly plan: string | null;
   readonly toolCall: string | null;
   /** Boards in the section (animation frames + settled). */
@@ -38,7 +32,7 @@ export function showSection(log: LoadedLog, i: number, opts: ShowOptions): Shown
   const r = readSection(log, i);
   const s = r.section;
   const base = {
-    index: i, offset: r.offset, kind: r.kind, action: r.action, level: r.level, attempt: r.attempt, score: r.score,
+    index: r.index, offset: r.offset, kind: r.kind, action: r.action, level: r.level, attempt: r.attempt, score: r.score,
     planStep: r.planStep, boards: log.table.frames[i] as number, error: r.error,
   };
   if (!s) return { ...base, plan: null, toolCall: null, board: null, text: r.text };

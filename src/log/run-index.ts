@@ -14,7 +14,8 @@ import type { SectionKindName } from "../native.ts";
 import type { SectionLookup, SectionSpan } from "./window.ts";
 
 /**
- * One recorded section of the master. Its range is the section as writeSection gives it (separator to the
+ * One recorded section of the master: what the harness appended and trusts (range, checksum), not what a
+ * reader finds in a log file — that is log/section-summary.ts's SectionSummary. Its range is the section as writeSection gives it (separator to the
  * final "\n\n"); the SECTION_JOIN "\n" that precedes every section after the first belongs to no section.
  */
 export interface SectionRow extends SectionSpan {

@@ -2,7 +2,7 @@
 // (header fields, [PLAN] text, tool call, every board of its animation), tamper events placed at the action
 // they followed, and every board packed into one byte array (one byte per cell) for compact embedding.
 import type { Grid } from "../game-model.ts";
-import type { SectionKindName } from "../native.ts";
+import { planStepText, type SectionSummary } from "../log/section-summary.ts";
 import { formatToolCall } from "../log/format.ts";
 import type { LoadedLog } from "../log/load.ts";
 import { logGridMode, settledBoard } from "../inspect/board.ts";
@@ -11,13 +11,13 @@ import { parseNethackSection } from "../game/nethack/section.ts";
 import { parseHeader } from "../log/format.ts";
 import type { ViewSource } from "./source.ts";
 
-export interface ReplayStep {
+/**
+ * One step of the page: a section's summary as the page script reads it — `section` is the summary's index,
+ * the plan step is its text ("3/4", what the page prints), and the byte offset is left out: the steps are
+ * embedded in the HTML, one per action, and the page has no use for it.
+ */
+export interface ReplayStep extends Pick<SectionSummary, "kind" | "action" | "level" | "attempt" | "score"> {
   readonly section: number;
-  readonly kind: SectionKindName;
-  readonly action: number | null;
-  readonly level: number | null;
-  readonly attempt: number | null;
-  readonly score: number | null;
   readonly planStep: string | null;
   /** Index into Replay.plans (plans repeat across a batch, so each text is stored once), or -1. */
   readonly plan: number;
@@ -131,7 +131,7 @@ export function buildReplay(log: LoadedLog, source: ViewSource): Replay {
       }
       steps.push({
         section: i, kind: r.kind, action: r.action, level: r.level, attempt: r.attempt, score: r.score,
-        planStep: r.planStep ? `${r.planStep.step}/${r.planStep.total}` : null,
+        planStep: planStepText(r.planStep),
         plan, toolCall: nethack.action ?? null, click: null, episode: nethack.episode ? `${nethack.episode.index}/${nethack.episode.total}` : null,
         board: first, boards: 0, error: null,
         screen: {
@@ -172,7 +172,7 @@ export function buildReplay(log: LoadedLog, source: ViewSource): Replay {
     }
     steps.push({
       section: i, kind: r.kind, action: r.action, level: r.level, attempt: r.attempt, score: r.score,
-      planStep: r.planStep ? `${r.planStep.step}/${r.planStep.total}` : null,
+      planStep: planStepText(r.planStep),
       plan, toolCall, click, episode, board: first, boards: store.count - first, error: r.error,
     });
   }

@@ -8,6 +8,7 @@ import { parseToolCall } from "../../log/format.ts";
 import { CELL_DECODE } from "../../log/grid-text.ts";
 import { SECTION_KIND, sectionIndex, sectionKindName, type SectionKindName } from "../../native.ts";
 
+/** Not log/section-summary.ts's SectionSummary: the agent's hot path, plain numbers (-1 unreadable), a board view. */
 export interface LoggedStep {
   /** Section ordinal in the file (0 = first section present, which is not always the INITIAL one). */
   readonly section: number;
