@@ -85,7 +85,7 @@ export function decide(history: LevelHistory): Decision {
   if (stuck >= 8) {
     // Moves that take no time: the map is misread here. Try the open squares around in turn, else search.
     const open = DIRECTIONS.filter((d) => map.canStep(hero, d) && !map.isMonster(hero.x + d.dx, hero.y + d.dy));
-    const d = open[Math.floor(now.header.action / 3) % Math.max(1, open.length)];
+    const d = open[Math.floor(history.sections.length / 3) % Math.max(1, open.length)]; // counted within the episode
     if (d && stuck < 24) return { actions: [d.name], reason: `no progress for ${stuck} moves: trying ${d.name}` };
     return { actions: ["search"], reason: `no progress for ${stuck} moves: searching once` };
   }
