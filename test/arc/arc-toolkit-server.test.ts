@@ -30,22 +30,60 @@ let server: Bun.Subprocess | null = null;
 let url = "";
 const saved = { key: process.env.ARC_API_KEY, url: process.env.PROLONG_ARC_URL };
 
+/**
+ * Starts the toolkit's server the way Arcade.listen_and_serve does (its create_app, Flask's app.run), except
+ * that app.run binds through werkzeug's make_server on port 0 and prints the port once the socket listens:
+ * the test waits for that line — the server is accepting from then on — instead of polling a health check.
+ */
+async function startToolkitServer(s: { engine: string; games: string; toolkit: string }): Promise<{ proc: Bun.Subprocess<"ignore", "pipe", "pipe">; url: string }> {
+  const script = [
+    "import flask",
+    "from werkzeug.serving import make_server",
+    "def run(app, host, port, **kwargs):",
+    "    srv = make_server(host, 0, app, threaded=True)",
+    "    print(f'prolong-test: listening on {srv.server_port}', flush=True)",
+    "    srv.serve_forever()",
+    "flask.Flask.run = run",
+    "from arc_agi import Arcade, OperationMode",
+    `a = Arcade(operation_mode=OperationMode.OFFLINE, environments_dir=${JSON.stringify(s.games)})`,
+    `a.listen_and_serve(host="127.0.0.1")`,
+  ].join("\n");
+  const proc = Bun.spawn(["python3", "-c", script], { env: { ...process.env, PYTHONPATH: [s.engine, s.toolkit].join(":") }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  // Both streams are drained for the server's whole life (werkzeug logs every request to stderr; a full pipe
+  // would stall it). The toolkit logs to stdout too: the port is on the line our run() prints; stdout ending
+  // before it means the server died.
+  const stderr = new Response(proc.stderr).text();
+  const line = await lineMatching(proc.stdout, /^prolong-test: listening on (\d+)$/);
+  if (line === null) throw new Error(`the toolkit server exited before listening: ${await stderr}`);
+  return { proc, url: `http://127.0.0.1:${line[1]}` };
+}
+
+/** The first line of a stream that matches (null if it ends first); the rest is read and dropped in the background. */
+async function lineMatching(stream: ReadableStream<Uint8Array>, re: RegExp): Promise<RegExpMatchArray | null> {
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return null;
+    text += decoder.decode(value, { stream: true });
+    const lines = text.split("\n");
+    text = lines.pop() ?? "";
+    for (const l of lines) {
+      const m = l.match(re);
+      if (m) {
+        void (async () => { while (!(await reader.read()).done); })();
+        return m;
+      }
+    }
+  }
+}
+
 beforeAll(async () => {
   if (typeof setup === "string") return;
-  const port = 20_000 + Math.floor(Math.random() * 30_000);
-  const script = [
-    "import logging, sys",
-    "from arc_agi import Arcade, OperationMode",
-    `a = Arcade(operation_mode=OperationMode.OFFLINE, environments_dir=${JSON.stringify(setup.games)})`,
-    `a.listen_and_serve(host="127.0.0.1", port=${port})`,
-  ].join("\n");
-  server = Bun.spawn(["python3", "-c", script], { env: { ...process.env, PYTHONPATH: [setup.engine, setup.toolkit].join(":") }, stdout: "ignore", stderr: "ignore" });
-  url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
-    const up = await fetch(`${url}/api/healthcheck`).then((r) => r.ok).catch(() => false);
-    if (up) break;
-    await Bun.sleep(100);
-  }
+  const started = await startToolkitServer(setup);
+  server = started.proc;
+  url = started.url;
   process.env.ARC_API_KEY = "prolong-test";
   process.env.PROLONG_ARC_URL = url;
 });

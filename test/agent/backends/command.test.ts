@@ -53,7 +53,8 @@ describe("the command backend", () => {
     expect(timeouts.length).toBe(2);
     const started = readFileSync(pids, "utf8").trim().split("\n").map(Number);
     expect(started.length).toBe(4);
-    await Bun.sleep(100); // SIGKILL is delivered asynchronously; the kernel reaps right after
+    // No wait here: a turn returns only once every process it killed is gone (turn-processes.ts waits for the
+    // kernel to finish each SIGKILL), so they must be dead the moment the run has ended.
     for (const pid of started) expect(alive(pid)).toBe(false);
   }, 30_000);
 
