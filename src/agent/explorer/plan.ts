@@ -1,6 +1,8 @@
 // Chooses the next batch: the shortest known path to the nearest state that still has an untested action,
 // then that action, all in one batch. "Nearest" weighs salience: a tier costs as much as TIER_STEPS steps of
-// walking, so a salient target a few steps away beats a background click right here.
+// walking, so a salient target a few steps away beats a background click right here. On a level where an
+// action deep in it led straight back to the start (a combination's wrong press), a step of the sequence
+// already passed (one action there led on, another back to the start) waits a tier behind the newest step.
 // When nothing untested is reachable, it restarts the level if the level's start reaches something
 // untested; otherwise it re-tries the nearest action that did change the state (games may hide state), each
 // at most RETRY_LIMIT times, then actions that ended an attempt (perhaps only the step budget ran out);
@@ -13,6 +15,8 @@ import { isDeadly, isNoop, type Edge, type ExplorationGraph } from "./graph.ts";
 import { untestedCandidates, type Candidate } from "./targets.ts";
 
 export const TIER_STEPS = 8;
+/** Tiers that the remaining actions of a passed step of a sequence wait (see passedPrefix). */
+export const PASSED_TIERS = 1;
 /** Times an action that changes the state is re-tried once everything reachable is tested. */
 export const RETRY_LIMIT = 3;
 /** Moves in a row after which the explorer stops preferring to keep going the same way. */
@@ -99,12 +103,65 @@ export function decide(graph: ExplorationGraph, ctx: PlanContext): Decision {
   return { actions: [], reason: "no action changes anything at the level's start any more; giving up", kind: "give-up" };
 }
 
+/**
+ * A step of a sequence already passed: from this state one action led on (deeper) and another straight back
+ * to the level's start, as a wrong press of a combination does. Its other actions probably lead back too, so
+ * they wait a tier behind the newest step of the sequence.
+ */
+function passedPrefix(graph: ExplorationGraph, key: string, d: number, depth: ReadonlyMap<string, number>): boolean {
+  if (d === 0 || graph.levelStart === undefined) return false;
+  let on = false;
+  let back = false;
+  for (const e of graph.edges.get(key)?.values() ?? []) {
+    if (e.changes === 0 || isDeadly(e)) continue;
+    if (e.to === graph.levelStart) back = true;
+    else if ((depth.get(e.to) ?? 0) > d) on = true;
+  }
+  return on && back;
+}
+
+/**
+ * Whether some action two or more known steps into the level led straight back to its start, as a wrong
+ * press of a combination does (a maze's step back only does so next to the start): the level is a sequence.
+ */
+function resetsToStart(graph: ExplorationGraph, depth: ReadonlyMap<string, number>): boolean {
+  if (graph.levelStart === undefined) return false;
+  for (const [key, d] of depth) {
+    if (d < 2) continue;
+    for (const e of graph.edges.get(key)?.values() ?? []) if (e.to === graph.levelStart && e.changes > 0 && !isDeadly(e)) return true;
+  }
+  return false;
+}
+
+/** Known steps from the level's start to each state of the level (safe edges). */
+function depths(graph: ExplorationGraph, score: number): Map<string, number> {
+  const out = new Map<string, number>();
+  const start = graph.levelStart;
+  if (start === undefined || graph.states.get(start)?.score !== score) return out;
+  out.set(start, 0);
+  let frontier = [start];
+  for (let d = 1; frontier.length > 0; d++) {
+    const next: string[] = [];
+    for (const key of frontier) {
+      for (const edge of graph.edges.get(key)?.values() ?? []) {
+        if (isDeadly(edge) || out.has(edge.to) || graph.states.get(edge.to)?.score !== score) continue;
+        out.set(edge.to, d);
+        next.push(edge.to);
+      }
+    }
+    frontier = next;
+  }
+  return out;
+}
+
 type Via = Map<string, { prev: string; edge: Edge } | null>;
 
 /** BFS over safe known edges within the level, stopping once no farther state can be cheaper. */
 function nearestUntested(graph: ExplorationGraph, from: string, ctx: PlanContext): Found | undefined {
   const start = graph.states.get(from);
   if (!start) return undefined;
+  const depth = depths(graph, start.score);
+  const sequence = resetsToStart(graph, depth);
   const via: Via = new Map([[from, null]]);
   let frontier = [from];
   let best: Found | undefined;
@@ -120,15 +177,26 @@ function nearestUntested(graph: ExplorationGraph, from: string, ctx: PlanContext
       const list = untestedCandidates(graph.segmentation(node), ctx.available, out, graph, node.score, into);
       const top = list[0];
       if (top) {
-        const found: Found = { path: pathTo(via, key), candidate: top, cost: distance + TIER_STEPS * top.tier, tie: tieBreak(ctx.seed, key + top.key) };
-        if (!best || found.cost < best.cost || (found.cost === best.cost && (found.path.length < best.path.length
-          || (found.path.length === best.path.length && found.tie < best.tie)))) best = found;
+        const d = depth.get(key) ?? 0;
+        const passed = sequence && passedPrefix(graph, key, d, depth) ? PASSED_TIERS : 0;
+        const found: Found = {
+          path: pathTo(via, key), candidate: top, cost: distance + TIER_STEPS * (top.tier + passed),
+          tie: tieBreak(ctx.seed, key + top.key),
+        };
+        if (!best || better(found, best)) best = found;
       }
       expand(graph, key, out, start.score, via, next);
     }
     frontier = next;
   }
   return best;
+}
+
+/** Cheaper; at equal cost a shorter walk, then the seeded tie-break. */
+function better(a: Found, b: Found): boolean {
+  if (a.cost !== b.cost) return a.cost < b.cost;
+  if (a.path.length !== b.path.length) return a.path.length < b.path.length;
+  return a.tie < b.tie;
 }
 
 /** The nearest edge that changed the state, is not deadly (or, asked for, is) and was tried fewer than RETRY_LIMIT times: the path ending with it. */

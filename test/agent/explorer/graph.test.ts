@@ -191,3 +191,37 @@ describe("decide", () => {
     expect(d.actions).toEqual([]);
   });
 });
+
+describe("sequences (a combination: right presses lead on, wrong ones back to the start)", () => {
+  const buttons = [{ x: 8, y: 40, w: 4, h: 4, c: 9 }, { x: 28, y: 40, w: 4, h: 4, c: 11 }, { x: 48, y: 40, w: 4, h: 4, c: 14 }];
+  /** The board after `k` right presses: one lit slot per press. */
+  const progress = (k: number) => board64(5, [...buttons, ...Array.from({ length: k }, (_, i) => ({ x: 8 + 20 * i, y: 10, w: 4, h: 4, c: 12 }))]);
+  const press = (i: number) => ({ id: 6 as const, x: 9 + 20 * i, y: 41 });
+  const steps: Step[] = [
+    { action: press(1), board: progress(0) }, // wrong at the start: nothing happens
+    { action: press(2), board: progress(0) },
+    { action: press(0), board: progress(1) }, // right
+    { action: press(1), board: progress(0) }, // wrong: back to the start
+    { action: press(0), board: progress(1) },
+    { action: press(0), board: progress(2) }, // right again
+    { action: press(1), board: progress(0) }, // wrong: back to the start
+  ];
+
+  test("the newest step of the sequence is tested before the rest of a step already passed", () => {
+    const { graph } = graphOf(logOf(progress(0), steps));
+    const d = decide(graph, ctx([6]));
+    expect(d.kind).toBe("explore");
+    // Walk the two right presses to the newest step and test there, not the third button after one press.
+    expect(d.actions.slice(0, 2)).toEqual([press(0), press(0)]);
+    expect(d.actions).toHaveLength(3);
+  });
+
+  test("a step back to the start from next to it (a maze's) does not make a level a sequence", () => {
+    // The same presses, but the game returns to the start by RESET, not by a press two steps in.
+    const { graph } = graphOf(logOf(progress(0), [...steps.slice(0, 6), { action: { id: 0 }, board: progress(0) }]));
+    const d = decide(graph, ctx([6]));
+    expect(d.kind).toBe("explore");
+    expect(d.actions).toEqual([press(0), d.actions[1]!]);
+    expect(d.actions[1]).not.toEqual(press(0));
+  });
+});
