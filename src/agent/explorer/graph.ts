@@ -4,6 +4,7 @@
 // changes the graph is folded again from the kept steps (cheap: boards are kept decoded).
 // It also keeps what the explorer learns across states: which kinds of action never change anything.
 import type { GridAction as Action } from "../../game-model.ts";
+import type { Indicator } from "./indicators.ts";
 import type { Step } from "./log-cursor.ts";
 import { segment, type Segmentation } from "./segment.ts";
 
@@ -63,6 +64,9 @@ export function diedOnce(e: Edge): boolean {
   return e.deaths === 1 && e.tries === 1;
 }
 
+/** Cells of a meter's draining colour left when one more step may end the attempt (a meter step is small). */
+const METER_LAST = 10;
+
 /** Masked cells take this value, which no colour has. */
 const MASKED = 255;
 
@@ -100,11 +104,24 @@ export class ExplorationGraph {
   private prevKey: string | undefined;
   private prevStep: Step | undefined;
   private lastEdge: Edge | undefined;
+  /** Whether an attempt the last edge ended is the budget's: its first try, on an all but spent meter. */
+  private lastEdgeForgiven = false;
   private readonly scratch: Uint8Array;
   private readonly maskedCells: Int32Array;
 
-  constructor(readonly mask: Uint8Array, readonly maskKey: string, readonly width: number, readonly height: number) {
+  /** Per meter, the cells along it and the colour that runs out: a death on a spent meter is the budget's. */
+  private readonly meters: { cells: Int32Array; drains: number }[];
+
+  constructor(
+    readonly mask: Uint8Array, readonly maskKey: string, readonly width: number, readonly height: number,
+    indicators: readonly Indicator[] = [],
+  ) {
     this.scratch = new Uint8Array(width * height);
+    this.meters = indicators.filter((i) => i.kind === "meter" && i.drains !== undefined).map((i) => {
+      const cells: number[] = [];
+      for (let p = i.from; p <= i.to; p++) cells.push(i.axis === "row" ? i.line * width + p : p * width + i.line);
+      return { cells: Int32Array.from(cells), drains: i.drains! };
+    });
     const list: number[] = [];
     for (let i = 0; i < mask.length; i++) if (mask[i] === 1) list.push(i);
     this.maskedCells = Int32Array.from(list);
@@ -155,7 +172,7 @@ export class ExplorationGraph {
     if (step.kind === "initial" || action?.id === 0 || (prevStep !== undefined && step.score > prevStep.score)) this.levelStart = key;
     if (step.kind === "action" && action !== undefined && action.id === 0) {
       // A RESET that opens a new attempt: the action before it is what ended the last one.
-      if (attemptRose && this.lastEdge !== undefined) this.lastEdge.deaths++;
+      if (attemptRose && this.lastEdge !== undefined && !this.lastEdgeForgiven) this.lastEdge.deaths++;
       this.lastEdge = undefined;
     } else if (step.kind === "action" && action !== undefined && action.id !== 7 && prevKey !== undefined
       && prevStep !== undefined && step.score >= prevStep.score) {
@@ -174,8 +191,12 @@ export class ExplorationGraph {
       if (changed) edge.changes++;
       this.transitions++;
       // The section of the fatal action itself may already carry the new attempt (reset folded in).
-      if (attemptRose) edge.deaths++;
+      // An action tried for the first time as a meter ran out met the budget's end, not its own: forgiven
+      // once. A known step that keeps ending attempts is counted (the walk there does not fit the budget).
+      const forgiven = action.id === 6 && edge.tries === 1 && this.meterSpent(prevStep.cells);
+      if (attemptRose && !forgiven) edge.deaths++;
       this.lastEdge = edge;
+      this.lastEdgeForgiven = forgiven;
       this.noteFollowUp(action.id, prevKey, key);
     } else {
       this.lastEdge = undefined;
@@ -186,6 +207,20 @@ export class ExplorationGraph {
     this.prevKey = key;
     this.prevStep = step;
     this.current = key;
+  }
+
+  /**
+   * A meter all but run out on `cells` (at most METER_LAST cells of its draining colour left): an attempt that
+   * ends on the next action ran out of steps, which says nothing about that action.
+   */
+  private meterSpent(cells: Uint8Array | undefined): boolean {
+    if (cells === undefined) return false;
+    for (const m of this.meters) {
+      let left = 0;
+      for (const i of m.cells) if (cells[i] === m.drains) left++;
+      if (left <= METER_LAST) return true;
+    }
+    return false;
   }
 
   /** Whether move b undoes move a: it led straight back at least twice, and more often than not. */

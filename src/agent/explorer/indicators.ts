@@ -65,6 +65,9 @@ export interface Indicator {
   readonly line: number;
   readonly from: number;
   readonly to: number;
+  /** A meter's colours: its cells turn from `drains` into `fills` as it runs down (or up). */
+  readonly drains?: number;
+  readonly fills?: number;
 }
 
 export interface IndicatorMask {
@@ -173,7 +176,7 @@ export class IndicatorStats {
         while (a > 0 && along(a - 1)) a--;
         while (b < s.meterPlaces.length - 1 && along(b + 1)) b++;
         for (let p = a; p <= b; p++) cells[cell(p)] = 1;
-        indicators.push({ kind: "meter", axis, line: index, from: a, to: b });
+        indicators.push({ kind: "meter", axis, line: index, from: a, to: b, drains: meter.from, fills: meter.to });
         continue;
       }
       if (this.changedPairs >= MIN_COUNTER_STEPS && s.quick >= COUNTER_EVERY * this.changedPairs && s.quickNet >= COUNTER_NET * s.quick
@@ -211,7 +214,9 @@ export class IndicatorStats {
       }
     }
     if (attempt > 0) indicators.push({ kind: "attempt", axis: "cells", line: -1, from: 0, to: attempt - 1 });
-    return { cells, indicators, key: Bun.hash.xxHash3(cells).toString(16) };
+    // The meters' colours are part of the key: the graph reads them (a death on a spent meter is the budget's).
+    const colours = indicators.filter((i) => i.kind === "meter").map((i) => `${i.drains}>${i.fills}`).join(",");
+    return { cells, indicators, key: `${Bun.hash.xxHash3(cells).toString(16)}${colours ? `:${colours}` : ""}` };
   }
 
   /**

@@ -43,7 +43,7 @@ export class Knowledge {
   view(): { mask: IndicatorMask; graph: ExplorationGraph } {
     const mask = this.stats.mask(this.newest);
     if (this.graph === undefined || this.graph.maskKey !== mask.key) {
-      this.graph = new ExplorationGraph(mask.cells, mask.key, this.width, this.height);
+      this.graph = new ExplorationGraph(mask.cells, mask.key, this.width, this.height, mask.indicators);
     }
     const graph = this.graph;
     for (let i = graph.folded; i < this.steps.length; i++) graph.add(this.steps[i]!);

@@ -225,3 +225,52 @@ describe("sequences (a combination: right presses lead on, wrong ones back to th
     expect(d.actions[1]).not.toEqual(press(0));
   });
 });
+
+describe("deaths on a spent meter", () => {
+  /** A corridor board whose bottom row is a meter: `left` cells of colour 9 still to run down, the rest 5. */
+  const metered = (x: number, left: number) => {
+    const b = at(x);
+    const cells = Uint8Array.from(b.cells);
+    for (let i = 0; i < 64; i++) cells[63 * 64 + i] = i < left ? 9 : 5;
+    return cells;
+  };
+  const meter = { kind: "meter" as const, axis: "row" as const, line: 63, from: 0, to: 63, drains: 9, fills: 5 };
+  const mask = new Uint8Array(64 * 64);
+  for (let i = 0; i < 64; i++) mask[63 * 64 + i] = 1;
+  /** Walks 0 → 1 → 2 (the attempt ends there); `known` first makes the fatal step an already-tried one. */
+  const fold = (leftBeforeFatal: number, known = false) => {
+    const graph = new ExplorationGraph(mask, "meter", 64, 64, [meter]);
+    let n = 0;
+    const step = (attempt: number, cells: Uint8Array, action?: { id: 0 | 4 | 3 }) =>
+      graph.add({ kind: n === 0 ? "initial" : "action", actionNumber: n++, level: 1, attempt, score: 0, cells, ...(action ? { action } : {}) });
+    step(1, metered(0, 64));
+    step(1, metered(1, 50), { id: 4 });
+    if (known) {
+      step(1, metered(2, 40), { id: 4 });
+      step(1, metered(1, 30), { id: 3 });
+    }
+    step(1, metered(1, leftBeforeFatal), { id: 3 });
+    step(1, metered(2, 0), { id: 4 });
+    step(2, metered(0, 64), { id: 0 });
+    return graph.edges.get(graph.key(0, metered(1, 0)))!.get("4")!;
+  };
+
+  test("an attempt that ends when the meter had all but run out is the budget's, not the last action's", () => {
+    const last = fold(6);
+    expect(last.tries).toBe(1);
+    expect(last.deaths).toBe(0);
+    expect(isDeadly(last)).toBe(false);
+  });
+
+  test("a known step that ends an attempt on a spent meter is counted (the walk there does not fit the budget)", () => {
+    const last = fold(6, true);
+    expect(last.tries).toBe(2);
+    expect(last.deaths).toBe(1);
+  });
+
+  test("an attempt that ends with plenty of meter left still marks the action deadly", () => {
+    const last = fold(40);
+    expect(last.deaths).toBe(1);
+    expect(isDeadly(last)).toBe(true);
+  });
+});
