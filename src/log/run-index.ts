@@ -299,9 +299,9 @@ export function indexFailure(e: unknown, path: string, doing: string): ProlongEr
   const what = SQLITE_WRITE_FAILURES[code] ?? SQLITE_WRITE_FAILURES[code.split("_").slice(0, 2).join("_")];
   const runDir = dirname(path);
   if (what !== undefined) {
-    return prolongError("index-failed", `cannot ${doing} in the run index: ${what} (${code}: ${(e as Error).message})`, { path, fix: `free disk space (or make the run directory writable), then \`prolong resume ${runDir}\`` });
+    return prolongError("index-failed", `the run index: cannot ${doing}: ${what} (${code}: ${(e as Error).message})`, { path, fix: `free disk space (or make the run directory writable), then \`prolong resume ${runDir}\`` });
   }
-  return prolongError("bad-index", `cannot ${doing} in the run index (${code}: ${(e as Error).message})`, { path, fix: "the file is damaged or not a prolong index.sqlite; restore it from a backup, or start a new run with `prolong play`" });
+  return prolongError("bad-index", `the run index: cannot ${doing} (${code}: ${(e as Error).message})`, { path, fix: "the file is damaged or not a prolong index.sqlite; restore it from a backup, or start a new run with `prolong play`" });
 }
 
 function parseJson(text: string, path: string, what: string): Result<unknown, ProlongError> {
@@ -313,7 +313,16 @@ function parseJson(text: string, path: string, what: string): Result<unknown, Pr
 }
 
 function migrate(db: Database, path: string): Result<void, ProlongError> {
-  const current = (db.query(`PRAGMA user_version`).get() as { user_version: number }).user_version;
+  // Even reading the version touches the WAL's shared memory, which a full disk refuses.
+  const failed = (e: unknown): ProlongError =>
+    indexFailure(e, path, `bring it to schema ${MIGRATIONS.length}`) ??
+    prolongError("index-migrate", `cannot bring the run index to schema ${MIGRATIONS.length}: ${(e as Error).message}`, { path, fix: "check that the run directory is writable and the file is a prolong index.sqlite" });
+  let current: number;
+  try {
+    current = (db.query(`PRAGMA user_version`).get() as { user_version: number }).user_version;
+  } catch (e) {
+    return err(failed(e));
+  }
   if (current > MIGRATIONS.length) {
     return err(prolongError("index-version", `the run index has schema version ${current}, newer than this prolong knows (${MIGRATIONS.length})`, { path, fix: "use the prolong version that wrote this run" }));
   }
@@ -323,8 +332,7 @@ function migrate(db: Database, path: string): Result<void, ProlongError> {
       db.run(`PRAGMA user_version = ${MIGRATIONS.length}`);
     })();
   } catch (e) {
-    const full = (e as { code?: string }).code === "SQLITE_FULL" || (e as { code?: string }).code?.startsWith("SQLITE_IOERR") === true;
-    return err(prolongError("index-migrate", `cannot bring the run index to schema ${MIGRATIONS.length}: ${(e as Error).message}`, { path, fix: full ? "free disk space, then run the command again" : "check that the run directory is writable and the file is a prolong index.sqlite" }));
+    return err(failed(e));
   }
   return ok(undefined);
 }

@@ -1,7 +1,8 @@
-// Disk full and other I/O failures, wherever they surface: as a Result from our own file code, or thrown by
-// bun:sqlite (the index) or node:fs. Either way the run ends cleanly as "log-failed" with the reason and the
-// fix — never a stack trace — and stays resumable: the master is the truth, and `prolong resume` continues
-// once space is free. Anything thrown that is not an I/O failure is a bug and is thrown on.
+// Disk full and other I/O failures, wherever they surface: as a Result from our own file code (the run index
+// turns what bun:sqlite throws into one: log/run-index.ts), or thrown by node:fs. Either way the run ends
+// cleanly as "log-failed" with the reason and the fix — never a stack trace — and stays resumable: the master
+// is the truth, and `prolong resume` continues once space is free. Anything thrown that is not an I/O
+// failure is a bug and is thrown on.
 import { prolongError, type ProlongError } from "../errors.ts";
 
 const FS_CODES: Record<string, string> = {
@@ -11,19 +12,12 @@ const FS_CODES: Record<string, string> = {
   EROFS: "the file system is read-only",
   EFBIG: "a file grew past the size limit",
 };
-const SQLITE_CODES: Record<string, string> = {
-  SQLITE_FULL: "the disk is full",
-  SQLITE_IOERR: "an I/O error writing the run index (often a full disk)",
-  SQLITE_READONLY: "the run index cannot be written",
-  SQLITE_CANTOPEN: "the run index cannot be opened",
-};
 
 /** The error a thrown I/O failure is, or null when `e` is something else (a bug, to be thrown on). */
 export function ioFailure(e: unknown, runDir: string): ProlongError | null {
   const code = (e as { code?: unknown })?.code;
   if (typeof code !== "string") return null;
-  const sqlite = code.startsWith("SQLITE_") ? SQLITE_CODES[code] ?? SQLITE_CODES[code.split("_").slice(0, 2).join("_")] : undefined;
-  const what = FS_CODES[code] ?? sqlite;
+  const what = FS_CODES[code];
   if (what === undefined) return null;
   return prolongError("io-failed", `${what} (${code}: ${(e as Error).message})`, { path: runDir, fix: `free disk space (or fix the file system), then \`prolong resume ${runDir}\`` });
 }

@@ -17,6 +17,7 @@ import { MasterLog } from "../log/master.ts";
 import { sectionIndex } from "../native.ts";
 import { readConfigFile } from "../config/run-config.ts";
 import { agentPart, openEnv, runEnvContext } from "./parts.ts";
+import type { EnvContext, GameEnv } from "../game/env.ts";
 import { recordInitial, screenSection } from "./record.ts";
 import { compareSection, SectionReplayer } from "./replay.ts";
 import { readState, saveState } from "./saved-state.ts";
@@ -46,19 +47,24 @@ export async function resumeRun(dir: string, opts: ResumeOptions = {}, given: Pa
   const lock = lockRun(paths.dir);
   if (lock.isErr()) return err(lock.error);
   let resumed: Result<RunSession, ProlongError>;
+  const opened: GameEnv[] = [];
   try {
-    resumed = await resumeLocked(paths, lock.value, opts, given);
+    resumed = await resumeLocked(paths, lock.value, opts, given, opened);
   } catch (e) {
     // node:fs throws on a full disk (the index returns its failures): an error with the fix, not a crash.
     const f = ioFailure(e, paths.dir);
     if (f === null) throw e;
     resumed = err(f);
   }
-  if (resumed.isErr()) lock.value.release();
+  if (resumed.isErr()) {
+    // A game the failed resume had started (a replay that diverged) must not keep this process alive.
+    await Promise.all(opened.map((e) => e.close()));
+    lock.value.release();
+  }
   return resumed;
 }
 
-async function resumeLocked(paths: RunPaths, lock: RunLock, opts: ResumeOptions, given: Partial<RunParts>): Promise<Result<RunSession, ProlongError>> {
+async function resumeLocked(paths: RunPaths, lock: RunLock, opts: ResumeOptions, given: Partial<RunParts>, opened: GameEnv[]): Promise<Result<RunSession, ProlongError>> {
   const config = readConfigFile(paths.config);
   if (config.isErr()) return err(config.error);
   const runName = paths.dir.split("/").slice(-2).join("/");
@@ -93,7 +99,11 @@ async function resumeLocked(paths: RunPaths, lock: RunLock, opts: ResumeOptions,
   const priorMs = prior.value ?? 0;
   const summaryLines: string[] = [];
   const envContext = runEnvContext(paths, summaryLines);
-  const openGame = given.env ?? ((c) => openEnv(config.value, c));
+  const open = given.env ?? ((c: EnvContext) => openEnv(config.value, c));
+  const openGame = (c: EnvContext) => open(c).map((env) => {
+    opened.push(env);
+    return env;
+  });
   const env = openGame(envContext);
   if (env.isErr()) return err(env.error);
   const agent = agentPart(config.value, given, paths.workspace);

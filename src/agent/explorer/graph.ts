@@ -191,8 +191,10 @@ export class ExplorationGraph {
       if (changed) edge.changes++;
       this.transitions++;
       // The section of the fatal action itself may already carry the new attempt (reset folded in).
-      // An action tried for the first time as a meter ran out met the budget's end, not its own: forgiven
-      // once. A known step that keeps ending attempts is counted (the walk there does not fit the budget).
+      // A click tried for the first time as a meter ran out met the budget's end, not its own: forgiven once
+      // (a combination's right press must not wall off the rest of it). A known step that keeps ending
+      // attempts is counted (the walk there does not fit the budget). Moves are not forgiven: a move into a
+      // hazard as the meter runs out is as likely, and forgiving them cost a level on the ARC sweep.
       const forgiven = action.id === 6 && edge.tries === 1 && this.meterSpent(prevStep.cells);
       if (attemptRose && !forgiven) edge.deaths++;
       this.lastEdge = edge;

@@ -3,7 +3,7 @@ import { actionKey, ExplorationGraph, isDeadly, isNoop } from "../../../src/agen
 import { Knowledge } from "../../../src/agent/explorer/knowledge.ts";
 import { decide, RETRY_LIMIT } from "../../../src/agent/explorer/plan.ts";
 import { readLog } from "../../../src/agent/explorer/read-log.ts";
-import type { ActionId } from "../../../src/game-model.ts";
+import type { ActionId, GridAction } from "../../../src/game-model.ts";
 import { board64, logOf, type Step } from "./helpers.ts";
 
 const bytes = (s: string) => new TextEncoder().encode(s);
@@ -237,40 +237,47 @@ describe("deaths on a spent meter", () => {
   const meter = { kind: "meter" as const, axis: "row" as const, line: 63, from: 0, to: 63, drains: 9, fills: 5 };
   const mask = new Uint8Array(64 * 64);
   for (let i = 0; i < 64; i++) mask[63 * 64 + i] = 1;
-  /** Walks 0 → 1 → 2 (the attempt ends there); `known` first makes the fatal step an already-tried one. */
-  const fold = (leftBeforeFatal: number, known = false) => {
+  const click: GridAction = { id: 6, x: 5, y: 1 };
+  /**
+   * Walks 0 → 1, then `fatal` from 1 ends the attempt with `leftBeforeFatal` meter cells left; `known` first
+   * takes `fatal` from 1 once without harm, so the fatal try is not its first.
+   */
+  const fold = (fatal: GridAction, leftBeforeFatal: number, known = false) => {
     const graph = new ExplorationGraph(mask, "meter", 64, 64, [meter]);
     let n = 0;
-    const step = (attempt: number, cells: Uint8Array, action?: { id: 0 | 4 | 3 }) =>
+    const step = (attempt: number, cells: Uint8Array, action?: GridAction) =>
       graph.add({ kind: n === 0 ? "initial" : "action", actionNumber: n++, level: 1, attempt, score: 0, cells, ...(action ? { action } : {}) });
     step(1, metered(0, 64));
     step(1, metered(1, 50), { id: 4 });
     if (known) {
-      step(1, metered(2, 40), { id: 4 });
+      step(1, metered(2, 40), fatal);
       step(1, metered(1, 30), { id: 3 });
     }
-    step(1, metered(1, leftBeforeFatal), { id: 3 });
-    step(1, metered(2, 0), { id: 4 });
+    step(1, metered(1, leftBeforeFatal), { id: 1 });
+    step(1, metered(2, 0), fatal);
     step(2, metered(0, 64), { id: 0 });
-    return graph.edges.get(graph.key(0, metered(1, 0)))!.get("4")!;
+    return graph.edges.get(graph.key(0, metered(1, 0)))!.get(actionKey(fatal))!;
   };
 
-  test("an attempt that ends when the meter had all but run out is the budget's, not the last action's", () => {
-    const last = fold(6);
+  test("a click tried first as the meter had all but run out: the attempt it ended is the budget's", () => {
+    const last = fold(click, 6);
     expect(last.tries).toBe(1);
     expect(last.deaths).toBe(0);
     expect(isDeadly(last)).toBe(false);
   });
 
   test("a known step that ends an attempt on a spent meter is counted (the walk there does not fit the budget)", () => {
-    const last = fold(6, true);
+    const last = fold(click, 6, true);
     expect(last.tries).toBe(2);
     expect(last.deaths).toBe(1);
   });
 
-  test("an attempt that ends with plenty of meter left still marks the action deadly", () => {
-    const last = fold(40);
-    expect(last.deaths).toBe(1);
-    expect(isDeadly(last)).toBe(true);
+  test("a move is not forgiven, nor a click that ends an attempt with plenty of meter left", () => {
+    const move = fold({ id: 4 }, 6);
+    expect(move.deaths).toBe(1);
+    expect(isDeadly(move)).toBe(true);
+    const early = fold(click, 40);
+    expect(early.deaths).toBe(1);
+    expect(isDeadly(early)).toBe(true);
   });
 });
