@@ -30,7 +30,9 @@ function env(server: ModelServer): Record<string, string> {
   return { CODEX_HOME: home, LOCAL_KEY: "scripted" };
 }
 
-describe.skipIf(!codex || NO_NETHACK)("a Codex turn plays NetHack (skipped: codex or NetHack not installed)", () => {
+const SKIP = !codex || NO_NETHACK;
+
+describe.skipIf(SKIP)(`a Codex turn plays NetHack${SKIP ? " (skipped: codex or NetHack not installed)" : ""}`, () => {
   test("the model reads [STATUS] from logs.txt and its NetHack actions run on the real game; an unknown name is dropped", async () => {
     const server = startModelServer(SCRIPT);
     try {
