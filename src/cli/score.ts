@@ -1,7 +1,7 @@
 // `prolong score <run dirs or dirs above them…>`: per arm, per game and overall scores of finished runs, with the
 // paper's statistics; every run as a row (--json, --csv); --at N,M,… re-scores from the logs as if cut at each
 // budget; --compare A B sets two arms side by side at equal k.
-import { conflictText, groupArms, type ArmConflict } from "../score/arms.ts";
+import { conflictText, groupArms, metricConflict, type ArmConflict } from "../score/arms.ts";
 import { formatError } from "../errors.ts";
 import { checkAgainstPlan, planCheckMarkdown, type PlanCheck } from "../plan/check.ts";
 import { readPlan } from "../plan/plan.ts";
@@ -23,7 +23,8 @@ the name derived from the settings); every run under one name must have the same
 that changes what the agent sees or does — and, per game, the same game version, or score refuses to pool them
 and names what differs. For each arm, per game and over all games: runs, failed runs (counted at the score
 they reached), unfinished runs (not counted), levels completed, RHAE (ARC-AGI-3's action-efficiency score,
-0..100, of each run's best episode), pass@1 (mean over runs), best@k (max over the k runs; and the expected
+0..100, of each run's best episode; NetHack runs: BALROG progression in percent, and the columns say so — runs
+of the two metrics are refused in one table), pass@1 (mean over runs), best@k (max over the k runs; and the expected
 best of k runs for k = 1..K), billed tokens and billed tokens per level completed. Over games, means come with
 ${Math.round(BOOTSTRAP_DEFAULTS.level * 100)}% bootstrap confidence intervals that resample games (seeded: the same command prints the same table).
 With more than one arm, one table sets them all side by side (best@k at one k for all). Runs of --episodes K
@@ -129,6 +130,8 @@ export const scoreCommand: Command = {
           }
           sides.push(arms.value[0]!);
         }
+        const mixed = metricConflict(sides.map((s) => ({ dir: s.name, metric: s.metric })));
+        if (mixed) return refuse([{ ...mixed, sides: [sides[0]!.runs.map((r) => r.dir), sides[1]!.runs.map((r) => r.dir)] }]);
         out.push({ at: n, compare: compareArms(sides[0]!, sides[1]!, boot), skipped });
       }
       if (o.json) console.log(JSON.stringify({ compare: out[0]!.compare, skipped: out[0]!.skipped, at: out[0]!.at, ...(at.length > 1 ? { budgets: out } : {}), bootstrap: boot }, null, 2));

@@ -2,6 +2,7 @@
 // fetched), with the arms table, every run linked to its view.html, and the report's data embedded as JSON.
 import { relative } from "node:path";
 import { settingsLine } from "../score/markdown.ts";
+import { metricLabel } from "../score/scorecard.ts";
 import type { Interval } from "../score/stats.ts";
 import type { ReportData } from "./data.ts";
 import type { Figure } from "./figures.ts";
@@ -23,10 +24,16 @@ th { background: #f6f6f6; } td.n { text-align: right; font-variant-numeric: tabu
 code { font-size: 12px; } .swatch { display: inline-block; width: 10px; height: 10px; margin-right: 6px; }
 `;
 
+/** The score columns' name: every arm of a report shares one metric (mixed ones are refused). */
+function scoreLabel(d: ReportData): string {
+  return metricLabel(d.arms[0]?.metric ?? "rhae");
+}
+
 function armsTable(d: ReportData): string {
   const k = Math.min(...d.arms.map((a) => a.overall.bestAtKCurve.length));
+  const score = scoreLabel(d);
   const rows = d.arms.map((a) => `<tr><td>${esc(a.name)}</td><td><code>${esc(a.fingerprint)}</code></td><td><code>${esc(settingsLine(a))}</code></td><td class="n">${a.overall.games}</td><td class="n">${a.overall.runs}</td><td class="n">${a.overall.failed}</td><td class="n">${a.overall.unfinished}</td><td class="n">${ci(a.overall.passAt1)}</td><td class="n">${a.overall.bestAtKCurve[k - 1] ? ci(a.overall.bestAtKCurve[k - 1]!) : "–"}</td><td class="n">${ci(a.overall.levels)}</td><td class="n">${int(a.overall.billedTokens)}</td></tr>`);
-  return `<table id="arms"><thead><tr><th>arm</th><th>fingerprint</th><th>settings</th><th>games</th><th>runs</th><th>failed</th><th>unfinished</th><th>pass@1 RHAE</th><th>best@${k} RHAE</th><th>levels / game</th><th>billed tokens</th></tr></thead><tbody>${rows.join("")}</tbody></table>
+  return `<table id="arms"><thead><tr><th>arm</th><th>fingerprint</th><th>settings</th><th>games</th><th>runs</th><th>failed</th><th>unfinished</th><th>pass@1 ${score}</th><th>best@${k} ${score}</th><th>levels / game</th><th>billed tokens</th></tr></thead><tbody>${rows.join("")}</tbody></table>
 <p class="meta">Brackets: 95% bootstrap CI over games (${d.bootstrap.resamples ?? 10000} resamples, seed ${d.bootstrap.seed ?? 0}). best@${k}: every arm at the same k. failed: the agent failed; counted at the score reached. unfinished: no final scorecard; not counted.</p>`;
 }
 
@@ -35,7 +42,7 @@ function runsTable(d: ReportData, linkBase: string): string {
     const where = r.view ? `<a href="${esc(relative(linkBase, r.view))}">${esc(relative(linkBase, r.dir) || ".")}</a>` : `${esc(relative(linkBase, r.dir) || ".")} <span class="ci">(no view.html: \`prolong view\` it)</span>`;
     return `<tr><td>${where}</td><td>${esc(r.game)}</td><td>${esc(r.arm)}</td><td class="n">${r.seed}</td><td>${esc(r.status === "scored" ? r.endReason : `unfinished: ${r.endDetail}`)}</td><td class="n">${r.levels ?? "–"}${r.winLevels ? `/${r.winLevels}` : ""}</td><td class="n">${f2(r.rhae)}</td><td class="n">${int(r.actions)}</td><td class="n">${int(r.billedTokens)}</td></tr>`;
   });
-  return `<table id="runs"><thead><tr><th>run (replay)</th><th>game</th><th>arm</th><th>seed</th><th>end</th><th>levels</th><th>RHAE</th><th>actions</th><th>billed tokens</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+  return `<table id="runs"><thead><tr><th>run (replay)</th><th>game</th><th>arm</th><th>seed</th><th>end</th><th>levels</th><th>${scoreLabel(d)}</th><th>actions</th><th>billed tokens</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
 }
 
 /** The JSON inside a script element: `<` escaped so no text in it can close the element. */
@@ -49,7 +56,7 @@ export function reportHtml(d: ReportData, figures: readonly Figure[], o: { title
 <html lang="en"><head><meta charset="utf-8"><title>${esc(o.title)}</title><style>${CSS}</style></head>
 <body data-ready="1">
 <h1>${esc(o.title)}</h1>
-<p class="meta">${d.arms.length} arm(s), ${d.runs.filter((r) => r.status === "scored").length} scored run(s), ${d.runs.filter((r) => r.status === "unfinished").length} unfinished, ${d.skipped.length} skipped · prolong ${esc(d.prolong)} · RHAE is ARC-AGI-3's action-efficiency score (0..100) of each run's best episode.</p>
+<p class="meta">${d.arms.length} arm(s), ${d.runs.filter((r) => r.status === "scored").length} scored run(s), ${d.runs.filter((r) => r.status === "unfinished").length} unfinished, ${d.skipped.length} skipped · prolong ${esc(d.prolong)} · ${d.arms[0]?.metric === "progression" ? "progression % is BALROG's NetHack progression (0..100) of each run's best episode." : "RHAE is ARC-AGI-3's action-efficiency score (0..100) of each run's best episode."}</p>
 <h2>Arms</h2>
 ${armsTable(d)}
 <h2>Figures</h2>

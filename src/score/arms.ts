@@ -5,7 +5,7 @@ import { err, ok, type Result } from "neverthrow";
 import { armOf, armSettingsOf, differingSettings, type ArmId, type ArmSettings } from "../config/arm.ts";
 import type { RunConfig } from "../config/run-config.ts";
 import type { SkippedRun } from "./find-runs.ts";
-import type { Scorecard } from "./scorecard.ts";
+import { cardMetric, metricLabel, type ScoreMetric, type Scorecard } from "./scorecard.ts";
 
 export interface ScoredRun {
   readonly dir: string;
@@ -16,6 +16,8 @@ export interface Arm {
   readonly name: string;
   readonly fingerprint: string;
   readonly settings: ArmSettings;
+  /** What the runs' scores measure (every run of a grouping shares it). */
+  readonly metric: ScoreMetric;
   /** Finished runs (agent-failed ones included: they are the agent's result). */
   readonly runs: ScoredRun[];
   /** Runs of this arm that have not finished (no scorecard, interrupted, game failed): shown, not scored. */
@@ -28,6 +30,22 @@ export interface ArmConflict {
   readonly differences: string[];
   /** The run directories on each side (first side first). */
   readonly sides: [string[], string[]];
+  /** "metric": the runs' scores measure different things (RHAE and progression), whatever their arms. */
+  readonly kind?: "metric";
+}
+
+/** Runs whose scores measure different things, as the conflict that refuses one table for them (null: one metric). */
+export function metricConflict(runs: readonly { dir: string; metric: ScoreMetric }[]): ArmConflict | null {
+  const first = runs[0]?.metric;
+  const other = runs.filter((r) => r.metric !== first);
+  if (first === undefined || other.length === 0) return null;
+  const second = other[0]!.metric;
+  return {
+    arm: "",
+    kind: "metric",
+    differences: [`score: ${metricLabel(first)} vs ${metricLabel(second)}`],
+    sides: [runs.filter((r) => r.metric === first).map((r) => r.dir), other.map((r) => r.dir)],
+  };
 }
 
 /** The arm a scorecard records, or (older scorecards) the one its settings give. */
@@ -38,6 +56,8 @@ export function cardArm(card: Scorecard): ArmId {
 /** Runs (and unfinished runs) grouped by arm name in order of first appearance; conflicts refuse the grouping. */
 export function groupArms(runs: readonly ScoredRun[], skipped: readonly SkippedRun[] = []): Result<Arm[], ArmConflict[]> {
   interface Building { arm: Arm; config: RunConfig; versions: Map<string, { version: string; dirs: string[] }[]> }
+  const mixed = metricConflict(runs.map((r) => ({ dir: r.dir, metric: cardMetric(r.card) })));
+  if (mixed) return err([mixed]);
   const byName = new Map<string, Building>();
   const conflicts = new Map<string, ArmConflict>();
   const conflict = (name: string, differences: string[], a: string[], b: string[]) => {
@@ -52,7 +72,7 @@ export function groupArms(runs: readonly ScoredRun[], skipped: readonly SkippedR
     const known = byName.get(id.name);
     if (!known) {
       const versions = new Map([[r.card.game_id, [{ version: r.card.game_version ?? "", dirs: [r.dir] }]]]);
-      byName.set(id.name, { arm: { ...id, settings: armSettingsOf(r.card.settings), runs: [r], unfinished: [] }, config: r.card.settings, versions });
+      byName.set(id.name, { arm: { ...id, settings: armSettingsOf(r.card.settings), metric: cardMetric(r.card), runs: [r], unfinished: [] }, config: r.card.settings, versions });
       continue;
     }
     if (known.arm.fingerprint !== id.fingerprint) {
@@ -85,6 +105,15 @@ export function groupArms(runs: readonly ScoredRun[], skipped: readonly SkippedR
 /** A conflict as lines for a terminal: what differs, on which runs, and the fix. */
 export function conflictText(c: ArmConflict): string {
   const few = (dirs: string[]) => `${dirs.length} run${dirs.length === 1 ? "" : "s"}: ${dirs.slice(0, 3).join(", ")}${dirs.length > 3 ? ", …" : ""}`;
+  if (c.kind === "metric") {
+    return [
+      "these runs' scores measure different things; refusing to put them in one table:",
+      ...c.differences.map((d) => `  ${d}`),
+      `  first: ${few(c.sides[0])}`,
+      `  other: ${few(c.sides[1])}`,
+      "  fix: score the NetHack runs (BALROG progression) and the grid-game runs (RHAE) in separate commands",
+    ].join("\n");
+  }
   return [
     `arm "${c.arm}" holds runs that are not the same experiment; refusing to pool them:`,
     ...c.differences.map((d) => `  ${d}`),

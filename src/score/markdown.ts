@@ -4,6 +4,7 @@ import { conflictText } from "./arms.ts";
 import { scoreRuns, type BudgetScores } from "./collect.ts";
 import type { SkippedRun } from "./find-runs.ts";
 import type { ArmReport, CompareReport, GameRow } from "./report.ts";
+import { metricLabel } from "./scorecard.ts";
 import { BOOTSTRAP_DEFAULTS, type Interval } from "./stats.ts";
 
 export interface MarkdownOptions {
@@ -51,18 +52,19 @@ export function armMarkdown(r: ArmReport, o: MarkdownOptions): string {
   const o2 = r.overall;
   rows.push([`**all ${o2.games} games**`, String(o2.runs), String(o2.failed), String(o2.unfinished), `${o2.levelsCompleted}/${o2.levelsTotal} (runs)`, "", `**${ci(o2.passAt1, f2)}**`, `**${ci(o2.bestAtK, f2)}**`, "", ...tokens(o2.billedTokens, o2.billedPerLevel, o)]);
   const curve = o2.bestAtKCurve.map((x, i) => `k=${i + 1}: ${ci(x, f2)}`).join("; ");
+  const score = metricLabel(r.metric);
   const parts = [
     `### ${r.name}`,
     "",
     `Settings (fingerprint ${r.fingerprint}): \`${settingsLine(r)}\``,
     "",
-    table(["game", "runs", "failed", "unfinished", "levels (mean)", "levels (best)", "pass@1 RHAE", `best@${k} RHAE`, "actions (mean)", ...tokenHeads(o)], rows),
+    table(["game", "runs", "failed", "unfinished", "levels (mean)", "levels (best)", `pass@1 ${score}`, `best@${k} ${score}`, "actions (mean)", ...tokenHeads(o)], rows),
     "",
     `Levels per game, mean over games: ${ci(o2.levels, f2)}. best@k over games (the expected best of k runs): ${curve}.`,
     `Brackets: ${pct}% bootstrap CI over games. runs: scored runs; ${COUNTING}`,
   ];
   if (r.lifetime) {
-    parts.push("", "Lifetime (per episode, mean over games of the mean over runs):", "", table(["episode", "RHAE", "best so far", "levels"], r.lifetime.map((l) => [String(l.episode), f2(l.passAt1), f2(l.bestSoFar), f2(l.levels)])));
+    parts.push("", "Lifetime (per episode, mean over games of the mean over runs):", "", table(["episode", score, "best so far", "levels"], r.lifetime.map((l) => [String(l.episode), f2(l.passAt1), f2(l.bestSoFar), f2(l.levels)])));
   }
   return parts.join("\n");
 }
@@ -76,6 +78,7 @@ export function commonK(arms: readonly ArmReport[]): number {
 export function armsMarkdown(arms: readonly ArmReport[], o: MarkdownOptions): string {
   const pct = Math.round(o.level * 100);
   const k = commonK(arms);
+  const score = metricLabel(arms[0]!.metric);
   const rows = arms.map((a) => [a.name, String(a.overall.games), String(a.overall.runs), String(a.overall.failed), String(a.overall.unfinished), ci(a.overall.passAt1, f2), ci(a.overall.bestAtKCurve[k - 1]!, f2), ci(a.overall.levels, f2), int(a.overall.billedTokens)]);
   const games = [...new Set(arms.flatMap((a) => a.games.map((g) => g.game)))].sort();
   const cell = (a: ArmReport, game: string) => {
@@ -85,11 +88,11 @@ export function armsMarkdown(arms: readonly ArmReport[], o: MarkdownOptions): st
   return [
     `## ${arms.length} arms`,
     "",
-    table(["arm", "games", "runs", "failed", "unfinished", "pass@1 RHAE", `best@${k} RHAE`, "levels / game", "billed tokens"], rows),
+    table(["arm", "games", "runs", "failed", "unfinished", `pass@1 ${score}`, `best@${k} ${score}`, "levels / game", "billed tokens"], rows),
     "",
     `best@${k}: every arm at the same k (the fewest runs any game has in any arm), the expected best of ${k} runs. Brackets: ${pct}% bootstrap CI over games. ${COUNTING}`,
     "",
-    "Per game, pass@1 RHAE (mean levels):",
+    `Per game, pass@1 ${score} (mean levels):`,
     "",
     table(["game", ...arms.map((a) => a.name)], games.map((g) => [g, ...arms.map((a) => cell(a, g))])),
   ].join("\n");
@@ -99,6 +102,7 @@ export function armsMarkdown(arms: readonly ArmReport[], o: MarkdownOptions): st
 export function budgetsMarkdown(budgets: readonly BudgetScores[], o: MarkdownOptions): string {
   const pct = Math.round(o.level * 100);
   const names = [...new Set(budgets.flatMap((b) => b.arms.map((a) => a.name)))];
+  const score = metricLabel(budgets.flatMap((b) => b.arms)[0]?.metric ?? "rhae");
   const rows = names.map((name) => [name, ...budgets.map((b) => {
     const a = b.arms.find((x) => x.name === name);
     return a ? `${ci(a.overall.passAt1, f2)} (${f2(a.overall.levels.estimate)} lv, ${a.overall.runs} runs)` : "–";
@@ -108,7 +112,7 @@ export function budgetsMarkdown(budgets: readonly BudgetScores[], o: MarkdownOpt
     "",
     table(["arm", ...budgets.map((b) => (b.at === null ? "as played" : `at ${b.at}`))], rows),
     "",
-    `pass@1 RHAE, mean over games [${pct}% bootstrap CI over games] (mean levels per game, runs scored). A run played with fewer actions than a budget is skipped at that budget.`,
+    `pass@1 ${score}, mean over games [${pct}% bootstrap CI over games] (mean levels per game, runs scored). A run played with fewer actions than a budget is skipped at that budget.`,
   ].join("\n");
 }
 
@@ -116,6 +120,7 @@ export function compareMarkdown(c: CompareReport, names: { a: string; b: string 
   const pct = Math.round(o.level * 100);
   const cell = (g: GameRow) => `${f2(g.passAt1)} (${f1(g.levels)}/${g.winLevels})`;
   const atK = (g: GameRow) => f2(g.bestAtKCurve[c.k - 1] as number);
+  const score = metricLabel(c.a.metric);
   const rows = c.games.map((g) => [g.game, cell(g.a), cell(g.b), `${g.b.passAt1 - g.a.passAt1 > 0 ? "+" : ""}${f2(g.b.passAt1 - g.a.passAt1)}`, `${atK(g.a)} → ${atK(g.b)}`]);
   rows.push([`**all ${c.games.length} games**`, `**${ci(c.a.overall.passAt1, f2)}**`, `**${ci(c.b.overall.passAt1, f2)}**`, `**${signed(c.diff.passAt1, f2)}**`, `${f2(c.bestAtEqualK.a)} → ${f2(c.bestAtEqualK.b)} (${signed(c.diff.bestAtK, f2)})`]);
   const runsOf = (r: ArmReport) => `${r.overall.runs} runs${r.overall.failed ? `, ${r.overall.failed} failed` : ""}${r.overall.unfinished ? `, ${r.overall.unfinished} unfinished` : ""}`;
@@ -125,7 +130,7 @@ export function compareMarkdown(c: CompareReport, names: { a: string; b: string 
     `- A: ${names.a} — ${c.a.name} (${runsOf(c.a)})`,
     `- B: ${names.b} — ${c.b.name} (${runsOf(c.b)})`,
     "",
-    table(["game", "A pass@1 RHAE (levels)", "B pass@1 RHAE (levels)", "B − A", `best@${c.k} A → B`], rows),
+    table(["game", `A pass@1 ${score} (levels)`, `B pass@1 ${score} (levels)`, "B − A", `best@${c.k} A → B`], rows),
     "",
     `Levels per game, B − A: ${signed(c.diff.levels, f2)}. best@k at equal k = ${c.k} (the fewest runs any paired game has in either arm; the expected best of ${c.k} runs). Brackets: ${pct}% bootstrap CI over games (paired by game for differences).`,
   ];

@@ -6,7 +6,7 @@
 // runs (no scorecard, interrupted, the game failed) are not scored, only counted in their own column.
 import type { ArmSettings } from "../config/arm.ts";
 import type { Arm, ScoredRun } from "./arms.ts";
-import type { Scorecard } from "./scorecard.ts";
+import type { ScoreMetric, Scorecard } from "./scorecard.ts";
 import { bestAtK, bootstrapMeanCI, expectedBestOfK, mean, pairedBootstrapDiffCI, passAt1, type BootstrapOptions, type Interval } from "./stats.ts";
 
 export type { ScoredRun } from "./arms.ts";
@@ -48,6 +48,8 @@ export interface ArmReport {
   readonly name: string;
   readonly fingerprint: string;
   readonly settings: ArmSettings;
+  /** What the scores measure: RHAE, or BALROG progression in percent (NetHack). */
+  readonly metric: ScoreMetric;
   readonly games: GameRow[];
   readonly overall: {
     readonly games: number;
@@ -126,6 +128,7 @@ export function armReport(arm: Arm, boot: BootstrapOptions): ArmReport {
     name: arm.name,
     fingerprint: arm.fingerprint,
     settings: arm.settings,
+    metric: arm.metric,
     games: rows,
     overall: {
       games: rows.length,

@@ -85,6 +85,18 @@ export const ScorecardSchema = v.object({
 });
 
 export type Scorecard = v.InferOutput<typeof ScorecardSchema>;
+/** What a run's score measures. */
+export type ScoreMetric = NonNullable<Scorecard["metric"]>;
+
+/** The metric a scorecard records (older scorecards, which predate the field, are RHAE). */
+export function cardMetric(card: Scorecard): ScoreMetric {
+  return card.metric ?? "rhae";
+}
+
+/** A score column's name for the metric. */
+export function metricLabel(m: ScoreMetric): string {
+  return m === "progression" ? "progression %" : "RHAE";
+}
 export type EpisodeScore = v.InferOutput<typeof EpisodeScoreSchema>;
 
 /** Scores each episode (per-level scores and RHAE) and carries the best RHAE so far along the lifetime. */

@@ -1,0 +1,93 @@
+// A run's score column is named by what the scorecards measure: RHAE for grid games, BALROG progression (percent)
+// for NetHack. `score` and `report` refuse to set runs of both metrics in one table, and say so.
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { reportCommand } from "../../src/cli/report.ts";
+import { scoreCommand } from "../../src/cli/score.ts";
+import { newConfig } from "../../src/config/run-config.ts";
+import type { Command } from "../../src/cli/command.ts";
+import { buildScorecard } from "../../src/score/scorecard.ts";
+import { tempRoot } from "../run/helpers.ts";
+
+/** A run directory holding only a hand-made scorecard: NetHack (progression) or a grid game (RHAE). */
+function runDir(root: string, name: string, nethack: boolean, seed: number): string {
+  const dir = path.join(root, name);
+  mkdirSync(dir, { recursive: true });
+  const config = newConfig(nethack ? { game: "nethack", env: "nethack", seed } : { game: "glide", seed })._unsafeUnwrap();
+  // NetHack episodes carry their progression × 100 as "levels" (the log's Score is progression × 10,000).
+  const card = buildScorecard({
+    run: `t/${name}`, config, end: { reason: "max-actions", detail: "" }, baselines: nethack ? [] : [10], winLevels: nethack ? 0 : 1,
+    episodes: [{ episode: 1, levels: nethack ? 250 : 1, state: "NOT_FINISHED", actions: 20, levelActions: nethack ? [] : [20] }],
+    actions: 20, agentCalls: 1, tokens: { input: 100, cached: 0, output: 10 }, tamperEvents: 0, wallMs: 5,
+  });
+  writeFileSync(path.join(dir, "scorecard.json"), JSON.stringify(card));
+  return dir;
+}
+
+async function capture(command: Command, args: string[]): Promise<{ code: number; out: string; errText: string }> {
+  const out: string[] = [];
+  const errs: string[] = [];
+  const log = console.log;
+  const error = console.error;
+  console.log = (...a: unknown[]) => void out.push(a.join(" "));
+  console.error = (...a: unknown[]) => void errs.push(a.join(" "));
+  try {
+    return { code: await command.run(args), out: out.join("\n"), errText: errs.join("\n") };
+  } finally {
+    console.log = log;
+    console.error = error;
+  }
+}
+
+describe("the score column is named by the runs' metric", () => {
+  const root = tempRoot();
+  const nethack = [runDir(root, "nh/a", true, 0), runDir(root, "nh/b", true, 1)];
+  const grid = [runDir(root, "grid/a", false, 0)];
+
+  test("the hand-made NetHack scorecards record progression; the grid one records none (RHAE)", () => {
+    expect(JSON.parse(readFileSync(path.join(nethack[0]!, "scorecard.json"), "utf8")).metric).toBe("progression");
+    expect(JSON.parse(readFileSync(path.join(grid[0]!, "scorecard.json"), "utf8")).metric).toBeUndefined();
+  });
+
+  test("score: NetHack runs' columns say progression %, never RHAE; grid runs' say RHAE", async () => {
+    const nh = await capture(scoreCommand, [path.join(root, "nh")]);
+    expect(nh.code).toBe(0);
+    expect(nh.out).toContain("| pass@1 progression % | best@2 progression % |");
+    expect(nh.out).toContain("2.50");
+    expect(nh.out).not.toContain("RHAE");
+    const g = await capture(scoreCommand, grid);
+    expect(g.code).toBe(0);
+    expect(g.out).toContain("pass@1 RHAE");
+    expect(g.out).not.toContain("progression");
+  });
+
+  test("score: NetHack and grid runs in one table are refused (exit 2), the message names both metrics and the fix", async () => {
+    const r = await capture(scoreCommand, [...nethack, ...grid]);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe("");
+    expect(r.errText).toContain("scores measure different things");
+    expect(r.errText).toMatch(/score: (RHAE vs progression %|progression % vs RHAE)/);
+    expect(r.errText).toContain(grid[0]!);
+    expect(r.errText).toContain("fix: score the NetHack runs");
+  });
+
+  test("score --compare: a NetHack arm against a grid arm is refused", async () => {
+    const r = await capture(scoreCommand, ["--compare", path.join(root, "nh"), path.join(root, "grid")]);
+    expect(r.code).toBe(2);
+    expect(r.errText).toContain("score: progression % vs RHAE");
+  });
+
+  test("report: the HTML tables say progression %; mixed runs are refused", async () => {
+    const out = path.join(root, "report.html");
+    const nh = await capture(reportCommand, [path.join(root, "nh"), "--out", out]);
+    expect(nh.code).toBe(0);
+    const html = readFileSync(out, "utf8");
+    expect(html).toContain("<th>pass@1 progression %</th>");
+    expect(html).toContain("<th>progression %</th><th>actions</th>");
+    expect(html).not.toContain("<th>pass@1 RHAE</th>");
+    const mixed = await capture(reportCommand, [path.join(root, "nh"), path.join(root, "grid"), "--out", path.join(root, "mixed.html")]);
+    expect(mixed.code).toBe(2);
+    expect(mixed.errText).toContain("prolong report: these runs' scores measure different things");
+  });
+});
