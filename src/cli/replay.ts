@@ -6,6 +6,7 @@ import { formatError, prolongError, type ProlongError } from "../errors.ts";
 import { parseLog } from "../log/format.ts";
 import { readLogBytes } from "../log/load.ts";
 import { replaySections, type ReplayDifference } from "../run/replay.ts";
+import { replayScreenLog } from "../run/replay-run.ts";
 import { join } from "node:path";
 import { logPathOf } from "../inspect/cli-support.ts";
 import { ENV_KINDS, newConfig, readConfigFile, type RunConfig } from "../config/run-config.ts";
@@ -22,7 +23,9 @@ Re-executes every Tool Call of a log against a fresh game (RESET on each INITIAL
 section by section, every animation frame, the settled board and the score with what the log holds.
 Reports each section that differs and the first divergence; a way to check that a game, or a game version,
 is the one that wrote a log (e.g. ft09-0d8bbf25 vs ft09-9ab2447a). A prolong run directory names its game,
-environment and seed in run.json; the flags override them.
+environment and seed in run.json; the flags override them. A NetHack run (--env nethack) is replayed against
+the real game with the run's seed, character and keys, the engine \`prolong resume\` uses: every screen is
+compared byte for byte with the log and the replay stops at the first divergence.
 
   --game ID          the game: a committed game id, or for arc-local "ft09" / "ft09-0d8bbf25" (needed for a bare log)
   --env KIND         ${ENV_KINDS.join(" | ")} (default local)
@@ -91,6 +94,22 @@ export function reportText(r: ReplayReport, maxReport: number): string {
   return lines.join("\n");
 }
 
+/**
+ * A NetHack log replayed against the real game with the run's seed and keys (the engine resume uses): every
+ * screen compared byte for byte, stopping at the first divergence, which exits 1.
+ */
+async function replayNethack(log: string, config: RunConfig, json: boolean): Promise<number> {
+  const r = await replayScreenLog(log, () => openEnv(config, NO_ENV_CONTEXT));
+  if (r.isErr() && r.error.code !== "replay-mismatch") {
+    console.error(formatError(r.error));
+    return 2;
+  }
+  if (json) console.log(JSON.stringify(r.isOk() ? { log, game: config.game, seed: config.seed, ...r.value, matched: true } : { log, game: config.game, seed: config.seed, matched: false, firstDivergence: r.error.message }, null, 2));
+  else if (r.isOk()) console.log(`${log}: all ${r.value.sections} sections (${r.value.actions} actions) match NetHack at seed ${config.seed}, every screen byte for byte`);
+  else console.log(`${log}: ${r.error.message}`);
+  return r.isOk() ? 0 : 1;
+}
+
 const flags = {
   game: flag.text(),
   env: flag.choice(ENV_KINDS),
@@ -128,7 +147,8 @@ export const replayCommand: Command = {
         console.error(formatError(c.error));
         return 2;
       }
-      recorded = { game: c.value.game, env: c.value.env, seed: c.value.seed, ...(c.value.arcGames !== undefined ? { arcGames: c.value.arcGames } : {}) };
+      // A NetHack run replays with its whole setup (the character, the options it was started with).
+      recorded = c.value.env === "nethack" ? c.value : { game: c.value.game, env: c.value.env, seed: c.value.seed, ...(c.value.arcGames !== undefined ? { arcGames: c.value.arcGames } : {}) };
     }
     const game = v.game ?? recorded.game;
     if (game === undefined) {
@@ -140,6 +160,7 @@ export const replayCommand: Command = {
       console.error(formatError(config.error));
       return 2;
     }
+    if (config.value.env === "nethack") return replayNethack(log, config.value, v.json);
     const result = await replayLog(log, config.value);
     if (!result.ok) {
       console.error(formatError(result.error));

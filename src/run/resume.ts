@@ -8,18 +8,14 @@ import { join } from "node:path";
 import * as v from "valibot";
 import { realClock } from "../clock.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
-import { nethackEntry } from "../game/nethack/actions.ts";
-import { parseNethackSection, writeNethackSection } from "../game/nethack/section.ts";
-import type { Action, FrameData } from "../game-model.ts";
-import { parseHeader, parseSection, type SectionHeader } from "../log/format.ts";
 import { sectionRow, type RunIndex } from "../log/run-index.ts";
 import { MasterLog } from "../log/master.ts";
 import { sectionIndex } from "../native.ts";
 import { readConfigFile } from "../config/run-config.ts";
 import { agentPart, openEnv, runEnvContext } from "./parts.ts";
 import type { EnvContext, GameEnv } from "../game/env.ts";
-import { recordInitial, screenSection } from "./record.ts";
-import { compareSection, SectionReplayer } from "./replay.ts";
+import { recordInitial } from "./record.ts";
+import { readSection, replayRecorded, type RecoveredSection } from "./replay-run.ts";
 import { readState, saveState } from "./saved-state.ts";
 import { runPaths, type RunPaths } from "../run-files/layout.ts";
 import { lockRun, type RunLock } from "./lock.ts";
@@ -27,7 +23,7 @@ import { ioFailure } from "./io-failure.ts";
 import { type PendingBatch, type RunParts, type RunSession } from "./session.ts";
 import { announce, openRunFiles } from "./start.ts";
 import { writeInstructions } from "./workspace.ts";
-import { episodeActions, newTally, recordStep, startEpisode, type StepEffect } from "./tally.ts";
+import { episodeActions, newTally, type StepEffect } from "./tally.ts";
 
 export interface ResumeOptions {
   readonly echo?: (line: string) => void;
@@ -147,44 +143,22 @@ async function resumeLocked(paths: RunPaths, lock: RunLock, opts: ResumeOptions,
   };
 
   // Replay every logged action against the fresh game and check each board.
-  let lastEffect: StepEffect | null = null;
-  const [head, ...rest] = recovered.value.sections;
+  const [head] = recovered.value.sections;
   if (!head) {
     // Interrupted before the first section was written: start the log as a fresh run does.
     const initial = recordInitial(s, frame);
     if (initial.isErr()) return err(initial.error);
     return finishResume(s);
   }
-  if (head.header.kind !== "initial") return err(prolongError("bad-log", "the master log does not start with an INITIAL STATE section", { path: paths.log }));
-  const firstDiff = head.check(frame);
-  if (firstDiff) return err(replayError(paths.log, 0, firstDiff));
-  // The shared replay engine (replay.ts) steps the game through the rest; the tally follows every step.
-  const replayer = new SectionReplayer(() => openGame(envContext));
-  replayer.adopt(s.env);
-  for (const section of rest) {
-    const h = section.header;
-    if (h.kind !== "initial" && !section.toolCall) return err(replayError(paths.log, h.action, "the section has no Tool Call line"));
-    const r = await replayer.play(section);
-    if (r.isErr()) return err(r.error);
-    frame = r.value;
-    s.env = replayer.env!;
-    if (h.kind === "initial") {
-      startEpisode(tally, frame);
-      lastEffect = null;
-    } else {
-      lastEffect = recordStep(tally, frame);
-      const e = lastEffect.header;
-      if (e.action !== h.action || e.level !== h.level || e.attempt !== h.attempt || e.score !== h.score) {
-        return err(replayError(paths.log, h.action, `the header says Action ${h.action} | Level ${h.level} | Attempt ${h.attempt} | Score ${h.score}, the replay gives Action ${e.action} | Level ${e.level} | Attempt ${e.attempt} | Score ${e.score}`));
-      }
-    }
-    const diff = section.check(frame);
-    if (diff) return err(replayError(paths.log, h.action, diff));
-    if (section.unindexed) {
-      const added = index.addSection(sectionRow(section.unindexed, encoder.encode(section.text), h, section.frames));
-      if (added.isErr()) return err(added.error);
-    }
-  }
+  // The shared replay engine (replay-run.ts) checks every section; the tally follows every step.
+  const replayed = await replayRecorded(recovered.value.sections, frame, tally, () => openGame(envContext), paths.log, (section) => {
+    if (!section.unindexed) return ok(undefined);
+    return index.addSection(sectionRow(section.unindexed, encoder.encode(section.text), section.header, section.frames)).map(() => undefined);
+  }, s.env);
+  if (replayed.isErr()) return err(replayed.error);
+  frame = replayed.value.frame;
+  s.env = replayed.value.env;
+  const lastEffect = replayed.value.lastEffect;
   s.frame = frame;
   const saved = readState(index, "pending");
   if (saved.isErr()) return err(saved.error);
@@ -218,45 +192,6 @@ function pendingStillOpen(p: PendingBatch | null | undefined, lastAction: number
   if (done >= p.actions.length) return null;
   if (done > 0 && last && (last.levelUp || last.gameOver || last.win || last.stops.length > 0 || budgetSpent)) return null;
   return p;
-}
-
-interface RecoveredSection {
-  readonly header: SectionHeader;
-  readonly toolCall?: Action;
-  /** Boards in the section (animation frames + the settled one; 1 for a terminal game's screen). */
-  readonly frames: number;
-  /** The section's bytes as the master holds them. */
-  readonly text: string;
-  /** Why a replayed step's frame is not what this section logged, or null when it is. */
-  readonly check: (frame: FrameData) => string | null;
-  /** Set for a complete section the index had not recorded yet (a crash between append and index). */
-  readonly unindexed: { start: number; end: number } | null;
-}
-
-/** One section of the master read back by its environment kind: a grid game's boards or a terminal game's screen. */
-function readSection(text: string, screen: boolean): Result<Omit<RecoveredSection, "unindexed">, ProlongError> {
-  if (screen) {
-    const parsed = parseNethackSection(text, parseHeader);
-    if (typeof parsed === "string") return err(prolongError("bad-section", parsed));
-    const named = parsed.action === undefined ? undefined : nethackEntry(parsed.action);
-    if (named?.isErr()) return err(prolongError("bad-section", `action ${parsed.header.action}: ${named.error}`));
-    const action = named?.isOk() ? named.value : undefined;
-    const extra = { ...(parsed.plan !== undefined ? { plan: parsed.plan } : {}), ...(action ? { toolCall: action } : {}), ...(parsed.episode ? { episode: parsed.episode } : {}) };
-    const check = (frame: FrameData) => {
-      if (!frame.screen) return "the replay gave a grid, the log holds a screen";
-      const again = writeNethackSection(screenSection(frame.screen, parsed.header, extra));
-      if (again === text || again === `${text}\n`) return null;
-      const a = again.split("\n");
-      const b = text.split("\n");
-      const line = a.findIndex((l, i) => l !== b[i]);
-      return `line ${line + 1} of the section differs: the log has ${JSON.stringify(b[line] ?? "")}, the replay ${JSON.stringify(a[line] ?? "")}`;
-    };
-    return ok({ header: parsed.header, ...(action ? { toolCall: action } : {}), frames: 1, text, check });
-  }
-  const parsed = parseSection(text);
-  if (parsed.isErr()) return err(parsed.error);
-  const section = parsed.value;
-  return ok({ header: section.header, ...(section.toolCall ? { toolCall: section.toolCall } : {}), frames: section.frames.length + 1, text, check: (frame) => { const d = compareSection(section, frame); return d.length > 0 ? d.join("; ") : null; } });
 }
 
 /**
@@ -296,8 +231,4 @@ function recoverSections(master: MasterLog, index: RunIndex, dir: string, screen
     return index.recordEvent("torn-tail", { offset: keepEnd, bytes: bytes.length - keepEnd, savedTo: aside }).map(() => ({ sections: out, truncated: true }));
   }
   return ok({ sections: out, truncated: false });
-}
-
-function replayError(path: string, action: number, what: string): ProlongError {
-  return prolongError("replay-mismatch", `replaying the log diverges at Action ${action}: ${what}`, { path, fix: "the game or its version differs from the one that wrote this log; resume with the same prolong version" });
 }
