@@ -8,6 +8,7 @@ import { scoreFound, type Collected, type Scored } from "../score/collect.ts";
 import type { SkippedRun } from "../score/find-runs.ts";
 import type { ArmReport } from "../score/report.ts";
 import type { RunRow } from "../score/run-rows.ts";
+import { metricLabel } from "../score/scorecard.ts";
 import type { BootstrapOptions } from "../score/stats.ts";
 import type { Result } from "neverthrow";
 import { VERSION } from "../version.ts";
@@ -121,4 +122,9 @@ function shownPath(dir: string): string {
 
 function mean(xs: readonly number[]): number {
   return xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length;
+}
+
+/** The score's name in a report's columns and figures: every arm of a report shares one metric (mixed ones are refused). */
+export function scoreLabel(d: Pick<ReportData, "arms">): string {
+  return metricLabel(d.arms[0]?.metric ?? "rhae");
 }

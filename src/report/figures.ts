@@ -1,7 +1,7 @@
 // The report's five figures, from ReportData: score against budget, best@k against k, per-game bars with each
 // run's score, learning curves, billed tokens against score. Each is a standalone SVG (also written alone by
 // `report --svg DIR`); arms keep one colour across all of them.
-import type { Point, ReportData, Series } from "./data.ts";
+import { scoreLabel, type Point, type ReportData, type Series } from "./data.ts";
 import { bandOf, dataAttrs, esc, frame, legend, PALETTE, pathOf, svgDocument } from "./svg.ts";
 
 export interface Figure {
@@ -41,8 +41,8 @@ function budgetFigure(d: ReportData, colour: Map<string, string>): Figure {
   return {
     id: "score-vs-budget",
     title,
-    caption: "pass@1 RHAE, mean over games, of every run re-scored from its log as if it had stopped at each budget (the budget-matched comparison); bands: 95% bootstrap CI over games.",
-    svg: lineFigure("score-vs-budget", title, "actions per episode (budget)", "pass@1 RHAE", d.figures.budget.series, colour),
+    caption: `pass@1 ${scoreLabel(d)}, mean over games, of every run re-scored from its log as if it had stopped at each budget (the budget-matched comparison); bands: 95% bootstrap CI over games.`,
+    svg: lineFigure("score-vs-budget", title, "actions per episode (budget)", `pass@1 ${scoreLabel(d)}`, d.figures.budget.series, colour),
   };
 }
 
@@ -52,15 +52,15 @@ function bestAtKFigure(d: ReportData, colour: Map<string, string>): Figure {
   return {
     id: "best-at-k",
     title,
-    caption: "The expected best RHAE of k runs (mean over all k-subsets of a game's runs), mean over games; k = 1 is pass@1. Bands: 95% bootstrap CI over games.",
-    svg: lineFigure("best-at-k", title, "k (runs per game)", "best@k RHAE", d.figures.bestAtK.series, colour, Array.from({ length: kMax }, (_, i) => i + 1), 1),
+    caption: `The expected best ${scoreLabel(d)} of k runs (mean over all k-subsets of a game's runs), mean over games; k = 1 is pass@1. Bands: 95% bootstrap CI over games.`,
+    svg: lineFigure("best-at-k", title, "k (runs per game)", `best@k ${scoreLabel(d)}`, d.figures.bestAtK.series, colour, Array.from({ length: kMax }, (_, i) => i + 1), 1),
   };
 }
 
 function gamesFigure(d: ReportData, colour: Map<string, string>): Figure {
-  const title = "Per game: pass@1 RHAE and each run";
+  const title = `Per game: pass@1 ${scoreLabel(d)} and each run`;
   const { games, bars } = d.figures.games;
-  const f = frame({ title, xLabel: "game", yLabel: "RHAE", xDomain: [0, Math.max(1, games.length)], yDomain: [0, top(bars.flatMap((b) => [b.y, ...b.runs]))], xCategories: games });
+  const f = frame({ title, xLabel: "game", yLabel: scoreLabel(d), xDomain: [0, Math.max(1, games.length)], yDomain: [0, top(bars.flatMap((b) => [b.y, ...b.runs]))], xCategories: games });
   const body = [...f.parts];
   const arms = d.arms.map((a) => a.name);
   const slot = 0.8 / Math.max(1, arms.length);
@@ -80,7 +80,7 @@ function gamesFigure(d: ReportData, colour: Map<string, string>): Figure {
     });
   });
   body.push(legend(arms.map((a) => ({ label: a, color: colour.get(a) ?? "#333" }))));
-  return { id: "per-game", title, caption: "Bars: pass@1 RHAE (mean over runs) per game and arm; circles: each run's RHAE (the spread behind the mean).", svg: svgDocument("per-game", title, body) };
+  return { id: "per-game", title, caption: `Bars: pass@1 ${scoreLabel(d)} (mean over runs) per game and arm; circles: each run's ${scoreLabel(d)} (the spread behind the mean).`, svg: svgDocument("per-game", title, body) };
 }
 
 function learningFigure(d: ReportData, colour: Map<string, string>): Figure {
@@ -102,7 +102,7 @@ function tokensFigure(d: ReportData, colour: Map<string, string>): Figure {
   const title = "Billed tokens against score";
   const { series, means } = d.figures.tokens;
   const all = series.flatMap((s) => s.points);
-  const f = frame({ title, xLabel: "billed tokens per run", yLabel: "RHAE", xDomain: [0, top(all.map((p) => p.x))], yDomain: [0, top(all.map((p) => p.y))] });
+  const f = frame({ title, xLabel: "billed tokens per run", yLabel: scoreLabel(d), xDomain: [0, top(all.map((p) => p.x))], yDomain: [0, top(all.map((p) => p.y))] });
   const body = [...f.parts];
   for (const s of series) {
     const c = colour.get(s.arm) ?? "#333";

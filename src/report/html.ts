@@ -2,9 +2,8 @@
 // fetched), with the arms table, every run linked to its view.html, and the report's data embedded as JSON.
 import { relative } from "node:path";
 import { settingsLine } from "../score/markdown.ts";
-import { metricLabel } from "../score/scorecard.ts";
 import type { Interval } from "../score/stats.ts";
-import type { ReportData } from "./data.ts";
+import { scoreLabel, type ReportData } from "./data.ts";
 import type { Figure } from "./figures.ts";
 import { esc } from "./svg.ts";
 
@@ -23,11 +22,6 @@ table { border-collapse: collapse; font-size: 13px; } th, td { border-bottom: 1p
 th { background: #f6f6f6; } td.n { text-align: right; font-variant-numeric: tabular-nums; } .ci { color: #666; }
 code { font-size: 12px; } .swatch { display: inline-block; width: 10px; height: 10px; margin-right: 6px; }
 `;
-
-/** The score columns' name: every arm of a report shares one metric (mixed ones are refused). */
-function scoreLabel(d: ReportData): string {
-  return metricLabel(d.arms[0]?.metric ?? "rhae");
-}
 
 function armsTable(d: ReportData): string {
   const k = Math.min(...d.arms.map((a) => a.overall.bestAtKCurve.length));

@@ -78,14 +78,15 @@ describe("the score column is named by the runs' metric", () => {
     expect(r.errText).toContain("score: progression % vs RHAE");
   });
 
-  test("report: the HTML tables say progression %; mixed runs are refused", async () => {
+  test("report: the HTML tables and figures say progression %; mixed runs are refused", async () => {
     const out = path.join(root, "report.html");
     const nh = await capture(reportCommand, [path.join(root, "nh"), "--out", out]);
     expect(nh.code).toBe(0);
     const html = readFileSync(out, "utf8");
     expect(html).toContain("<th>pass@1 progression %</th>");
     expect(html).toContain("<th>progression %</th><th>actions</th>");
-    expect(html).not.toContain("<th>pass@1 RHAE</th>");
+    expect(html).toContain("Per game: pass@1 progression % and each run");
+    expect(html).not.toContain("RHAE"); // tables, figures' axes and captions alike
     const mixed = await capture(reportCommand, [path.join(root, "nh"), path.join(root, "grid"), "--out", path.join(root, "mixed.html")]);
     expect(mixed.code).toBe(2);
     expect(mixed.errText).toContain("prolong report: these runs' scores measure different things");
