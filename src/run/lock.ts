@@ -2,7 +2,7 @@
 // long as they write the run. A second process refuses at once, naming the holder's pid (written into the
 // file by the holder). The kernel drops the lock when the holder exits or is killed, so a crashed run never
 // stays locked; the file itself is left in place (removing it would let two processes lock two files).
-import { closeSync, constants, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, constants, ftruncateSync, openSync, readFileSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
@@ -27,8 +27,10 @@ export function lockRun(runDir: string, file = LOCK_FILE): Result<RunLock, Prolo
   const got = tryLockExclusive(fd);
   if (got === "busy") {
     closeSync(fd);
-    // The holder writes its pid just after taking the lock: give it a moment (bounded) when the file is still empty.
-    let pid = holderPid(path);
+    // The kernel knows the holder from the moment it took the lock; the pid it writes into the file just after
+    // may not be there yet when the holder is starved of CPU. The file (waited for, bounded) is the fallback
+    // where /proc/locks cannot be read.
+    let pid = kernelHolderPid(path) ?? holderPid(path);
     for (let tries = 0; pid === null && tries < 100; tries++) {
       Bun.sleepSync(2);
       pid = holderPid(path);
@@ -52,6 +54,33 @@ export function lockRun(runDir: string, file = LOCK_FILE): Result<RunLock, Prolo
       closeSync(fd);
     },
   });
+}
+
+/**
+ * The pid holding the flock on `path`, from /proc/locks: a line "N: FLOCK  ADVISORY  WRITE <pid> <major>:<minor>:<inode> 0 EOF"
+ * (hex device numbers) whose device and inode are the file's. Waiters ("N: -> FLOCK …") are not holders.
+ */
+function kernelHolderPid(path: string): number | null {
+  let dev: bigint;
+  let ino: bigint;
+  let locks: string;
+  try {
+    const st = statSync(path, { bigint: true });
+    dev = st.dev;
+    ino = st.ino;
+    locks = readFileSync("/proc/locks", "latin1");
+  } catch {
+    return null;
+  }
+  const major = ((dev >> 8n) & 0xfffn) | ((dev >> 32n) & ~0xfffn);
+  const minor = (dev & 0xffn) | ((dev >> 12n) & ~0xffn);
+  for (const line of locks.split("\n")) {
+    const m = /^\d+:\s+FLOCK\s+\S+\s+WRITE\s+(\d+)\s+([0-9a-f]+):([0-9a-f]+):(\d+)\s/.exec(line);
+    if (!m || BigInt(`0x${m[2]}`) !== major || BigInt(`0x${m[3]}`) !== minor || BigInt(m[4]!) !== ino) continue;
+    const pid = Number(m[1]);
+    if (pid > 0) return pid;
+  }
+  return null;
 }
 
 function holderPid(path: string): number | null {

@@ -1,10 +1,11 @@
 // One writer per run: the lock refuses a second holder at once, names the first one's pid, and is gone the
 // moment its holder dies (even by SIGKILL), so a crashed run can always be resumed.
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { lockRun } from "../../src/run/lock.ts";
+import { tryLockExclusive } from "../../src/libc.ts";
+import { LOCK_FILE, lockRun } from "../../src/run/lock.ts";
 
 const LOCK_MODULE = resolve(import.meta.dir, "../../src/run/lock.ts");
 
@@ -31,6 +32,18 @@ describe("the run lock", () => {
     expect(e.fix).toContain(`prolong resume ${dir}`);
     a.release();
     lockRun(dir)._unsafeUnwrap().release();
+  });
+
+  test("a holder that has not written its pid yet (starved right after taking the lock) is still named, from the kernel's lock table", () => {
+    const dir = mkdtempSync(join(tmpdir(), "prolong-lock-"));
+    const fd = openSync(join(dir, LOCK_FILE), "w");
+    try {
+      expect(tryLockExclusive(fd)).toBe("locked"); // the lock, and an empty file: the moment before the pid is written
+      const e = lockRun(dir)._unsafeUnwrapErr();
+      expect(e.message).toBe(`another prolong (pid ${process.pid}) is running this run`);
+    } finally {
+      closeSync(fd);
+    }
   });
 
   test("another process holding it: refused with its pid; killed with SIGKILL, the lock is free at once", async () => {
