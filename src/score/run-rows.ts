@@ -2,6 +2,7 @@
 // elsewhere (directory, game, arm, seed, levels, RHAE, actions and per-level actions, tokens, wall time, why the
 // run ended, whether it was scored). Unfinished runs are rows too, with their scores empty.
 import type { Arm } from "./arms.ts";
+import type { ScoreMetric } from "./scorecard.ts";
 
 export interface RunRow {
   readonly dir: string;
@@ -17,7 +18,10 @@ export interface RunRow {
   readonly endDetail: string;
   readonly levels: number | null;
   readonly winLevels: number | null;
+  /** The best episode's score, in the unit `metric` names (RHAE, or progression % for NetHack). */
   readonly rhae: number | null;
+  /** What `rhae` measures: the column keeps its name, the metric says which score it holds. */
+  readonly metric: ScoreMetric;
   readonly actions: number | null;
   /** Actions spent on each level of the best episode. */
   readonly levelActions: number[] | null;
@@ -34,7 +38,7 @@ export function runRows(arms: readonly Arm[]): RunRow[] {
       rows.push({
         dir, run: card.run, game: card.game_id, gameVersion: card.game_version ?? null, arm: arm.name, fingerprint: arm.fingerprint,
         seed: card.settings.seed, status: "scored", endReason: card.end_reason, endDetail: card.end_detail,
-        levels: card.levels_completed, winLevels: card.win_levels, rhae: card.score, actions: card.actions,
+        levels: card.levels_completed, winLevels: card.win_levels, rhae: card.score, metric: arm.metric, actions: card.actions,
         levelActions: [...card.level_actions], agentCalls: card.agent_calls, tokens: { ...card.tokens },
         billedTokens: card.billed_tokens, wallMs: card.wall_ms,
       });
@@ -43,7 +47,7 @@ export function runRows(arms: readonly Arm[]): RunRow[] {
       const c = u.unfinished!;
       rows.push({
         dir: u.dir, run: "", game: c.game, gameVersion: null, arm: arm.name, fingerprint: arm.fingerprint, seed: c.seed,
-        status: "unfinished", endReason: "unfinished", endDetail: u.reason, levels: null, winLevels: null, rhae: null,
+        status: "unfinished", endReason: "unfinished", endDetail: u.reason, levels: null, winLevels: null, rhae: null, metric: arm.metric,
         actions: null, levelActions: null, agentCalls: null, tokens: null, billedTokens: null, wallMs: null,
       });
     }
@@ -53,7 +57,7 @@ export function runRows(arms: readonly Arm[]): RunRow[] {
 
 const CSV_COLUMNS = [
   "dir", "run", "game", "game_version", "arm", "fingerprint", "seed", "status", "end_reason", "end_detail", "levels", "win_levels",
-  "rhae", "actions", "level_actions", "agent_calls", "input_tokens", "cached_tokens", "output_tokens", "billed_tokens", "wall_ms",
+  "rhae", "actions", "level_actions", "agent_calls", "input_tokens", "cached_tokens", "output_tokens", "billed_tokens", "wall_ms", "metric",
 ] as const;
 
 /** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled; lines end in CRLF. */
@@ -74,7 +78,7 @@ export function runRowsCsv(sets: readonly { readonly at: number | null; readonly
       const cells: (string | number | null)[] = [
         at, r.dir, r.run, r.game, r.gameVersion, r.arm, r.fingerprint, r.seed, r.status, r.endReason, r.endDetail, r.levels, r.winLevels,
         r.rhae, r.actions, r.levelActions?.join(" ") ?? null, r.agentCalls, r.tokens?.input ?? null, r.tokens?.cached ?? null,
-        r.tokens?.output ?? null, r.billedTokens, r.wallMs,
+        r.tokens?.output ?? null, r.billedTokens, r.wallMs, r.metric,
       ];
       lines.push(cells.map(csvField).join(","));
     }

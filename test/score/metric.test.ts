@@ -32,11 +32,14 @@ async function capture(command: Command, args: string[]): Promise<{ code: number
   const error = console.error;
   console.log = (...a: unknown[]) => void out.push(a.join(" "));
   console.error = (...a: unknown[]) => void errs.push(a.join(" "));
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((s: string) => (out.push(s), true)) as typeof process.stdout.write;
   try {
     return { code: await command.run(args), out: out.join("\n"), errText: errs.join("\n") };
   } finally {
     console.log = log;
     console.error = error;
+    process.stdout.write = write;
   }
 }
 
@@ -60,6 +63,17 @@ describe("the score column is named by the runs' metric", () => {
     expect(g.code).toBe(0);
     expect(g.out).toContain("pass@1 RHAE");
     expect(g.out).not.toContain("progression");
+  });
+
+  test("score --csv and --json: each run row says what its score column holds", async () => {
+    const csv = (await capture(scoreCommand, [path.join(root, "nh"), "--csv"])).out.trim().split("\r\n");
+    const head = csv[0]!.split(",");
+    expect(head.at(-1)).toBe("metric");
+    expect(csv.slice(1).map((l) => l.split(",").at(-1))).toEqual(["progression", "progression"]);
+    expect(csv[1]!.split(",")[head.indexOf("rhae")]).toBe("2.5");
+    const j = JSON.parse((await capture(scoreCommand, [...grid, "--json"])).out);
+    expect(j.runs[0].metric).toBe("rhae");
+    expect(j.arms[0].metric).toBe("rhae");
   });
 
   test("score: NetHack and grid runs in one table are refused (exit 2), the message names both metrics and the fix", async () => {
