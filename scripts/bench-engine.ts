@@ -26,9 +26,17 @@ for (const entry of catalog()) {
     if (f.state !== "NOT_FINISHED") game.reset();
   }
   times.sort((a, b) => a - b);
-  rows.push({ game: entry.info.id, median: times[Math.floor(times.length / 2)]!, p99: times[Math.floor(times.length * 0.99)]!, frames: frames / steps });
+  rows.push({
+    game: entry.info.id,
+    median: times[Math.floor(times.length / 2)]!,
+    p99: times[Math.floor(times.length * 0.99)]!,
+    frames: frames / steps,
+  });
 }
 console.log(`engine step time, ${steps} random steps per game (target: median ≤ 50 µs)`);
-for (const r of rows) console.log(`${r.game.padEnd(12)} median ${r.median.toFixed(1).padStart(6)} µs   p99 ${r.p99.toFixed(1).padStart(7)} µs   ${r.frames.toFixed(2)} frames/step`);
+for (const r of rows)
+  console.log(
+    `${r.game.padEnd(12)} median ${r.median.toFixed(1).padStart(6)} µs   p99 ${r.p99.toFixed(1).padStart(7)} µs   ${r.frames.toFixed(2)} frames/step`,
+  );
 const worst = Math.max(...rows.map((r) => r.median));
 console.log(`worst median ${worst.toFixed(1)} µs: ${worst <= 50 ? "ok" : "OVER TARGET"}`);

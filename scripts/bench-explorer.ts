@@ -26,13 +26,23 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  console.log("bun scripts/bench-explorer.ts [--lines N] [--repeat K] [--game ID] [--json]\n  times one explorer decision on ~N-line logs (median of K)");
+  console.log(
+    "bun scripts/bench-explorer.ts [--lines N] [--repeat K] [--game ID] [--json]\n  times one explorer decision on ~N-line logs (median of K)",
+  );
   process.exit(0);
 }
 const lines = Number(values.lines);
 const repeat = Number(values.repeat);
 
-interface Row { input: string; lines: number; bytes: number; sections: number; medianMs: number; minMs: number; maxMs: number }
+interface Row {
+  input: string;
+  lines: number;
+  bytes: number;
+  sections: number;
+  medianMs: number;
+  minMs: number;
+  maxMs: number;
+}
 
 async function time(name: string, log: string, available: (0 | 1 | 2 | 3 | 4 | 5 | 6 | 7)[]): Promise<Row> {
   const ws = mkdtempSync(join(tmpdir(), "bench-explorer-"));
@@ -42,14 +52,26 @@ async function time(name: string, log: string, available: (0 | 1 | 2 | 3 | 4 | 5
     for (let i = 0; i < repeat + 2; i++) {
       forgetKnowledge(); // a cold decision: the whole log folded, as after a resume (a turn folds only new sections)
       const t = performance.now();
-      const r = await explorerTurn({ workspace: ws, prompt: "", turn: i + 1, availableActions: available, actionCap: 20, seed: 1 });
+      const r = await explorerTurn({
+        workspace: ws,
+        prompt: "",
+        turn: i + 1,
+        availableActions: available,
+        actionCap: 20,
+        seed: 1,
+      });
       if (r.isErr()) throw new Error(r.error.message);
       if (i >= 2) ms.push(performance.now() - t); // two warm-up decisions (JIT)
     }
     ms.sort((a, b) => a - b);
     return {
-      input: name, lines: log.split("\n").length, bytes: Buffer.byteLength(log), sections: log.split("\n" + "=".repeat(80) + "\n").length,
-      medianMs: ms[Math.floor(ms.length / 2)]!, minMs: ms[0]!, maxMs: ms[ms.length - 1]!,
+      input: name,
+      lines: log.split("\n").length,
+      bytes: Buffer.byteLength(log),
+      sections: log.split("\n" + "=".repeat(80) + "\n").length,
+      medianMs: ms[Math.floor(ms.length / 2)]!,
+      minMs: ms[0]!,
+      maxMs: ms[ms.length - 1]!,
     };
   } finally {
     rmSync(ws, { recursive: true, force: true });
@@ -61,7 +83,11 @@ rows.push(await time(`gen-log ${lines} lines`, generateLog({ lines }), [1, 2, 3,
 // ~66 lines per one-frame section: play enough actions to reach the same size.
 const game = createGame(values.game!, { seed: 0 });
 if (game.isErr()) throw new Error(game.error.message);
-rows.push(await time(`explorer on ${values.game}`, cutAtLines(await explorerLog(values.game!, Math.ceil(lines / 66)), lines), [...game.value.info.availableActions]));
+rows.push(
+  await time(`explorer on ${values.game}`, cutAtLines(await explorerLog(values.game!, Math.ceil(lines / 66)), lines), [
+    ...game.value.info.availableActions,
+  ]),
+);
 
 /** The master log of a real run of the explorer on a committed game. */
 async function explorerLog(gameId: string, maxActions: number): Promise<string> {
@@ -90,6 +116,9 @@ function cutAtLines(log: string, n: number): string {
 if (values.json) console.log(JSON.stringify(rows, null, 2));
 else {
   console.log("input | lines | MB | sections | median ms | min | max");
-  for (const r of rows) console.log(`${r.input} | ${r.lines} | ${(r.bytes / 1e6).toFixed(1)} | ${r.sections} | ${r.medianMs.toFixed(1)} | ${r.minMs.toFixed(1)} | ${r.maxMs.toFixed(1)}`);
+  for (const r of rows)
+    console.log(
+      `${r.input} | ${r.lines} | ${(r.bytes / 1e6).toFixed(1)} | ${r.sections} | ${r.medianMs.toFixed(1)} | ${r.minMs.toFixed(1)} | ${r.maxMs.toFixed(1)}`,
+    );
   console.log(`target: one decision <= 50 ms at 100K lines`);
 }

@@ -17,17 +17,23 @@ const games = flag("--games", 1);
 const keys = flag("--keys", 2000);
 const SEQUENCE = "hjklyubnsHJKL";
 const root = mkdtempSync(join(tmpdir(), "prolong-bench-nethack-"));
-const started = await Promise.all(Array.from({ length: games }, (_, k) => launchNethack({ folder: join(root, `g${k}`), seed: k + 1, character: DEFAULT_CHARACTER })));
+const started = await Promise.all(
+  Array.from({ length: games }, (_, k) =>
+    launchNethack({ folder: join(root, `g${k}`), seed: k + 1, character: DEFAULT_CHARACTER }),
+  ),
+);
 const terms = started.map((r) => r._unsafeUnwrap());
 const t0 = performance.now();
-const sent = await Promise.all(terms.map(async (t) => {
-  let n = 0;
-  for (; n < keys && t.exited === null; n++) {
-    const r = await t.press(SEQUENCE[n % SEQUENCE.length]!);
-    if (r.isErr()) throw new Error(r.error.message);
-  }
-  return n;
-}));
+const sent = await Promise.all(
+  terms.map(async (t) => {
+    let n = 0;
+    for (; n < keys && t.exited === null; n++) {
+      const r = await t.press(SEQUENCE[n % SEQUENCE.length]!);
+      if (r.isErr()) throw new Error(r.error.message);
+    }
+    return n;
+  }),
+);
 const seconds = (performance.now() - t0) / 1000;
 const total = sent.reduce((a, b) => a + b, 0);
 await Promise.all(terms.map((t) => t.close()));

@@ -34,7 +34,9 @@ for (let i = 0; i < total; i++) {
     end: { reason: "max-actions", detail: "spent the budget" },
     baselines,
     winLevels: levels,
-    episodes: [{ episode: 1, levels: done, state: "NOT_FINISHED", actions: levelActions.reduce((a, b) => a + b, 0), levelActions }],
+    episodes: [
+      { episode: 1, levels: done, state: "NOT_FINISHED", actions: levelActions.reduce((a, b) => a + b, 0), levelActions },
+    ],
     actions: levelActions.reduce((a, b) => a + b, 0),
     agentCalls: 50,
     tokens: { input: 1_000_000, cached: 800_000, output: 20_000 },
@@ -60,12 +62,18 @@ for (let i = 0; i < 3; i++) {
 const t1 = performance.now();
 const found = findRuns([root]);
 const t2 = performance.now();
-const arms = groupArms(found.runs)._unsafeUnwrap().map((r) => armReport(r, {}));
+const arms = groupArms(found.runs)
+  ._unsafeUnwrap()
+  .map((r) => armReport(r, {}));
 const t3 = performance.now();
 
 const best = Math.min(...times);
-console.log(`prolong score over ${total} run directories (${games} games, ${arms.length} arms, 10,000 bootstrap resamples per CI):`);
-console.log(`  whole command (process start included), best of 3: ${(best / 1000).toFixed(2)} s  (target ≤ 2 s: ${best <= 2000 ? "met" : "MISSED"})`);
+console.log(
+  `prolong score over ${total} run directories (${games} games, ${arms.length} arms, 10,000 bootstrap resamples per CI):`,
+);
+console.log(
+  `  whole command (process start included), best of 3: ${(best / 1000).toFixed(2)} s  (target ≤ 2 s: ${best <= 2000 ? "met" : "MISSED"})`,
+);
 console.log(`  in process: find + read + validate ${(t2 - t1).toFixed(0)} ms, statistics ${(t3 - t2).toFixed(0)} ms`);
 if (values.keep) console.log(`  run directories kept in ${root}`);
 else rmSync(root, { recursive: true, force: true });

@@ -24,7 +24,13 @@ const usage = `usage: bun scripts/bench-sync.ts [--lines N] [--window K] [--seed
   --window K   turns per checkpoint median (default 30)`;
 
 const { values } = parseArgs({
-  options: { lines: { type: "string", default: "320000" }, window: { type: "string", default: "30" }, seed: { type: "string", default: "1" }, json: { type: "boolean", default: false }, help: { type: "boolean", default: false } },
+  options: {
+    lines: { type: "string", default: "320000" },
+    window: { type: "string", default: "30" },
+    seed: { type: "string", default: "1" },
+    json: { type: "boolean", default: false },
+    help: { type: "boolean", default: false },
+  },
 });
 if (values.help) {
   console.log(usage);
@@ -37,7 +43,12 @@ const checkpoints = [10_000, 100_000, maxLines].filter((n, i, a) => n <= maxLine
 function header(t: SectionTable, i: number): SectionHeader | null {
   const kind = t.kind[i];
   if (kind === SECTION_KIND.other) return null;
-  const base = { action: t.action[i] as number, level: t.level[i] as number, attempt: t.attempt[i] as number, score: t.score[i] as number };
+  const base = {
+    action: t.action[i] as number,
+    level: t.level[i] as number,
+    attempt: t.attempt[i] as number,
+    score: t.score[i] as number,
+  };
   return kind === SECTION_KIND.initial ? { ...base, kind: "initial" } : { ...base, kind: "action" };
 }
 
@@ -51,7 +62,12 @@ const master = MasterLog.open(join(dir, "logs.txt"))._unsafeUnwrap();
 const index = RunIndex.open(join(dir, "index.sqlite"))._unsafeUnwrap();
 const workspace = WorkspaceDir.open(join(dir, "workspace"))._unsafeUnwrap();
 
-interface Turn { lines: number; bytes: number; appendMs: number; syncMs: number }
+interface Turn {
+  lines: number;
+  bytes: number;
+  appendMs: number;
+  syncMs: number;
+}
 const turns: Turn[] = [];
 let lines = 0;
 for (let i = 0; i < table.count; i++) {
@@ -61,7 +77,9 @@ for (let i = 0; i < table.count; i++) {
   const piece = i === 0 ? own : log.subarray(start - SECTION_JOIN.length, own.byteOffset - log.byteOffset + own.length);
   const t0 = performance.now();
   const range = master.append(piece)._unsafeUnwrap();
-  index.addSection(sectionRow({ start: range.end - own.length, end: range.end }, own, header(table, i), table.frames[i] as number));
+  index.addSection(
+    sectionRow({ start: range.end - own.length, end: range.end }, own, header(table, i), table.frames[i] as number),
+  );
   const t1 = performance.now();
   const rep = syncAgentCopy({ master, workspace, index, window: { kind: "full" } })._unsafeUnwrap();
   const t2 = performance.now();
@@ -83,7 +101,15 @@ const rows = checkpoints.map((target) => {
   const appendMs = median(sample.map((t) => t.appendMs));
   const syncMs = median(sample.map((t) => t.syncMs));
   const totalMs = median(sample.map((t) => t.appendMs + t.syncMs));
-  return { lines: last.lines, bytes: last.bytes, turns: sample.length, appendMs, syncMs, totalMs, msPerMB: totalMs / (last.bytes / 1e6) };
+  return {
+    lines: last.lines,
+    bytes: last.bytes,
+    turns: sample.length,
+    appendMs,
+    syncMs,
+    totalMs,
+    msPerMB: totalMs / (last.bytes / 1e6),
+  };
 });
 
 master.close();
@@ -96,8 +122,13 @@ if (values.json) {
   console.log(`harness overhead per turn (one section appended, indexed, copy verified and synced), ${table.count} sections`);
   console.log("    lines        MB   append+index ms   verify+sync ms   total ms   ms per MB");
   for (const r of rows) {
-    console.log(`${String(r.lines).padStart(9)} ${(r.bytes / 1e6).toFixed(2).padStart(9)} ${r.appendMs.toFixed(3).padStart(17)} ${r.syncMs.toFixed(3).padStart(16)} ${r.totalMs.toFixed(3).padStart(10)} ${r.msPerMB.toFixed(3).padStart(11)}`);
+    console.log(
+      `${String(r.lines).padStart(9)} ${(r.bytes / 1e6).toFixed(2).padStart(9)} ${r.appendMs.toFixed(3).padStart(17)} ${r.syncMs.toFixed(3).padStart(16)} ${r.totalMs.toFixed(3).padStart(10)} ${r.msPerMB.toFixed(3).padStart(11)}`,
+    );
   }
   const worst = rows[rows.length - 1];
-  if (worst) console.log(`target ≤ 10 ms per turn at ${worst.lines} lines: ${worst.totalMs <= 10 ? "met" : "MISSED"} (${worst.totalMs.toFixed(2)} ms)`);
+  if (worst)
+    console.log(
+      `target ≤ 10 ms per turn at ${worst.lines} lines: ${worst.totalMs <= 10 ? "met" : "MISSED"} (${worst.totalMs.toFixed(2)} ms)`,
+    );
 }

@@ -12,7 +12,8 @@ const out = join(root, "dist/prolong");
 // when that command runs (the table in src/cli/commands.ts imports them lazily); --bytecode ships the code
 // precompiled, so nothing is parsed at start-up (it needs --format esm for main.ts's top-level await).
 // Together they bring `prolong --version` to a hello-world binary's time and memory.
-const result = await $`bun build --compile --minify-syntax --minify-whitespace --bytecode --format esm --splitting ${join(root, "src/main.ts")} --outfile ${out}`.nothrow();
+const result =
+  await $`bun build --compile --minify-syntax --minify-whitespace --bytecode --format esm --splitting ${join(root, "src/main.ts")} --outfile ${out}`.nothrow();
 if (result.exitCode !== 0) {
   console.error("build-binary: bun build --compile failed (see above)");
   process.exit(result.exitCode);

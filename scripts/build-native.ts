@@ -20,7 +20,17 @@ const CRATE = path.join(ROOT, "native");
 const OUTPUT = path.join(CRATE, "prolong-native.node");
 const DEBIAN_REGISTRY = "/usr/share/cargo/registry";
 /** Crates (name prefixes of Debian's versioned directories) the crate needs, directly or through blake3. */
-const NEEDED_CRATES = ["memchr-2.", "xxhash-rust-0.8.", "blake3-1.", "arrayref-", "arrayvec-", "constant_time_eq-", "cfg-if-1.", "cc-1.", "digest-0.10."];
+const NEEDED_CRATES = [
+  "memchr-2.",
+  "xxhash-rust-0.8.",
+  "blake3-1.",
+  "arrayref-",
+  "arrayvec-",
+  "constant_time_eq-",
+  "cfg-if-1.",
+  "cc-1.",
+  "digest-0.10.",
+];
 
 type CargoSource = "crates-io" | "debian";
 
@@ -57,8 +67,10 @@ function chooseSource(): Result<CargoSource, ProlongError> {
 function cargoArgs(source: CargoSource): string[] {
   if (source === "crates-io") return [];
   return [
-    "--config", 'source.crates-io.replace-with="debian-packages"',
-    "--config", `source.debian-packages.directory="${DEBIAN_REGISTRY}"`,
+    "--config",
+    'source.crates-io.replace-with="debian-packages"',
+    "--config",
+    `source.debian-packages.directory="${DEBIAN_REGISTRY}"`,
     "--offline",
   ];
 }
@@ -97,22 +109,34 @@ function needCargo(): Result<void, ProlongError> {
 }
 
 function build(): Result<string, ProlongError> {
-  return needCargo().andThen(chooseSource).andThen((source) => {
-    console.log(`build-native: cargo source ${source}${source === "debian" ? ` (${DEBIAN_REGISTRY}, offline)` : ""}`);
-    const napi = path.join(ROOT, "node_modules", "@napi-rs", "cli", "dist", "cli.js");
-    const cmd = [process.execPath, napi, "build", "--platform", "--release", "--no-js", "--cwd", "native",
-      "--package-json-path", "../package.json"];
-    const extra = cargoArgs(source);
-    return run(extra.length > 0 ? [...cmd, "--", ...extra] : cmd, ROOT)
-      .andThen(builtAddon)
-      .map((built) => {
-        copyFileSync(built, OUTPUT);
-        rmSync(built);
-        // napi's --strip did not strip here; strip(1) does (about 400 KB → 330 KB).
-        if (Bun.which("strip") !== null) Bun.spawnSync(["strip", "-s", OUTPUT]);
-        return OUTPUT;
-      });
-  });
+  return needCargo()
+    .andThen(chooseSource)
+    .andThen((source) => {
+      console.log(`build-native: cargo source ${source}${source === "debian" ? ` (${DEBIAN_REGISTRY}, offline)` : ""}`);
+      const napi = path.join(ROOT, "node_modules", "@napi-rs", "cli", "dist", "cli.js");
+      const cmd = [
+        process.execPath,
+        napi,
+        "build",
+        "--platform",
+        "--release",
+        "--no-js",
+        "--cwd",
+        "native",
+        "--package-json-path",
+        "../package.json",
+      ];
+      const extra = cargoArgs(source);
+      return run(extra.length > 0 ? [...cmd, "--", ...extra] : cmd, ROOT)
+        .andThen(builtAddon)
+        .map((built) => {
+          copyFileSync(built, OUTPUT);
+          rmSync(built);
+          // napi's --strip did not strip here; strip(1) does (about 400 KB → 330 KB).
+          if (Bun.which("strip") !== null) Bun.spawnSync(["strip", "-s", OUTPUT]);
+          return OUTPUT;
+        });
+    });
 }
 
 function cargoTest(): Result<void, ProlongError> {
@@ -129,10 +153,12 @@ function buildShim(force: boolean): Result<void, ProlongError> {
   if (!force && existsSync(SHIM_OUTPUT) && statSync(SHIM_OUTPUT).mtimeMs > statSync(SHIM_SOURCE).mtimeMs) return ok(undefined);
   const cc = Bun.which("cc") ?? Bun.which("gcc");
   if (cc === null) {
-    return err(prolongError("no-cc", "no C compiler (cc) on PATH; it builds the NetHack seeding library", {
-      path: SHIM_SOURCE,
-      fix: "apt-get install gcc (cargo needs it as its linker too)",
-    }));
+    return err(
+      prolongError("no-cc", "no C compiler (cc) on PATH; it builds the NetHack seeding library", {
+        path: SHIM_SOURCE,
+        fix: "apt-get install gcc (cargo needs it as its linker too)",
+      }),
+    );
   }
   return run([cc, "-shared", "-fPIC", "-O2", "-Wall", "-o", SHIM_OUTPUT, SHIM_SOURCE, "-ldl"], ROOT).map(() => {
     console.log(`build-native: wrote ${path.relative(ROOT, SHIM_OUTPUT)} (${statSync(SHIM_OUTPUT).size} bytes)`);

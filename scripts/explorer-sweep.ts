@@ -24,7 +24,9 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  console.log("bun scripts/explorer-sweep.ts [--env arc-local|local] [--games a,b,c] [--arc-games DIR] [--max-actions N] [--seed N] [--parallel P] [--runs-dir DIR] [--json]\n  plays each game once with the explorer and prints levels, actions, RHAE, longest repeat and decision times per game");
+  console.log(
+    "bun scripts/explorer-sweep.ts [--env arc-local|local] [--games a,b,c] [--arc-games DIR] [--max-actions N] [--seed N] [--parallel P] [--runs-dir DIR] [--json]\n  plays each game once with the explorer and prints levels, actions, RHAE, longest repeat and decision times per game",
+  );
   process.exit(0);
 }
 
@@ -34,18 +36,38 @@ let games = values.games?.split(",").filter(Boolean);
 if (!games) {
   if (values.env === "arc-local") {
     if (!arcGames || !existsSync(arcGames)) {
-      console.error("explorer-sweep: no ARC games directory; give --arc-games DIR or set PROLONG_ARC_GAMES (see docs/arc.md for fetching them)");
+      console.error(
+        "explorer-sweep: no ARC games directory; give --arc-games DIR or set PROLONG_ARC_GAMES (see docs/arc.md for fetching them)",
+      );
       process.exit(2);
     }
-    games = readdirSync(arcGames).filter((d) => existsSync(join(arcGames, d)) && !d.startsWith(".")).sort();
+    games = readdirSync(arcGames)
+      .filter((d) => existsSync(join(arcGames, d)) && !d.startsWith("."))
+      .sort();
   } else {
     games = ["glide", "lumen", "vault", "murk", "switchyard", "echo"];
   }
 }
 const runsDir = resolve(values["runs-dir"]);
 const started = performance.now();
-const args = ["bun", join(root, "src/main.ts"), "play", "--games", games.join(","), "--env", values.env!, "--max-actions", values["max-actions"]!,
-  "--seed", values.seed!, "--parallel", values.parallel!, "--runs-dir", runsDir, "--quiet"];
+const args = [
+  "bun",
+  join(root, "src/main.ts"),
+  "play",
+  "--games",
+  games.join(","),
+  "--env",
+  values.env!,
+  "--max-actions",
+  values["max-actions"]!,
+  "--seed",
+  values.seed!,
+  "--parallel",
+  values.parallel!,
+  "--runs-dir",
+  runsDir,
+  "--quiet",
+];
 if (arcGames && values.env === "arc-local") args.push("--arc-games", arcGames);
 const child = Bun.spawnSync(args, { stdout: "pipe", stderr: "inherit" });
 const wallS = (performance.now() - started) / 1000;
@@ -56,11 +78,29 @@ if (!batch) {
 }
 
 const Card = v.looseObject({
-  game_id: v.string(), levels_completed: v.number(), win_levels: v.number(), actions: v.number(), score: v.number(), end_reason: v.string(),
+  game_id: v.string(),
+  levels_completed: v.number(),
+  win_levels: v.number(),
+  actions: v.number(),
+  score: v.number(),
+  end_reason: v.string(),
 });
 const Reply = v.looseObject({ kind: v.literal("agent-reply"), ms: v.number() });
 
-interface Row { game: string; logMB: number; levels: number; winLevels: number; actions: number; rhae: number; end: string; longestRepeat: number; calls: number; medianMs: number; p99Ms: number; maxMs: number }
+interface Row {
+  game: string;
+  logMB: number;
+  levels: number;
+  winLevels: number;
+  actions: number;
+  rhae: number;
+  end: string;
+  longestRepeat: number;
+  calls: number;
+  medianMs: number;
+  p99Ms: number;
+  maxMs: number;
+}
 
 const rows: Row[] = [];
 const allMs: number[] = [];
@@ -81,16 +121,31 @@ for (const game of games) {
   allMs.push(...ms);
   ms.sort((a, b) => a - b);
   rows.push({
-    game, logMB: statSync(join(dir, "logs.txt")).size / 1e6, levels: card.levels_completed, winLevels: card.win_levels, actions: card.actions, rhae: card.score, end: card.end_reason,
-    longestRepeat: longestRepeat(readFileSync(join(dir, "logs.txt"), "utf8")), calls: ms.length,
-    medianMs: quantile(ms, 0.5), p99Ms: quantile(ms, 0.99), maxMs: ms.at(-1) ?? 0,
+    game,
+    logMB: statSync(join(dir, "logs.txt")).size / 1e6,
+    levels: card.levels_completed,
+    winLevels: card.win_levels,
+    actions: card.actions,
+    rhae: card.score,
+    end: card.end_reason,
+    longestRepeat: longestRepeat(readFileSync(join(dir, "logs.txt"), "utf8")),
+    calls: ms.length,
+    medianMs: quantile(ms, 0.5),
+    p99Ms: quantile(ms, 0.99),
+    maxMs: ms.at(-1) ?? 0,
   });
 }
 allMs.sort((a, b) => a - b);
 const total = {
-  games: rows.length, levels: rows.reduce((n, r) => n + r.levels, 0), winLevels: rows.reduce((n, r) => n + r.winLevels, 0),
-  gamesWithLevel: rows.filter((r) => r.levels > 0).length, meanRhae: rows.reduce((n, r) => n + r.rhae, 0) / Math.max(1, rows.length),
-  longestRepeat: Math.max(0, ...rows.map((r) => r.longestRepeat)), medianMs: quantile(allMs, 0.5), p99Ms: quantile(allMs, 0.99), wallS,
+  games: rows.length,
+  levels: rows.reduce((n, r) => n + r.levels, 0),
+  winLevels: rows.reduce((n, r) => n + r.winLevels, 0),
+  gamesWithLevel: rows.filter((r) => r.levels > 0).length,
+  meanRhae: rows.reduce((n, r) => n + r.rhae, 0) / Math.max(1, rows.length),
+  longestRepeat: Math.max(0, ...rows.map((r) => r.longestRepeat)),
+  medianMs: quantile(allMs, 0.5),
+  p99Ms: quantile(allMs, 0.99),
+  wallS,
   runs: join(runsDir, batch),
 };
 if (values.json) {
@@ -99,11 +154,18 @@ if (values.json) {
   console.log("| game | levels | actions | RHAE | end | longest repeat | log MB | decisions | median ms | p99 ms |");
   console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
   for (const r of rows) {
-    console.log(`| ${r.game} | ${r.levels}/${r.winLevels} | ${r.actions} | ${formatRhae(r.rhae)} | ${r.end} | ${r.longestRepeat} | ${r.logMB.toFixed(1)} | ${r.calls} | ${r.medianMs.toFixed(1)} | ${r.p99Ms.toFixed(1)} |`);
+    console.log(
+      `| ${r.game} | ${r.levels}/${r.winLevels} | ${r.actions} | ${formatRhae(r.rhae)} | ${r.end} | ${r.longestRepeat} | ${r.logMB.toFixed(1)} | ${r.calls} | ${r.medianMs.toFixed(1)} | ${r.p99Ms.toFixed(1)} |`,
+    );
   }
-  console.log(`| **all ${total.games}** | ${total.levels}/${total.winLevels} (≥1 level on ${total.gamesWithLevel}) | | ${formatRhae(total.meanRhae)} (mean) | | ${total.longestRepeat} | | ${allMs.length} | ${total.medianMs.toFixed(1)} | ${total.p99Ms.toFixed(1)} |`);
+  console.log(
+    `| **all ${total.games}** | ${total.levels}/${total.winLevels} (≥1 level on ${total.gamesWithLevel}) | | ${formatRhae(total.meanRhae)} (mean) | | ${total.longestRepeat} | | ${allMs.length} | ${total.medianMs.toFixed(1)} | ${total.p99Ms.toFixed(1)} |`,
+  );
   const largest = [...rows].sort((a, b) => b.logMB - a.logMB)[0];
-  if (largest) console.log(`\nlargest log: ${largest.game} (${largest.logMB.toFixed(1)} MB): decision median ${largest.medianMs.toFixed(1)} ms, p99 ${largest.p99Ms.toFixed(1)} ms, max ${largest.maxMs.toFixed(1)} ms`);
+  if (largest)
+    console.log(
+      `\nlargest log: ${largest.game} (${largest.logMB.toFixed(1)} MB): decision median ${largest.medianMs.toFixed(1)} ms, p99 ${largest.p99Ms.toFixed(1)} ms, max ${largest.maxMs.toFixed(1)} ms`,
+    );
   console.log(`${total.runs}, ${wallS.toFixed(0)} s wall`);
 }
 

@@ -20,9 +20,7 @@ export type GameState = "NOT_PLAYED" | "NOT_FINISHED" | "WIN" | "GAME_OVER";
 export type ActionId = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7;
 
 /** An action of a grid game (ARC numbering). */
-export type GridAction =
-  | { readonly id: 0 | 1 | 2 | 3 | 4 | 5 | 7 }
-  | { readonly id: 6; readonly x: number; readonly y: number };
+export type GridAction = { readonly id: 0 | 1 | 2 | 3 | 4 | 5 | 7 } | { readonly id: 6; readonly x: number; readonly y: number };
 
 /** An action of a terminal game (NetHack): a name the agent writes and the keys it sends. */
 export interface KeyAction {

@@ -46,7 +46,10 @@ async function main(argv: string[]): Promise<number> {
   const entry = commands.find((c) => c.name === name);
   if (!entry) {
     const { didYouMean } = await import("./suggest.ts");
-    console.error(`prolong: unknown command '${name}'${didYouMean(name, commands.map((c) => c.name))}
+    console.error(`prolong: unknown command '${name}'${didYouMean(
+      name,
+      commands.map((c) => c.name),
+    )}
   fix: run 'prolong --help' to list the commands`);
     return 2;
   }
@@ -68,7 +71,10 @@ if (memoryReport) {
   process.on("exit", () => {
     const status = readFileSync("/proc/self/status", "utf8");
     const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? NaN);
-    writeFileSync(memoryReport, JSON.stringify({ hwmKiB: kib("VmHWM"), anonKiB: kib("RssAnon"), fileKiB: kib("RssFile"), shmemKiB: kib("RssShmem") }));
+    writeFileSync(
+      memoryReport,
+      JSON.stringify({ hwmKiB: kib("VmHWM"), anonKiB: kib("RssAnon"), fileKiB: kib("RssFile"), shmemKiB: kib("RssShmem") }),
+    );
   });
 }
 

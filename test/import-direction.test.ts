@@ -42,7 +42,8 @@ interface Edge {
   readonly target: string;
 }
 
-const IMPORT = /^\s*(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|^\s*import\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/gm;
+const IMPORT =
+  /^\s*(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|^\s*import\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/gm;
 
 function tsFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -89,9 +90,13 @@ export function violations(edges: readonly Edge[], layers: readonly (readonly st
     const a = rank.get(e.from);
     const b = rank.get(e.to);
     if (a === undefined || b === undefined) {
-      out.push(`${e.file} -> ${e.target}: folder '${a === undefined ? e.from : e.to}' is not in LAYERS (place it in test/import-direction.test.ts)`);
+      out.push(
+        `${e.file} -> ${e.target}: folder '${a === undefined ? e.from : e.to}' is not in LAYERS (place it in test/import-direction.test.ts)`,
+      );
     } else if (b >= a) {
-      out.push(`${e.file} imports ${e.target}: '${e.from}' may import only folders below it, and '${e.to}' is ${b === a ? "beside" : "above"} it`);
+      out.push(
+        `${e.file} imports ${e.target}: '${e.from}' may import only folders below it, and '${e.to}' is ${b === a ? "beside" : "above"} it`,
+      );
     }
   }
   return [...new Set(out)];
@@ -159,7 +164,14 @@ describe("import direction", () => {
     expect(v[1]).toContain("'score' is beside it");
     expect(v[2]).toContain("'nowhere' is not in LAYERS");
     expect(v[3]).toContain("code outside src/");
-    expect(violations([{ from: "game", to: "<data>", file: "game/catalog.ts", target: "../data/games/glide.json" }], layers)).toEqual([]);
-    expect(cycles([{ from: "a", to: "b", file: "", target: "" }, { from: "b", to: "a", file: "", target: "" }])).toEqual([["a", "b"]]);
+    expect(
+      violations([{ from: "game", to: "<data>", file: "game/catalog.ts", target: "../data/games/glide.json" }], layers),
+    ).toEqual([]);
+    expect(
+      cycles([
+        { from: "a", to: "b", file: "", target: "" },
+        { from: "b", to: "a", file: "", target: "" },
+      ]),
+    ).toEqual([["a", "b"]]);
   });
 });

@@ -26,7 +26,12 @@ describe("lineCount", () => {
       expect(lineCount(enc(s))).toBe(lineCountOracle(enc(s)));
     }
     expect(lineCount(log)).toBe(lineCountOracle(log));
-    for (const [a, b] of [[0, 0], [10, 5000], [777, log.length], [log.length, log.length]] as const) {
+    for (const [a, b] of [
+      [0, 0],
+      [10, 5000],
+      [777, log.length],
+      [log.length, log.length],
+    ] as const) {
       expect(lineCount(log, a, b)).toBe(lineCountOracle(log, a, b));
     }
     expect(() => lineCount(log, 5, 2)).toThrow(RangeError);
@@ -34,7 +39,14 @@ describe("lineCount", () => {
   });
 
   test("sectionIndex's line count = the lines of the text (a final line without '\\n' counts)", () => {
-    for (const s of ["", "a", "a\n", "a\nb", generateLog({ sections: 30, seed: 2, finalNewline: false }), generateLog({ sections: 30, seed: 2, crlf: true })]) {
+    for (const s of [
+      "",
+      "a",
+      "a\n",
+      "a\nb",
+      generateLog({ sections: 30, seed: 2, finalNewline: false }),
+      generateLog({ sections: 30, seed: 2, crlf: true }),
+    ]) {
       const b = enc(s);
       expect(sectionIndex(b).lines).toBe(lineCountOracle(b) + (b.length > 0 && b[b.length - 1] !== 10 ? 1 : 0));
     }

@@ -18,8 +18,21 @@ const enc = (s: string) => new TextEncoder().encode(s);
 /** Plain object of plain arrays, so a mismatch prints which field and section differ. */
 function plain(t: SectionTable): Record<string, number | number[]> {
   const out: Record<string, number | number[]> = { count: t.count, preambleEnd: t.preambleEnd, lines: t.lines };
-  for (const k of ["start", "end", "kind", "action", "level", "attempt", "planStep", "planTotal", "score", "frames",
-    "boardStart", "boardEnd", "complete"] as const) {
+  for (const k of [
+    "start",
+    "end",
+    "kind",
+    "action",
+    "level",
+    "attempt",
+    "planStep",
+    "planTotal",
+    "score",
+    "frames",
+    "boardStart",
+    "boardEnd",
+    "complete",
+  ] as const) {
     out[k] = Array.from(t[k]);
   }
   return out;
@@ -33,7 +46,9 @@ function expectSameIndex(buf: Uint8Array): SectionTable {
 }
 
 const NO_FIXTURES = !existsSync(FIXTURES);
-const fixturesNote = NO_FIXTURES ? ` (skipped: ${FIXTURES} is absent; it ships with the project's shared data, not the repo)` : "";
+const fixturesNote = NO_FIXTURES
+  ? ` (skipped: ${FIXTURES} is absent; it ships with the project's shared data, not the repo)`
+  : "";
 
 describe.skipIf(NO_FIXTURES)(`real logs (../shared/fixtures/prolong-release)${fixturesNote}`, () => {
   const games = { ft09: 83, lp85: 113, m0r0: 273, cn04: 250 } as const;
@@ -179,7 +194,14 @@ describe("edge cases", () => {
 
   test("out-of-range bounds throw RangeError", () => {
     const b = enc("abcdef");
-    for (const [s, e] of [[-1, 3], [0, 7], [4, 2], [1.5, 3], [Number.NaN, 2], [0, Number.POSITIVE_INFINITY]] as const) {
+    for (const [s, e] of [
+      [-1, 3],
+      [0, 7],
+      [4, 2],
+      [1.5, 3],
+      [Number.NaN, 2],
+      [0, Number.POSITIVE_INFINITY],
+    ] as const) {
       expect(() => xxh3_128(b, s, e)).toThrow(RangeError);
       expect(() => blake3(b, s, e)).toThrow(RangeError);
     }
@@ -196,7 +218,10 @@ describe("borrows never outlive JavaScript", () => {
   // being borrowed, so the native code went on reading freed memory. Properties are now read first.
   function logWithBoards(n: number): Uint8Array {
     const rows = ("a".repeat(64) + "\n").repeat(64);
-    const sections = Array.from({ length: n }, (_, i) => `${SEP}\nAction ${i} | Level 1 | Attempt 1 | Score: 0\n[settled]\n${rows}`);
+    const sections = Array.from(
+      { length: n },
+      (_, i) => `${SEP}\nAction ${i} | Level 1 | Attempt 1 | Score: 0\n[settled]\n${rows}`,
+    );
     return enc(sections.join("\n"));
   }
 
@@ -204,7 +229,13 @@ describe("borrows never outlive JavaScript", () => {
     const log = logWithBoards(4);
     const real = sectionIndex(log);
     const before = Array.from(cellChanges(log, real));
-    const hostile = { ...real, get boardStart() { (log.buffer as ArrayBuffer).transfer(); return real.boardStart; } };
+    const hostile = {
+      ...real,
+      get boardStart() {
+        (log.buffer as ArrayBuffer).transfer();
+        return real.boardStart;
+      },
+    };
     expect(() => cellChanges(log, hostile as SectionTable)).toThrow(RangeError);
     expect(log.length).toBe(0); // the getter did run and detach it
     expect(before.length).toBe(4);
@@ -214,7 +245,14 @@ describe("borrows never outlive JavaScript", () => {
     const log = logWithBoards(3);
     const real = sectionIndex(log);
     const starts = real.boardStart;
-    const hostile = { ...real, boardStart: starts, get boardEnd() { (starts.buffer as ArrayBuffer).transfer(); return real.boardEnd; } };
+    const hostile = {
+      ...real,
+      boardStart: starts,
+      get boardEnd() {
+        (starts.buffer as ArrayBuffer).transfer();
+        return real.boardEnd;
+      },
+    };
     expect(() => cellChanges(log, hostile as SectionTable)).toThrow(RangeError);
     expect(starts.length).toBe(0);
   });
@@ -282,15 +320,40 @@ describe("xxh3-128: native = TS oracle (test/oracle/xxh3.ts)", () => {
 
   test("stripe and block edges, 1 KB .. 1 MB", () => {
     const lengths = [
-      255, 256, 257, 319, 320, 321, 1023, 1024, 1025, 1087, 1088, 1089, 2047, 2048, 2049, 3071, 3072, 3073, 4096 + 63,
-      10_000, 65_535, 65_536, 65_537, (1 << 20) - 1, 1 << 20, (1 << 20) + 4096,
+      255,
+      256,
+      257,
+      319,
+      320,
+      321,
+      1023,
+      1024,
+      1025,
+      1087,
+      1088,
+      1089,
+      2047,
+      2048,
+      2049,
+      3071,
+      3072,
+      3073,
+      4096 + 63,
+      10_000,
+      65_535,
+      65_536,
+      65_537,
+      (1 << 20) - 1,
+      1 << 20,
+      (1 << 20) + 4096,
     ];
     for (const n of lengths) expectSame(random, 0, n);
   });
 
   test("structured inputs on every path: constant bytes, ascending bytes, one set bit, log text", () => {
-    const lengths = [1, 2, 3, 4, 5, 8, 9, 15, 16, 17, 31, 32, 33, 64, 65, 96, 97, 127, 128, 129, 160, 239, 240, 241,
-      1024, 1025, 4000];
+    const lengths = [
+      1, 2, 3, 4, 5, 8, 9, 15, 16, 17, 31, 32, 33, 64, 65, 96, 97, 127, 128, 129, 160, 239, 240, 241, 1024, 1025, 4000,
+    ];
     const makers: Record<string, (n: number) => Uint8Array> = {
       zeros: (n) => new Uint8Array(n),
       ones: (n) => new Uint8Array(n).fill(0xff),

@@ -10,7 +10,7 @@ import type { Action, ActionId } from "../game-model.ts";
 export const ACTIONS_FILE = "actions.json";
 
 const ActionsFileSchema = v.object({
-  actions: v.array(v.string("each entry of \"actions\" must be a string such as \"ACTION1\" or \"ACTION6(30,40)\"")),
+  actions: v.array(v.string('each entry of "actions" must be a string such as "ACTION1" or "ACTION6(30,40)"')),
   /** The agent says it has nothing more to try: the run ends with reason "agent-stopped". */
   stop: v.optional(v.boolean()),
 });
@@ -27,7 +27,10 @@ export const ACTIONS_MAX_BYTES = 1024 * 1024;
  * Parses the text of actions.json. Entries beyond `cap` are discarded and entries the game does not offer
  * now are dropped, each with a warning. `path` only names the file in messages.
  */
-export function parseActions(text: string, opts: { cap: number; available: readonly ActionId[]; path: string; entry?: EntryParser }): Result<ActionBatch, ProlongError> {
+export function parseActions(
+  text: string,
+  opts: { cap: number; available: readonly ActionId[]; path: string; entry?: EntryParser },
+): Result<ActionBatch, ProlongError> {
   const fix = opts.entry
     ? 'write {"actions": ["far east", "search"]} (a JSON object with an "actions" array of action names)'
     : 'write {"actions": ["ACTION1", "ACTION6(30,40)"]} (a JSON object with an "actions" array of strings)';
@@ -35,18 +38,27 @@ export function parseActions(text: string, opts: { cap: number; available: reado
   try {
     json = JSON.parse(text);
   } catch (e) {
-    return err(prolongError("bad-actions-json", `not valid JSON (${(e as Error).message.slice(0, QUOTE_CHARS)})`, { path: opts.path, fix }));
+    return err(
+      prolongError("bad-actions-json", `not valid JSON (${(e as Error).message.slice(0, QUOTE_CHARS)})`, {
+        path: opts.path,
+        fix,
+      }),
+    );
   }
   const parsed = v.safeParse(ActionsFileSchema, json);
   if (!parsed.success) {
     const issue = parsed.issues[0];
     const where = issue.path?.map((p) => String(p.key)).join(".") ?? "";
-    return err(prolongError("bad-actions-json", `${where ? `field '${where}': ` : ""}${issue.message}`, { path: opts.path, fix }));
+    return err(
+      prolongError("bad-actions-json", `${where ? `field '${where}': ` : ""}${issue.message}`, { path: opts.path, fix }),
+    );
   }
   const warnings: string[] = [];
   let entries = parsed.output.actions;
   if (entries.length > opts.cap) {
-    warnings.push(`${entries.length - opts.cap} action(s) beyond the cap of ${opts.cap} discarded: ${quote(entries.slice(opts.cap).join(", "))}`);
+    warnings.push(
+      `${entries.length - opts.cap} action(s) beyond the cap of ${opts.cap} discarded: ${quote(entries.slice(opts.cap).join(", "))}`,
+    );
     entries = entries.slice(0, opts.cap);
   }
   const actions: Action[] = [];
@@ -61,7 +73,12 @@ export function parseActions(text: string, opts: { cap: number; available: reado
     if (a.isErr()) {
       warnings.push(`dropped ${a.error}`);
     } else if (a.value.id !== 0 && !opts.available.includes(a.value.id)) {
-      warnings.push(`dropped ${quote(entry)}: this game offers only ${opts.available.filter((x) => x !== 0).map((x) => `ACTION${x}`).join(", ")} and RESET`);
+      warnings.push(
+        `dropped ${quote(entry)}: this game offers only ${opts.available
+          .filter((x) => x !== 0)
+          .map((x) => `ACTION${x}`)
+          .join(", ")} and RESET`,
+      );
     } else {
       actions.push(a.value);
     }

@@ -69,7 +69,13 @@ export function claudeAgent(opts: ClaudeAgentOptions): Agent {
 
       const home = agentHome(input.workspace);
       const argv = [
-        opts.bin, "-p", input.prompt, "--output-format", "stream-json", "--verbose", ...claudeToolFlags(policy),
+        opts.bin,
+        "-p",
+        input.prompt,
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        ...claudeToolFlags(policy),
         ...(opts.model ? ["--model", opts.model] : []),
         ...(opts.effort ? ["--effort", opts.effort] : []),
         ...(resume ? ["--resume", resume] : ["--session-id", sessionId]),
@@ -81,7 +87,13 @@ export function claudeAgent(opts: ClaudeAgentOptions): Agent {
         cwd: input.workspace,
         stdin: null,
         timeoutSec: opts.timeoutSec,
-        env: sandbox.environment({ ...process.env, HOME: home, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: process.env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] ?? "1", DISABLE_AUTOUPDATER: "1", ...(opts.contextLimit !== undefined ? { CLAUDE_CODE_AUTO_COMPACT_WINDOW: String(opts.contextLimit) } : {}) }),
+        env: sandbox.environment({
+          ...process.env,
+          HOME: home,
+          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: process.env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] ?? "1",
+          DISABLE_AUTOUPDATER: "1",
+          ...(opts.contextLimit !== undefined ? { CLAUDE_CODE_AUTO_COMPACT_WINDOW: String(opts.contextLimit) } : {}),
+        }),
         onStdoutLine: (line) => {
           const msg = jsonLine(line);
           if (msg?.["type"] === "result") result = msg;
@@ -93,22 +105,47 @@ export function claudeAgent(opts: ClaudeAgentOptions): Agent {
       // A transcript that is gone (agent-home deleted) must not be resumed forever: the retry starts afresh.
       const lost = resume !== null && /no conversation found/i.test(outcome.stderrTail + outcome.stdoutTail);
       if (lost) writeSessionRecord(input.workspace, { backend: "claude", sessionId: resume, confirmed: false });
-      else if (parsed.success) writeSessionRecord(input.workspace, { backend: "claude", sessionId: parsed.output.session_id, confirmed: true });
+      else if (parsed.success)
+        writeSessionRecord(input.workspace, { backend: "claude", sessionId: parsed.output.session_id, confirmed: true });
       if (failure) return err(failure);
       if (!parsed.success) {
-        return err(prolongError("agent-output", `claude exited 0 but printed no JSON result line${tailOf(outcome.stdoutTail || outcome.stderrTail)}`, { fix: "run the same claude command by hand in the workspace to see what it prints" }));
+        return err(
+          prolongError(
+            "agent-output",
+            `claude exited 0 but printed no JSON result line${tailOf(outcome.stdoutTail || outcome.stderrTail)}`,
+            { fix: "run the same claude command by hand in the workspace to see what it prints" },
+          ),
+        );
       }
       const r = parsed.output;
       if (r.is_error === true || r.subtype !== "success") {
-        return err(prolongError("agent-error", `claude ended its turn with an error (${r.subtype})${r.result ? `: ${r.result.slice(0, 500)}` : ""}`, { fix: "check the model API settings (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL) and --model" }));
+        return err(
+          prolongError(
+            "agent-error",
+            `claude ended its turn with an error (${r.subtype})${r.result ? `: ${r.result.slice(0, 500)}` : ""}`,
+            { fix: "check the model API settings (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL) and --model" },
+          ),
+        );
       }
       const denied = r.permission_denials ?? [];
       // In a restricted arm a refusal is the arm working: the model was told and went on. Otherwise it fails the turn.
       if (denied.length > 0 && !isRestricted(policy)) {
         const tools = [...new Set(denied.map((d) => d.tool_name))].join(", ");
-        return err(prolongError("agent-denied", `claude was denied ${denied.length} tool call(s) (${tools}); the turn is treated as failed`, { fix: `the agent may use ${CLAUDE_TOOLS}; the instructions file says so` }));
+        return err(
+          prolongError(
+            "agent-denied",
+            `claude was denied ${denied.length} tool call(s) (${tools}); the turn is treated as failed`,
+            { fix: `the agent may use ${CLAUDE_TOOLS}; the instructions file says so` },
+          ),
+        );
       }
-      return ok({ text: r.result ?? "", toolCalls: toolUses.size, tokens: claudeTokens(r), wallMs: outcome.wallMs, exitCode: outcome.exitCode });
+      return ok({
+        text: r.result ?? "",
+        toolCalls: toolUses.size,
+        tokens: claudeTokens(r),
+        wallMs: outcome.wallMs,
+        exitCode: outcome.exitCode,
+      });
     },
   };
 }
@@ -117,13 +154,20 @@ export function claudeAgent(opts: ClaudeAgentOptions): Agent {
 export function claudeTokens(r: Pick<ClaudeResult, "usage">): TokenUsage {
   const u = r.usage ?? {};
   const reads = u.cache_read_input_tokens ?? 0;
-  return { input: (u.input_tokens ?? 0) + reads + (u.cache_creation_input_tokens ?? 0), cached: reads, output: u.output_tokens ?? 0 };
+  return {
+    input: (u.input_tokens ?? 0) + reads + (u.cache_creation_input_tokens ?? 0),
+    cached: reads,
+    output: u.output_tokens ?? 0,
+  };
 }
 
 function toolUseIds(msg: Record<string, unknown>): string[] {
   const message = msg["message"] as { content?: unknown } | undefined;
   if (!message || !Array.isArray(message.content)) return [];
   return message.content
-    .filter((b): b is { type: string; id: string } => typeof b === "object" && b !== null && (b as { type?: unknown }).type === "tool_use")
+    .filter(
+      (b): b is { type: string; id: string } =>
+        typeof b === "object" && b !== null && (b as { type?: unknown }).type === "tool_use",
+    )
     .map((b) => String(b.id));
 }

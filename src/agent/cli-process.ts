@@ -62,7 +62,14 @@ export async function runInGroup(spec: ProcessSpec): Promise<ProcessOutcome> {
     });
   } catch (e) {
     // posix_spawn can fail at once (E2BIG for a huge prompt, ENOENT for a cwd that is gone): a failed turn, not a crash.
-    return { exitCode: 127, timedOut: false, stdoutTail: "", stderrTail: "", wallMs: Math.round(performance.now() - started), spawnError: (e as Error).message };
+    return {
+      exitCode: 127,
+      timedOut: false,
+      stdoutTail: "",
+      stderrTail: "",
+      wallMs: Math.round(performance.now() - started),
+      spawnError: (e as Error).message,
+    };
   }
   const marks: TurnMarks = { leader: child.pid ?? -1, token, pipes: child.pid === undefined ? [] : pipesOf(child.pid) };
   let stdoutTail = "";
@@ -75,7 +82,9 @@ export async function runInGroup(spec: ProcessSpec): Promise<ProcessOutcome> {
     partial = lines.pop() ?? "";
     for (const line of lines) spec.onStdoutLine(line);
   });
-  child.stderr?.setEncoding("utf8").on("data", (d: string) => { stderrTail = (stderrTail + d).slice(-TAIL_BYTES); });
+  child.stderr?.setEncoding("utf8").on("data", (d: string) => {
+    stderrTail = (stderrTail + d).slice(-TAIL_BYTES);
+  });
   if (child.stdin) {
     child.stdin.on("error", () => {}); // a program that never reads stdin closes the pipe early
     child.stdin.end(spec.stdin ?? "");
@@ -95,25 +104,41 @@ export async function runInGroup(spec: ProcessSpec): Promise<ProcessOutcome> {
     });
     child.on("exit", (code, signal) => {
       exitedAt = ticksSinceBoot();
-      res(code ?? 128 + (signal ? SIGNALS[signal] ?? 0 : 0));
+      res(code ?? 128 + (signal ? (SIGNALS[signal] ?? 0) : 0));
     });
   });
   clearTimeout(timer);
   if (marks.leader > 0) killTurnProcesses(marks, false, exitedAt); // whatever it left running in the background goes too
   // The streams end once every holder of the pipes is gone; one we could not find is cut off, not waited for.
   let drain: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([closed, new Promise<void>((res) => { drain = setTimeout(res, DRAIN_MS); })]);
+  await Promise.race([
+    closed,
+    new Promise<void>((res) => {
+      drain = setTimeout(res, DRAIN_MS);
+    }),
+  ]);
   clearTimeout(drain);
   child.stdout?.destroy();
   child.stderr?.destroy();
   if (spec.onStdoutLine && partial !== "") spec.onStdoutLine(partial);
-  return { exitCode, timedOut, stdoutTail, stderrTail, wallMs: Math.round(performance.now() - started), ...(spawnError ? { spawnError } : {}) };
+  return {
+    exitCode,
+    timedOut,
+    stdoutTail,
+    stderrTail,
+    wallMs: Math.round(performance.now() - started),
+    ...(spawnError ? { spawnError } : {}),
+  };
 }
 
 /** The failure of a turn that did not end normally: timed out, not started, or a non-zero exit. Null if it exited 0. */
 export function processFailure(what: string, o: ProcessOutcome, timeoutSec: number): ProlongError | null {
   if (o.timedOut) {
-    return prolongError("agent-timeout", `${what} did not finish within ${timeoutSec}s (after ${o.wallMs} ms); every process it started was killed`, { fix: "raise --agent-timeout, or check that the agent's model API answers" });
+    return prolongError(
+      "agent-timeout",
+      `${what} did not finish within ${timeoutSec}s (after ${o.wallMs} ms); every process it started was killed`,
+      { fix: "raise --agent-timeout, or check that the agent's model API answers" },
+    );
   }
   if (o.spawnError) return prolongError("agent-exit", `${what} could not be started: ${o.spawnError}`);
   if (o.exitCode === 0) return null;
@@ -145,7 +170,9 @@ export function findCli(name: string, opts: { dirs?: readonly string[]; path?: s
 }
 
 export function cliMissing(name: string, npmPackage: string): ProlongError {
-  return prolongError("cli-missing", `the ${name} CLI was found neither in ./node_modules/.bin nor on PATH`, { fix: `install it: npm install ${npmPackage} (or npm install -g ${npmPackage})` });
+  return prolongError("cli-missing", `the ${name} CLI was found neither in ./node_modules/.bin nor on PATH`, {
+    fix: `install it: npm install ${npmPackage} (or npm install -g ${npmPackage})`,
+  });
 }
 
 // ---- the files a CLI backend keeps beside the workspace, in the run directory the agent cannot see ----
@@ -181,10 +208,21 @@ export function readSessionRecord(workspace: string): Result<SessionRecord | nul
   try {
     json = JSON.parse(readFileSync(path, "utf8"));
   } catch (e) {
-    return err(prolongError("bad-session", `cannot read the agent's session record: ${(e as Error).message}`, { path, fix: "delete the file to start a fresh agent session" }));
+    return err(
+      prolongError("bad-session", `cannot read the agent's session record: ${(e as Error).message}`, {
+        path,
+        fix: "delete the file to start a fresh agent session",
+      }),
+    );
   }
   const parsed = v.safeParse(SessionRecordSchema, json);
-  if (!parsed.success) return err(prolongError("bad-session", `the agent's session record is malformed: ${parsed.issues[0].message}`, { path, fix: "delete the file to start a fresh agent session" }));
+  if (!parsed.success)
+    return err(
+      prolongError("bad-session", `the agent's session record is malformed: ${parsed.issues[0].message}`, {
+        path,
+        fix: "delete the file to start a fresh agent session",
+      }),
+    );
   return ok(parsed.output);
 }
 

@@ -11,7 +11,16 @@ import { hiddenDirs } from "./sandbox.ts";
 /** The words of a shell command that look like paths: absolute, ~/..., ./..., or a name with a script extension. */
 export function pathWords(cmd: string): string[] {
   const words = [...cmd.matchAll(/'([^']*)'|"([^"]*)"|([^\s;&|<>()]+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
-  return words.filter((w) => !w.startsWith("-") && !w.includes("=") && (w.startsWith("/") || w.startsWith("~/") || w.startsWith("./") || w.startsWith("../") || /^[\w./-]+\.(py|sh|js|mjs|cjs|ts|rb|pl|jl|R)$/.test(w)));
+  return words.filter(
+    (w) =>
+      !w.startsWith("-") &&
+      !w.includes("=") &&
+      (w.startsWith("/") ||
+        w.startsWith("~/") ||
+        w.startsWith("./") ||
+        w.startsWith("../") ||
+        /^[\w./-]+\.(py|sh|js|mjs|cjs|ts|rb|pl|jl|R)$/.test(w)),
+  );
 }
 
 function isFile(path: string): boolean {
@@ -31,16 +40,26 @@ function inside(path: string, dir: string): boolean {
  * `cwd` is where prolong was started (a relative path that exists there but not in the workspace is the
  * common mistake); `sandbox` is the sandbox the agent runs in.
  */
-export function checkCommandPaths(cmd: string, workspace: string, sandbox: "bwrap" | "none", cwd = process.cwd(), which: (name: string) => string | null = (n) => Bun.which(n)): ProlongError | null {
+export function checkCommandPaths(
+  cmd: string,
+  workspace: string,
+  sandbox: "bwrap" | "none",
+  cwd = process.cwd(),
+  which: (name: string) => string | null = (n) => Bun.which(n),
+): ProlongError | null {
   const hidden = sandbox === "bwrap" ? hiddenDirs(workspace) : [];
   // The program itself, found on PATH: an interpreter installed under a home directory (pyenv, nvm) is hidden too.
   const program = /^\s*([\w.+-]+)(\s|$)/.exec(cmd)?.[1];
   const found = program === undefined ? null : which(program);
   const programCover = found === null ? undefined : hidden.find((h) => inside(found, h));
   if (found !== null && programCover !== undefined) {
-    return prolongError("cmd-hidden", `--cmd runs ${program}, found at ${found}, but under the bwrap sandbox the agent cannot see ${programCover}`, {
-      fix: `give a program the sandbox shows (e.g. /usr/bin/${program} if the system has one), or pass --sandbox none (no confinement)`,
-    });
+    return prolongError(
+      "cmd-hidden",
+      `--cmd runs ${program}, found at ${found}, but under the bwrap sandbox the agent cannot see ${programCover}`,
+      {
+        fix: `give a program the sandbox shows (e.g. /usr/bin/${program} if the system has one), or pass --sandbox none (no confinement)`,
+      },
+    );
   }
   for (const word of pathWords(cmd)) {
     const expanded = word.startsWith("~/") ? join(homedir(), word.slice(2)) : word;
@@ -48,9 +67,13 @@ export function checkCommandPaths(cmd: string, workspace: string, sandbox: "bwra
       const cover = hidden.find((h) => inside(expanded, h) && !inside(expanded, workspace));
       // Only an existing file counts: the agent may well use its own private /tmp for scratch files.
       if (cover !== undefined && isFile(expanded)) {
-        return prolongError("cmd-hidden", `--cmd names ${word}, but under the bwrap sandbox the agent cannot see ${cover}${cover === "/tmp" ? " (it gets a private, empty /tmp)" : " (home directories and the runs directory are hidden)"}`, {
-          fix: `move the script to a directory the sandbox shows (e.g. under /opt or your project, outside ${cover}), or pass --sandbox none (no confinement)`,
-        });
+        return prolongError(
+          "cmd-hidden",
+          `--cmd names ${word}, but under the bwrap sandbox the agent cannot see ${cover}${cover === "/tmp" ? " (it gets a private, empty /tmp)" : " (home directories and the runs directory are hidden)"}`,
+          {
+            fix: `move the script to a directory the sandbox shows (e.g. under /opt or your project, outside ${cover}), or pass --sandbox none (no confinement)`,
+          },
+        );
       }
       continue;
     }
@@ -58,13 +81,21 @@ export function checkCommandPaths(cmd: string, workspace: string, sandbox: "bwra
     if (!existsSync(join(workspace, expanded)) && existsSync(resolve(cwd, expanded))) {
       const cover = hidden.find((h) => inside(resolve(cwd, expanded), h));
       if (cover !== undefined) {
-        return prolongError("cmd-relative", `--cmd names ${word}, which exists here (${resolve(cwd, expanded)}) but the command runs inside the run's workspace, and under the bwrap sandbox ${cover} is hidden`, {
-          fix: `move the script outside ${cover} and give its absolute path, or pass --sandbox none (no confinement)`,
-        });
+        return prolongError(
+          "cmd-relative",
+          `--cmd names ${word}, which exists here (${resolve(cwd, expanded)}) but the command runs inside the run's workspace, and under the bwrap sandbox ${cover} is hidden`,
+          {
+            fix: `move the script outside ${cover} and give its absolute path, or pass --sandbox none (no confinement)`,
+          },
+        );
       }
-      return prolongError("cmd-relative", `--cmd names ${word}, which exists here but the command runs inside the run's workspace, where it does not`, {
-        fix: `give its absolute path: --cmd '${cmd.replace(word, resolve(cwd, expanded))}'`,
-      });
+      return prolongError(
+        "cmd-relative",
+        `--cmd names ${word}, which exists here but the command runs inside the run's workspace, where it does not`,
+        {
+          fix: `give its absolute path: --cmd '${cmd.replace(word, resolve(cwd, expanded))}'`,
+        },
+      );
     }
   }
   return null;

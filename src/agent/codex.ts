@@ -48,8 +48,17 @@ export function codexAgent(opts: CodexAgentOptions): Agent {
       const userCodexHome = opts.userCodexHome ?? process.env["CODEX_HOME"] ?? join(homedir(), ".codex");
       const codexHome = seedCodexHome(home, userCodexHome);
       const argv = [
-        opts.bin, "exec", "--json", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",
-        "-c", "analytics.enabled=false", "-c", "check_for_update_on_startup=false", "--disable", "plugins",
+        opts.bin,
+        "exec",
+        "--json",
+        "--skip-git-repo-check",
+        "--dangerously-bypass-approvals-and-sandbox",
+        "-c",
+        "analytics.enabled=false",
+        "-c",
+        "check_for_update_on_startup=false",
+        "--disable",
+        "plugins",
         ...(opts.model ? ["-m", opts.model] : []),
         ...(opts.effort ? ["-c", `model_reasoning_effort=${JSON.stringify(opts.effort)}`] : []),
         ...(opts.contextLimit !== undefined ? ["-c", `model_auto_compact_token_limit=${opts.contextLimit}`] : []),
@@ -67,14 +76,37 @@ export function codexAgent(opts: CodexAgentOptions): Agent {
       });
       const cumulative = seen.cumulative ?? record?.cumulative;
       const id = seen.threadId ?? record?.sessionId;
-      if (id !== undefined) writeSessionRecord(input.workspace, { backend: "codex", sessionId: id, confirmed: true, ...(cumulative ? { cumulative } : {}) });
+      if (id !== undefined)
+        writeSessionRecord(input.workspace, {
+          backend: "codex",
+          sessionId: id,
+          confirmed: true,
+          ...(cumulative ? { cumulative } : {}),
+        });
       const failure = processFailure("codex", outcome, opts.timeoutSec);
       if (failure) return err(failure);
-      if (seen.failed !== null) return err(prolongError("agent-error", `codex reported a failed turn: ${seen.failed}`, { fix: "check the model provider settings (CODEX_API_KEY, config.toml) and --model" }));
+      if (seen.failed !== null)
+        return err(
+          prolongError("agent-error", `codex reported a failed turn: ${seen.failed}`, {
+            fix: "check the model provider settings (CODEX_API_KEY, config.toml) and --model",
+          }),
+        );
       if (seen.cumulative === null) {
-        return err(prolongError("agent-output", `codex exited 0 but printed no turn.completed line${tailOf(seen.lastError || outcome.stdoutTail || outcome.stderrTail)}`, { fix: "run the same codex exec command by hand in the workspace to see what it prints" }));
+        return err(
+          prolongError(
+            "agent-output",
+            `codex exited 0 but printed no turn.completed line${tailOf(seen.lastError || outcome.stdoutTail || outcome.stderrTail)}`,
+            { fix: "run the same codex exec command by hand in the workspace to see what it prints" },
+          ),
+        );
       }
-      return ok({ text: seen.text, toolCalls: seen.toolCalls, tokens: usageDelta(seen.cumulative, record?.cumulative), wallMs: outcome.wallMs, exitCode: outcome.exitCode });
+      return ok({
+        text: seen.text,
+        toolCalls: seen.toolCalls,
+        tokens: usageDelta(seen.cumulative, record?.cumulative),
+        wallMs: outcome.wallMs,
+        exitCode: outcome.exitCode,
+      });
     },
   };
 }
@@ -100,7 +132,8 @@ class TurnEvents {
       else if (typeof item?.type === "string" && !NOT_TOOL_CALLS.has(item.type)) this.toolCalls += 1;
     } else if (type === "turn.completed") {
       const u = v.safeParse(UsageSchema, msg["usage"]);
-      if (u.success) this.cumulative = { input: u.output.input_tokens, cached: u.output.cached_input_tokens, output: u.output.output_tokens };
+      if (u.success)
+        this.cumulative = { input: u.output.input_tokens, cached: u.output.cached_input_tokens, output: u.output.output_tokens };
     } else if (type === "turn.failed") {
       this.failed = String((msg["error"] as { message?: unknown } | undefined)?.message ?? "unknown error");
     } else if (type === "error" && typeof msg["message"] === "string") this.lastError = msg["message"];
@@ -119,7 +152,10 @@ export function usageDelta(now: TokenUsage, before: TokenUsage | undefined): Tok
  * reach Codex too. Read from the user's file, never from the workspace's copy, which the agent can rewrite
  * to name any secret of the harness's environment.
  */
-export function providerKeys(userCodexHome: string, env: Readonly<Record<string, string | undefined>> = process.env): Record<string, string> {
+export function providerKeys(
+  userCodexHome: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Record<string, string> {
   const config = join(userCodexHome, "config.toml");
   let text: string;
   try {

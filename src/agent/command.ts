@@ -40,7 +40,13 @@ export function commandAgent(opts: CommandAgentOptions): Agent {
       });
       const failure = processFailure("the command", outcome, opts.timeoutSec);
       if (failure) return err(failure);
-      return ok({ text: outcome.stdoutTail.trim().slice(-ANSWER_CHARS), toolCalls: 0, tokens: NO_TOKENS, wallMs: outcome.wallMs, exitCode: outcome.exitCode });
+      return ok({
+        text: outcome.stdoutTail.trim().slice(-ANSWER_CHARS),
+        toolCalls: 0,
+        tokens: NO_TOKENS,
+        wallMs: outcome.wallMs,
+        exitCode: outcome.exitCode,
+      });
     },
   };
 }

@@ -23,22 +23,37 @@ export const CLI_PACKAGES = { claude: "@anthropic-ai/claude-code", codex: "@open
  * `find` locates a CLI by name (replaceable so tests can make one missing); `workspace`, when known, lets a
  * command agent's --cmd be checked for files it will not see there.
  */
-export function createAgent(config: RunConfig, find: (name: string) => string | null = findCli, workspace?: string): Result<Agent, ProlongError> {
+export function createAgent(
+  config: RunConfig,
+  find: (name: string) => string | null = findCli,
+  workspace?: string,
+): Result<Agent, ProlongError> {
   switch (config.agent) {
     case "explorer":
       // Each environment kind has its own built-in player: the grid explorer, or the NetHack agent.
       return ok(config.env === "nethack" ? createNethackAgent() : createExplorer());
     case "human":
       if (!process.stdin.isTTY || !process.stdout.isTTY) {
-        return err(prolongError("no-terminal", "--agent human plays in this terminal, but stdin or stdout is not one", { fix: "run it in an interactive terminal (not through a pipe or a file)" }));
+        return err(
+          prolongError("no-terminal", "--agent human plays in this terminal, but stdin or stdout is not one", {
+            fix: "run it in an interactive terminal (not through a pipe or a file)",
+          }),
+        );
       }
       return ok(humanAgent({ input: process.stdin, output: process.stdout, interrupt: () => process.emit("SIGINT") }));
     case "command": {
-      if (!config.cmd) return err(prolongError("bad-config", "--agent command needs --cmd '<shell command>'", { fix: "e.g. --agent command --cmd 'python3 my_agent.py'" }));
+      if (!config.cmd)
+        return err(
+          prolongError("bad-config", "--agent command needs --cmd '<shell command>'", {
+            fix: "e.g. --agent command --cmd 'python3 my_agent.py'",
+          }),
+        );
       const cmd = config.cmd;
       return chooseSandbox(config.sandbox, undefined, config.passEnv).andThen((sandbox) => {
         const unseen = workspace === undefined ? null : checkCommandPaths(cmd, workspace, sandbox.kind);
-        return unseen ? err(unseen) : ok({ ...commandAgent({ cmd, timeoutSec: config.agentTimeoutSec, sandbox }), sandbox: sandbox.kind });
+        return unseen
+          ? err(unseen)
+          : ok({ ...commandAgent({ cmd, timeoutSec: config.agentTimeoutSec, sandbox }), sandbox: sandbox.kind });
       });
     }
     case "mini":
@@ -52,12 +67,28 @@ export function createAgent(config: RunConfig, find: (name: string) => string | 
         if (possible.isErr()) return err(possible.error);
       }
       if (kind === "claude" && config.contextLimit !== undefined && config.contextLimit < CLAUDE_MIN_COMPACT_WINDOW) {
-        return err(prolongError("bad-config", `--context-limit ${config.contextLimit} is below Claude Code's smallest auto-compact window (${CLAUDE_MIN_COMPACT_WINDOW} tokens; it raises smaller values to that)`, { fix: `use --context-limit ${CLAUDE_MIN_COMPACT_WINDOW} or more with Claude Code, or run the arm with --agent mini or codex (docs/ablations.md)` }));
+        return err(
+          prolongError(
+            "bad-config",
+            `--context-limit ${config.contextLimit} is below Claude Code's smallest auto-compact window (${CLAUDE_MIN_COMPACT_WINDOW} tokens; it raises smaller values to that)`,
+            {
+              fix: `use --context-limit ${CLAUDE_MIN_COMPACT_WINDOW} or more with Claude Code, or run the arm with --agent mini or codex (docs/ablations.md)`,
+            },
+          ),
+        );
       }
       const bin = find(kind);
       if (bin === null) return err(cliMissing(kind, CLI_PACKAGES[kind]));
       return chooseSandbox(config.sandbox, undefined, config.passEnv).map((sandbox) => {
-        const opts = { bin, timeoutSec: config.agentTimeoutSec, sandbox, policy, ...(config.model ? { model: config.model } : {}), ...(config.effort ? { effort: config.effort } : {}), ...(config.contextLimit !== undefined ? { contextLimit: config.contextLimit } : {}) };
+        const opts = {
+          bin,
+          timeoutSec: config.agentTimeoutSec,
+          sandbox,
+          policy,
+          ...(config.model ? { model: config.model } : {}),
+          ...(config.effort ? { effort: config.effort } : {}),
+          ...(config.contextLimit !== undefined ? { contextLimit: config.contextLimit } : {}),
+        };
         return { ...(kind === "claude" ? claudeAgent(opts) : codexAgent(opts)), sandbox: sandbox.kind };
       });
     }

@@ -12,7 +12,15 @@ export type InputEvent =
 export const TERMINAL_MODES_ON = "\x1b[?1000h\x1b[?1006h\x1b[?2004h\x1b[?25l";
 export const TERMINAL_MODES_OFF = "\x1b[?1000l\x1b[?1006l\x1b[?2004l\x1b[?25h";
 
-const CSI_KEYS: Record<string, string> = { A: "up", B: "down", C: "right", D: "left", "5~": "pgup", "6~": "pgdn", "3~": "delete" };
+const CSI_KEYS: Record<string, string> = {
+  A: "up",
+  B: "down",
+  C: "right",
+  D: "left",
+  "5~": "pgup",
+  "6~": "pgdn",
+  "3~": "delete",
+};
 
 /** The events in `buffer` and what is left of an unfinished escape sequence at its end. */
 export function parseInput(buffer: string): { events: InputEvent[]; rest: string } {
@@ -40,7 +48,8 @@ export function parseInput(buffer: string): { events: InputEvent[]; rest: string
         if (mouse) {
           const button = Number(mouse[1]);
           // Left button (0) pressed (M), not a motion (32) or wheel (64) report.
-          if (mouse[4] === "M" && (button & 3) === 0 && (button & 96) === 0) events.push({ kind: "click", col: Number(mouse[2]), row: Number(mouse[3]) });
+          if (mouse[4] === "M" && (button & 3) === 0 && (button & 96) === 0)
+            events.push({ kind: "click", col: Number(mouse[2]), row: Number(mouse[3]) });
           continue;
         }
         if (body === "200~" || body === "201~") continue; // bracketed paste markers: the text between is keys

@@ -36,9 +36,18 @@ export function boardLines(rows: number, clickable: boolean, gridHeight: number)
   return Math.max(4, Math.min(Math.ceil(gridHeight / 2), rows - (clickable ? 4 : 3)));
 }
 
-export function layoutOf(s: Pick<ScreenInput, "rows" | "clickable" | "top"> & { board: Pick<Grid, "width" | "height"> }): ScreenLayout {
+export function layoutOf(
+  s: Pick<ScreenInput, "rows" | "clickable" | "top"> & { board: Pick<Grid, "width" | "height"> },
+): ScreenLayout {
   const lines = boardLines(s.rows, s.clickable, s.board.height);
-  return { boardRow: s.clickable ? 3 : 2, boardCol: s.clickable ? GUTTER + 1 : 1, top: clampTop(s.top, lines, s.board.height), lines, gridWidth: s.board.width, gridHeight: s.board.height };
+  return {
+    boardRow: s.clickable ? 3 : 2,
+    boardCol: s.clickable ? GUTTER + 1 : 1,
+    top: clampTop(s.top, lines, s.board.height),
+    lines,
+    gridWidth: s.board.width,
+    gridHeight: s.board.height,
+  };
 }
 
 function clampTop(top: number, lines: number, height: number): number {
@@ -54,11 +63,18 @@ function cut(text: string, cols: number): string {
 export function renderScreen(s: ScreenInput): { text: string; layout: ScreenLayout } {
   const layout = layoutOf(s);
   const { top, lines } = layout;
-  const window: Grid = { width: s.board.width, height: Math.min(2 * lines, s.board.height - top), cells: s.board.cells.subarray(top * s.board.width, Math.min(s.board.height, top + 2 * lines) * s.board.width) };
+  const window: Grid = {
+    width: s.board.width,
+    height: Math.min(2 * lines, s.board.height - top),
+    cells: s.board.cells.subarray(top * s.board.width, Math.min(s.board.height, top + 2 * lines) * s.board.width),
+  };
   const drawn = gridToAnsi(window);
   // A board taller than the window: which rows show, on the status line (always visible), with the keys if they fit.
   const bottom = Math.min(s.board.height, top + 2 * lines) - 1;
-  const scrolled = s.board.height > 2 * lines ? [` · rows ${top}-${bottom}/${s.board.height} PgUp/Dn`, ` · rows ${top}-${bottom}/${s.board.height}`] : [""];
+  const scrolled =
+    s.board.height > 2 * lines
+      ? [` · rows ${top}-${bottom}/${s.board.height} PgUp/Dn`, ` · rows ${top}-${bottom}/${s.board.height}`]
+      : [""];
   const status = s.status + (scrolled.find((m) => s.status.length + m.length < s.cols) ?? scrolled[scrolled.length - 1]!);
   const out: string[] = [cut(status, s.cols)];
   if (s.clickable) {
@@ -92,7 +108,8 @@ export function followChange(before: Grid | undefined, after: Grid, top: number,
   if (after.height <= 2 * lines) return 0;
   let first = -1;
   let last = -1;
-  if (before === undefined || before.width !== after.width || before.height !== after.height) return clampTop(top, lines, after.height);
+  if (before === undefined || before.width !== after.width || before.height !== after.height)
+    return clampTop(top, lines, after.height);
   for (let y = 0; y < after.height - 1; y++) {
     const a = before.cells.subarray(y * after.width, (y + 1) * after.width);
     const b = after.cells.subarray(y * after.width, (y + 1) * after.width);

@@ -124,7 +124,8 @@ export function humanAgent(io: TerminalIO): Agent {
     name: "human",
     async turn(input: TurnInput): Promise<Result<TurnReply, ProlongError>> {
       const view = input.view;
-      if (!view) return err(prolongError("human-no-view", "the human player was called without the game's state (a bug in prolong)"));
+      if (!view)
+        return err(prolongError("human-no-view", "the human player was called without the game's state (a bug in prolong)"));
       start();
       const began = Date.now();
       const board = view.frame.frames[view.frame.frames.length - 1]!;
@@ -135,8 +136,10 @@ export function humanAgent(io: TerminalIO): Agent {
       top = followChange(lastBoard, board, top, lines);
       lastBoard = board;
       const score = view.frame.levelsCompleted;
-      if (lastScore !== null && score > lastScore) note = levelMessage(score, view.levelActions[score - 1] ?? 0, view.info.baselineActions[score - 1]);
-      else if (view.attempt > lastAttempt && score === lastScore) note = `Game over: the level starts again (attempt ${view.attempt}).`;
+      if (lastScore !== null && score > lastScore)
+        note = levelMessage(score, view.levelActions[score - 1] ?? 0, view.info.baselineActions[score - 1]);
+      else if (view.attempt > lastAttempt && score === lastScore)
+        note = `Game over: the level starts again (attempt ${view.attempt}).`;
       else if (view.frame.message) note = view.frame.message;
       lastScore = score;
       lastAttempt = view.attempt;
@@ -180,7 +183,8 @@ export function humanAgent(io: TerminalIO): Agent {
         }
         const command = keyCommand(ev.key);
         if (command.kind === "action") {
-          const offered: readonly number[] = view.frame.availableActions.length > 0 ? view.frame.availableActions : view.info.availableActions;
+          const offered: readonly number[] =
+            view.frame.availableActions.length > 0 ? view.frame.availableActions : view.info.availableActions;
           if (command.action.id !== 0 && !offered.includes(command.action.id)) {
             note = `this game does not offer ACTION${command.action.id} here`;
             draw();

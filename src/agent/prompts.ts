@@ -40,12 +40,12 @@ const LOG_STRUCTURE = [
   "Its structure:",
   "- Each section starts with a line of exactly 80 `=` and a header line",
   "  `Action N | Level L | Attempt A | Plan Step i/K | Score: S` (Action 0 is `INITIAL STATE`).",
-  "- `[PLAN]` holds YOUR earlier words (never an observation); `Tool Call: ACTION6({\"x\": 3, \"y\": 9})` the action.",
+  '- `[PLAN]` holds YOUR earlier words (never an observation); `Tool Call: ACTION6({"x": 3, "y": 9})` the action.',
   "- `[INITIAL BOARD STATE]` / `[POST-ACTION BOARD STATE]` is followed by the board: 64 lines of 64",
   "  characters, one per cell. Animations show `[frame i/n]` boards, then `[settled]` and the final board.",
 ];
 const PALETTE = [
-  "- Colours 0..15 are written `$ 8 # h q O C z n f ( G - > I \"` in that order. The bottom row is",
+  '- Colours 0..15 are written `$ 8 # h q O C z n f ( G - > I "` in that order. The bottom row is',
   "  often a step or energy bar, not part of the scene.",
   "- Score is the number of levels completed; Attempt rises after a game over.",
 ];
@@ -61,7 +61,9 @@ function memoryText(c: PromptContext): string[] {
         "shown and every action taken, in order. The harness appends to it after each action; it is your only",
         "memory between turns. It grows large: do not read it whole. Parse it with code (grep, python, awk, your",
         "own scripts) to answer exact questions: what happened after ACTION3 on level 2, where a colour appeared.",
-        ...LOG_STRUCTURE, ...PALETTE, RESTORED,
+        ...LOG_STRUCTURE,
+        ...PALETTE,
+        RESTORED,
       ];
     case "last":
       return [
@@ -70,7 +72,9 @@ function memoryText(c: PromptContext): string[] {
         `section${c.window.sections === 1 ? "" : "s"} of this game — not the whole game. Older sections are dropped from your copy as new ones arrive`,
         "(the harness keeps the full record, you do not see it). Anything you want to remember for longer, keep",
         "in your own files. Read the file with code (grep, python, awk, your own scripts).",
-        ...LOG_STRUCTURE, ...PALETTE, RESTORED,
+        ...LOG_STRUCTURE,
+        ...PALETTE,
+        RESTORED,
       ];
     case "newest":
       return [
@@ -78,7 +82,10 @@ function memoryText(c: PromptContext): string[] {
         "`logs.txt` in this directory holds only the newest section: the last action taken and the board after",
         "it (animation frames removed, the settled board kept). Earlier sections are not in it; the harness",
         "keeps the full record, you do not see it. Anything you want to remember, keep in your own files.",
-        ...LOG_STRUCTURE.slice(0, 5), "  characters, one per cell (animation frames are removed in this arm).", ...PALETTE, RESTORED,
+        ...LOG_STRUCTURE.slice(0, 5),
+        "  characters, one per cell (animation frames are removed in this arm).",
+        ...PALETTE,
+        RESTORED,
       ];
     case "none":
       return [
@@ -95,19 +102,26 @@ function memoryText(c: PromptContext): string[] {
 function planText(c: PromptContext): string {
   if (c.stateless) return "   2-3 sentences. The harness appends your plan to plans.txt (kept between turns), not to the log.";
   if (c.window.kind === "none") return "   2-3 sentences. The harness records it; it is not shown to you again.";
-  if (c.window.kind === "full") return "   2-3 sentences. The harness writes this text into the log so you can read it back later.";
+  if (c.window.kind === "full")
+    return "   2-3 sentences. The harness writes this text into the log so you can read it back later.";
   return "   2-3 sentences. The harness writes this text into the log (you see it while it is within your window).";
 }
 
 function workspaceText(c: PromptContext): string[] {
   if (!c.stateless) return ["You may keep notes and scripts in this directory between turns."];
   const kept = c.window.kind === "none" ? "plans.txt and this file" : "logs.txt, plans.txt and this file";
-  return [`This directory is wiped after every turn except ${kept}: files you write there are gone next`, "turn. plans.txt holds the plans of your earlier turns, oldest first."];
+  return [
+    `This directory is wiped after every turn except ${kept}: files you write there are gone next`,
+    "turn. plans.txt holds the plans of your earlier turns, oldest first.",
+  ];
 }
 
 function budgetText(c: PromptContext): string[] {
   if (c.episodes <= 1) return [`The run ends at ${c.maxActions} actions (RESET counts) or when the game is won.`];
-  const where = c.window.kind === "none" ? [] : ["The log is kept across episodes: each new episode starts with an INITIAL STATE section marked", "`[EPISODE i/K]`."];
+  const where =
+    c.window.kind === "none"
+      ? []
+      : ["The log is kept across episodes: each new episode starts with an INITIAL STATE section marked", "`[EPISODE i/K]`."];
   return [
     `This is a lifetime of ${c.episodes} episodes of the same game (same levels, same seed). An episode ends at`,
     `${c.maxActions} actions (RESET counts) or when the game is won; then the game starts over from level 1.`,
@@ -147,38 +161,48 @@ export function instructionsText(c: PromptContext): string {
 
 /** One sentence for every turn's prompt: what the agent has now, so a windowed or wiped arm is never assumed whole. */
 export function memoryNow(c: PromptContext): string {
-  const lifetime = c.episodes > 1 && c.episode !== undefined ? `Episode ${c.episode} of ${c.episodes}${c.episode > 1 && c.window.kind !== "none" ? "; the earlier episodes are in the log before this one's INITIAL STATE section" : ""}. ` : "";
+  const lifetime =
+    c.episodes > 1 && c.episode !== undefined
+      ? `Episode ${c.episode} of ${c.episodes}${c.episode > 1 && c.window.kind !== "none" ? "; the earlier episodes are in the log before this one's INITIAL STATE section" : ""}. `
+      : "";
   return lifetime + memoryPart(c);
 }
 
 function memoryPart(c: PromptContext): string {
   const wiped = c.stateless ? " The workspace was wiped except logs.txt, plans.txt and the instructions." : "";
   switch (c.window.kind) {
-    case "full": return `logs.txt holds everything so far.${wiped}`;
-    case "last": return `logs.txt holds the initial section and the last ${c.window.sections} action section${c.window.sections === 1 ? "" : "s"}.${wiped}`;
-    case "newest": return `logs.txt holds only the newest section.${wiped}`;
-    case "none": return `There is no log; the board is below.${c.stateless ? " The workspace was wiped except plans.txt and the instructions." : ""}`;
+    case "full":
+      return `logs.txt holds everything so far.${wiped}`;
+    case "last":
+      return `logs.txt holds the initial section and the last ${c.window.sections} action section${c.window.sections === 1 ? "" : "s"}.${wiped}`;
+    case "newest":
+      return `logs.txt holds only the newest section.${wiped}`;
+    case "none":
+      return `There is no log; the board is below.${c.stateless ? " The workspace was wiped except plans.txt and the instructions." : ""}`;
   }
 }
 
 export function firstTurnPrompt(c: PromptContext, board?: string): string {
-  const head = c.window.kind !== "none"
-    ? `A new game has started. Read the end of logs.txt for the initial board, then write actions.json. ${memoryNow(c)}`
-    : "A new game has started. Here is the board; write actions.json.";
+  const head =
+    c.window.kind !== "none"
+      ? `A new game has started. Read the end of logs.txt for the initial board, then write actions.json. ${memoryNow(c)}`
+      : "A new game has started. Here is the board; write actions.json.";
   return board === undefined ? head : `${head}\n\n${board}`;
 }
 
 export function nextTurnPrompt(c: PromptContext, summary: string, board?: string): string {
-  const head = c.window.kind !== "none"
-    ? `Your actions were executed and appended to logs.txt. ${summary} ${memoryNow(c)} Study the new sections, then write actions.json.`
-    : `Your actions were executed. ${summary} ${memoryNow(c)} Here is the board now; write actions.json.`;
+  const head =
+    c.window.kind !== "none"
+      ? `Your actions were executed and appended to logs.txt. ${summary} ${memoryNow(c)} Study the new sections, then write actions.json.`
+      : `Your actions were executed. ${summary} ${memoryNow(c)} Here is the board now; write actions.json.`;
   return board === undefined ? head : `${head}\n\n${board}`;
 }
 
 export function resumePrompt(c: PromptContext, summary: string, board?: string): string {
-  const head = c.window.kind !== "none"
-    ? `This run was interrupted and has been resumed from its log. ${summary} ${memoryNow(c)} Re-read what you need, then write actions.json.`
-    : `This run was interrupted and has been resumed. ${summary} ${memoryNow(c)} Here is the board now; write actions.json.`;
+  const head =
+    c.window.kind !== "none"
+      ? `This run was interrupted and has been resumed from its log. ${summary} ${memoryNow(c)} Re-read what you need, then write actions.json.`
+      : `This run was interrupted and has been resumed. ${summary} ${memoryNow(c)} Here is the board now; write actions.json.`;
   return board === undefined ? head : `${head}\n\n${board}`;
 }
 
@@ -197,7 +221,10 @@ function toolsText(c: PromptContext): string[] {
     "read,grep,python": "reading files, listing directories, searching with grep and running python",
     all: "any shell command and file tool",
   };
-  const writes = c.tools.noWrite || c.tools.level === "read" || c.tools.level === "read,grep" ? "; no file may be created or changed except actions.json" : "";
+  const writes =
+    c.tools.noWrite || c.tools.level === "read" || c.tools.level === "read,grep"
+      ? "; no file may be created or changed except actions.json"
+      : "";
   return [
     "Nothing is executed while you work: the harness runs actions.json after your answer. In this run your tools",
     `are limited to ${rungs[c.tools.level]}${writes}. Anything else is refused and you are told why;`,

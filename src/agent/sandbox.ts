@@ -49,16 +49,42 @@ export const NO_SANDBOX: Sandbox = { kind: "none", wrap: (argv) => [...argv], en
  */
 export const AGENT_ENV = {
   names: [
-    "PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TERM", "COLORTERM", "NO_COLOR", "TZ", "TMPDIR",
-    "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "no_proxy", "all_proxy",
-    "SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS", "IS_SANDBOX", "DISABLE_AUTOUPDATER",
+    "PATH",
+    "HOME",
+    "USER",
+    "LOGNAME",
+    "SHELL",
+    "LANG",
+    "LANGUAGE",
+    "TERM",
+    "COLORTERM",
+    "NO_COLOR",
+    "TZ",
+    "TMPDIR",
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "NO_PROXY",
+    "ALL_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "no_proxy",
+    "all_proxy",
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "NODE_EXTRA_CA_CERTS",
+    "IS_SANDBOX",
+    "DISABLE_AUTOUPDATER",
   ],
   prefixes: ["LC_", "PROLONG_", "ANTHROPIC_", "CLAUDE_", "OPENAI_", "CODEX_"],
 } as const;
 
 /** `env` limited to AGENT_ENV and the names passed. */
-export function agentEnvironment(env: Readonly<Record<string, string | undefined>>, pass: readonly string[] = []): Record<string, string | undefined> {
-  const keep = (k: string) => (AGENT_ENV.names as readonly string[]).includes(k) || AGENT_ENV.prefixes.some((p) => k.startsWith(p)) || pass.includes(k);
+export function agentEnvironment(
+  env: Readonly<Record<string, string | undefined>>,
+  pass: readonly string[] = [],
+): Record<string, string | undefined> {
+  const keep = (k: string) =>
+    (AGENT_ENV.names as readonly string[]).includes(k) || AGENT_ENV.prefixes.some((p) => k.startsWith(p)) || pass.includes(k);
   return Object.fromEntries(Object.entries(env).filter(([k]) => keep(k)));
 }
 
@@ -73,12 +99,25 @@ export interface BwrapSupport {
 export const SANDBOX_UID = 1000;
 
 /** The sandbox --sandbox asks for. bwrap that is missing or cannot run is an error; auto then falls back to none. */
-export function chooseSandbox(kind: RunConfig["sandbox"], probe: () => BwrapSupport | null = probeBwrap, passEnv: readonly string[] = []): Result<Sandbox, ProlongError> {
+export function chooseSandbox(
+  kind: RunConfig["sandbox"],
+  probe: () => BwrapSupport | null = probeBwrap,
+  passEnv: readonly string[] = [],
+): Result<Sandbox, ProlongError> {
   if (kind === "none") return ok(NO_SANDBOX);
   const bwrap = probe();
-  if (bwrap !== null) return ok({ kind: "bwrap", wrap: (argv, dirs) => bwrapArgv(bwrap, argv, dirs), environment: (env) => agentEnvironment(env, passEnv) });
+  if (bwrap !== null)
+    return ok({
+      kind: "bwrap",
+      wrap: (argv, dirs) => bwrapArgv(bwrap, argv, dirs),
+      environment: (env) => agentEnvironment(env, passEnv),
+    });
   if (kind === "auto") return ok(NO_SANDBOX);
-  return err(prolongError("no-sandbox", "--sandbox bwrap: bubblewrap is not installed or cannot create a sandbox here", { fix: "install it (apt-get install bubblewrap; it needs unprivileged user namespaces or root), or pass --sandbox none" }));
+  return err(
+    prolongError("no-sandbox", "--sandbox bwrap: bubblewrap is not installed or cannot create a sandbox here", {
+      fix: "install it (apt-get install bubblewrap; it needs unprivileged user namespaces or root), or pass --sandbox none",
+    }),
+  );
 }
 
 let probed: BwrapSupport | null | undefined;

@@ -19,7 +19,10 @@ export interface ToolPolicy {
 export const ALL_TOOLS: ToolPolicy = { level: "all", noWrite: false };
 
 /** A run's policy from its settings (older runs, and runs without the flags, have every tool). */
-export function policyOf(settings: { readonly tools?: ToolLevel | undefined; readonly noWrite?: boolean | undefined }): ToolPolicy {
+export function policyOf(settings: {
+  readonly tools?: ToolLevel | undefined;
+  readonly noWrite?: boolean | undefined;
+}): ToolPolicy {
   return { level: settings.tools ?? "all", noWrite: settings.noWrite === true };
 }
 
@@ -29,18 +32,30 @@ export function isRestricted(p: ToolPolicy): boolean {
 
 /** --tools as typed (order and spaces free: "grep, read" is read,grep); an error lists the ladder. */
 export function parseToolLevel(text: string): Result<ToolLevel, ProlongError> {
-  const parts = new Set(text.split(",").map((p) => p.trim().toLowerCase()).filter(Boolean));
+  const parts = new Set(
+    text
+      .split(",")
+      .map((p) => p.trim().toLowerCase())
+      .filter(Boolean),
+  );
   for (const level of TOOL_LEVELS) {
     const want = new Set(level.split(","));
     if (want.size === parts.size && [...want].every((p) => parts.has(p))) return ok(level);
   }
-  return err(prolongError("bad-config", `--tools ${JSON.stringify(text)} is not a level of the tool ladder`, { fix: `use one of ${TOOL_LEVELS.join(" | ")} (each level adds to the one before)` }));
+  return err(
+    prolongError("bad-config", `--tools ${JSON.stringify(text)} is not a level of the tool ladder`, {
+      fix: `use one of ${TOOL_LEVELS.join(" | ")} (each level adds to the one before)`,
+    }),
+  );
 }
 
 /** --tools as a flag schema: a level of the ladder, in any order ("grep,read" is read,grep). */
 export const ToolLevelFlag = v.pipe(
   v.string(),
-  v.check((s) => parseToolLevel(s).isOk(), (i) => `must be one of ${TOOL_LEVELS.join(" | ")}, got '${String(i.input)}'`),
+  v.check(
+    (s) => parseToolLevel(s).isOk(),
+    (i) => `must be one of ${TOOL_LEVELS.join(" | ")}, got '${String(i.input)}'`,
+  ),
   v.transform((s): ToolLevel => parseToolLevel(s).unwrapOr("all")),
 );
 
@@ -96,5 +111,11 @@ export function claudeToolArgs(p: ToolPolicy): string[] {
 export function codexToolArgs(p: ToolPolicy): Result<string[], ProlongError> {
   if (p.level === "all" && !p.noWrite) return ok([]);
   const what = p.noWrite ? "--no-write" : `--tools ${p.level}`;
-  return err(prolongError("bad-config", `${what} cannot be enforced for Codex: its shell tool runs any program and its read-only sandbox would also forbid writing actions.json`, { fix: "run this arm with --agent mini or --agent claude, or use --tools all with Codex (see docs/ablations.md)" }));
+  return err(
+    prolongError(
+      "bad-config",
+      `${what} cannot be enforced for Codex: its shell tool runs any program and its read-only sandbox would also forbid writing actions.json`,
+      { fix: "run this arm with --agent mini or --agent claude, or use --tools all with Codex (see docs/ablations.md)" },
+    ),
+  );
 }

@@ -47,7 +47,11 @@ function pick<T>(r: Rand, xs: readonly T[]): T {
 function newBoard(r: Rand): Uint8Array {
   const cells = new Uint8Array(CELLS).fill(int(r, 0, 15));
   for (let n = int(r, 3, 9); n > 0; n--) {
-    const x0 = int(r, 0, SIDE - 8), y0 = int(r, 0, SIDE - 10), w = int(r, 2, 12), h = int(r, 2, 12), c = int(r, 0, 15);
+    const x0 = int(r, 0, SIDE - 8),
+      y0 = int(r, 0, SIDE - 10),
+      w = int(r, 2, 12),
+      h = int(r, 2, 12),
+      c = int(r, 0, 15);
     for (let y = y0; y < Math.min(SIDE - 1, y0 + h); y++) cells.fill(c, y * SIDE + x0, y * SIDE + Math.min(SIDE, x0 + w));
   }
   cells.fill(11, (SIDE - 1) * SIDE, CELLS);
@@ -74,14 +78,32 @@ function randomAction(r: Rand): Action {
   return id === 6 ? { id: 6, x: int(r, 0, SIDE - 1), y: int(r, 0, SIDE - 1) } : { id };
 }
 
-const WORDS = ("the block moves left when clicked and the bar at the bottom counts steps so each probe costs one " +
+const WORDS = (
+  "the block moves left when clicked and the bar at the bottom counts steps so each probe costs one " +
   "cell; wall at row twelve blocks upward motion; target bracket is yellow; hypothesis rotate ring twice then " +
-  "press interact; score should rise to the next level if the colours match the signature tile").split(" ");
+  "press interact; score should rise to the next level if the colours match the signature tile"
+).split(" ");
 const HOSTILE_LINES = [
-  "=".repeat(79), "=".repeat(81), `${SEPARATOR} `, ` ${SEPARATOR}`, "Tool Call: ACTION1({})", "[POST-ACTION BOARD STATE]",
-  "[INITIAL BOARD STATE]", "[settled]", "[frame 1/2]", "[PLAN]", "  [PLAN]", "Action 7 | Level 1 | Attempt 1 | Score: 0",
-  `${SEPARATOR}\r`, "line with a CR\rinside", "CRLF line\r", "× — → Δ ≡ −", "🧩 astral 𝔾 chars 日本語", "é".repeat(300),
-  "=".repeat(4000), "",
+  "=".repeat(79),
+  "=".repeat(81),
+  `${SEPARATOR} `,
+  ` ${SEPARATOR}`,
+  "Tool Call: ACTION1({})",
+  "[POST-ACTION BOARD STATE]",
+  "[INITIAL BOARD STATE]",
+  "[settled]",
+  "[frame 1/2]",
+  "[PLAN]",
+  "  [PLAN]",
+  "Action 7 | Level 1 | Attempt 1 | Score: 0",
+  `${SEPARATOR}\r`,
+  "line with a CR\rinside",
+  "CRLF line\r",
+  "× — → Δ ≡ −",
+  "🧩 astral 𝔾 chars 日本語",
+  "é".repeat(300),
+  "=".repeat(4000),
+  "",
 ];
 /** A plan line of exactly 80 '='; writeSection escapes it, and hostile sections then un-escape it. */
 const RAW_SEPARATOR_MARK = `\n ${SEPARATOR}\n`;
@@ -158,7 +180,8 @@ export function generateLog(opts: GenLogOptions = {}): string {
     }
     let text = writeSection(section, mode);
     // Half the plan lines of exactly 80 '=' stay escaped; the other half go in raw (hostile, see the top).
-    if (adversarial && text.includes(RAW_SEPARATOR_MARK) && r() < 0.5) text = text.replace(RAW_SEPARATOR_MARK, `\n${SEPARATOR}\n`);
+    if (adversarial && text.includes(RAW_SEPARATOR_MARK) && r() < 0.5)
+      text = text.replace(RAW_SEPARATOR_MARK, `\n${SEPARATOR}\n`);
     // writeSection turns a "\r" in a plan into "␍"; logs of older writers hold it raw, and scanners must cope.
     // (Not after 80 '=', which would make a separator line the writer never lets through.)
     if (adversarial) text = text.replace(/(?<!={80})\u240d/g, "\r");
@@ -210,9 +233,15 @@ function main(argv: string[]): number {
     parsed = parseArgs({
       args: argv,
       options: {
-        lines: { type: "string" }, sections: { type: "string" }, seed: { type: "string" },
-        adversarial: { type: "boolean" }, crlf: { type: "boolean" }, "no-final-newline": { type: "boolean" },
-        "no-frames": { type: "boolean" }, mode: { type: "string" }, output: { type: "string", short: "o" },
+        lines: { type: "string" },
+        sections: { type: "string" },
+        seed: { type: "string" },
+        adversarial: { type: "boolean" },
+        crlf: { type: "boolean" },
+        "no-final-newline": { type: "boolean" },
+        "no-frames": { type: "boolean" },
+        mode: { type: "string" },
+        output: { type: "string", short: "o" },
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -229,7 +258,9 @@ function main(argv: string[]): number {
     const n = Number(s);
     return Number.isInteger(n) && n >= 0 ? n : new Error(`--${name} needs a whole number >= 0, got ${JSON.stringify(s)}`);
   };
-  const lines = num("lines", parsed.lines), sections = num("sections", parsed.sections), seed = num("seed", parsed.seed);
+  const lines = num("lines", parsed.lines),
+    sections = num("sections", parsed.sections),
+    seed = num("seed", parsed.seed);
   for (const x of [lines, sections, seed]) {
     if (x instanceof Error) {
       console.error(`gen-log: ${x.message}`);
@@ -241,8 +272,11 @@ function main(argv: string[]): number {
     return 2;
   }
   const opts: GenLogOptions = {
-    adversarial: parsed.adversarial ?? false, crlf: parsed.crlf ?? false,
-    finalNewline: !parsed["no-final-newline"], frames: !parsed["no-frames"], mode: (parsed.mode as GridMode | undefined) ?? "ascii",
+    adversarial: parsed.adversarial ?? false,
+    crlf: parsed.crlf ?? false,
+    finalNewline: !parsed["no-final-newline"],
+    frames: !parsed["no-frames"],
+    mode: (parsed.mode as GridMode | undefined) ?? "ascii",
   };
   if (typeof lines === "number") opts.lines = lines;
   if (typeof sections === "number") opts.sections = sections;

@@ -47,7 +47,12 @@ export function benchLogCommands(file: string, measure: Measure, processes: bool
   const b = String(mid + 5);
   const cases: Array<{ command: string; argv: string[]; run: () => unknown; targeted: boolean }> = [
     { command: "log stats LOG", argv: ["log", "stats", file], targeted: true, run: () => JSON.stringify(logStats(load(file))) },
-    { command: "log sections LOG", argv: ["log", "sections", file], targeted: true, run: () => formatRows(sectionRows(load(file))) },
+    {
+      command: "log sections LOG",
+      argv: ["log", "sections", file],
+      targeted: true,
+      run: () => formatRows(sectionRows(load(file))),
+    },
     {
       command: `log show LOG ${a}..${b} --color always`,
       argv: ["log", "show", file, `${a}..${b}`, "--color", "always"],
@@ -66,20 +71,30 @@ export function benchLogCommands(file: string, measure: Measure, processes: bool
       run: () => {
         const log = load(file);
         const mode = logGridMode(log);
-        return formatDiff(diffSections(log, resolveOne(log.table, "1")._unsafeUnwrap(), resolveOne(log.table, String(mid))._unsafeUnwrap(), mode)._unsafeUnwrap(), mode);
+        return formatDiff(
+          diffSections(
+            log,
+            resolveOne(log.table, "1")._unsafeUnwrap(),
+            resolveOne(log.table, String(mid))._unsafeUnwrap(),
+            mode,
+          )._unsafeUnwrap(),
+          mode,
+        );
       },
     },
     {
       command: "log grep LOG 'Tool Call: ACTION6'",
       argv: ["log", "grep", file, "Tool Call: ACTION6"],
       targeted: true,
-      run: () => formatGrep(grepLog(load(file), "Tool Call: ACTION6", { fixed: false, ignoreCase: false, max: 1000 })._unsafeUnwrap()),
+      run: () =>
+        formatGrep(grepLog(load(file), "Tool Call: ACTION6", { fixed: false, ignoreCase: false, max: 1000 })._unsafeUnwrap()),
     },
     {
       command: "log grep LOG -F 'Tool Call: ACTION6'",
       argv: ["log", "grep", file, "-F", "Tool Call: ACTION6"],
       targeted: true,
-      run: () => formatGrep(grepLog(load(file), "Tool Call: ACTION6", { fixed: true, ignoreCase: false, max: 1000 })._unsafeUnwrap()),
+      run: () =>
+        formatGrep(grepLog(load(file), "Tool Call: ACTION6", { fixed: true, ignoreCase: false, max: 1000 })._unsafeUnwrap()),
     },
     {
       command: "log grep LOG -i 'level'",
@@ -91,14 +106,20 @@ export function benchLogCommands(file: string, measure: Measure, processes: bool
       command: "view LOG (HTML replay)",
       argv: [],
       targeted: false,
-      run: () => replayHtml(buildReplay(load(file), { logPath: file, runDir: null, title: "bench", events: [], scorecard: null, warnings: [] })),
+      run: () =>
+        replayHtml(
+          buildReplay(load(file), { logPath: file, runDir: null, title: "bench", events: [], scorecard: null, warnings: [] }),
+        ),
     },
   ];
   const base = prolongArgv();
   return cases.map((c) => ({
     command: c.command,
     inProcessMs: measure(c.run),
-    processMs: processes && c.argv.length > 0 ? measure(() => Bun.spawnSync([...base, ...c.argv], { stdout: "ignore", stderr: "ignore" })) : null,
+    processMs:
+      processes && c.argv.length > 0
+        ? measure(() => Bun.spawnSync([...base, ...c.argv], { stdout: "ignore", stderr: "ignore" }))
+        : null,
     targeted: c.targeted,
   }));
 }

@@ -102,18 +102,45 @@ export function processJobs(prolong: readonly string[], log: string, copy: { pat
   const jobs: ProcessJob[] = [
     { job: "count sections", tool: "prolong", command: "prolong log stats LOG", argv: [...prolong, "log", "stats", log] },
     { job: "count sections", tool: "prolong", command: "prolong log sections LOG", argv: [...prolong, "log", "sections", log] },
-    { job: "count sections", tool: "peer", command: "grep -c -x -F <separator> LOG", argv: ["grep", "-c", "-x", "-F", SEPARATOR, log] },
+    {
+      job: "count sections",
+      tool: "peer",
+      command: "grep -c -x -F <separator> LOG",
+      argv: ["grep", "-c", "-x", "-F", SEPARATOR, log],
+    },
   ];
-  if (Bun.which("rg") !== null) jobs.push({ job: "count sections", tool: "peer", command: "rg -c -x -F <separator> LOG", argv: ["rg", "-c", "-x", "-F", SEPARATOR, log] });
+  if (Bun.which("rg") !== null)
+    jobs.push({
+      job: "count sections",
+      tool: "peer",
+      command: "rg -c -x -F <separator> LOG",
+      argv: ["rg", "-c", "-x", "-F", SEPARATOR, log],
+    });
   jobs.push(
-    { job: "search", tool: "prolong", command: `prolong log grep LOG -F '${GREP_PATTERN}' --count`, argv: [...prolong, "log", "grep", log, "-F", GREP_PATTERN, "--count"] },
+    {
+      job: "search",
+      tool: "prolong",
+      command: `prolong log grep LOG -F '${GREP_PATTERN}' --count`,
+      argv: [...prolong, "log", "grep", log, "-F", GREP_PATTERN, "--count"],
+    },
     { job: "search", tool: "peer", command: `grep -c -F '${GREP_PATTERN}' LOG`, argv: ["grep", "-c", "-F", GREP_PATTERN, log] },
   );
-  if (Bun.which("rg") !== null) jobs.push({ job: "search", tool: "peer", command: `rg -c -F '${GREP_PATTERN}' LOG`, argv: ["rg", "-c", "-F", GREP_PATTERN, log] });
+  if (Bun.which("rg") !== null)
+    jobs.push({
+      job: "search",
+      tool: "peer",
+      command: `rg -c -F '${GREP_PATTERN}' LOG`,
+      argv: ["rg", "-c", "-F", GREP_PATTERN, log],
+    });
   if (copy) {
     jobs.push(
       { job: "verify", tool: "prolong", command: "prolong verify LOG COPY", argv: [...prolong, "verify", log, copy.path] },
-      { job: "verify", tool: "peer", command: "cmp -n <copy size> COPY LOG", argv: ["cmp", "-n", String(copy.bytes), copy.path, log] },
+      {
+        job: "verify",
+        tool: "peer",
+        command: "cmp -n <copy size> COPY LOG",
+        argv: ["cmp", "-n", String(copy.bytes), copy.path, log],
+      },
     );
   }
   return jobs;

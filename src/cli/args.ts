@@ -35,16 +35,22 @@ function opt<T>(schema: v.GenericSchema<unknown, T>): v.GenericSchema<unknown, T
 
 // parseArgv gives every flag a key (undefined when absent), so the default is applied here, after the check.
 function withDefault<T>(schema: v.GenericSchema<unknown, T>, fallback: T): v.GenericSchema<unknown, T> {
-  return v.pipe(v.optional(schema), v.transform((x) => (x === undefined ? fallback : x))) as v.GenericSchema<unknown, T>;
+  return v.pipe(
+    v.optional(schema),
+    v.transform((x) => (x === undefined ? fallback : x)),
+  ) as v.GenericSchema<unknown, T>;
 }
 
 function intSchema(min: number, max: number, unit: string) {
   return v.pipe(
     v.string(),
-    v.check((s) => {
-      const n = numberOf(s);
-      return Number.isInteger(n) && n >= min && n <= max;
-    }, (issue) => `must be a whole number${unit} ${range(min, max)}, got '${String(issue.input)}'`),
+    v.check(
+      (s) => {
+        const n = numberOf(s);
+        return Number.isInteger(n) && n >= min && n <= max;
+      },
+      (issue) => `must be a whole number${unit} ${range(min, max)}, got '${String(issue.input)}'`,
+    ),
     v.transform((s) => numberOf(s)),
   );
 }
@@ -52,10 +58,13 @@ function intSchema(min: number, max: number, unit: string) {
 function numSchema(min: number, max: number, unit: string) {
   return v.pipe(
     v.string(),
-    v.check((s) => {
-      const n = numberOf(s);
-      return Number.isFinite(n) && n >= min && n <= max;
-    }, (issue) => `must be a number${unit} ${range(min, max)}, got '${String(issue.input)}'`),
+    v.check(
+      (s) => {
+        const n = numberOf(s);
+        return Number.isFinite(n) && n >= min && n <= max;
+      },
+      (issue) => `must be a number${unit} ${range(min, max)}, got '${String(issue.input)}'`,
+    ),
     v.transform((s) => numberOf(s)),
   );
 }
@@ -63,7 +72,10 @@ function numSchema(min: number, max: number, unit: string) {
 function choiceSchema<const C extends readonly string[]>(choices: C) {
   return v.pipe(
     v.string(),
-    v.check((s) => choices.includes(s), (issue) => `must be one of ${choices.join(", ")}, got '${String(issue.input)}'${didYouMean(String(issue.input), choices)}`),
+    v.check(
+      (s) => choices.includes(s),
+      (issue) => `must be one of ${choices.join(", ")}, got '${String(issue.input)}'${didYouMean(String(issue.input), choices)}`,
+    ),
     v.transform((s) => s as C[number]),
   );
 }
@@ -74,19 +86,47 @@ interface Opts {
 
 /** The kinds of flag. Each returns a Flag whose value is undefined when absent unless a default is given. */
 export const flag = {
-  bool: (o: Opts = {}): Flag<boolean> => ({ takes: "none", ...o, schema: withDefault(v.literal(true), false) as v.GenericSchema<unknown, boolean> }),
+  bool: (o: Opts = {}): Flag<boolean> => ({
+    takes: "none",
+    ...o,
+    schema: withDefault(v.literal(true), false) as v.GenericSchema<unknown, boolean>,
+  }),
   text: (o: Opts = {}): Flag<string | undefined> => ({ takes: "value", ...o, schema: opt(v.string()) }),
   textOr: (fallback: string, o: Opts = {}): Flag<string> => ({ takes: "value", ...o, schema: withDefault(v.string(), fallback) }),
   list: (o: Opts = {}): Flag<string[]> => ({ takes: "many", ...o, schema: withDefault(v.array(v.string()), [] as string[]) }),
-  choice: <const C extends readonly string[]>(choices: C, o: Opts = {}): Flag<C[number] | undefined> => ({ takes: "value", ...o, schema: opt(choiceSchema(choices)) }),
-  choiceOr: <const C extends readonly string[]>(choices: C, fallback: C[number], o: Opts = {}): Flag<C[number]> => ({ takes: "value", ...o, schema: withDefault(choiceSchema(choices), fallback) }),
+  choice: <const C extends readonly string[]>(choices: C, o: Opts = {}): Flag<C[number] | undefined> => ({
+    takes: "value",
+    ...o,
+    schema: opt(choiceSchema(choices)),
+  }),
+  choiceOr: <const C extends readonly string[]>(choices: C, fallback: C[number], o: Opts = {}): Flag<C[number]> => ({
+    takes: "value",
+    ...o,
+    schema: withDefault(choiceSchema(choices), fallback),
+  }),
   /** A whole number in [min, max]; `unit` reads after "a whole number", e.g. " of seconds". */
-  int: (min: number, max = Number.MAX_SAFE_INTEGER, o: Opts & { unit?: string } = {}): Flag<number | undefined> => ({ takes: "value", ...o, schema: opt(intSchema(min, max, o.unit ?? "")) }),
-  intOr: (fallback: number, min: number, max = Number.MAX_SAFE_INTEGER, o: Opts & { unit?: string } = {}): Flag<number> => ({ takes: "value", ...o, schema: withDefault(intSchema(min, max, o.unit ?? ""), fallback) }),
+  int: (min: number, max = Number.MAX_SAFE_INTEGER, o: Opts & { unit?: string } = {}): Flag<number | undefined> => ({
+    takes: "value",
+    ...o,
+    schema: opt(intSchema(min, max, o.unit ?? "")),
+  }),
+  intOr: (fallback: number, min: number, max = Number.MAX_SAFE_INTEGER, o: Opts & { unit?: string } = {}): Flag<number> => ({
+    takes: "value",
+    ...o,
+    schema: withDefault(intSchema(min, max, o.unit ?? ""), fallback),
+  }),
   /** Any finite number in [min, max] (fractions allowed). */
-  num: (min: number, max = Number.MAX_SAFE_INTEGER, o: Opts & { unit?: string } = {}): Flag<number | undefined> => ({ takes: "value", ...o, schema: opt(numSchema(min, max, o.unit ?? "")) }),
+  num: (min: number, max = Number.MAX_SAFE_INTEGER, o: Opts & { unit?: string } = {}): Flag<number | undefined> => ({
+    takes: "value",
+    ...o,
+    schema: opt(numSchema(min, max, o.unit ?? "")),
+  }),
   /** A flag with its own schema over the raw string (e.g. --log-window: "full" or a whole number ≥ -1). */
-  custom: <T>(schema: v.GenericSchema<string, T>, o: Opts = {}): Flag<T | undefined> => ({ takes: "value", ...o, schema: opt(schema as v.GenericSchema<unknown, T>) }),
+  custom: <T>(schema: v.GenericSchema<string, T>, o: Opts = {}): Flag<T | undefined> => ({
+    takes: "value",
+    ...o,
+    schema: opt(schema as v.GenericSchema<unknown, T>),
+  }),
 };
 
 /** The valibot object schema of a flag table: what `parseArgv` checks the tokenized values against. */
@@ -101,12 +141,21 @@ export interface Parsed<F extends FlagTable> {
 }
 
 /** Splits argv into flags and positionals and checks every flag; the error is one sentence naming the flag. */
-export function parseArgv<F extends FlagTable>(args: readonly string[], flags: F, maxPositionals = Infinity): Result<Parsed<F>, string> {
+export function parseArgv<F extends FlagTable>(
+  args: readonly string[],
+  flags: F,
+  maxPositionals = Infinity,
+): Result<Parsed<F>, string> {
   const names = Object.keys(flags);
-  const byShort = new Map(Object.entries(flags).filter(([, f]) => f.short !== undefined).map(([n, f]) => [f.short!, n]));
+  const byShort = new Map(
+    Object.entries(flags)
+      .filter(([, f]) => f.short !== undefined)
+      .map(([n, f]) => [f.short!, n]),
+  );
   const raw: Record<string, string | true | string[] | undefined> = Object.fromEntries(names.map((n) => [n, undefined]));
   const positionals: string[] = [];
-  const unknown = (token: string) => `unknown option '${token}'${didYouMean(token.replace(/^-+/, "").split("=")[0]!, names, (n) => `--${n}`)}`;
+  const unknown = (token: string) =>
+    `unknown option '${token}'${didYouMean(token.replace(/^-+/, "").split("=")[0]!, names, (n) => `--${n}`)}`;
   const put = (name: string, value: string | undefined, shown: string): string | null => {
     const f = flags[name]!;
     if (f.takes === "none") {
@@ -114,7 +163,8 @@ export function parseArgv<F extends FlagTable>(args: readonly string[], flags: F
       raw[name] = true;
       return null;
     }
-    if (value === undefined) return `${shown} needs a value${shown.startsWith("--") ? ` (one that starts with -- goes as ${shown}=VALUE)` : ""}`;
+    if (value === undefined)
+      return `${shown} needs a value${shown.startsWith("--") ? ` (one that starts with -- goes as ${shown}=VALUE)` : ""}`;
     if (f.takes === "many") raw[name] = [...((raw[name] as string[] | undefined) ?? []), value];
     else raw[name] = value;
     return null;
@@ -164,7 +214,11 @@ export function parseArgv<F extends FlagTable>(args: readonly string[], flags: F
     if (problem) return err(problem);
   }
   if (positionals.length > maxPositionals) {
-    return err(maxPositionals === 0 ? `takes no arguments, got '${positionals[0]}'` : `unexpected argument '${positionals[maxPositionals]}'`);
+    return err(
+      maxPositionals === 0
+        ? `takes no arguments, got '${positionals[0]}'`
+        : `unexpected argument '${positionals[maxPositionals]}'`,
+    );
   }
   const checked = v.safeParse(flagsSchema(flags), raw);
   if (!checked.success) {
@@ -176,7 +230,12 @@ export function parseArgv<F extends FlagTable>(args: readonly string[], flags: F
 }
 
 /** A command's argv, or undefined after printing the problem with the command's name and a pointer to its --help. */
-export function parseCommandArgs<F extends FlagTable>(command: string, args: readonly string[], flags: F, maxPositionals = Infinity): Parsed<F> | undefined {
+export function parseCommandArgs<F extends FlagTable>(
+  command: string,
+  args: readonly string[],
+  flags: F,
+  maxPositionals = Infinity,
+): Parsed<F> | undefined {
   const parsed = parseArgv(args, flags, maxPositionals);
   if (parsed.isOk()) return parsed.value;
   console.error(`prolong ${command}: ${parsed.error}\n  fix: see 'prolong ${command} --help'`);

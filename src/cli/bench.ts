@@ -75,8 +75,11 @@ function bunSeparatorOffsets(buf: Buffer): number[] {
   }
 }
 
-const HEADER = /^Action (\d+) \| Level (\d+) \| Attempt (\d+) \| (?:INITIAL STATE \| |Plan Step (\d+)\/(\d+) \| )?Score: (\d+)\r?$/;
-const MARKERS = ["[settled]", "[POST-ACTION BOARD STATE]", "[INITIAL BOARD STATE]", "[CURRENT BOARD STATE]"].map((m) => Buffer.from(`\n${m}\n`));
+const HEADER =
+  /^Action (\d+) \| Level (\d+) \| Attempt (\d+) \| (?:INITIAL STATE \| |Plan Step (\d+)\/(\d+) \| )?Score: (\d+)\r?$/;
+const MARKERS = ["[settled]", "[POST-ACTION BOARD STATE]", "[INITIAL BOARD STATE]", "[CURRENT BOARD STATE]"].map((m) =>
+  Buffer.from(`\n${m}\n`),
+);
 const FRAME = Buffer.from("\n[frame ");
 
 /** The best Bun-only full section table (same job as native sectionIndex, LF logs): Buffer.indexOf for
@@ -154,22 +157,70 @@ function benchInput(name: string, file: string, copyFile: string | null, repeat:
     timings.push({ job, impl, ms, gbps: gb / (ms / 1e3), vsNative: native ? ms / native.ms : null });
   };
 
-  add("section index", "native", best(repeat, () => sectionIndex(buf)));
-  add("section index", "bun indexOf + regex (full table)", best(repeat, () => bunSectionTable(buf)));
-  add("section index", "bun Buffer.indexOf (offsets only)", best(repeat, () => bunSeparatorOffsets(buf)));
+  add(
+    "section index",
+    "native",
+    best(repeat, () => sectionIndex(buf)),
+  );
+  add(
+    "section index",
+    "bun indexOf + regex (full table)",
+    best(repeat, () => bunSectionTable(buf)),
+  );
+  add(
+    "section index",
+    "bun Buffer.indexOf (offsets only)",
+    best(repeat, () => bunSeparatorOffsets(buf)),
+  );
 
-  add("prefix verify", "native", best(repeat, () => prefixCheck(buf, copy)));
-  add("prefix verify", "bun Buffer.compare", best(repeat, () => Buffer.compare(buf.subarray(0, copy.length), copy)));
+  add(
+    "prefix verify",
+    "native",
+    best(repeat, () => prefixCheck(buf, copy)),
+  );
+  add(
+    "prefix verify",
+    "bun Buffer.compare",
+    best(repeat, () => Buffer.compare(buf.subarray(0, copy.length), copy)),
+  );
 
-  add("xxh3-128", "native", best(repeat, () => xxh3_128(buf)));
-  add("xxh3-128", "bun Bun.hash.xxHash3 (64-bit)", best(repeat, () => Bun.hash.xxHash3(buf)));
+  add(
+    "xxh3-128",
+    "native",
+    best(repeat, () => xxh3_128(buf)),
+  );
+  add(
+    "xxh3-128",
+    "bun Bun.hash.xxHash3 (64-bit)",
+    best(repeat, () => Bun.hash.xxHash3(buf)),
+  );
 
-  add("blake3", "native", best(repeat, () => blake3(buf)));
-  add("blake3", "bun CryptoHasher blake2b256", best(repeat, () => new Bun.CryptoHasher("blake2b256").update(buf).digest()));
-  add("blake3", "bun CryptoHasher sha256", best(repeat, () => new Bun.CryptoHasher("sha256").update(buf).digest()));
+  add(
+    "blake3",
+    "native",
+    best(repeat, () => blake3(buf)),
+  );
+  add(
+    "blake3",
+    "bun CryptoHasher blake2b256",
+    best(repeat, () => new Bun.CryptoHasher("blake2b256").update(buf).digest()),
+  );
+  add(
+    "blake3",
+    "bun CryptoHasher sha256",
+    best(repeat, () => new Bun.CryptoHasher("sha256").update(buf).digest()),
+  );
 
-  add("board diffs", "native", best(repeat, () => cellChanges(buf, table)));
-  add("board diffs", "bun byte loop", best(repeat, () => bunCellChanges(buf, table.boardStart, table.boardEnd)));
+  add(
+    "board diffs",
+    "native",
+    best(repeat, () => cellChanges(buf, table)),
+  );
+  add(
+    "board diffs",
+    "bun byte loop",
+    best(repeat, () => bunCellChanges(buf, table.boardStart, table.boardEnd)),
+  );
   return { name, bytes: buf.length, lines: table.lines, sections: table.count, timings };
 }
 
@@ -182,10 +233,18 @@ function fixturesDir(): string | null {
 }
 
 function commandTargets(timings: readonly CommandTiming[]): Target[] {
-  return timings.filter((t) => t.targeted).map((t) => {
-    const ms = t.processMs ?? t.inProcessMs;
-    return { what: `${t.command}${t.processMs !== null ? " (whole process)" : ""}`, measured: ms, unit: "ms", target: `<= ${COMMAND_TARGET_MS}`, met: ms <= COMMAND_TARGET_MS };
-  });
+  return timings
+    .filter((t) => t.targeted)
+    .map((t) => {
+      const ms = t.processMs ?? t.inProcessMs;
+      return {
+        what: `${t.command}${t.processMs !== null ? " (whole process)" : ""}`,
+        measured: ms,
+        unit: "ms",
+        target: `<= ${COMMAND_TARGET_MS}`,
+        met: ms <= COMMAND_TARGET_MS,
+      };
+    });
 }
 
 function targets(main: InputReport, diff5k: { ms: number; withIndexMs: number }): Target[] {
@@ -196,7 +255,13 @@ function targets(main: InputReport, diff5k: { ms: number; withIndexMs: number })
   const xxh = get("xxh3-128", "native")!;
   return [
     { what: "section index", measured: idx.gbps, unit: "GB/s", target: ">= 8", met: idx.gbps >= 8 },
-    { what: "section index vs Bun-only full table", measured: bunIdx.ms / idx.ms, unit: "x", target: ">= 1.5", met: bunIdx.ms / idx.ms >= 1.5 },
+    {
+      what: "section index vs Bun-only full table",
+      measured: bunIdx.ms / idx.ms,
+      unit: "x",
+      target: ">= 1.5",
+      met: bunIdx.ms / idx.ms >= 1.5,
+    },
     { what: "prefix verify", measured: prefix.gbps, unit: "GB/s", target: ">= 8", met: prefix.gbps >= 8 },
     { what: "xxh3-128", measured: xxh.gbps, unit: "GB/s", target: ">= 10", met: xxh.gbps >= 10 },
     { what: "board diffs, 5,000-section log", measured: diff5k.ms, unit: "ms", target: "<= 10", met: diff5k.ms <= 10 },
@@ -214,7 +279,14 @@ interface Machine {
 
 function machine(): Machine {
   const c = cpus();
-  return { cores: c.length, cpu: c[0]?.model ?? "unknown", memoryGiB: totalmem() / 2 ** 30, load: loadavg(), bun: Bun.version, prolong: prolongArgv().join(" ") };
+  return {
+    cores: c.length,
+    cpu: c[0]?.model ?? "unknown",
+    memoryGiB: totalmem() / 2 ** 30,
+    load: loadavg(),
+    bun: Bun.version,
+    prolong: prolongArgv().join(" "),
+  };
 }
 
 function formatMachine(m: Machine): string {
@@ -231,75 +303,134 @@ function formatProcesses(figures: readonly ProcessFigure[], startup: ProcessFigu
   const inputs = [...new Set(figures.map((f) => f.input))];
   for (const input of inputs) {
     out.push(`  ${input}`);
-    out.push(`    ${"command".padEnd(52)} ${"wall ms".padStart(9)} ${"cpu ms".padStart(8)} ${"peak MiB".padStart(9)} ${"anon MiB".padStart(9)} ${"x best peer".padStart(12)}`);
+    out.push(
+      `    ${"command".padEnd(52)} ${"wall ms".padStart(9)} ${"cpu ms".padStart(8)} ${"peak MiB".padStart(9)} ${"anon MiB".padStart(9)} ${"x best peer".padStart(12)}`,
+    );
     for (const f of figures.filter((x) => x.input === input)) {
       const peer = bestPeer(figures, f.input, f.job);
       const ratio = f.tool === "prolong" && peer ? (f.wallMs / peer.wallMs).toFixed(2) : "";
-      out.push(`    ${f.command.padEnd(52)} ${fmt(f.wallMs).padStart(9)} ${fmt(f.cpuMs).padStart(8)} ${fmt(f.peakMiB).padStart(9)} ${fmt(f.anonMiB).padStart(9)} ${ratio.padStart(12)}`);
+      out.push(
+        `    ${f.command.padEnd(52)} ${fmt(f.wallMs).padStart(9)} ${fmt(f.cpuMs).padStart(8)} ${fmt(f.peakMiB).padStart(9)} ${fmt(f.anonMiB).padStart(9)} ${ratio.padStart(12)}`,
+      );
     }
   }
   return out;
 }
 
 function bestPeer(figures: readonly ProcessFigure[], input: string, job: string): ProcessFigure | null {
-  const peers = figures.filter((f) => f.input === input && f.job === job && f.tool === "peer").sort((a, b) => a.wallMs - b.wallMs);
+  const peers = figures
+    .filter((f) => f.input === input && f.job === job && f.tool === "peer")
+    .sort((a, b) => a.wallMs - b.wallMs);
   return peers[0] ?? null;
 }
 
 /** The issue's whole-process targets, on the inputs that are present. */
-function processTargets(figures: readonly ProcessFigure[], startup: ProcessFigure, small: string | null, big: string | null): Target[] {
+function processTargets(
+  figures: readonly ProcessFigure[],
+  startup: ProcessFigure,
+  small: string | null,
+  big: string | null,
+): Target[] {
   const out: Target[] = [];
   const find = (input: string, prefix: string) => figures.find((f) => f.input === input && f.command.startsWith(prefix));
   if (small) {
     for (const c of ["prolong log stats", "prolong log sections", "prolong verify"]) {
       const f = find(small, c);
-      if (f) out.push({ what: `${c} on ${small}, whole process`, measured: f.wallMs, unit: "ms", target: `<= start-up + 10 = ${(startup.wallMs + 10).toFixed(1)}`, met: f.wallMs <= startup.wallMs + 10 });
+      if (f)
+        out.push({
+          what: `${c} on ${small}, whole process`,
+          measured: f.wallMs,
+          unit: "ms",
+          target: `<= start-up + 10 = ${(startup.wallMs + 10).toFixed(1)}`,
+          met: f.wallMs <= startup.wallMs + 10,
+        });
     }
   }
   if (big) {
     const grep = find(big, "grep -c -x");
     for (const c of ["prolong log stats", "prolong log sections"]) {
       const f = find(big, c);
-      if (f && grep) out.push({ what: `${c} on ${big} vs grep -c`, measured: f.wallMs / grep.wallMs, unit: "x grep's time", target: "<= 1", met: f.wallMs <= grep.wallMs });
+      if (f && grep)
+        out.push({
+          what: `${c} on ${big} vs grep -c`,
+          measured: f.wallMs / grep.wallMs,
+          unit: "x grep's time",
+          target: "<= 1",
+          met: f.wallMs <= grep.wallMs,
+        });
     }
     const v = find(big, "prolong verify");
     const cmp = find(big, "cmp");
-    if (v && cmp) out.push({ what: `prolong verify on ${big} vs cmp -n`, measured: v.wallMs / cmp.wallMs, unit: "x cmp's time", target: "<= 0.33", met: v.wallMs * 3 <= cmp.wallMs });
+    if (v && cmp)
+      out.push({
+        what: `prolong verify on ${big} vs cmp -n`,
+        measured: v.wallMs / cmp.wallMs,
+        unit: "x cmp's time",
+        target: "<= 0.33",
+        met: v.wallMs * 3 <= cmp.wallMs,
+      });
   }
   for (const f of figures) {
     if (f.tool !== "prolong" || f.anonMiB === null || (f.job === "count sections" && f.command.includes("sections"))) continue;
-    out.push({ what: `${f.command} on ${f.input}: anonymous memory`, measured: f.anonMiB, unit: "MiB", target: "<= 64", met: f.anonMiB <= 64 });
+    out.push({
+      what: `${f.command} on ${f.input}: anonymous memory`,
+      measured: f.anonMiB,
+      unit: "MiB",
+      target: "<= 64",
+      met: f.anonMiB <= 64,
+    });
   }
   return out;
 }
 
 function formatCommands(input: string, timings: readonly CommandTiming[]): string[] {
-  const out = [`inspection commands on ${input} (LOG); in process = read + index + answer as text; process = whole \`prolong\` run`];
+  const out = [
+    `inspection commands on ${input} (LOG); in process = read + index + answer as text; process = whole \`prolong\` run`,
+  ];
   out.push(`  ${"command".padEnd(42)} ${"in process ms".padStart(13)} ${"process ms".padStart(11)}`);
   for (const t of timings) {
-    out.push(`  ${t.command.padEnd(42)} ${t.inProcessMs.toFixed(1).padStart(13)} ${(t.processMs === null ? "-" : t.processMs.toFixed(1)).padStart(11)}`);
+    out.push(
+      `  ${t.command.padEnd(42)} ${t.inProcessMs.toFixed(1).padStart(13)} ${(t.processMs === null ? "-" : t.processMs.toFixed(1)).padStart(11)}`,
+    );
   }
   return out;
 }
 
-function formatReport(m: Machine, processes: { figures: ProcessFigure[]; startup: ProcessFigure } | null, inputs: InputReport[], diff5k: { ms: number; withIndexMs: number; sections: number }, tgs: Target[], commands: { input: string; timings: CommandTiming[] } | null, targetInput: string): string {
+function formatReport(
+  m: Machine,
+  processes: { figures: ProcessFigure[]; startup: ProcessFigure } | null,
+  inputs: InputReport[],
+  diff5k: { ms: number; withIndexMs: number; sections: number },
+  tgs: Target[],
+  commands: { input: string; timings: CommandTiming[] } | null,
+  targetInput: string,
+): string {
   const out: string[] = [formatMachine(m), ""];
   if (processes) out.push(...formatProcesses(processes.figures, processes.startup), "");
   out.push("in process (best of --repeat runs; the file mapped, then each job on its bytes):", "");
   for (const r of inputs) {
-    out.push(`${r.name}: ${(r.bytes / 1e6).toFixed(1)} MB, ${r.lines.toLocaleString("en")} lines, ${r.sections.toLocaleString("en")} sections`);
-    out.push(`  ${"job".padEnd(14)} ${"implementation".padEnd(34)} ${"ms".padStart(9)} ${"GB/s".padStart(7)} ${"x native".padStart(9)}`);
+    out.push(
+      `${r.name}: ${(r.bytes / 1e6).toFixed(1)} MB, ${r.lines.toLocaleString("en")} lines, ${r.sections.toLocaleString("en")} sections`,
+    );
+    out.push(
+      `  ${"job".padEnd(14)} ${"implementation".padEnd(34)} ${"ms".padStart(9)} ${"GB/s".padStart(7)} ${"x native".padStart(9)}`,
+    );
     for (const t of r.timings) {
       const ratio = t.vsNative === null ? "" : t.vsNative.toFixed(2);
-      out.push(`  ${t.job.padEnd(14)} ${t.impl.padEnd(34)} ${t.ms.toFixed(3).padStart(9)} ${t.gbps.toFixed(2).padStart(7)} ${ratio.padStart(9)}`);
+      out.push(
+        `  ${t.job.padEnd(14)} ${t.impl.padEnd(34)} ${t.ms.toFixed(3).padStart(9)} ${t.gbps.toFixed(2).padStart(7)} ${ratio.padStart(9)}`,
+      );
     }
     out.push("");
   }
-  out.push(`board diffs of a ${diff5k.sections.toLocaleString("en")}-section log: ${diff5k.ms.toFixed(2)} ms (with the section index: ${diff5k.withIndexMs.toFixed(2)} ms)`);
+  out.push(
+    `board diffs of a ${diff5k.sections.toLocaleString("en")}-section log: ${diff5k.ms.toFixed(2)} ms (with the section index: ${diff5k.withIndexMs.toFixed(2)} ms)`,
+  );
   out.push("");
   if (commands) out.push(...formatCommands(commands.input, commands.timings), "");
   out.push(`targets (in-process ones on ${targetInput}):`);
-  for (const t of tgs) out.push(`  ${t.met ? "met " : "MISS"}  ${t.what}: ${t.measured.toFixed(2)} ${t.unit} (target ${t.target} ${t.unit})`);
+  for (const t of tgs)
+    out.push(`  ${t.met ? "met " : "MISS"}  ${t.what}: ${t.measured.toFixed(2)} ${t.unit} (target ${t.target} ${t.unit})`);
   out.push("");
   out.push("'x native' = that implementation's time / native's (above 1: native is faster). Best of --repeat runs.");
   return out.join("\n");
@@ -347,7 +478,9 @@ export const benchCommand: Command = {
     const sizes = parsed.values.lines.split(",").map((x) => Number(x.trim()));
     const repeat = parsed.values.repeat;
     if (sizes.some((n) => !Number.isInteger(n) || n < 1 || n > 100_000_000)) {
-      console.error(`prolong bench: --lines takes whole numbers from 1 to 100000000 separated by commas, got '${parsed.values.lines}'\n  fix: e.g. prolong bench --lines 10000,320000 --repeat 5`);
+      console.error(
+        `prolong bench: --lines takes whole numbers from 1 to 100000000 separated by commas, got '${parsed.values.lines}'\n  fix: e.g. prolong bench --lines 10000,320000 --repeat 5`,
+      );
       return 2;
     }
     const missing = parsed.values.log.filter((f) => !existsSync(f));
@@ -386,7 +519,11 @@ export const benchCommand: Command = {
       if (!parsed.values["no-processes"]) {
         const prolong = prolongArgv();
         progress("bench: whole process: prolong --version");
-        const startup = timeProcess("-", { job: "start-up", tool: "prolong", command: "prolong --version", argv: [...prolong, "--version"] }, repeat);
+        const startup = timeProcess(
+          "-",
+          { job: "start-up", tool: "prolong", command: "prolong --version", argv: [...prolong, "--version"] },
+          repeat,
+        );
         const figures: ProcessFigure[] = [];
         for (const input of inputs) {
           const copy = input.copy ? { path: input.copy, bytes: statSync(input.copy).size } : null;
@@ -412,19 +549,44 @@ export const benchCommand: Command = {
         withIndexMs: best(repeat, () => cellChanges(log5k, sectionIndex(log5k))),
       };
       // Targets and command timings on the 320K-line log, or the largest generated size below it.
-      const below = sizes.map((n, i) => [n, i] as const).filter(([n]) => n <= COMMANDS_SIZE).sort((x, y) => y[0] - x[0]);
+      const below = sizes
+        .map((n, i) => [n, i] as const)
+        .filter(([n]) => n <= COMMANDS_SIZE)
+        .sort((x, y) => y[0] - x[0]);
       const main = below[0]?.[1] ?? 0;
       const { name: mainName, file: mainFile } = inputs[main]!;
       if (!parsed.values["no-commands"]) progress(`bench: inspection commands on ${mainName}`);
-      const commands = parsed.values["no-commands"] ? null : { input: mainName, timings: benchLogCommands(mainFile, (f) => best(repeat, f), true) };
+      const commands = parsed.values["no-commands"]
+        ? null
+        : { input: mainName, timings: benchLogCommands(mainFile, (f) => best(repeat, f), true) };
       const bigIndex = sizes.indexOf(BIG_SIZE);
       const procTargets = processes
-        ? processTargets(processes.figures, processes.startup, sizes.includes(COMMANDS_SIZE) ? mainName : null, bigIndex >= 0 ? inputs[bigIndex]!.name : null)
+        ? processTargets(
+            processes.figures,
+            processes.startup,
+            sizes.includes(COMMANDS_SIZE) ? mainName : null,
+            bigIndex >= 0 ? inputs[bigIndex]!.name : null,
+          )
         : [];
       const tgs = [...targets(reports[main]!, diff5k), ...(commands ? commandTargets(commands.timings) : []), ...procTargets];
       if (process.stderr.isTTY) process.stderr.write("\r\x1b[K");
       if (parsed.values.json) {
-        console.log(JSON.stringify({ machine: m, repeat, processes, inputs: reports, boardDiffs5k: diff5k, commands, targetsInput: mainName, targets: tgs }, null, 2));
+        console.log(
+          JSON.stringify(
+            {
+              machine: m,
+              repeat,
+              processes,
+              inputs: reports,
+              boardDiffs5k: diff5k,
+              commands,
+              targetsInput: mainName,
+              targets: tgs,
+            },
+            null,
+            2,
+          ),
+        );
       } else {
         console.log(formatReport(m, processes, reports, diff5k, tgs, commands, mainName));
       }

@@ -36,15 +36,17 @@ export interface GameListing {
 /** The ARC games of a directory as listing rows (about = the game file). */
 export function arcGameListings(dir: string) {
   return listArcGames(dir).map((entries) =>
-    entries.map((e): GameListing => ({
-      id: e.gameId,
-      title: e.title,
-      about: e.gameFile,
-      levels: e.baselineActions.length,
-      actions: [],
-      baselines: [...e.baselineActions],
-      tags: [...e.tags],
-    })),
+    entries.map(
+      (e): GameListing => ({
+        id: e.gameId,
+        title: e.title,
+        about: e.gameFile,
+        levels: e.baselineActions.length,
+        actions: [],
+        baselines: [...e.baselineActions],
+        tags: [...e.tags],
+      }),
+    ),
   );
 }
 
@@ -69,7 +71,11 @@ function table(rows: GameListing[]): string {
       `${r.id.padEnd(idWidth)}  ${String(r.levels).padStart(6)}  ${acts(r).padEnd(actWidth)}  ${r.tags.join(", ")}\n${" ".repeat(idWidth + 2)}${r.title}: ${r.about}`,
   );
   const total = rows.reduce((n, r) => n + r.levels, 0);
-  return [`${"id".padEnd(idWidth)}  levels  ${"actions".padEnd(actWidth)}  tags`, ...lines, `${rows.length} games, ${total} levels`].join("\n");
+  return [
+    `${"id".padEnd(idWidth)}  levels  ${"actions".padEnd(actWidth)}  tags`,
+    ...lines,
+    `${rows.length} games, ${total} levels`,
+  ].join("\n");
 }
 
 const flags = { json: flag.bool(), "arc-games": flag.text(), baselines: flag.bool() } as const;
@@ -85,7 +91,9 @@ export const gamesCommand: Command = {
     const json = parsed.values.json === true;
     if (parsed.values.baselines) {
       if (parsed.positionals.length === 0) {
-        console.error("prolong games: --baselines needs run directories (or directories above them)\n  fix: e.g. prolong games --baselines runs/");
+        console.error(
+          "prolong games: --baselines needs run directories (or directories above them)\n  fix: e.g. prolong games --baselines runs/",
+        );
         return 2;
       }
       const found = findRuns(parsed.positionals);
@@ -94,7 +102,9 @@ export const gamesCommand: Command = {
       return games.length > 0 ? 0 : 1;
     }
     if (parsed.positionals.length > 0) {
-      console.error(`prolong games: takes no arguments, got '${parsed.positionals[0]}' (run directories go with --baselines)\n  fix: see 'prolong games --help'`);
+      console.error(
+        `prolong games: takes no arguments, got '${parsed.positionals[0]}' (run directories go with --baselines)\n  fix: see 'prolong games --help'`,
+      );
       return 2;
     }
     const arcGames = parsed.values["arc-games"];

@@ -51,7 +51,8 @@ export const initCommand: Command = {
     }
     console.log(`prolong memory installed for ${r.clients.join(", ")} in ${r.root}`);
     console.log(r.written.length === 0 ? "nothing changed (already installed)" : `wrote: ${r.written.join(", ")}`);
-    if (r.clients.includes("codex")) console.log("codex: trust the project and review the new hooks once with /hooks before they run");
+    if (r.clients.includes("codex"))
+      console.log("codex: trust the project and review the new hooks once with /hooks before they run");
     return 0;
   },
 };

@@ -42,13 +42,21 @@ export const logGrepCommand: Command = {
     const log = openLogOrReport(file);
     if (!log) return 2;
     const count = parsed.values.count === true;
-    const result = grepLog(log, pattern, { fixed: parsed.values["fixed-strings"] === true, ignoreCase: parsed.values["ignore-case"] === true, max: count ? 0 : max });
+    const result = grepLog(log, pattern, {
+      fixed: parsed.values["fixed-strings"] === true,
+      ignoreCase: parsed.values["ignore-case"] === true,
+      max: count ? 0 : max,
+    });
     if (result.isErr()) {
       console.error(formatError({ ...result.error, path: log.path }));
       return 2;
     }
     const r = result.value;
-    const text = parsed.values.json ? JSON.stringify(r) : count ? `${r.lines} matching line(s) in ${r.sections} section(s)` : formatGrep(r);
+    const text = parsed.values.json
+      ? JSON.stringify(r)
+      : count
+        ? `${r.lines} matching line(s) in ${r.sections} section(s)`
+        : formatGrep(r);
     process.stdout.write(`${text}\n`);
     return r.lines > 0 ? 0 : 1;
   },

@@ -20,7 +20,12 @@ options:
   --json        an array of {index, offset, kind, action, level, attempt, score, planStep, plan, toolCall,
                 boards, board (rows), frameBoards (with --frames), error, text (only when unreadable)}`;
 
-const flags = { json: flag.bool(), frames: flag.bool(), sections: flag.bool(), color: flag.choiceOr(["auto", "always", "never"], "auto") } as const;
+const flags = {
+  json: flag.bool(),
+  frames: flag.bool(),
+  sections: flag.bool(),
+  color: flag.choiceOr(["auto", "always", "never"], "auto"),
+} as const;
 
 export const logShowCommand: Command = {
   name: "show",

@@ -25,7 +25,11 @@ function render(s: LogStats): string {
   ];
   if (s.unreadable > 0) rows.push(["unreadable headers", String(s.unreadable)]);
   if (s.preambleBytes > 0) rows.push(["preamble", `${s.preambleBytes} byte(s) before the first separator`]);
-  if (s.cut) rows.push(["CUT", `section ${s.cut.index + 1}${s.cut.action !== null ? ` (Action ${s.cut.action})` : ""} at byte ${s.cut.offset} ends mid-board`]);
+  if (s.cut)
+    rows.push([
+      "CUT",
+      `section ${s.cut.index + 1}${s.cut.action !== null ? ` (Action ${s.cut.action})` : ""} at byte ${s.cut.offset} ends mid-board`,
+    ]);
   const w = Math.max(...rows.map((r) => r[0].length));
   return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join("\n");
 }

@@ -26,7 +26,14 @@ export const logCommand: Command = {
     const [name, ...rest] = args;
     const sub = subcommands.find((c) => c.name === name);
     if (!sub) {
-      console.error(name === undefined ? usage : `prolong log: unknown subcommand '${name}'${didYouMean(name, subcommands.map((c) => c.name))}\n\n${usage}`);
+      console.error(
+        name === undefined
+          ? usage
+          : `prolong log: unknown subcommand '${name}'${didYouMean(
+              name,
+              subcommands.map((c) => c.name),
+            )}\n\n${usage}`,
+      );
       return 2;
     }
     if (rest.includes("--help") || rest.includes("-h")) {

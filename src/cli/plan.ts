@@ -83,7 +83,19 @@ export function shellWords(text: string): string[] | string {
   return words;
 }
 
-const PLAN_LEVEL = new Set(["games", "runs", "parallel", "run-dir", "runs-dir", "json", "quiet", "arm", "env", "arc-games", "seed"]);
+const PLAN_LEVEL = new Set([
+  "games",
+  "runs",
+  "parallel",
+  "run-dir",
+  "runs-dir",
+  "json",
+  "quiet",
+  "arm",
+  "env",
+  "arc-games",
+  "seed",
+]);
 
 /** `NAME=FLAGS` → the arm's name and settings, through play's own flag table. */
 export function parseArmSpec(spec: string): PlanArmInput | string {
@@ -95,14 +107,23 @@ export function parseArmSpec(spec: string): PlanArmInput | string {
   if (typeof words === "string") return `--arm ${name}: ${words}`;
   const parsed = parseArgv(words, playFlags, 0);
   if (parsed.isErr()) return `--arm ${name}: ${parsed.error}`;
-  const given = Object.entries(parsed.value.values).filter(([k, v]) => v !== undefined && v !== false && PLAN_LEVEL.has(k)).map(([k]) => `--${k}`);
-  if (given.length > 0) return `--arm ${name}: ${given.join(", ")} belong${given.length === 1 ? "s" : ""} to the plan, not to an arm`;
+  const given = Object.entries(parsed.value.values)
+    .filter(([k, v]) => v !== undefined && v !== false && PLAN_LEVEL.has(k))
+    .map(([k]) => `--${k}`);
+  if (given.length > 0)
+    return `--arm ${name}: ${given.join(", ")} belong${given.length === 1 ? "s" : ""} to the plan, not to an arm`;
   if (parsed.value.values.agent === "human") return `--arm ${name}: --agent human cannot run unattended`;
   return { name, flags: text.trim(), fields: fieldsFromFlags(parsed.value.values) };
 }
 
 function gamesOf(games: string, env: string, arcGames: string | undefined): { id: string; version: string | null }[] | string {
-  const ids = games.trim() === "all" ? null : games.split(",").map((g) => g.trim()).filter(Boolean);
+  const ids =
+    games.trim() === "all"
+      ? null
+      : games
+          .split(",")
+          .map((g) => g.trim())
+          .filter(Boolean);
   if (ids !== null && ids.length === 0) return "--games names no game";
   if (env === "local") {
     const list = ids ?? listGames().map((g) => g.id);
@@ -135,7 +156,14 @@ function gamesOf(games: string, env: string, arcGames: string | undefined): { id
 
 function pad(cells: string[][]): string {
   const widths = cells[0]!.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
-  return cells.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd()).join("\n");
+  return cells
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
 export interface Estimate {
@@ -149,7 +177,10 @@ export interface Estimate {
 }
 
 /** The sweep's cost before it runs: bounds on agent calls, and billed tokens from a past run or a given rate. */
-export function estimatePlan(plan: Plan, rate: { callsPerAction: number; tokensPerAction: number; basis: string } | null): Estimate {
+export function estimatePlan(
+  plan: Plan,
+  rate: { callsPerAction: number; tokensPerAction: number; basis: string } | null,
+): Estimate {
   let actions = 0;
   let low = 0;
   for (const j of plan.jobs) {
@@ -170,15 +201,23 @@ export function estimatePlan(plan: Plan, rate: { callsPerAction: number; tokensP
 function measuredRate(dir: string): { callsPerAction: number; tokensPerAction: number; basis: string } | string {
   const found = findRuns([dir]);
   const actions = found.runs.reduce((n, r) => n + r.card.actions, 0);
-  if (actions === 0) return `--from ${dir}: no finished run with actions there${found.skipped[0] ? ` (${found.skipped[0].reason})` : ""}`;
+  if (actions === 0)
+    return `--from ${dir}: no finished run with actions there${found.skipped[0] ? ` (${found.skipped[0].reason})` : ""}`;
   const calls = found.runs.reduce((n, r) => n + r.card.agent_calls, 0);
   const billed = found.runs.reduce((n, r) => n + r.card.billed_tokens, 0);
-  return { callsPerAction: calls / actions, tokensPerAction: billed / actions, basis: `measured over ${found.runs.length} run(s) under ${dir}: ${(calls / actions).toFixed(3)} calls and ${Math.round(billed / actions).toLocaleString("en-US")} billed tokens per action` };
+  return {
+    callsPerAction: calls / actions,
+    tokensPerAction: billed / actions,
+    basis: `measured over ${found.runs.length} run(s) under ${dir}: ${(calls / actions).toFixed(3)} calls and ${Math.round(billed / actions).toLocaleString("en-US")} billed tokens per action`,
+  };
 }
 
 const int = (n: number) => n.toLocaleString("en-US");
 
-async function show(file: string, o: { estimate: boolean; from: string | undefined; tpa: number | undefined; json: boolean }): Promise<number> {
+async function show(
+  file: string,
+  o: { estimate: boolean; from: string | undefined; tpa: number | undefined; json: boolean },
+): Promise<number> {
   const plan = readPlan(file);
   if (plan.isErr()) {
     console.error(formatError(plan.error));
@@ -194,16 +233,25 @@ async function show(file: string, o: { estimate: boolean; from: string | undefin
         return 2;
       }
       rate = r;
-    } else if (o.tpa !== undefined) rate = { callsPerAction: Number.NaN, tokensPerAction: o.tpa, basis: `given: ${int(o.tpa)} billed tokens per action` };
+    } else if (o.tpa !== undefined)
+      rate = { callsPerAction: Number.NaN, tokensPerAction: o.tpa, basis: `given: ${int(o.tpa)} billed tokens per action` };
     const e = estimatePlan(p, rate);
-    const fixed = { ...e, agentCalls: { ...e.agentCalls, expected: e.agentCalls.expected !== null && Number.isNaN(e.agentCalls.expected) ? null : e.agentCalls.expected } };
+    const fixed = {
+      ...e,
+      agentCalls: {
+        ...e.agentCalls,
+        expected: e.agentCalls.expected !== null && Number.isNaN(e.agentCalls.expected) ? null : e.agentCalls.expected,
+      },
+    };
     if (o.json) console.log(JSON.stringify(fixed, null, 2));
     else {
-      console.log([
-        `${int(e.jobs)} jobs, at most ${int(e.maxActions)} actions in all (runs that win stop earlier)`,
-        `agent calls: between ${int(e.agentCalls.low)} (every call uses the whole action cap) and ${int(e.agentCalls.high)} (one action per call)${fixed.agentCalls.expected !== null ? `; expected ${int(fixed.agentCalls.expected)}` : ""}`,
-        `billed tokens: ${e.billedTokens === null ? "unknown" : `up to ${int(e.billedTokens)}`} (${e.basis})`,
-      ].join("\n"));
+      console.log(
+        [
+          `${int(e.jobs)} jobs, at most ${int(e.maxActions)} actions in all (runs that win stop earlier)`,
+          `agent calls: between ${int(e.agentCalls.low)} (every call uses the whole action cap) and ${int(e.agentCalls.high)} (one action per call)${fixed.agentCalls.expected !== null ? `; expected ${int(fixed.agentCalls.expected)}` : ""}`,
+          `billed tokens: ${e.billedTokens === null ? "unknown" : `up to ${int(e.billedTokens)}`} (${e.basis})`,
+        ].join("\n"),
+      );
     }
     return 0;
   }
@@ -211,10 +259,17 @@ async function show(file: string, o: { estimate: boolean; from: string | undefin
     console.log(JSON.stringify(p, null, 2));
     return 0;
   }
-  console.log(`plan ${file}: prolong ${p.prolong}, env ${p.env}, ${p.games.length} game(s), ${p.arms.length} arm(s), ${p.runs} run(s) each: ${p.jobs.length} jobs`);
+  console.log(
+    `plan ${file}: prolong ${p.prolong}, env ${p.env}, ${p.games.length} game(s), ${p.arms.length} arm(s), ${p.runs} run(s) each: ${p.jobs.length} jobs`,
+  );
   console.log(pad([["arm", "fingerprint", "flags"], ...p.arms.map((a) => [a.name, a.fingerprint, a.flags || "(defaults)"])]));
   console.log("");
-  console.log(pad([["job", "arm", "game", "run", "seed", "dir"], ...p.jobs.map((j) => [j.id, j.arm, j.game, String(j.run), String(j.seed), j.dir])]));
+  console.log(
+    pad([
+      ["job", "arm", "game", "run", "seed", "dir"],
+      ...p.jobs.map((j) => [j.id, j.arm, j.game, String(j.run), String(j.seed), j.dir]),
+    ]),
+  );
   return 0;
 }
 
@@ -233,7 +288,9 @@ export const planCommand: Command = {
         console.error("prolong plan show: give one plan file, e.g. prolong plan show plan.json");
         return 2;
       }
-      const misplaced = (["games", "runs", "env", "arc-games", "seed", "out"] as const).filter((k) => o[k] !== undefined).concat(o.arm.length > 0 ? ["arm" as never] : []);
+      const misplaced = (["games", "runs", "env", "arc-games", "seed", "out"] as const)
+        .filter((k) => o[k] !== undefined)
+        .concat(o.arm.length > 0 ? ["arm" as never] : []);
       if (misplaced.length > 0) {
         console.error(`prolong plan show: ${misplaced.map((k) => `--${k}`).join(", ")} make a plan; plan show only reads one`);
         return 2;
@@ -245,7 +302,9 @@ export const planCommand: Command = {
       return show(rest[0]!, { estimate: o.estimate, from: o.from, tpa: o["tokens-per-action"], json: o.json });
     }
     if (first !== undefined) {
-      console.error(`prolong plan: unexpected argument '${first}' (the only subcommand is 'show')\n  fix: see 'prolong plan --help'`);
+      console.error(
+        `prolong plan: unexpected argument '${first}' (the only subcommand is 'show')\n  fix: see 'prolong plan --help'`,
+      );
       return 2;
     }
     if (o.estimate || o.from !== undefined || o["tokens-per-action"] !== undefined) {
@@ -253,7 +312,9 @@ export const planCommand: Command = {
       return 2;
     }
     if (o.games === undefined || o.arm.length === 0) {
-      console.error(`prolong plan: give the games and at least one arm, e.g. prolong plan --games all --runs 3 --arm full='' --arm window25='--log-window 25' -o plan.json`);
+      console.error(
+        `prolong plan: give the games and at least one arm, e.g. prolong plan --games all --runs 3 --arm full='' --arm window25='--log-window 25' -o plan.json`,
+      );
       return 2;
     }
     const arms: PlanArmInput[] = [];
@@ -272,7 +333,11 @@ export const planCommand: Command = {
       console.error(`prolong plan: ${games}`);
       return 2;
     }
-    const common: Partial<RunConfigInput> = { env, ...(arcGames ? { arcGames } : {}), ...(o.seed !== undefined ? { seed: o.seed } : {}) };
+    const common: Partial<RunConfigInput> = {
+      env,
+      ...(arcGames ? { arcGames } : {}),
+      ...(o.seed !== undefined ? { seed: o.seed } : {}),
+    };
     const plan = buildPlan({ games, runs: o.runs ?? 1, arms, common });
     if (plan.isErr()) {
       console.error(formatError(plan.error));
@@ -282,7 +347,9 @@ export const planCommand: Command = {
     if (o.out === undefined) process.stdout.write(text);
     else {
       writeFileSync(o.out, text);
-      console.error(`wrote ${o.out}: ${plan.value.jobs.length} jobs (${plan.value.arms.length} arm(s) × ${games.length} game(s) × ${plan.value.runs} run(s)); \`prolong plan show ${o.out}\` lists them`);
+      console.error(
+        `wrote ${o.out}: ${plan.value.jobs.length} jobs (${plan.value.arms.length} arm(s) × ${games.length} game(s) × ${plan.value.runs} run(s)); \`prolong plan show ${o.out}\` lists them`,
+      );
     }
     return 0;
   },

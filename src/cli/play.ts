@@ -5,7 +5,17 @@ import { basename, dirname, join, resolve } from "node:path";
 import { formatError } from "../errors.ts";
 import { dieWithParent } from "../libc.ts";
 import { LogWindowFlagSchema } from "../config/log-window.ts";
-import { AGENT_KINDS, DEFAULTS, ENV_KINDS, GRID_MODES, newConfig, readConfigFile, SANDBOX_KINDS, WORKSPACE_MODES, type RunConfig } from "../config/run-config.ts";
+import {
+  AGENT_KINDS,
+  DEFAULTS,
+  ENV_KINDS,
+  GRID_MODES,
+  newConfig,
+  readConfigFile,
+  SANDBOX_KINDS,
+  WORKSPACE_MODES,
+  type RunConfig,
+} from "../config/run-config.ts";
 import { planSwarm, startSwarm, type RunStatus, type Swarm } from "../run/swarm.ts";
 import { swarmSummary, swarmView } from "../run/swarm-view.ts";
 import { scoreTables } from "../score/markdown.ts";
@@ -193,7 +203,11 @@ export const playCommand: Command = {
     // NetHack is one game: `play --env nethack` needs no game operand.
     const [game = f.env === "nethack" ? NETHACK_GAME_ID : undefined, ...extra] = parsed.positionals;
     if (game === undefined || extra.length > 0) {
-      console.error(game === undefined ? `prolong play: which game? (\`prolong games\` lists them)\n\n${usage}` : `prolong play: unexpected arguments: ${extra.join(" ")}`);
+      console.error(
+        game === undefined
+          ? `prolong play: which game? (\`prolong games\` lists them)\n\n${usage}`
+          : `prolong play: unexpected arguments: ${extra.join(" ")}`,
+      );
       return 2;
     }
     const config = configFromFlags(game, parsed.values);
@@ -203,7 +217,8 @@ export const playCommand: Command = {
     }
     const json = parsed.values.json === true;
     // The human player's screen is the progress display.
-    const progress = json || parsed.values.quiet || config.value.agent === "human" ? { update: () => {}, done: () => {} } : ttyProgress();
+    const progress =
+      json || parsed.values.quiet || config.value.agent === "human" ? { update: () => {}, done: () => {} } : ttyProgress();
     const runsRoot = resolve(parsed.values["runs-dir"] ?? "runs");
     const stamp = claimStamp(runsRoot, new Date());
     if (stamp.isErr()) {
@@ -257,7 +272,9 @@ export async function playSession(s: RunSession, json: boolean, clearProgress: (
     console.error(formatError(report.failure));
     return 1;
   }
-  return end.reason === "win" || end.reason === "max-actions" || end.reason === "game-over" || end.reason === "agent-stopped" ? 0 : 1;
+  return end.reason === "win" || end.reason === "max-actions" || end.reason === "game-over" || end.reason === "agent-stopped"
+    ? 0
+    : 1;
 }
 
 /** A swarm's child: the settings are already in DIR/run.json; the run is made in DIR. */
@@ -295,7 +312,15 @@ async function playMany(positionals: string[], f: PlayFlags): Promise<number> {
     console.error(`prolong play: give the games either as one <game> or with --games, not both: ${positionals.join(" ")}`);
     return 2;
   }
-  const games = gamesFlag === undefined ? positionals : gamesFlag.trim() === "all" ? "all" : gamesFlag.split(",").map((g) => g.trim()).filter(Boolean);
+  const games =
+    gamesFlag === undefined
+      ? positionals
+      : gamesFlag.trim() === "all"
+        ? "all"
+        : gamesFlag
+            .split(",")
+            .map((g) => g.trim())
+            .filter(Boolean);
   if (games.length === 0) {
     console.error("prolong play: which games? give <game> or --games all|a,b,c (`prolong games` lists them)");
     return 2;
@@ -332,7 +357,11 @@ async function playMany(positionals: string[], f: PlayFlags): Promise<number> {
   let interrupts = 0;
   const onSigint = () => {
     interrupts++;
-    process.stderr.write(interrupts === 1 ? "\nprolong: stopping every run after its current step (Ctrl-C again to stop them at once)\n" : "\nprolong: stopping at once\n");
+    process.stderr.write(
+      interrupts === 1
+        ? "\nprolong: stopping every run after its current step (Ctrl-C again to stop them at once)\n"
+        : "\nprolong: stopping at once\n",
+    );
     running.interrupt();
   };
   process.on("SIGINT", onSigint);
@@ -345,12 +374,25 @@ async function playMany(positionals: string[], f: PlayFlags): Promise<number> {
   view.done();
   const dir = join(root, stamp);
   if (json) {
-    const runsOut = result.map((s) => ({ run: s.run.name, dir: s.run.dir, game: s.run.game, seed: s.run.config.seed, state: s.state, end: s.end ?? null, levelsCompleted: s.levelsCompleted ?? null, winLevels: s.winLevels ?? null, actions: s.action, rhae: s.rhae ?? null, exitCode: s.exitCode ?? null }));
+    const runsOut = result.map((s) => ({
+      run: s.run.name,
+      dir: s.run.dir,
+      game: s.run.game,
+      seed: s.run.config.seed,
+      state: s.state,
+      end: s.end ?? null,
+      levelsCompleted: s.levelsCompleted ?? null,
+      winLevels: s.winLevels ?? null,
+      actions: s.action,
+      rhae: s.rhae ?? null,
+      exitCode: s.exitCode ?? null,
+    }));
     console.log(JSON.stringify({ kind: "swarm-summary", dir, runs: runsOut }));
   } else {
     console.log(swarmSummary(result, dir));
     const tables = scoreTables([dir]);
-    if (tables) console.log(`\n${tables}\n\n(\`prolong score ${dir}\` prints this again; --json, --csv, --at N,M, --compare A B)`);
+    if (tables)
+      console.log(`\n${tables}\n\n(\`prolong score ${dir}\` prints this again; --json, --csv, --at N,M, --compare A B)`);
   }
   return result.every((s) => s.state === "done") ? 0 : 1;
 }

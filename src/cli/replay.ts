@@ -52,13 +52,22 @@ export interface ReplayReport {
   readonly cut?: string;
 }
 
-export async function replayLog(logPath: string, config: RunConfig): Promise<{ ok: true; report: ReplayReport } | { ok: false; error: ProlongError }> {
+export async function replayLog(
+  logPath: string,
+  config: RunConfig,
+): Promise<{ ok: true; report: ReplayReport } | { ok: false; error: ProlongError }> {
   // Mapped, like every inspection command: a FIFO, a device or a directory is an error naming it, not a hang.
   const bytes = readLogBytes(logPath);
   if (bytes.isErr()) return { ok: false, error: bytes.error };
   const parsed = parseLog(new TextDecoder("utf-8").decode(bytes.value));
   if (parsed.sections.length === 0) {
-    return { ok: false, error: prolongError("not-a-log", parsed.cut?.reason ?? "the log holds no section", { path: logPath, fix: "pass a logs.txt written by prolong or the PRO-LONG harness" }) };
+    return {
+      ok: false,
+      error: prolongError("not-a-log", parsed.cut?.reason ?? "the log holds no section", {
+        path: logPath,
+        fix: "pass a logs.txt written by prolong or the PRO-LONG harness",
+      }),
+    };
   }
   const replayed = await replaySections(parsed.sections, () => openEnv(config, NO_ENV_CONTEXT));
   if (!replayed.ok) return replayed;
@@ -73,7 +82,9 @@ export async function replayLog(logPath: string, config: RunConfig): Promise<{ o
       matched: parsed.sections.length - differences.length,
       differences,
       firstDivergence: differences[0] ?? null,
-      ...(parsed.cut ? { cut: `section ${parsed.cut.index} does not parse (${parsed.cut.reason}); replayed the ${parsed.cut.index} before it` } : {}),
+      ...(parsed.cut
+        ? { cut: `section ${parsed.cut.index} does not parse (${parsed.cut.reason}); replayed the ${parsed.cut.index} before it` }
+        : {}),
     },
   };
 }
@@ -81,12 +92,16 @@ export async function replayLog(logPath: string, config: RunConfig): Promise<{ o
 export function reportText(r: ReplayReport, maxReport: number): string {
   const lines: string[] = [];
   if (r.differences.length === 0 && r.cut) {
-    lines.push(`${r.log}: the ${r.sections} sections that parse match ${r.game} (${r.boards} boards and animation frames, every score), but the rest of the log could not be checked`);
+    lines.push(
+      `${r.log}: the ${r.sections} sections that parse match ${r.game} (${r.boards} boards and animation frames, every score), but the rest of the log could not be checked`,
+    );
   } else if (r.differences.length === 0) {
     lines.push(`${r.log}: all ${r.sections} sections match ${r.game} (${r.boards} boards and animation frames, every score)`);
   } else {
     const f = r.firstDivergence!;
-    lines.push(`${r.log}: ${r.differences.length} of ${r.sections} sections differ from ${r.game}; first divergence at Action ${f.action} (${f.call}): ${f.what.join("; ")}`);
+    lines.push(
+      `${r.log}: ${r.differences.length} of ${r.sections} sections differ from ${r.game}; first divergence at Action ${f.action} (${f.call}): ${f.what.join("; ")}`,
+    );
     for (const d of r.differences.slice(0, maxReport)) lines.push(`  Action ${d.action} ${d.call}: ${d.what.join("; ")}`);
     if (r.differences.length > maxReport) lines.push(`  ... ${r.differences.length - maxReport} more (--json lists all)`);
   }
@@ -104,8 +119,20 @@ async function replayNethack(log: string, config: RunConfig, json: boolean): Pro
     console.error(formatError(r.error));
     return 2;
   }
-  if (json) console.log(JSON.stringify(r.isOk() ? { log, game: config.game, seed: config.seed, ...r.value, matched: true } : { log, game: config.game, seed: config.seed, matched: false, firstDivergence: r.error.message }, null, 2));
-  else if (r.isOk()) console.log(`${log}: all ${r.value.sections} sections (${r.value.actions} actions) match NetHack at seed ${config.seed}, every screen byte for byte`);
+  if (json)
+    console.log(
+      JSON.stringify(
+        r.isOk()
+          ? { log, game: config.game, seed: config.seed, ...r.value, matched: true }
+          : { log, game: config.game, seed: config.seed, matched: false, firstDivergence: r.error.message },
+        null,
+        2,
+      ),
+    );
+  else if (r.isOk())
+    console.log(
+      `${log}: all ${r.value.sections} sections (${r.value.actions} actions) match NetHack at seed ${config.seed}, every screen byte for byte`,
+    );
   else console.log(`${log}: ${r.error.message}`);
   return r.isOk() ? 0 : 1;
 }
@@ -130,13 +157,22 @@ export const replayCommand: Command = {
     const [given, ...extra] = parsed.positionals;
     const v = parsed.values;
     if (given === undefined || extra.length > 0) {
-      console.error(`prolong replay: ${given === undefined ? "which log? give a run directory or a logs.txt" : `unexpected arguments: ${extra.join(" ")}`}\n\n${usage}`);
+      console.error(
+        `prolong replay: ${given === undefined ? "which log? give a run directory or a logs.txt" : `unexpected arguments: ${extra.join(" ")}`}\n\n${usage}`,
+      );
       return 2;
     }
     // A run directory stands for its logs.txt, and its run.json says which game (and seed, env) wrote it.
     const log = logPathOf(given);
     if (log === given && existsSync(given) && statSync(given).isDirectory()) {
-      console.error(formatError(prolongError("not-a-log", "this directory holds no logs.txt", { path: given, fix: "give a run directory (runs/<stamp>/<game>) or a logs.txt" })));
+      console.error(
+        formatError(
+          prolongError("not-a-log", "this directory holds no logs.txt", {
+            path: given,
+            fix: "give a run directory (runs/<stamp>/<game>) or a logs.txt",
+          }),
+        ),
+      );
       return 2;
     }
     let recorded: Partial<RunConfig> = {};
@@ -148,14 +184,28 @@ export const replayCommand: Command = {
         return 2;
       }
       // A NetHack run replays with its whole setup (the character, the options it was started with).
-      recorded = c.value.env === "nethack" ? c.value : { game: c.value.game, env: c.value.env, seed: c.value.seed, ...(c.value.arcGames !== undefined ? { arcGames: c.value.arcGames } : {}) };
+      recorded =
+        c.value.env === "nethack"
+          ? c.value
+          : {
+              game: c.value.game,
+              env: c.value.env,
+              seed: c.value.seed,
+              ...(c.value.arcGames !== undefined ? { arcGames: c.value.arcGames } : {}),
+            };
     }
     const game = v.game ?? recorded.game;
     if (game === undefined) {
       console.error(`prolong replay: which game wrote ${given}?\n  fix: pass --game ID (a run directory's run.json names it)`);
       return 2;
     }
-    const config = newConfig({ ...recorded, game, ...(v.seed !== undefined ? { seed: v.seed } : {}), ...(v.env ? { env: v.env } : {}), ...(v["arc-games"] ? { arcGames: v["arc-games"] } : {}) });
+    const config = newConfig({
+      ...recorded,
+      game,
+      ...(v.seed !== undefined ? { seed: v.seed } : {}),
+      ...(v.env ? { env: v.env } : {}),
+      ...(v["arc-games"] ? { arcGames: v["arc-games"] } : {}),
+    });
     if (config.isErr()) {
       console.error(formatError(config.error));
       return 2;

@@ -95,8 +95,29 @@ function writePngs(figures: readonly Figure[], dir: string, chromium: string): s
       const svgFile = path.join(work, `${f.id}.html`);
       writeFileSync(svgFile, `<!doctype html><html><body style="margin:0">${f.svg}</body></html>`);
       const out = path.resolve(dir, `${f.id}.png`);
-      const p = Bun.spawnSync([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars", `--user-data-dir=${path.join(work, "profile")}`, "--force-device-scale-factor=2", "--run-all-compositor-stages-before-draw", "--virtual-time-budget=2000", `--window-size=${WIDTH},${HEIGHT}`, `--screenshot=${out}`, `file://${svgFile}`], { stdout: "pipe", stderr: "pipe" });
-      if (p.exitCode !== 0 || !existsSync(out)) return `${f.id}: chromium exited ${p.exitCode}: ${p.stderr.toString().trim().split("\n").slice(-2).join(" ")}`;
+      const p = Bun.spawnSync(
+        [
+          chromium,
+          "--headless",
+          "--no-sandbox",
+          "--disable-gpu",
+          "--no-first-run",
+          "--disable-background-networking",
+          "--disable-component-update",
+          "--disable-sync",
+          "--hide-scrollbars",
+          `--user-data-dir=${path.join(work, "profile")}`,
+          "--force-device-scale-factor=2",
+          "--run-all-compositor-stages-before-draw",
+          "--virtual-time-budget=2000",
+          `--window-size=${WIDTH},${HEIGHT}`,
+          `--screenshot=${out}`,
+          `file://${svgFile}`,
+        ],
+        { stdout: "pipe", stderr: "pipe" },
+      );
+      if (p.exitCode !== 0 || !existsSync(out))
+        return `${f.id}: chromium exited ${p.exitCode}: ${p.stderr.toString().trim().split("\n").slice(-2).join(" ")}`;
     }
     return null;
   } finally {
@@ -120,11 +141,17 @@ export const reportCommand: Command = {
     }
     const chromium = o.png !== undefined ? findChromium() : null;
     if (o.png !== undefined && chromium === null) {
-      console.error("prolong report: --png needs Chromium to render the figures, and none was found\n  fix: apt-get install chromium, set PROLONG_CHROMIUM=/path/to/chromium, or use --svg");
+      console.error(
+        "prolong report: --png needs Chromium to render the figures, and none was found\n  fix: apt-get install chromium, set PROLONG_CHROMIUM=/path/to/chromium, or use --svg",
+      );
       return 2;
     }
     if (o.views) for (const f of writeViews(parsed.positionals)) console.error(`prolong report: no view.html for ${f}`);
-    const boot = { seed: o.seed ?? BOOTSTRAP_DEFAULTS.seed, resamples: o.resamples ?? BOOTSTRAP_DEFAULTS.resamples, level: BOOTSTRAP_DEFAULTS.level };
+    const boot = {
+      seed: o.seed ?? BOOTSTRAP_DEFAULTS.seed,
+      resamples: o.resamples ?? BOOTSTRAP_DEFAULTS.resamples,
+      level: BOOTSTRAP_DEFAULTS.level,
+    };
     let found = findRuns(parsed.positionals);
     if (o.plan !== undefined) {
       const plan = readPlan(o.plan);
@@ -143,7 +170,9 @@ export const reportCommand: Command = {
     }
     const d = data.value;
     if (d.arms.length === 0) {
-      console.error(`prolong report: no run could be scored${d.skipped.length ? `:\n${d.skipped.map((s) => `  ${s.dir}: ${s.reason}`).join("\n")}` : ""}`);
+      console.error(
+        `prolong report: no run could be scored${d.skipped.length ? `:\n${d.skipped.map((s) => `  ${s.dir}: ${s.reason}`).join("\n")}` : ""}`,
+      );
       return 1;
     }
     const out = path.resolve(o.out ?? "report.html");
@@ -157,12 +186,17 @@ export const reportCommand: Command = {
       mkdirSync(o.png, { recursive: true });
       const failed = writePngs(figures, o.png, chromium!);
       if (failed) {
-        console.error(`prolong report: wrote ${out}, but a PNG failed: ${failed}\n  fix: use --svg, or check that ${chromium} runs headless`);
+        console.error(
+          `prolong report: wrote ${out}, but a PNG failed: ${failed}\n  fix: use --svg, or check that ${chromium} runs headless`,
+        );
         return 1;
       }
     }
     if (o.json) console.log(JSON.stringify(d, null, 2));
-    else console.log(`wrote ${out}: ${d.arms.length} arm(s), ${d.runs.length} run(s), ${figures.length} figures${o.svg !== undefined ? `; SVGs in ${o.svg}` : ""}${o.png !== undefined ? `; PNGs in ${o.png}` : ""}`);
+    else
+      console.log(
+        `wrote ${out}: ${d.arms.length} arm(s), ${d.runs.length} run(s), ${figures.length} figures${o.svg !== undefined ? `; SVGs in ${o.svg}` : ""}${o.png !== undefined ? `; PNGs in ${o.png}` : ""}`,
+      );
     return 0;
   },
 };

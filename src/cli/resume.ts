@@ -30,7 +30,10 @@ export const resumeCommand: Command = {
     }
     const json = parsed.values.json === true;
     const progress = json || parsed.values.quiet ? { update: () => {}, done: () => {} } : ttyProgress();
-    const session = await resumeRun(dir, { ...(json ? { echo: (l: string) => process.stdout.write(l) } : {}), onProgress: (s) => s.config.agent !== "human" && progress.update(s) }); // a human run's screen is its progress
+    const session = await resumeRun(dir, {
+      ...(json ? { echo: (l: string) => process.stdout.write(l) } : {}),
+      onProgress: (s) => s.config.agent !== "human" && progress.update(s),
+    }); // a human run's screen is its progress
     if (session.isErr()) {
       console.error(formatError(session.error));
       return 2;

@@ -58,7 +58,9 @@ export const runPlanCommand: Command = {
     const o = parsed.values;
     const file = parsed.positionals[0];
     if (file === undefined || o.out === undefined) {
-      console.error(`prolong run-plan: give the plan and --out DIR, e.g. prolong run-plan plan.json --out runs/sweep --shard 1/4`);
+      console.error(
+        `prolong run-plan: give the plan and --out DIR, e.g. prolong run-plan plan.json --out runs/sweep --shard 1/4`,
+      );
       return 2;
     }
     if (o.shard !== undefined && o.job !== undefined) {
@@ -88,14 +90,27 @@ export const runPlanCommand: Command = {
     }
     const out = resolve(o.out);
     if (o["dry-run"]) {
-      const rows = jobs.map((j) => ({ job: j.id, arm: j.arm, game: j.game, run: j.run, seed: j.seed, dir: join(out, j.dir), state: jobState(join(out, j.dir), j).kind }));
+      const rows = jobs.map((j) => ({
+        job: j.id,
+        arm: j.arm,
+        game: j.game,
+        run: j.run,
+        seed: j.seed,
+        dir: join(out, j.dir),
+        state: jobState(join(out, j.dir), j).kind,
+      }));
       if (o.json) console.log(JSON.stringify({ kind: "run-plan-slice", slice: o.shard ?? o.job ?? "all", jobs: rows }));
       else for (const r of rows) console.log(`${r.job}  ${r.state.padEnd(8)}  ${r.dir}`);
       return 0;
     }
     const claimed = claimJobs(jobs, out);
     for (const x of claimed.others) {
-      const what = x.kind === "done" ? `already complete (${x.detail})` : x.kind === "busy" ? `left to another worker: ${x.detail}` : `NOT RUN: the directory ${x.detail}; fix: move it away or give another --out`;
+      const what =
+        x.kind === "done"
+          ? `already complete (${x.detail})`
+          : x.kind === "busy"
+            ? `left to another worker: ${x.detail}`
+            : `NOT RUN: the directory ${x.detail}; fix: move it away or give another --out`;
       if (!o.json && x.kind !== "done" && (x.kind === "foreign" || !o.quiet)) console.error(`${x.job.id} ${x.job.dir}: ${what}`);
     }
     let swarm: Swarm | undefined;
@@ -129,7 +144,14 @@ export const runPlanCommand: Command = {
       ran: result.filter((s) => !s.run.resume).length,
       resumed: result.filter((s) => s.run.resume).length,
       done: result.filter((s) => s.state === "done").length,
-      failed: result.filter((s) => s.state !== "done").map((s) => ({ dir: s.run.dir, state: s.state, exitCode: s.exitCode ?? null, detail: s.stderrTail.trim().split("\n").at(-1) ?? "" })),
+      failed: result
+        .filter((s) => s.state !== "done")
+        .map((s) => ({
+          dir: s.run.dir,
+          state: s.state,
+          exitCode: s.exitCode ?? null,
+          detail: s.stderrTail.trim().split("\n").at(-1) ?? "",
+        })),
       alreadyComplete: count("done"),
       elsewhere: count("busy"),
       foreign: claimed.others.filter((x) => x.kind === "foreign").map((x) => ({ job: x.job.id, dir: x.dir, detail: x.detail })),
@@ -137,7 +159,9 @@ export const runPlanCommand: Command = {
     if (o.json) console.log(JSON.stringify(summary));
     else {
       if (result.length > 0) console.log(swarmSummary(result, out));
-      console.log(`${summary.slice === "all" ? "all jobs" : `slice ${summary.slice}`}: ${summary.jobs} job(s): ${summary.ran} started, ${summary.resumed} resumed, ${summary.alreadyComplete} already complete, ${summary.elsewhere} running elsewhere, ${summary.foreign.length} blocked by other files, ${summary.failed.length} not finished`);
+      console.log(
+        `${summary.slice === "all" ? "all jobs" : `slice ${summary.slice}`}: ${summary.jobs} job(s): ${summary.ran} started, ${summary.resumed} resumed, ${summary.alreadyComplete} already complete, ${summary.elsewhere} running elsewhere, ${summary.foreign.length} blocked by other files, ${summary.failed.length} not finished`,
+      );
     }
     return summary.failed.length === 0 && summary.foreign.length === 0 ? 0 : 1;
   },

@@ -52,7 +52,8 @@ cannot be pooled.`;
 export function parseBudgets(v: string | undefined): (number | null)[] | string {
   if (v === undefined) return [null];
   const parts = v.split(",").map((x) => x.trim());
-  if (parts.some((x) => !/^\d+$/.test(x) || Number(x) < 1)) return `--at takes whole numbers ≥ 1 separated by commas (e.g. --at 100,250,500), got '${v}'`;
+  if (parts.some((x) => !/^\d+$/.test(x) || Number(x) < 1))
+    return `--at takes whole numbers ≥ 1 separated by commas (e.g. --at 100,250,500), got '${v}'`;
   const budgets = parts.map(Number);
   if (new Set(budgets).size !== budgets.length) return `--at names a budget twice: '${v}'`;
   return budgets;
@@ -101,31 +102,52 @@ export const scoreCommand: Command = {
     }
     const paths = parsed.positionals;
     if (paths.length === 0 || (o.compare && paths.length !== 2)) {
-      console.error(o.compare ? "prolong score: --compare takes exactly two paths, arm A and arm B" : `prolong score: which runs? give run directories or a directory above them\n\n${usage}`);
+      console.error(
+        o.compare
+          ? "prolong score: --compare takes exactly two paths, arm A and arm B"
+          : `prolong score: which runs? give run directories or a directory above them\n\n${usage}`,
+      );
       return 2;
     }
-    const boot: BootstrapOptions = { seed: seed ?? BOOTSTRAP_DEFAULTS.seed, resamples: resamples ?? BOOTSTRAP_DEFAULTS.resamples, level: BOOTSTRAP_DEFAULTS.level };
+    const boot: BootstrapOptions = {
+      seed: seed ?? BOOTSTRAP_DEFAULTS.seed,
+      resamples: resamples ?? BOOTSTRAP_DEFAULTS.resamples,
+      level: BOOTSTRAP_DEFAULTS.level,
+    };
     const md = { level: BOOTSTRAP_DEFAULTS.level, ...(price !== undefined ? { pricePerMTok: price } : {}) };
     const at = o.at ?? [null];
     const heading = (n: number | null) => (n !== null ? `Re-scored at ${n} actions per episode (from the logs).\n\n` : "");
 
     if (o.compare && o.plan !== undefined) {
-      console.error("prolong score: --plan scores a plan's runs by arm; compare two of its arms with the arm table, or without --plan");
+      console.error(
+        "prolong score: --plan scores a plan's runs by arm; compare two of its arms with the arm table, or without --plan",
+      );
       return 2;
     }
     if (o.compare) {
       const [pa, pb] = paths as [string, string];
-      const out: { at: number | null; compare: ReturnType<typeof compareArms>; skipped: ReturnType<typeof collectRuns>["skipped"] }[] = [];
+      const out: {
+        at: number | null;
+        compare: ReturnType<typeof compareArms>;
+        skipped: ReturnType<typeof collectRuns>["skipped"];
+      }[] = [];
       for (const n of at) {
         const a = collectRuns([pa], n);
         const b = collectRuns([pb], n);
         const skipped = [...a.skipped, ...b.skipped];
         const sides = [];
-        for (const [name, side] of [[pa, a], [pb, b]] as const) {
+        for (const [name, side] of [
+          [pa, a],
+          [pb, b],
+        ] as const) {
           const arms = groupArms(side.runs, side.skipped);
           if (arms.isErr()) return refuse(arms.error);
           if (arms.value.length !== 1) {
-            console.error(arms.value.length === 0 ? `prolong score: ${name}: no run could be scored\n${skippedMarkdown(skipped)}` : `prolong score: ${name} holds ${arms.value.length} arms (${arms.value.map((x) => x.name).join(" | ")})\n  fix: give each side a directory holding one arm`);
+            console.error(
+              arms.value.length === 0
+                ? `prolong score: ${name}: no run could be scored\n${skippedMarkdown(skipped)}`
+                : `prolong score: ${name} holds ${arms.value.length} arms (${arms.value.map((x) => x.name).join(" | ")})\n  fix: give each side a directory holding one arm`,
+            );
             return arms.value.length === 0 ? 1 : 2;
           }
           sides.push(arms.value[0]!);
@@ -134,11 +156,34 @@ export const scoreCommand: Command = {
         if (mixed) return refuse([{ ...mixed, sides: [sides[0]!.runs.map((r) => r.dir), sides[1]!.runs.map((r) => r.dir)] }]);
         out.push({ at: n, compare: compareArms(sides[0]!, sides[1]!, boot), skipped });
       }
-      if (o.json) console.log(JSON.stringify({ compare: out[0]!.compare, skipped: out[0]!.skipped, at: out[0]!.at, ...(at.length > 1 ? { budgets: out } : {}), bootstrap: boot }, null, 2));
+      if (o.json)
+        console.log(
+          JSON.stringify(
+            {
+              compare: out[0]!.compare,
+              skipped: out[0]!.skipped,
+              at: out[0]!.at,
+              ...(at.length > 1 ? { budgets: out } : {}),
+              bootstrap: boot,
+            },
+            null,
+            2,
+          ),
+        );
       else if (o.csv) {
         console.error("prolong score: --csv lists runs; use it without --compare (the rows name each run's arm)");
         return 2;
-      } else console.log(out.map((x) => heading(x.at) + compareMarkdown(x.compare, { a: pa, b: pb }, md) + (x.skipped.length ? `\n\n${skippedMarkdown(x.skipped)}` : "")).join("\n\n"));
+      } else
+        console.log(
+          out
+            .map(
+              (x) =>
+                heading(x.at) +
+                compareMarkdown(x.compare, { a: pa, b: pb }, md) +
+                (x.skipped.length ? `\n\n${skippedMarkdown(x.skipped)}` : ""),
+            )
+            .join("\n\n"),
+        );
       return 0;
     }
 
@@ -159,7 +204,21 @@ export const scoreCommand: Command = {
     const all = scored.value.budgets;
     const first = all[0]!;
     if (o.json) {
-      console.log(JSON.stringify({ arms: first.arms, runs: first.runs, skipped: first.skipped, at: first.at, ...(all.length > 1 ? { budgets: all } : {}), ...(check ? { plan: check.data } : {}), bootstrap: boot }, null, 2));
+      console.log(
+        JSON.stringify(
+          {
+            arms: first.arms,
+            runs: first.runs,
+            skipped: first.skipped,
+            at: first.at,
+            ...(all.length > 1 ? { budgets: all } : {}),
+            ...(check ? { plan: check.data } : {}),
+            bootstrap: boot,
+          },
+          null,
+          2,
+        ),
+      );
     } else if (o.csv) {
       if (check) console.error(check.text);
       process.stdout.write(runRowsCsv(all.map((b) => ({ at: b.at, rows: b.runs }))));

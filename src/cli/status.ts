@@ -18,7 +18,9 @@ function describe(r: StatusReport): string {
     const details = c.pieces.filter((p) => p.state !== "intact").map((p) => `    ${p.state}: ${p.path}`);
     return [head, ...details].join("\n");
   });
-  lines.push(`log       ${r.log.exists ? `${r.log.events} event(s), ${r.log.bytes} bytes in ${r.log.path}` : `missing: ${r.log.path}`}`);
+  lines.push(
+    `log       ${r.log.exists ? `${r.log.events} event(s), ${r.log.bytes} bytes in ${r.log.path}` : `missing: ${r.log.path}`}`,
+  );
   return lines.join("\n");
 }
 

@@ -18,7 +18,13 @@ and prolong's own files. A file created by init is deleted once nothing else is 
                  so is its .gitignore entry; a later \`prolong uninstall --remove-log\` deletes both)
   --json         print the report as JSON`;
 
-const flags = { client: flag.list(), dir: flag.text(), force: flag.bool(), "remove-log": flag.bool(), json: flag.bool() } as const;
+const flags = {
+  client: flag.list(),
+  dir: flag.text(),
+  force: flag.bool(),
+  "remove-log": flag.bool(),
+  json: flag.bool(),
+} as const;
 
 export const uninstallCommand: Command = {
   name: "uninstall",
@@ -44,9 +50,15 @@ export const uninstallCommand: Command = {
       console.log(JSON.stringify(r, null, 2));
       return 0;
     }
-    console.log(`prolong memory removed for ${r.clients.join(", ") || "no client (what an earlier uninstall kept)"}${r.remaining.length > 0 ? `; still installed: ${r.remaining.join(", ")}` : ""}`);
-    for (const o of r.outcomes.filter((o) => o.action === "kept")) console.log(`kept (edited since init; 'prolong uninstall --force' removes it): ${o.path}`);
-    if (r.keptLog) console.log(`kept the session log ${r.keptLog} and its .gitignore entry, so it stays out of git ('prolong uninstall --remove-log' deletes both)`);
+    console.log(
+      `prolong memory removed for ${r.clients.join(", ") || "no client (what an earlier uninstall kept)"}${r.remaining.length > 0 ? `; still installed: ${r.remaining.join(", ")}` : ""}`,
+    );
+    for (const o of r.outcomes.filter((o) => o.action === "kept"))
+      console.log(`kept (edited since init; 'prolong uninstall --force' removes it): ${o.path}`);
+    if (r.keptLog)
+      console.log(
+        `kept the session log ${r.keptLog} and its .gitignore entry, so it stays out of git ('prolong uninstall --remove-log' deletes both)`,
+      );
     return 0;
   },
 };

@@ -37,7 +37,15 @@ function defaultName(given: string): string {
   return path.basename(path.resolve(dir));
 }
 
-async function writePng(args: { file: string; target: string; frame: number | undefined; scale: number; sections: boolean; out: string | undefined; json: boolean }): Promise<number> {
+async function writePng(args: {
+  file: string;
+  target: string;
+  frame: number | undefined;
+  scale: number;
+  sections: boolean;
+  out: string | undefined;
+  json: boolean;
+}): Promise<number> {
   const scale = args.scale;
   const log = openLogOrReport(args.file);
   if (!log) return 2;
@@ -54,7 +62,14 @@ async function writePng(args: { file: string; target: string; frame: number | un
     const s = readSection(log, i).section;
     const frames = s?.frames ?? [];
     if (k > frames.length) {
-      console.error(formatError({ code: "bad-frame", message: `section #${i} has ${frames.length} animation frame(s); --frame ${args.frame} is not one of them`, path: log.path, fix: frames.length > 0 ? `give 1..${frames.length}` : "leave out --frame for the settled board" }));
+      console.error(
+        formatError({
+          code: "bad-frame",
+          message: `section #${i} has ${frames.length} animation frame(s); --frame ${args.frame} is not one of them`,
+          path: log.path,
+          fix: frames.length > 0 ? `give 1..${frames.length}` : "leave out --frame for the settled board",
+        }),
+      );
       return 2;
     }
     grid = frames[k - 1];
@@ -68,10 +83,15 @@ async function writePng(args: { file: string; target: string; frame: number | un
   }
   if (!grid) return 2;
   const action = log.table.kind[i] === 2 ? `section-${i}` : String(log.table.action[i]);
-  const out = args.out ?? `${defaultName(args.file)}-action-${action}${args.frame !== undefined ? `-frame-${args.frame}` : ""}.png`;
+  const out =
+    args.out ?? `${defaultName(args.file)}-action-${action}${args.frame !== undefined ? `-frame-${args.frame}` : ""}.png`;
   const png = gridPng(grid, scale);
   writeFileSync(out, png);
-  console.log(args.json ? JSON.stringify({ out, section: i, width: grid.width * scale, height: grid.height * scale, bytes: png.length }) : `wrote ${out} (${grid.width}x${grid.height} cells, ${png.length} bytes)`);
+  console.log(
+    args.json
+      ? JSON.stringify({ out, section: i, width: grid.width * scale, height: grid.height * scale, bytes: png.length })
+      : `wrote ${out} (${grid.width}x${grid.height} cells, ${png.length} bytes)`,
+  );
   return 0;
 }
 
@@ -99,7 +119,15 @@ export const viewCommand: Command = {
         console.error(usage);
         return 2;
       }
-      return writePng({ file, target, frame: v.frame, scale: v.scale, sections: v.sections === true, out: v.out, json: v.json === true });
+      return writePng({
+        file,
+        target,
+        frame: v.frame,
+        scale: v.scale,
+        sections: v.sections === true,
+        out: v.out,
+        json: v.json === true,
+      });
     }
     if (file === undefined || target !== undefined) {
       console.error(usage);
@@ -117,13 +145,26 @@ export const viewCommand: Command = {
     }
     const replay = buildReplay(log.value, source.value);
     const runDir = source.value.runDir;
-    const out = v.out ?? (runDir !== null && existsSync(path.join(runDir, RUN_FILES.config)) ? path.join(runDir, "view.html") : `${defaultName(file)}.view.html`);
+    const out =
+      v.out ??
+      (runDir !== null && existsSync(path.join(runDir, RUN_FILES.config))
+        ? path.join(runDir, "view.html")
+        : `${defaultName(file)}.view.html`);
     const html = replayHtml(replay);
     writeFileSync(out, html);
-    const report = { out, steps: replay.steps.length, boards: replay.boards.width.length, tampers: replay.tampers.length, bytes: Buffer.byteLength(html), warnings: replay.warnings };
+    const report = {
+      out,
+      steps: replay.steps.length,
+      boards: replay.boards.width.length,
+      tampers: replay.tampers.length,
+      bytes: Buffer.byteLength(html),
+      warnings: replay.warnings,
+    };
     if (v.json) console.log(JSON.stringify(report));
     else {
-      console.log(`wrote ${out}: ${report.steps} steps, ${report.boards} boards, ${report.tampers} tamper event(s), ${(report.bytes / 1024).toFixed(0)} KB`);
+      console.log(
+        `wrote ${out}: ${report.steps} steps, ${report.boards} boards, ${report.tampers} tamper event(s), ${(report.bytes / 1024).toFixed(0)} KB`,
+      );
       for (const w of replay.warnings) console.error(`warning: ${w}`);
     }
     return 0;

@@ -13,7 +13,18 @@ import { DEFAULTS, type RunConfig } from "./run-config.ts";
  * key). Every other RunConfig field is part of the fingerprint, so a setting added later is fingerprinted
  * without anyone remembering to list it here.
  */
-const NOT_ARM_SETTINGS = new Set<string>(["game", "seed", "arm", "job", "arcGames", "agentTimeoutSec", "agentRetries", "sandbox", "passEnv", "apiKeyEnv"]);
+const NOT_ARM_SETTINGS = new Set<string>([
+  "game",
+  "seed",
+  "arm",
+  "job",
+  "arcGames",
+  "agentTimeoutSec",
+  "agentRetries",
+  "sandbox",
+  "passEnv",
+  "apiKeyEnv",
+]);
 
 /** The flag each setting comes from, for messages and derived names. */
 const FLAG_OF: Readonly<Record<string, string>> = {
@@ -57,7 +68,11 @@ function settingValue(key: string, value: unknown): string | number | boolean | 
 
 /** 12 hex digits of sha256 over the settings in key order: equal settings, equal fingerprint, on any machine. */
 export function armFingerprint(settings: ArmSettings): string {
-  const canonical = JSON.stringify(Object.keys(settings).sort().map((k) => [k, settings[k]]));
+  const canonical = JSON.stringify(
+    Object.keys(settings)
+      .sort()
+      .map((k) => [k, settings[k]]),
+  );
   return createHash("sha256").update(canonical, "utf8").digest("hex").slice(0, 12);
 }
 

@@ -41,10 +41,14 @@ export function windowText(w: LogWindow): string {
 /** The window as people read it, for summaries and tables. */
 export function windowLabel(w: LogWindow): string {
   switch (w.kind) {
-    case "full": return "full";
-    case "none": return "none (board in prompt)";
-    case "newest": return "newest section, frames stripped";
-    case "last": return `last ${w.sections} sections`;
+    case "full":
+      return "full";
+    case "none":
+      return "none (board in prompt)";
+    case "newest":
+      return "newest section, frames stripped";
+    case "last":
+      return `last ${w.sections} sections`;
   }
 }
 

@@ -26,7 +26,13 @@ export type ToolLevel = (typeof TOOL_LEVELS)[number];
 export const RunConfigSchema = v.object({
   game: v.pipe(v.string(), v.minLength(1, "a game id is required")),
   /** The arm's name (`--arm`); without it the name is derived from the settings (config/arm.ts). */
-  arm: v.optional(v.pipe(v.string(), v.regex(/^[^\u0000-\u001f\u007f]{1,80}$/, "--arm takes a name of 1 to 80 printable characters on one line"), v.check((s) => s.trim() !== "", "--arm takes a non-blank name"))),
+  arm: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^[^\u0000-\u001f\u007f]{1,80}$/, "--arm takes a name of 1 to 80 printable characters on one line"),
+      v.check((s) => s.trim() !== "", "--arm takes a non-blank name"),
+    ),
+  ),
   env: v.picklist(ENV_KINDS, `env must be one of ${ENV_KINDS.join(", ")}`),
   /** For env arc-local: the directory of ARC game files (<id>/<version>/<id>.py + metadata.json). */
   arcGames: v.optional(v.string()),
@@ -36,15 +42,30 @@ export const RunConfigSchema = v.object({
   alignment: v.optional(v.picklist(ALIGNMENTS, `alignment must be one of ${ALIGNMENTS.join(", ")}`)),
   sandbox: v.picklist(SANDBOX_KINDS, `sandbox must be one of ${SANDBOX_KINDS.join(", ")}`),
   /** Environment variables a sandboxed agent gets beyond what its backend needs (`--pass-env NAME`, repeatable). */
-  passEnv: v.optional(v.array(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "--pass-env takes an environment variable name such as MY_TOKEN")))),
+  passEnv: v.optional(
+    v.array(
+      v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "--pass-env takes an environment variable name such as MY_TOKEN")),
+    ),
+  ),
   agent: v.picklist(AGENT_KINDS, `agent must be one of ${AGENT_KINDS.join(", ")}`),
   cmd: v.optional(v.string()),
   model: v.optional(v.string()),
   effort: v.optional(v.string()),
   /** --agent mini: the API root of an OpenAI-compatible Chat Completions server. */
-  baseUrl: v.optional(v.pipe(v.string(), v.url("--base-url must be a URL such as http://127.0.0.1:8080/v1"), v.regex(/^https?:\/\//i, "--base-url must start with http:// or https://"))),
+  baseUrl: v.optional(
+    v.pipe(
+      v.string(),
+      v.url("--base-url must be a URL such as http://127.0.0.1:8080/v1"),
+      v.regex(/^https?:\/\//i, "--base-url must start with http:// or https://"),
+    ),
+  ),
   /** --agent mini: the environment variable holding the API key (its NAME is saved, never the key). */
-  apiKeyEnv: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "--api-key-env must be an environment variable name such as OPENAI_API_KEY"))),
+  apiKeyEnv: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "--api-key-env must be an environment variable name such as OPENAI_API_KEY"),
+    ),
+  ),
   /** --agent mini: commands as tool calls or as fenced ```bash blocks. */
   toolFormat: v.optional(v.picklist(["tools", "text"], "--tool-format must be tools or text")),
   /** --agent mini: most model replies per turn. */
@@ -98,7 +119,12 @@ export function validateConfig(input: unknown, source: string): Result<RunConfig
   if (parsed.success) return ok(parsed.output);
   const issue = parsed.issues[0];
   const field = issue.path?.map((p) => String(p.key)).join(".") ?? "(config)";
-  return err(prolongError("bad-config", `${field}: ${issue.message}`, { path: source, fix: "see `prolong play --help` for the accepted values" }));
+  return err(
+    prolongError("bad-config", `${field}: ${issue.message}`, {
+      path: source,
+      fix: "see `prolong play --help` for the accepted values",
+    }),
+  );
 }
 
 /** Defaults that differ for NetHack: episodes of 20,000 actions and batches of up to 30, as in the paper. */
@@ -110,7 +136,12 @@ export function newConfig(fields: Partial<RunConfigInput> & { game: string }): R
 }
 
 /** Which agents (or environments) each optional setting means something to. */
-const APPLIES_TO: readonly { readonly field: keyof RunConfig; readonly flag: string; readonly on: "agent" | "env"; readonly kinds: readonly string[] }[] = [
+const APPLIES_TO: readonly {
+  readonly field: keyof RunConfig;
+  readonly flag: string;
+  readonly on: "agent" | "env";
+  readonly kinds: readonly string[];
+}[] = [
   { field: "cmd", flag: "--cmd", on: "agent", kinds: ["command"] },
   { field: "model", flag: "--model", on: "agent", kinds: ["claude", "codex", "mini"] },
   { field: "effort", flag: "--effort", on: "agent", kinds: ["claude", "codex"] },
@@ -136,7 +167,12 @@ export function checkApplicable(c: RunConfig): Result<RunConfig, ProlongError> {
     if (c[a.field] === undefined) continue;
     const kind = a.on === "agent" ? c.agent : c.env;
     if (a.kinds.includes(kind)) continue;
-    return err(prolongError("flag-not-applicable", `${a.flag} does not apply to --${a.on} ${kind} (it is for ${a.kinds.join(", ")})`, { path: "command line", fix: `drop ${a.flag}, or use it with --${a.on} ${a.kinds.join(" | ")}` }));
+    return err(
+      prolongError("flag-not-applicable", `${a.flag} does not apply to --${a.on} ${kind} (it is for ${a.kinds.join(", ")})`, {
+        path: "command line",
+        fix: `drop ${a.flag}, or use it with --${a.on} ${a.kinds.join(" | ")}`,
+      }),
+    );
   }
   return ok(c);
 }
@@ -146,7 +182,12 @@ export function readConfigFile(path: string): Result<RunConfig, ProlongError> {
   try {
     json = JSON.parse(readFileSync(path, "utf8"));
   } catch (e) {
-    return err(prolongError("bad-config", `cannot read the run's settings: ${(e as Error).message}`, { path, fix: "is this a prolong run directory? it should hold run.json, logs.txt and index.sqlite" }));
+    return err(
+      prolongError("bad-config", `cannot read the run's settings: ${(e as Error).message}`, {
+        path,
+        fix: "is this a prolong run directory? it should hold run.json, logs.txt and index.sqlite",
+      }),
+    );
   }
   return validateConfig(json, path);
 }

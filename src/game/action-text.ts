@@ -18,7 +18,8 @@ export function quote(text: string, max = QUOTE_CHARS): string {
  * `ACTION6({"x": 1, "y": 2})`. A single left-to-right scan: no backtracking, so time is linear in the entry.
  */
 export function parseActionEntry(entry: string): Result<GridAction, string> {
-  if (entry.length > ENTRY_MAX_CHARS) return err(`${quote(entry, 40)} is longer than ${ENTRY_MAX_CHARS} characters, so not an action`);
+  if (entry.length > ENTRY_MAX_CHARS)
+    return err(`${quote(entry, 40)} is longer than ${ENTRY_MAX_CHARS} characters, so not an action`);
   const e = readEntry(entry);
   if (e === null) return err(`${quote(entry)} is not an action (expected RESET, ACTION1..ACTION7 or ACTION6(x,y))`);
   if (e.id === 0) {
@@ -46,7 +47,9 @@ interface RawEntry {
 function readEntry(text: string): RawEntry | null {
   const n = text.length;
   let i = 0;
-  const space = () => { while (i < n && isSpace(text.charCodeAt(i))) i++; };
+  const space = () => {
+    while (i < n && isSpace(text.charCodeAt(i))) i++;
+  };
   /** The word at i (case-insensitive), then spaces. */
   const word = (w: string): boolean => {
     if (i + w.length > n || text.slice(i, i + w.length).toUpperCase() !== w) return false;
@@ -113,4 +116,3 @@ export function actionEntry(a: Action): string {
   if (a.id === "key") return a.name; // a terminal game's action: its name
   return a.id === 6 ? `ACTION6(${a.x},${a.y})` : a.id === 0 ? "RESET" : `ACTION${a.id}`;
 }
-

@@ -37,7 +37,10 @@ const GAME_FILES: readonly { readonly file: string; readonly raw: unknown }[] = 
 
 /** Rule kinds by the name a game file gives in "rules". Type-erased: each file's levels go to its own kind. */
 const RULE_KINDS: Readonly<Record<string, Rules<unknown, unknown>>> = Object.fromEntries(
-  [slideRules, flipRules, vaultRules, fogRules, switchRules, echoRules].map((r) => [r.kind, r as unknown as Rules<unknown, unknown>]),
+  [slideRules, flipRules, vaultRules, fogRules, switchRules, echoRules].map((r) => [
+    r.kind,
+    r as unknown as Rules<unknown, unknown>,
+  ]),
 );
 
 /** The rule kinds by name, for dev tools that solve levels (test/game/solver.ts). */
@@ -137,12 +140,15 @@ function loadLevel(
     const parsed = parseActionEntry(text);
     if (parsed.isErr()) return err({ field: `solution[${j}]`, problem: parsed.error });
     const action = parsed.value;
-    if (action.id !== 0 && !offered.includes(action.id)) return err({ field: `solution[${j}]`, problem: `${text} is not in the game's actions` });
+    if (action.id !== 0 && !offered.includes(action.id))
+      return err({ field: `solution[${j}]`, problem: `${text} is not in the game's actions` });
     solution.push(action);
   }
   const { budget, baseline } = common.output;
-  if (baseline > solution.length) return err({ field: "baseline", problem: `${baseline} is more than the stored solution's ${solution.length} actions` });
-  if (budget < solution.length) return err({ field: "budget", problem: `${budget} is less than the stored solution's ${solution.length} actions` });
+  if (baseline > solution.length)
+    return err({ field: "baseline", problem: `${baseline} is more than the stored solution's ${solution.length} actions` });
+  if (budget < solution.length)
+    return err({ field: "budget", problem: `${budget} is less than the stored solution's ${solution.length} actions` });
   return ok({ params: specific.output, budget, baseline, solution });
 }
 
@@ -171,7 +177,11 @@ export function findGame(id: string): Result<GameEntry, ProlongError> {
   const entry = catalog().find((g) => g.info.id === id);
   if (entry !== undefined) return ok(entry);
   const known = catalog().map((g) => g.info.id);
-  return err(prolongError("unknown-game", `no committed game '${id}'${didYouMean(id, known)}`, { fix: `use one of: ${known.join(", ")} (\`prolong games\` lists them)` }));
+  return err(
+    prolongError("unknown-game", `no committed game '${id}'${didYouMean(id, known)}`, {
+      fix: `use one of: ${known.join(", ")} (\`prolong games\` lists them)`,
+    }),
+  );
 }
 
 export function createGame(id: string, options: { seed: number } = { seed: 0 }): Result<Game, ProlongError> {

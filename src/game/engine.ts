@@ -180,7 +180,10 @@ export class LocalGame<L, S> implements Game {
       return this.frame([this.lastBoard], `ACTION${action.id} is not offered by ${this.info.id} (offered: ${this.offered()})`);
     }
     if (action.id === 6 && !(onGrid(action.x) && onGrid(action.y))) {
-      return this.frame([this.lastBoard], `click (${action.x},${action.y}) is off the 64x64 grid: x and y must be integers 0..63`);
+      return this.frame(
+        [this.lastBoard],
+        `click (${action.x},${action.y}) is off the 64x64 grid: x and y must be integers 0..63`,
+      );
     }
     if (action.id === 7) return this.undo();
     const level = this.level();

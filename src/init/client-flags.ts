@@ -12,7 +12,12 @@ export function parseClientFlags(values: readonly string[] | undefined): Result<
     const name = raw.trim();
     if (name === "all") CLIENT_NAMES.forEach((n) => names.add(n));
     else if (isClientName(name)) names.add(name);
-    else return err(prolongError("bad-client", `unknown client '${name}'${didYouMean(name, [...CLIENT_NAMES, "all"])}`, { fix: `use one of ${CLIENT_NAMES.join(", ")} or all` }));
+    else
+      return err(
+        prolongError("bad-client", `unknown client '${name}'${didYouMean(name, [...CLIENT_NAMES, "all"])}`, {
+          fix: `use one of ${CLIENT_NAMES.join(", ")} or all`,
+        }),
+      );
   }
   return ok(CLIENT_NAMES.filter((n) => names.has(n)));
 }

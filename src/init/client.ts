@@ -6,7 +6,15 @@ import { ok, Result } from "neverthrow";
 import type { ProlongError } from "../errors.ts";
 import type { ClientName } from "./layout.ts";
 import type { Manifest, Owner } from "./manifest.ts";
-import { pieceStatus, preparePiece, removePiece, type Piece, type PieceStatus, type PreparedWrite, type RemoveOutcome } from "./pieces.ts";
+import {
+  pieceStatus,
+  preparePiece,
+  removePiece,
+  type Piece,
+  type PieceStatus,
+  type PreparedWrite,
+  type RemoveOutcome,
+} from "./pieces.ts";
 
 export interface ClientInstaller {
   readonly name: ClientName;
@@ -30,15 +38,34 @@ export function commandOnPath(command: string, envPath = process.env["PATH"] ?? 
   });
 }
 
-export function prepareAll(root: string, pieces: readonly Piece[], previous: Manifest | null, force: boolean): Result<PreparedWrite[], ProlongError> {
-  return Result.combine(pieces.map((p) => preparePiece(root, p, previous?.entries.find((e) => e.path === p.path && e.owner === p.owner), force)));
+export function prepareAll(
+  root: string,
+  pieces: readonly Piece[],
+  previous: Manifest | null,
+  force: boolean,
+): Result<PreparedWrite[], ProlongError> {
+  return Result.combine(
+    pieces.map((p) =>
+      preparePiece(
+        root,
+        p,
+        previous?.entries.find((e) => e.path === p.path && e.owner === p.owner),
+        force,
+      ),
+    ),
+  );
 }
 
 export function statusOf(root: string, owner: Owner, manifest: Manifest): Result<PieceStatus[], ProlongError> {
   return Result.combine(manifest.entries.filter((e) => e.owner === owner).map((e) => pieceStatus(root, e)));
 }
 
-export function uninstallOf(root: string, owner: Owner, manifest: Manifest, force: boolean): Result<RemoveOutcome[], ProlongError> {
+export function uninstallOf(
+  root: string,
+  owner: Owner,
+  manifest: Manifest,
+  force: boolean,
+): Result<RemoveOutcome[], ProlongError> {
   const outcomes: RemoveOutcome[] = [];
   for (const entry of manifest.entries.filter((e) => e.owner === owner)) {
     const r = removePiece(root, entry, force);

@@ -29,7 +29,12 @@ export function writeText(abs: string, text: string): Result<void, ProlongError>
     writeFileSync(abs, text);
     return ok(undefined);
   } catch (e) {
-    return err(prolongError("write-failed", `cannot write the file: ${message(e)}`, { path: abs, fix: "check that the project directory is writable" }));
+    return err(
+      prolongError("write-failed", `cannot write the file: ${message(e)}`, {
+        path: abs,
+        fix: "check that the project directory is writable",
+      }),
+    );
   }
 }
 
@@ -44,6 +49,8 @@ export function removeFileAndEmptyParents(root: string, abs: string): Result<voi
     }
     return ok(undefined);
   } catch (e) {
-    return err(prolongError("remove-failed", `cannot remove the file: ${message(e)}`, { path: abs, fix: "check its permissions" }));
+    return err(
+      prolongError("remove-failed", `cannot remove the file: ${message(e)}`, { path: abs, fix: "check its permissions" }),
+    );
   }
 }

@@ -35,7 +35,8 @@ export function parseSettings(text: string | null, abs: string): Result<JsonObje
   if (hooks !== undefined) {
     if (!isObject(hooks)) return err(prolongError("malformed-settings", `"hooks" is not an object`, { path: abs, fix }));
     for (const [event, groups] of Object.entries(hooks)) {
-      if (!Array.isArray(groups)) return err(prolongError("malformed-settings", `"hooks.${event}" is not an array`, { path: abs, fix }));
+      if (!Array.isArray(groups))
+        return err(prolongError("malformed-settings", `"hooks.${event}" is not an array`, { path: abs, fix }));
     }
   }
   return ok(value);

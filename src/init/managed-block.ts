@@ -35,7 +35,7 @@ function find(text: string, style: BlockStyle): Found | null {
 
 /** The block's body, or null when the file has no (complete) block. */
 export function readBlock(text: string | null, style: BlockStyle): string | null {
-  return text === null ? null : find(text, style)?.body ?? null;
+  return text === null ? null : (find(text, style)?.body ?? null);
 }
 
 function render(body: string, style: BlockStyle): string {

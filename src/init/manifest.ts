@@ -49,7 +49,7 @@ export function readManifest(root: string): Result<Manifest | null, ProlongError
     const parsed = v.safeParse(ManifestSchema, json);
     if (!parsed.success) {
       const issue = parsed.issues[0];
-      const where = issue ? v.getDotPath(issue) ?? "(top level)" : "(top level)";
+      const where = issue ? (v.getDotPath(issue) ?? "(top level)") : "(top level)";
       return err(prolongError("bad-manifest", `field ${where}: ${issue?.message ?? "invalid"}`, { path: abs, fix }));
     }
     return ok(parsed.output);

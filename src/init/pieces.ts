@@ -46,17 +46,31 @@ export interface RemoveOutcome {
 
 function ownedSha(piece: Piece): string {
   switch (piece.kind) {
-    case "file": return sha256(piece.text);
-    case "block": return sha256(piece.body);
-    case "hooks": return sha256(expectedHooksText(piece.groups));
+    case "file":
+      return sha256(piece.text);
+    case "block":
+      return sha256(piece.body);
+    case "hooks":
+      return sha256(expectedHooksText(piece.groups));
   }
 }
 
 /** Checks a piece against the project and computes its write; nothing is written here. */
-export function preparePiece(root: string, piece: Piece, previous: ManifestEntry | undefined, force: boolean): Result<PreparedWrite, ProlongError> {
+export function preparePiece(
+  root: string,
+  piece: Piece,
+  previous: ManifestEntry | undefined,
+  force: boolean,
+): Result<PreparedWrite, ProlongError> {
   const abs = path.join(root, piece.path);
   return readTextIfExists(abs).andThen((current): Result<PreparedWrite, ProlongError> => {
-    const entry: ManifestEntry = { path: piece.path, kind: piece.kind, owner: piece.owner, sha256: ownedSha(piece), created: previous?.created ?? current === null };
+    const entry: ManifestEntry = {
+      path: piece.path,
+      kind: piece.kind,
+      owner: piece.owner,
+      sha256: ownedSha(piece),
+      created: previous?.created ?? current === null,
+    };
     const original = previous ? previous.original : piece.kind === "hooks" && current !== null ? current : undefined;
     if (original !== undefined) entry.original = original;
     switch (piece.kind) {
@@ -64,10 +78,12 @@ export function preparePiece(root: string, piece: Piece, previous: ManifestEntry
         if (current === piece.text) return ok({ abs, text: null, entry });
         const ours = current === null || (previous !== undefined && sha256(current) === previous.sha256);
         if (!ours && !force) {
-          return err(prolongError("not-ours", "exists and was not written by this prolong init (or was edited since)", {
-            path: abs,
-            fix: "move it away, or run 'prolong init --force' to overwrite it",
-          }));
+          return err(
+            prolongError("not-ours", "exists and was not written by this prolong init (or was edited since)", {
+              path: abs,
+              fix: "move it away, or run 'prolong init --force' to overwrite it",
+            }),
+          );
         }
         return ok({ abs, text: piece.text, entry });
       }
@@ -84,7 +100,9 @@ export function preparePiece(root: string, piece: Piece, previous: ManifestEntry
   });
 }
 
-export function applyWrites(writes: readonly { readonly abs: string; readonly text: string | null }[]): Result<void, ProlongError> {
+export function applyWrites(
+  writes: readonly { readonly abs: string; readonly text: string | null }[],
+): Result<void, ProlongError> {
   for (const w of writes) {
     if (w.text === null) continue;
     const done = writeText(w.abs, w.text);
@@ -99,9 +117,12 @@ function ownedTextNow(root: string, entry: ManifestEntry): Result<string | null,
   return readTextIfExists(abs).andThen((text): Result<string | null, ProlongError> => {
     if (text === null) return ok(null);
     switch (entry.kind) {
-      case "file": return ok(text);
-      case "block": return ok(readBlock(text, blockStyleFor(entry.path)));
-      case "hooks": return parseSettings(text, abs).map(prolongHooksText);
+      case "file":
+        return ok(text);
+      case "block":
+        return ok(readBlock(text, blockStyleFor(entry.path)));
+      case "hooks":
+        return parseSettings(text, abs).map(prolongHooksText);
     }
   });
 }
@@ -121,7 +142,9 @@ export function removePiece(root: string, entry: ManifestEntry, force: boolean):
   return readTextIfExists(abs).andThen((text): Result<RemoveOutcome, ProlongError> => {
     if (text === null) return ok({ path: entry.path, action: "absent" });
     const finish = (rest: string, empty: boolean): Result<RemoveOutcome, ProlongError> =>
-      (empty && entry.created ? removeFileAndEmptyParents(root, abs) : rest === text ? ok(undefined) : writeText(abs, rest)).map(() => removed);
+      (empty && entry.created ? removeFileAndEmptyParents(root, abs) : rest === text ? ok(undefined) : writeText(abs, rest)).map(
+        () => removed,
+      );
     switch (entry.kind) {
       case "file":
         if (sha256(text) !== entry.sha256 && !force) return ok({ path: entry.path, action: "kept" });

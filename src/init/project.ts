@@ -43,15 +43,25 @@ export interface InitReport {
   readonly written: string[];
 }
 
-export function initProject(root: string, requested: readonly ClientName[] | null, force: boolean): Result<InitReport, ProlongError> {
+export function initProject(
+  root: string,
+  requested: readonly ClientName[] | null,
+  force: boolean,
+): Result<InitReport, ProlongError> {
   return readManifest(root).andThen((previous) => {
     const detected = CLIENT_NAMES.filter((n) => CLIENTS[n].detect(root));
     const chosen = requested ?? detected;
     if (chosen.length === 0 && !previous) {
-      return err(prolongError("no-client", "found no coding client here (none of claude, codex, opencode, pi on PATH or configured in the project)", {
-        path: root,
-        fix: "name one: prolong init --client claude|codex|opencode|pi|all",
-      }));
+      return err(
+        prolongError(
+          "no-client",
+          "found no coding client here (none of claude, codex, opencode, pi on PATH or configured in the project)",
+          {
+            path: root,
+            fix: "name one: prolong init --client claude|codex|opencode|pi|all",
+          },
+        ),
+      );
     }
     const clients = ordered([...(previous?.clients ?? []), ...chosen]);
     const prepared = Result.combine([
@@ -107,11 +117,19 @@ function worst(pieces: readonly PieceStatus[]): PieceState {
 
 export function projectStatus(root: string): Result<StatusReport, ProlongError> {
   return Result.combine([readManifest(root), readTextIfExists(path.join(root, LOG_PATH))]).andThen(([manifest, log]) => {
-    const logReport = { path: LOG_PATH, exists: log !== null, bytes: log === null ? 0 : Buffer.byteLength(log), events: log === null ? 0 : log.split("\n").filter((l) => l !== "").length };
+    const logReport = {
+      path: LOG_PATH,
+      exists: log !== null,
+      bytes: log === null ? 0 : Buffer.byteLength(log),
+      events: log === null ? 0 : log.split("\n").filter((l) => l !== "").length,
+    };
     const perClient = CLIENT_NAMES.map((name): Result<ClientStatusReport, ProlongError> => {
       const detected = CLIENTS[name].detect(root);
-      if (!manifest || !manifest.clients.includes(name)) return ok({ name, detected, installed: false, state: "not-installed", pieces: [] });
-      return CLIENTS[name].status(root, manifest).map((pieces) => ({ name, detected, installed: true, state: worst(pieces), pieces }));
+      if (!manifest || !manifest.clients.includes(name))
+        return ok({ name, detected, installed: false, state: "not-installed", pieces: [] });
+      return CLIENTS[name]
+        .status(root, manifest)
+        .map((pieces) => ({ name, detected, installed: true, state: worst(pieces), pieces }));
     });
     const shared: Result<ClientStatusReport, ProlongError> = !manifest
       ? ok({ name: "shared", detected: true, installed: false, state: "not-installed", pieces: [] })
@@ -122,7 +140,12 @@ export function projectStatus(root: string): Result<StatusReport, ProlongError> 
           state: worst(pieces),
           pieces,
         }));
-    return Result.combine([...perClient, shared]).map((clients) => ({ root, initialized: manifest !== null, clients, log: logReport }));
+    return Result.combine([...perClient, shared]).map((clients) => ({
+      root,
+      initialized: manifest !== null,
+      clients,
+      log: logReport,
+    }));
   });
 }
 
@@ -144,16 +167,27 @@ export interface UninstallOptions {
 /** Every settings file to be edited must parse before any file is touched. */
 function checkSettings(root: string, manifest: Manifest, owners: readonly string[]): Result<void, ProlongError> {
   const hooks = manifest.entries.filter((e) => e.kind === "hooks" && owners.includes(e.owner));
-  return Result.combine(hooks.map((e) => {
-    const abs = path.join(root, e.path);
-    return readTextIfExists(abs).andThen((text) => parseSettings(text, abs));
-  })).map(() => undefined);
+  return Result.combine(
+    hooks.map((e) => {
+      const abs = path.join(root, e.path);
+      return readTextIfExists(abs).andThen((text) => parseSettings(text, abs));
+    }),
+  ).map(() => undefined);
 }
 
-export function uninstallProject(root: string, requested: readonly ClientName[] | null, options: UninstallOptions): Result<UninstallReport, ProlongError> {
+export function uninstallProject(
+  root: string,
+  requested: readonly ClientName[] | null,
+  options: UninstallOptions,
+): Result<UninstallReport, ProlongError> {
   return readManifest(root).andThen((manifest) => {
     if (!manifest) {
-      return err(prolongError("not-initialized", "prolong init has not run here (no manifest)", { path: path.join(root, MANIFEST_PATH), fix: "nothing to remove; run it in the project root" }));
+      return err(
+        prolongError("not-initialized", "prolong init has not run here (no manifest)", {
+          path: path.join(root, MANIFEST_PATH),
+          fix: "nothing to remove; run it in the project root",
+        }),
+      );
     }
     const targets = ordered(requested ?? manifest.clients).filter((c) => manifest.clients.includes(c));
     const remaining = manifest.clients.filter((c) => !targets.includes(c));
@@ -166,21 +200,46 @@ export function uninstallProject(root: string, requested: readonly ClientName[] 
       const keepsLog = (e: Manifest["entries"][number]) => keepLog && e.kind === "block" && e.path === GITIGNORE_PATH;
       const removing: Manifest = { ...manifest, entries: manifest.entries.filter((e) => !keepsLog(e)) };
       return checkSettings(root, removing, owners).andThen(() => {
-        const removed = Result.combine(owners.map((o) => o === "shared" ? uninstallOf(root, "shared", removing, options.force) : CLIENTS[o as ClientName].uninstall(root, removing, options.force)));
-        return removed.map((lists) => lists.flat()).andThen((outcomes) => {
-          if (remaining.length > 0) {
-            const next: Manifest = { manifestVersion: 1, clients: remaining, entries: manifest.entries.filter((e) => !owners.includes(e.owner)) };
-            return writeText(path.join(root, MANIFEST_PATH), formatManifest(next)).map(() => ({ root, clients: targets, remaining, outcomes, keptLog: null }));
-          }
-          const report = { root, clients: targets, remaining, outcomes, keptLog: keepLog ? LOG_PATH : null };
-          // What stays (edited files, the log's .gitignore block) stays in a manifest with no client, so the
-          // follow-ups the report suggests (--force, --remove-log) find it.
-          const kept = new Set(outcomes.filter((o) => o.action === "kept").map((o) => o.path));
-          const left = manifest.entries.filter((e) => keepsLog(e) || (owners.includes(e.owner) && kept.has(e.path))).map((e) => ({ ...e, owner: "shared" as const }));
-          const dropLog = log === null || keepLog ? ok(undefined) : removeFileAndEmptyParents(root, logAbs);
-          if (left.length > 0) return dropLog.andThen(() => writeText(path.join(root, MANIFEST_PATH), formatManifest({ manifestVersion: 1, clients: [], entries: left }))).map(() => report);
-          return dropLog.andThen(() => removeFileAndEmptyParents(root, path.join(root, MANIFEST_PATH))).map(() => report);
-        });
+        const removed = Result.combine(
+          owners.map((o) =>
+            o === "shared"
+              ? uninstallOf(root, "shared", removing, options.force)
+              : CLIENTS[o as ClientName].uninstall(root, removing, options.force),
+          ),
+        );
+        return removed
+          .map((lists) => lists.flat())
+          .andThen((outcomes) => {
+            if (remaining.length > 0) {
+              const next: Manifest = {
+                manifestVersion: 1,
+                clients: remaining,
+                entries: manifest.entries.filter((e) => !owners.includes(e.owner)),
+              };
+              return writeText(path.join(root, MANIFEST_PATH), formatManifest(next)).map(() => ({
+                root,
+                clients: targets,
+                remaining,
+                outcomes,
+                keptLog: null,
+              }));
+            }
+            const report = { root, clients: targets, remaining, outcomes, keptLog: keepLog ? LOG_PATH : null };
+            // What stays (edited files, the log's .gitignore block) stays in a manifest with no client, so the
+            // follow-ups the report suggests (--force, --remove-log) find it.
+            const kept = new Set(outcomes.filter((o) => o.action === "kept").map((o) => o.path));
+            const left = manifest.entries
+              .filter((e) => keepsLog(e) || (owners.includes(e.owner) && kept.has(e.path)))
+              .map((e) => ({ ...e, owner: "shared" as const }));
+            const dropLog = log === null || keepLog ? ok(undefined) : removeFileAndEmptyParents(root, logAbs);
+            if (left.length > 0)
+              return dropLog
+                .andThen(() =>
+                  writeText(path.join(root, MANIFEST_PATH), formatManifest({ manifestVersion: 1, clients: [], entries: left })),
+                )
+                .map(() => report);
+            return dropLog.andThen(() => removeFileAndEmptyParents(root, path.join(root, MANIFEST_PATH))).map(() => report);
+          });
       });
     });
   });

@@ -9,8 +9,22 @@ import type { LoadedLog } from "../log/load.ts";
 
 /** Colour i's name (reference-facts.md, "ascii palette"). */
 export const COLOUR_NAMES = [
-  "White", "Off-White", "Light Gray", "Gray", "Off-Black", "Black", "Magenta", "Light Magenta",
-  "Red", "Blue", "Light Blue", "Yellow", "Orange", "Maroon", "Green", "Purple",
+  "White",
+  "Off-White",
+  "Light Gray",
+  "Gray",
+  "Off-Black",
+  "Black",
+  "Magenta",
+  "Light Magenta",
+  "Red",
+  "Blue",
+  "Light Blue",
+  "Yellow",
+  "Orange",
+  "Maroon",
+  "Green",
+  "Purple",
 ] as const;
 
 const latin1 = new TextDecoder("latin1");
@@ -42,7 +56,12 @@ export function settledBoard(log: LoadedLog, i: number, mode: GridMode): Result<
   const b = settledBoardBytes(log, i);
   if (!b) return err(prolongError("no-board", `section #${i} has no board`, { path: log.path }));
   if (log.table.complete[i] === 0) {
-    return err(prolongError("cut-board", `section #${i}'s board is cut short (the log ends inside it)`, { path: log.path, fix: "the sections before it are whole" }));
+    return err(
+      prolongError("cut-board", `section #${i}'s board is cut short (the log ends inside it)`, {
+        path: log.path,
+        fix: "the sections before it are whole",
+      }),
+    );
   }
   const g = textToGrid(latin1.decode(b), mode);
   return g.isErr() ? err({ ...g.error, path: log.path, message: `section #${i}: ${g.error.message}` }) : ok(g.value);

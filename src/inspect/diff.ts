@@ -54,15 +54,27 @@ export function diffSections(log: LoadedLog, a: number, b: number, mode: GridMod
   if (!ba || !bb) return err(prolongError("no-board", `section #${which} has no board to compare`, { path: log.path }));
   for (const i of [a, b]) {
     if (log.table.complete[i] === 0) {
-      return err(prolongError("cut-board", `section #${i}'s board is cut short (the log ends inside it)`, { path: log.path, fix: "compare sections before it" }));
+      return err(
+        prolongError("cut-board", `section #${i}'s board is cut short (the log ends inside it)`, {
+          path: log.path,
+          fix: "compare sections before it",
+        }),
+      );
     }
   }
   const ra = rowStarts(ba);
   const rb = rowStarts(bb);
   const width = (ra[0]?.[1] ?? 0) - (ra[0]?.[0] ?? 0);
-  const sameShape = ra.length === rb.length && ra.every(([s, e], k) => e - s === width && (rb[k]?.[1] ?? 0) - (rb[k]?.[0] ?? 0) === width);
+  const sameShape =
+    ra.length === rb.length && ra.every(([s, e], k) => e - s === width && (rb[k]?.[1] ?? 0) - (rb[k]?.[0] ?? 0) === width);
   if (!sameShape) {
-    return err(prolongError("board-shape", `the boards of sections #${a} and #${b} differ in shape (${ra.length} and ${rb.length} rows), so they cannot be compared cell by cell`, { path: log.path }));
+    return err(
+      prolongError(
+        "board-shape",
+        `the boards of sections #${a} and #${b} differ in shape (${ra.length} and ${rb.length} rows), so they cannot be compared cell by cell`,
+        { path: log.path },
+      ),
+    );
   }
   const changedIdx = boardDiff(ba, bb);
   const dec = colourDecoder(mode);
@@ -74,12 +86,21 @@ export function diffSections(log: LoadedLog, a: number, b: number, mode: GridMod
     const from = dec[ba[(ra[y]?.[0] ?? 0) + x] as number] as number;
     const to = dec[bb[(rb[y]?.[0] ?? 0) + x] as number] as number;
     cells.push({ x, y, from, to });
-    box = box === null
-      ? { x0: x, y0: y, x1: x, y1: y }
-      : { x0: Math.min(box.x0, x), y0: Math.min(box.y0, y), x1: Math.max(box.x1, x), y1: Math.max(box.y1, y) };
+    box =
+      box === null
+        ? { x0: x, y0: y, x1: x, y1: y }
+        : { x0: Math.min(box.x0, x), y0: Math.min(box.y0, y), x1: Math.max(box.x1, x), y1: Math.max(box.y1, y) };
   }
   const act = (i: number) => (log.table.kind[i] === 2 ? null : (log.table.action[i] as number));
-  return ok({ from: { section: a, action: act(a) }, to: { section: b, action: act(b) }, width, height: ra.length, changed: cells.length, box, cells });
+  return ok({
+    from: { section: a, action: act(a) },
+    to: { section: b, action: act(b) },
+    width,
+    height: ra.length,
+    changed: cells.length,
+    box,
+    cells,
+  });
 }
 
 const LIST_LIMIT = 40;

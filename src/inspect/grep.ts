@@ -52,9 +52,11 @@ function compile(pattern: string, opts: GrepOptions): Result<RegExp, ProlongErro
   try {
     return ok(new RegExp(bytewise, `gm${opts.ignoreCase ? "i" : ""}`));
   } catch (e) {
-    return err(prolongError("bad-pattern", `${JSON.stringify(pattern)} is not a valid regular expression: ${(e as Error).message}`, {
-      fix: "escape the special characters, or pass -F to search for the plain string",
-    }));
+    return err(
+      prolongError("bad-pattern", `${JSON.stringify(pattern)} is not a valid regular expression: ${(e as Error).message}`, {
+        fix: "escape the special characters, or pass -F to search for the plain string",
+      }),
+    );
   }
 }
 
@@ -72,7 +74,7 @@ function* matchOffsets(log: LoadedLog, pattern: string, opts: GrepOptions, re: R
   }
   // The regex runs over the log a chunk of whole lines at a time, so the text it needs in memory stays
   // about CHUNK bytes whatever the log's size (a match never spans lines, so never spans chunks).
-  for (let from = 0; from < buf.length;) {
+  for (let from = 0; from < buf.length; ) {
     const to = from + CHUNK >= buf.length ? buf.length : nextLine(from + CHUNK);
     const text = latin1.decode(buf.subarray(from, to));
     re.lastIndex = 0;
@@ -87,7 +89,8 @@ function* matchOffsets(log: LoadedLog, pattern: string, opts: GrepOptions, re: R
 }
 
 export function grepLog(log: LoadedLog, pattern: string, opts: GrepOptions): Result<GrepResult, ProlongError> {
-  if (pattern === "") return err(prolongError("bad-pattern", "the pattern is empty", { fix: "give a string or regular expression to search for" }));
+  if (pattern === "")
+    return err(prolongError("bad-pattern", "the pattern is empty", { fix: "give a string or regular expression to search for" }));
   // Buffer.indexOf is the fast path; a case-insensitive search needs the regex.
   let re: RegExp | null = null;
   if (!opts.fixed || opts.ignoreCase) {

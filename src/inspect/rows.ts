@@ -72,7 +72,10 @@ export function formatRows(rows: readonly SectionListRow[]): string {
   ]);
   const widths = COLUMNS.map((h) => h.length);
   for (const row of cells) row.forEach((v, c) => (widths[c] = Math.max(widths[c] ?? 0, v.length)));
-  const line = (row: readonly string[]) => row.map((v, c) => (c === 6 ? v.padEnd(widths[c] ?? 0) : v.padStart(widths[c] ?? 0))).join("  ").trimEnd();
+  const line = (row: readonly string[]) =>
+    row
+      .map((v, c) => (c === 6 ? v.padEnd(widths[c] ?? 0) : v.padStart(widths[c] ?? 0)))
+      .join("  ")
+      .trimEnd();
   return [line(COLUMNS), ...cells.map(line)].join("\n");
 }
-

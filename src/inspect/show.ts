@@ -32,8 +32,16 @@ export function showSection(log: LoadedLog, i: number, opts: ShowOptions): Shown
   const r = readSection(log, i);
   const s = r.section;
   const base = {
-    index: r.index, offset: r.offset, kind: r.kind, action: r.action, level: r.level, attempt: r.attempt, score: r.score,
-    planStep: r.planStep, boards: log.table.frames[i] as number, error: r.error,
+    index: r.index,
+    offset: r.offset,
+    kind: r.kind,
+    action: r.action,
+    level: r.level,
+    attempt: r.attempt,
+    score: r.score,
+    planStep: r.planStep,
+    boards: log.table.frames[i] as number,
+    error: r.error,
   };
   if (!s) return { ...base, plan: null, toolCall: null, board: null, text: r.text };
   return {

@@ -27,7 +27,10 @@ function parseBound(s: string): number | null | undefined {
 
 export function parseTarget(text: string, bySection = false): Result<Target, ProlongError> {
   const t = text.trim();
-  const bad = () => err(prolongError("bad-target", `${JSON.stringify(text)} is not ${FORMS}`, { fix: "e.g. `prolong log show logs.txt 10..20`" }));
+  const bad = () =>
+    err(
+      prolongError("bad-target", `${JSON.stringify(text)} is not ${FORMS}`, { fix: "e.g. `prolong log show logs.txt 10..20`" }),
+    );
   if (t === "last") return ok({ from: -1, to: -1, bySection, text });
   const parts = t.split("..");
   if (parts.length === 1) {
@@ -39,7 +42,9 @@ export function parseTarget(text: string, bySection = false): Result<Target, Pro
   const to = parseBound(parts[1] ?? "");
   if (from === undefined || to === undefined || (from === null && to === null)) return bad();
   if (from !== null && to !== null && from > to) {
-    return err(prolongError("bad-target", `range ${JSON.stringify(text)} runs backwards`, { fix: `write it low..high: ${to}..${from}` }));
+    return err(
+      prolongError("bad-target", `range ${JSON.stringify(text)} runs backwards`, { fix: `write it low..high: ${to}..${from}` }),
+    );
   }
   return ok({ from, to, bySection, text });
 }
@@ -73,9 +78,15 @@ export function resolveTarget(table: SectionTable, target: Target): Result<numbe
     }
   }
   if (out.length > 0) return ok(out);
-  return err(prolongError("no-such-section", `${target.bySection ? "section" : "action"} ${target.text} is not in this log (${describeSpan(table)})`, {
-    fix: "`prolong log sections <log>` lists what the log holds",
-  }));
+  return err(
+    prolongError(
+      "no-such-section",
+      `${target.bySection ? "section" : "action"} ${target.text} is not in this log (${describeSpan(table)})`,
+      {
+        fix: "`prolong log sections <log>` lists what the log holds",
+      },
+    ),
+  );
 }
 
 function describeSpan(table: SectionTable): string {
@@ -96,7 +107,13 @@ export function resolveOne(table: SectionTable, text: string, bySection = false)
     .andThen((t) =>
       t.from === t.to
         ? ok(t)
-        : err(prolongError("bad-target", `${JSON.stringify(text)} is a range; one ${bySection ? "section index" : "action number"} is needed here`, { fix: "e.g. 12 or last" })),
+        : err(
+            prolongError(
+              "bad-target",
+              `${JSON.stringify(text)} is a range; one ${bySection ? "section index" : "action number"} is needed here`,
+              { fix: "e.g. 12 or last" },
+            ),
+          ),
     )
     .andThen((t) => resolveTarget(table, t))
     .map((ids) => ids[0] as number);

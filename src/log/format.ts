@@ -108,7 +108,8 @@ const HEADER_RE = /^Action (\d+) \| Level (\d+) \| Attempt (\d+) \| (?:(INITIAL 
 const HEADER_NO_PLAN_RE = /^Action (\d+) \| Level (\d+) \| Attempt (\d+) \| Score: (\d+)$/;
 
 export function formatHeader(h: SectionHeader): string {
-  const middle = h.kind === "initial" ? " | INITIAL STATE" : h.planStep ? ` | Plan Step ${h.planStep.step}/${h.planStep.total}` : "";
+  const middle =
+    h.kind === "initial" ? " | INITIAL STATE" : h.planStep ? ` | Plan Step ${h.planStep.step}/${h.planStep.total}` : "";
   return `Action ${h.action} | Level ${h.level} | Attempt ${h.attempt}${middle} | Score: ${h.score}`;
 }
 
@@ -200,7 +201,9 @@ export function parseSection(text: string): Result<LogSection, ProlongError> {
   }
   const header = parseHeader(lines[1] ?? "");
   if (!header) {
-    return sectionError(`expected a header "Action N | Level L | Attempt A | Plan Step i/K | Score: S" after the separator, found ${quote(lines[1])}`);
+    return sectionError(
+      `expected a header "Action N | Level L | Attempt A | Plan Step i/K | Score: S" after the separator, found ${quote(lines[1])}`,
+    );
   }
   if (!isBlank(lines[2])) return sectionError(`expected a blank line after the header, found ${quote(lines[2])}`);
 
@@ -252,23 +255,31 @@ export function parseSection(text: string): Result<LogSection, ProlongError> {
         return sectionError(`expected "[frame ${n}/${total}]" (action ${header.action}), found ${quote(lines[i])}`);
       }
       const end = rowsEnd(lines, i + 1);
-      if (end === i + 1) return sectionError(`expected a board after "[frame ${n}/${total}]" (action ${header.action}), found ${quote(lines[end])}`);
+      if (end === i + 1)
+        return sectionError(
+          `expected a board after "[frame ${n}/${total}]" (action ${header.action}), found ${quote(lines[end])}`,
+        );
       boards.push(lines.slice(i + 1, end));
       i = end;
     }
     if (stripCr(lines[i] ?? "") !== MARKER.settled) {
-      return sectionError(`expected "${MARKER.settled}" after ${total} frames (action ${header.action}), found ${quote(lines[i])}`);
+      return sectionError(
+        `expected "${MARKER.settled}" after ${total} frames (action ${header.action}), found ${quote(lines[i])}`,
+      );
     }
     i++;
   }
   const boardEnd = rowsEnd(lines, i);
-  if (boardEnd === i) return sectionError(`expected the board's rows after the marker (action ${header.action}), found ${quote(lines[i])}`);
+  if (boardEnd === i)
+    return sectionError(`expected the board's rows after the marker (action ${header.action}), found ${quote(lines[i])}`);
   boards.push(lines.slice(i, boardEnd));
 
   const rest = lines.slice(boardEnd);
   const extra = rest.find((l) => !isBlank(l));
   if (extra !== undefined) {
-    return sectionError(`unexpected text after the board (action ${header.action}): ${quote(extra)}; expected blank lines up to the next separator`);
+    return sectionError(
+      `unexpected text after the board (action ${header.action}): ${quote(extra)}; expected blank lines up to the next separator`,
+    );
   }
 
   const mode = detectGridMode(boards.map((b) => b.join("")).join(""));
@@ -339,9 +350,10 @@ export function parseLog(text: string): ParsedLog {
   const starts = separatorOffsets(text);
   const first = starts[0] ?? text.length;
   if (text.slice(0, first).trim() !== "") {
-    const reason = starts.length === 0
-      ? "no separator line (80 '=') found: this is not a prolong log"
-      : "text before the first separator line: a prolong log starts with a line of 80 '='";
+    const reason =
+      starts.length === 0
+        ? "no separator line (80 '=') found: this is not a prolong log"
+        : "text before the first separator line: a prolong log starts with a line of 80 '='";
     return { sections: [], cut: { index: 0, offset: 0, reason } };
   }
   const sections: LogSection[] = [];

@@ -78,9 +78,11 @@ export function textToGrid(text: string, mode: GridMode | "auto"): Result<Grid, 
   if (rows.length > 1 && rows[rows.length - 1] === "") rows.pop();
   const first = stripCr(rows[0] ?? "");
   if (first.length === 0) {
-    return err(prolongError("bad-grid", "board is empty: expected rows of cell characters", {
-      fix: "write at least one row of cells",
-    }));
+    return err(
+      prolongError("bad-grid", "board is empty: expected rows of cell characters", {
+        fix: "write at least one row of cells",
+      }),
+    );
   }
   const width = first.length;
   const height = rows.length;
@@ -88,17 +90,21 @@ export function textToGrid(text: string, mode: GridMode | "auto"): Result<Grid, 
   for (let y = 0; y < height; y++) {
     const row = stripCr(rows[y] ?? "");
     if (row.length !== width) {
-      return err(prolongError("bad-grid", `board row ${y + 1} has ${row.length} cells, expected ${width} like row 1`, {
-        fix: "every row of a board must have the same length (a cut row means the log was truncated)",
-      }));
+      return err(
+        prolongError("bad-grid", `board row ${y + 1} has ${row.length} cells, expected ${width} like row 1`, {
+          fix: "every row of a board must have the same length (a cut row means the log was truncated)",
+        }),
+      );
     }
     for (let x = 0; x < width; x++) {
       const code = row.charCodeAt(x);
       const colour = code < 256 ? (dec[code] ?? -1) : -1;
       if (colour < 0) {
-        return err(prolongError("bad-grid", `board row ${y + 1} column ${x + 1} has ${JSON.stringify(row[x])}, not a ${m} cell`, {
-          fix: m === "ascii" ? `ascii cells are the characters of ${ASCII_PALETTE}` : "hex cells are 0-9 and a-f",
-        }));
+        return err(
+          prolongError("bad-grid", `board row ${y + 1} column ${x + 1} has ${JSON.stringify(row[x])}, not a ${m} cell`, {
+            fix: m === "ascii" ? `ascii cells are the characters of ${ASCII_PALETTE}` : "hex cells are 0-9 and a-f",
+          }),
+        );
       }
       cells[y * width + x] = colour;
     }

@@ -29,7 +29,8 @@ export interface LoadedLog {
   readonly table: SectionTable;
 }
 
-const EXPECTED = "expected a prolong log: sections that start with a line of exactly 80 '=' followed by a header such as 'Action 0 | Level 1 | Attempt 1 | INITIAL STATE | Score: 0'";
+const EXPECTED =
+  "expected a prolong log: sections that start with a line of exactly 80 '=' followed by a header such as 'Action 0 | Level 1 | Attempt 1 | INITIAL STATE | Score: 0'";
 
 /** Why bytes are not a log (empty, binary, no separator, no valid header), or null; `table` indexes all of them. */
 function notALog(path: string, bytes: Uint8Array, table: () => SectionTable): ProlongError | null {

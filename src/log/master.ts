@@ -42,8 +42,14 @@ const MAP_MIN = 1 << 20;
 /** master[0, end), mapped read-only. */
 function mapPrefix(path: string, end: number): Result<Uint8Array, ProlongError> {
   const mapped = mapFile(path, end);
-  if (!(mapped instanceof Uint8Array)) return err(prolongError("master-read", `cannot map the master log: ${mapped.message}`, { path }));
-  if (mapped.length < end) return err(prolongError("master-read", `the master log ended ${end - mapped.length} byte(s) early at offset ${mapped.length}`, { path }));
+  if (!(mapped instanceof Uint8Array))
+    return err(prolongError("master-read", `cannot map the master log: ${mapped.message}`, { path }));
+  if (mapped.length < end)
+    return err(
+      prolongError("master-read", `the master log ended ${end - mapped.length} byte(s) early at offset ${mapped.length}`, {
+        path,
+      }),
+    );
   return ok(mapped);
 }
 
@@ -70,8 +76,15 @@ export class MasterLog implements ByteSource {
       fd = openSync(path, constants.O_RDWR | constants.O_APPEND | constants.O_NOFOLLOW | (create ? constants.O_CREAT : 0), 0o644);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      const fix = code === "ENOENT" ? "check the run directory (it holds logs.txt)" : code === "ELOOP" ? "the master log must be a regular file, not a symlink" : undefined;
-      return err(prolongError("master-open", `cannot open the master log: ${(e as Error).message}`, { path, ...(fix ? { fix } : {}) }));
+      const fix =
+        code === "ENOENT"
+          ? "check the run directory (it holds logs.txt)"
+          : code === "ELOOP"
+            ? "the master log must be a regular file, not a symlink"
+            : undefined;
+      return err(
+        prolongError("master-open", `cannot open the master log: ${(e as Error).message}`, { path, ...(fix ? { fix } : {}) }),
+      );
     }
     const st = fstatSync(fd);
     if (!st.isFile()) {
@@ -109,12 +122,24 @@ export class MasterLog implements ByteSource {
     } catch (e) {
       const size = fstatSync(this.fd).size;
       this.bytes = size;
-      return err(prolongError("master-write", `append failed after ${written} of ${buf.length} bytes: ${(e as Error).message}; the log now ends in a torn section at offset ${start}`, { path: this.path, fix: "free disk space, then `prolong resume` the run" }));
+      return err(
+        prolongError(
+          "master-write",
+          `append failed after ${written} of ${buf.length} bytes: ${(e as Error).message}; the log now ends in a torn section at offset ${start}`,
+          { path: this.path, fix: "free disk space, then `prolong resume` the run" },
+        ),
+      );
     }
     const size = fstatSync(this.fd).size;
     this.bytes = size;
     if (size !== start + buf.length) {
-      return err(prolongError("master-concurrent", `the master log grew by ${size - start} bytes while appending ${buf.length}: another process writes to it`, { path: this.path, fix: "run one harness per run directory" }));
+      return err(
+        prolongError(
+          "master-concurrent",
+          `the master log grew by ${size - start} bytes while appending ${buf.length}: another process writes to it`,
+          { path: this.path, fix: "run one harness per run directory" },
+        ),
+      );
     }
     return ok({ start, end: size });
   }
@@ -144,9 +169,10 @@ export class MasterLog implements ByteSource {
    */
   tailAfter(indexedEnd: number): TornTail | null {
     if (this.bytes === indexedEnd) return null;
-    const reason = this.bytes > indexedEnd
-      ? `${this.bytes - indexedEnd} byte(s) after the last indexed section (a crash during or right after an append)`
-      : `the file is ${indexedEnd - this.bytes} byte(s) shorter than the index records: the master was truncated`;
+    const reason =
+      this.bytes > indexedEnd
+        ? `${this.bytes - indexedEnd} byte(s) after the last indexed section (a crash during or right after an append)`
+        : `the file is ${indexedEnd - this.bytes} byte(s) shorter than the index records: the master was truncated`;
     return { size: this.bytes, completeEnd: Math.min(indexedEnd, this.bytes), tornBytes: this.bytes - indexedEnd, reason };
   }
 
@@ -166,7 +192,10 @@ function readFully(fd: number, buf: Uint8Array, position: number): Result<void, 
   try {
     while (got < buf.length) {
       const n = readSync(fd, buf, got, buf.length - got, position + got);
-      if (n === 0) return err(prolongError("master-read", `the master log ended ${buf.length - got} byte(s) early at offset ${position + got}`));
+      if (n === 0)
+        return err(
+          prolongError("master-read", `the master log ended ${buf.length - got} byte(s) early at offset ${position + got}`),
+        );
       got += n;
     }
   } catch (e) {

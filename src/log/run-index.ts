@@ -95,7 +95,12 @@ export class RunIndex {
       db.run("PRAGMA synchronous = NORMAL");
       db.run("PRAGMA busy_timeout = 2000");
     } catch (e) {
-      return err(prolongError("index-open", `cannot open the run index: ${(e as Error).message}`, { path, fix: "check that the run directory is writable and the file is a prolong index.sqlite" }));
+      return err(
+        prolongError("index-open", `cannot open the run index: ${(e as Error).message}`, {
+          path,
+          fix: "check that the run directory is writable and the file is a prolong index.sqlite",
+        }),
+      );
     }
     const migrated = migrate(db, path);
     if (migrated.isErr()) {
@@ -132,7 +137,9 @@ export class RunIndex {
       const ordinal = (this.db.query(`SELECT count(*) AS n FROM sections`).get() as { n: number }).n;
       const full = { ...row, ordinal };
       this.db
-        .query(`INSERT INTO sections (${ROW_COLUMNS}) VALUES ($ordinal, $start, $end, $kind, $xxh3, $action, $level, $attempt, $score, $frames)`)
+        .query(
+          `INSERT INTO sections (${ROW_COLUMNS}) VALUES ($ordinal, $start, $end, $kind, $xxh3, $action, $level, $attempt, $score, $frames)`,
+        )
         .run(full);
       return full;
     });
@@ -143,16 +150,26 @@ export class RunIndex {
   }
 
   section(ordinal: number): Result<SectionRow | undefined, ProlongError> {
-    return this.io("read a section", () => (this.db.query(`SELECT ${ROW_COLUMNS} FROM sections WHERE ordinal = ?`).get(ordinal) as SectionRow | null) ?? undefined);
+    return this.io(
+      "read a section",
+      () =>
+        (this.db.query(`SELECT ${ROW_COLUMNS} FROM sections WHERE ordinal = ?`).get(ordinal) as SectionRow | null) ?? undefined,
+    );
   }
 
   sections(): Result<SectionRow[], ProlongError> {
-    return this.io("read the sections", () => this.db.query(`SELECT ${ROW_COLUMNS} FROM sections ORDER BY ordinal`).all() as SectionRow[]);
+    return this.io(
+      "read the sections",
+      () => this.db.query(`SELECT ${ROW_COLUMNS} FROM sections ORDER BY ordinal`).all() as SectionRow[],
+    );
   }
 
   /** End of the last recorded section: how far the master is trusted (0 when empty). */
   lastEnd(): Result<number, ProlongError> {
-    return this.io("read the last section", () => (this.db.query(`SELECT "end" FROM sections ORDER BY ordinal DESC LIMIT 1`).get() as { end: number } | null)?.end ?? 0);
+    return this.io(
+      "read the last section",
+      () => (this.db.query(`SELECT "end" FROM sections ORDER BY ordinal DESC LIMIT 1`).get() as { end: number } | null)?.end ?? 0,
+    );
   }
 
   /**
@@ -167,9 +184,20 @@ export class RunIndex {
     return this.io("read the section ranges", () => {
       const db = this.db;
       const count = (db.query(`SELECT count(*) AS n FROM sections WHERE "end" <= ?`).get(upTo) as { n: number }).n;
-      const first = (db.query(`SELECT ${SPAN_COLUMNS} FROM sections WHERE "end" <= ? ORDER BY ordinal LIMIT 1`).get(upTo) as SectionSpan | null) ?? undefined;
-      const last = (db.query(`SELECT ${SPAN_COLUMNS} FROM sections WHERE "end" <= ? ORDER BY ordinal DESC LIMIT 1`).get(upTo) as SectionSpan | null) ?? undefined;
-      const actions = read < 1 ? [] : (db.query(`SELECT ${SPAN_COLUMNS} FROM sections WHERE kind = 'action' AND "end" <= ? ORDER BY ordinal DESC LIMIT ?`).all(upTo, read) as SectionSpan[]);
+      const first =
+        (db
+          .query(`SELECT ${SPAN_COLUMNS} FROM sections WHERE "end" <= ? ORDER BY ordinal LIMIT 1`)
+          .get(upTo) as SectionSpan | null) ?? undefined;
+      const last =
+        (db
+          .query(`SELECT ${SPAN_COLUMNS} FROM sections WHERE "end" <= ? ORDER BY ordinal DESC LIMIT 1`)
+          .get(upTo) as SectionSpan | null) ?? undefined;
+      const actions =
+        read < 1
+          ? []
+          : (db
+              .query(`SELECT ${SPAN_COLUMNS} FROM sections WHERE kind = 'action' AND "end" <= ? ORDER BY ordinal DESC LIMIT ?`)
+              .all(upTo, read) as SectionSpan[]);
       return {
         count: () => count,
         first: () => first,
@@ -212,14 +240,26 @@ export class RunIndex {
   /** Null before the first sync. A window this prolong cannot read is an error naming the index. */
   copyState(): Result<CopyState | null, ProlongError> {
     const read = this.io("read the copy's state", () => {
-      const row = this.db.query(`SELECT window, owned, size FROM copy_state WHERE id = 1`).get() as { window: string; owned: number; size: number } | null;
-      return row ? { row, chunks: this.db.query(`SELECT start, "end", xxh3 FROM copy_chunks ORDER BY start`).all() as CopyChunk[] } : null;
+      const row = this.db.query(`SELECT window, owned, size FROM copy_state WHERE id = 1`).get() as {
+        window: string;
+        owned: number;
+        size: number;
+      } | null;
+      return row
+        ? { row, chunks: this.db.query(`SELECT start, "end", xxh3 FROM copy_chunks ORDER BY start`).all() as CopyChunk[] }
+        : null;
     });
     if (read.isErr()) return err(read.error);
     if (!read.value) return ok(null);
     const { row, chunks } = read.value;
     const window = parseLogWindow(row.window);
-    if (window.isErr()) return err(prolongError("bad-index", `the index records an unknown window for the copy: ${window.error.message}`, { path: this.path, fix: "resume with the prolong version that started the run" }));
+    if (window.isErr())
+      return err(
+        prolongError("bad-index", `the index records an unknown window for the copy: ${window.error.message}`, {
+          path: this.path,
+          fix: "resume with the prolong version that started the run",
+        }),
+      );
     return ok({ window: window.value, owned: row.owned, size: row.size, chunks });
   }
 
@@ -230,7 +270,9 @@ export class RunIndex {
   setCopyState(s: CopyState, tamper?: Record<string, unknown>, time: Date = new Date()): Result<void, ProlongError> {
     return this.io("record the copy's state", () =>
       this.db.transaction(() => {
-        this.db.query(`INSERT OR REPLACE INTO copy_state (id, window, owned, size) VALUES (1, ?, ?, ?)`).run(windowText(s.window), s.owned, s.size);
+        this.db
+          .query(`INSERT OR REPLACE INTO copy_state (id, window, owned, size) VALUES (1, ?, ?, ?)`)
+          .run(windowText(s.window), s.owned, s.size);
         this.db.run(`DELETE FROM copy_chunks`);
         const put = this.db.query(`INSERT INTO copy_chunks (start, "end", xxh3) VALUES (?, ?, ?)`);
         for (const c of s.chunks) put.run(c.start, c.end, c.xxh3);
@@ -249,7 +291,10 @@ export class RunIndex {
 
   /** The stored JSON value, undefined when absent. Callers validate it (valibot) like any external input. */
   getState(key: string): Result<unknown, ProlongError> {
-    const row = this.io(`read the run's ${key}`, () => this.db.query(`SELECT value FROM state WHERE key = ?`).get(key) as { value: string } | null);
+    const row = this.io(
+      `read the run's ${key}`,
+      () => this.db.query(`SELECT value FROM state WHERE key = ?`).get(key) as { value: string } | null,
+    );
     if (row.isErr()) return err(row.error);
     if (!row.value) return ok(undefined);
     return parseJson(row.value.value, this.path, `the run's ${key}`);
@@ -262,14 +307,25 @@ export class RunIndex {
   }
 
   private insertEvent(kind: string, fields: Record<string, unknown>, time: Date): number {
-    const r = this.db.query(`INSERT INTO events (time, kind, fields) VALUES (?, ?, ?)`).run(time.toISOString(), kind, JSON.stringify(fields));
+    const r = this.db
+      .query(`INSERT INTO events (time, kind, fields) VALUES (?, ?, ?)`)
+      .run(time.toISOString(), kind, JSON.stringify(fields));
     return Number(r.lastInsertRowid);
   }
 
   events(kind?: string): Result<IndexEvent[], ProlongError> {
-    const read = this.io("read the events", () => (kind === undefined
-      ? this.db.query(`SELECT id, time, kind, fields FROM events ORDER BY id`).all()
-      : this.db.query(`SELECT id, time, kind, fields FROM events WHERE kind = ? ORDER BY id`).all(kind)) as { id: number; time: string; kind: string; fields: string }[]);
+    const read = this.io(
+      "read the events",
+      () =>
+        (kind === undefined
+          ? this.db.query(`SELECT id, time, kind, fields FROM events ORDER BY id`).all()
+          : this.db.query(`SELECT id, time, kind, fields FROM events WHERE kind = ? ORDER BY id`).all(kind)) as {
+          id: number;
+          time: string;
+          kind: string;
+          fields: string;
+        }[],
+    );
     if (read.isErr()) return err(read.error);
     const out: IndexEvent[] = [];
     for (const r of read.value) {
@@ -299,16 +355,27 @@ export function indexFailure(e: unknown, path: string, doing: string): ProlongEr
   const what = SQLITE_WRITE_FAILURES[code] ?? SQLITE_WRITE_FAILURES[code.split("_").slice(0, 2).join("_")];
   const runDir = dirname(path);
   if (what !== undefined) {
-    return prolongError("index-failed", `the run index: cannot ${doing}: ${what} (${code}: ${(e as Error).message})`, { path, fix: `free disk space (or make the run directory writable), then \`prolong resume ${runDir}\`` });
+    return prolongError("index-failed", `the run index: cannot ${doing}: ${what} (${code}: ${(e as Error).message})`, {
+      path,
+      fix: `free disk space (or make the run directory writable), then \`prolong resume ${runDir}\``,
+    });
   }
-  return prolongError("bad-index", `the run index: cannot ${doing} (${code}: ${(e as Error).message})`, { path, fix: "the file is damaged or not a prolong index.sqlite; restore it from a backup, or start a new run with `prolong play`" });
+  return prolongError("bad-index", `the run index: cannot ${doing} (${code}: ${(e as Error).message})`, {
+    path,
+    fix: "the file is damaged or not a prolong index.sqlite; restore it from a backup, or start a new run with `prolong play`",
+  });
 }
 
 function parseJson(text: string, path: string, what: string): Result<unknown, ProlongError> {
   try {
     return ok(JSON.parse(text) as unknown);
   } catch (e) {
-    return err(prolongError("bad-index", `the run index holds ${what} that is not JSON (${(e as Error).message})`, { path, fix: "the file was edited or damaged; restore it from a backup, or start a new run with `prolong play`" }));
+    return err(
+      prolongError("bad-index", `the run index holds ${what} that is not JSON (${(e as Error).message})`, {
+        path,
+        fix: "the file was edited or damaged; restore it from a backup, or start a new run with `prolong play`",
+      }),
+    );
   }
 }
 
@@ -316,7 +383,10 @@ function migrate(db: Database, path: string): Result<void, ProlongError> {
   // Even reading the version touches the WAL's shared memory, which a full disk refuses.
   const failed = (e: unknown): ProlongError =>
     indexFailure(e, path, `bring it to schema ${MIGRATIONS.length}`) ??
-    prolongError("index-migrate", `cannot bring the run index to schema ${MIGRATIONS.length}: ${(e as Error).message}`, { path, fix: "check that the run directory is writable and the file is a prolong index.sqlite" });
+    prolongError("index-migrate", `cannot bring the run index to schema ${MIGRATIONS.length}: ${(e as Error).message}`, {
+      path,
+      fix: "check that the run directory is writable and the file is a prolong index.sqlite",
+    });
   let current: number;
   try {
     current = (db.query(`PRAGMA user_version`).get() as { user_version: number }).user_version;
@@ -324,7 +394,13 @@ function migrate(db: Database, path: string): Result<void, ProlongError> {
     return err(failed(e));
   }
   if (current > MIGRATIONS.length) {
-    return err(prolongError("index-version", `the run index has schema version ${current}, newer than this prolong knows (${MIGRATIONS.length})`, { path, fix: "use the prolong version that wrote this run" }));
+    return err(
+      prolongError(
+        "index-version",
+        `the run index has schema version ${current}, newer than this prolong knows (${MIGRATIONS.length})`,
+        { path, fix: "use the prolong version that wrote this run" },
+      ),
+    );
   }
   try {
     db.transaction(() => {
@@ -343,13 +419,19 @@ function migrate(db: Database, path: string): Result<void, ProlongError> {
  * master's tail or an append by anything but this harness is caught during the run, not only at resume.
  */
 export function verifyMasterTail(master: MasterLog, index: RunIndex): Result<void, ProlongError> {
-  const fix = "the master log was changed outside prolong (another process, or an agent that reached it); restore it from a backup";
+  const fix =
+    "the master log was changed outside prolong (another process, or an agent that reached it); restore it from a backup";
   const size = master.fileSize();
   if (size.isErr()) return err(size.error);
   const end = index.lastEnd();
   if (end.isErr()) return err(end.error);
   if (size.value !== end.value) {
-    return err(prolongError("master-changed", `the master log is ${size.value} bytes but this run wrote ${end.value}`, { path: master.path, fix }));
+    return err(
+      prolongError("master-changed", `the master log is ${size.value} bytes but this run wrote ${end.value}`, {
+        path: master.path,
+        fix,
+      }),
+    );
   }
   const count = index.count();
   if (count.isErr()) return err(count.error);
@@ -360,14 +442,26 @@ export function verifyMasterTail(master: MasterLog, index: RunIndex): Result<voi
   const bytes = master.read(last.start, last.end);
   if (bytes.isErr()) return err(bytes.error);
   if (xxh3_128(bytes.value) !== last.xxh3) {
-    return err(prolongError("master-changed", `the master log's last section (bytes ${last.start}..${last.end}) no longer matches its checksum`, { path: master.path, fix }));
+    return err(
+      prolongError(
+        "master-changed",
+        `the master log's last section (bytes ${last.start}..${last.end}) no longer matches its checksum`,
+        { path: master.path, fix },
+      ),
+    );
   }
   return ok(undefined);
 }
 
 /** The index row for a section just appended: its range, the checksum of its bytes and its header fields. */
-export function sectionRow(range: AppendRange, bytes: Uint8Array, header: SectionHeader | null, frames: number): Omit<SectionRow, "ordinal"> {
-  if (bytes.length !== range.end - range.start) throw new RangeError(`sectionRow: ${bytes.length} bytes for range ${range.start}..${range.end}`);
+export function sectionRow(
+  range: AppendRange,
+  bytes: Uint8Array,
+  header: SectionHeader | null,
+  frames: number,
+): Omit<SectionRow, "ordinal"> {
+  if (bytes.length !== range.end - range.start)
+    throw new RangeError(`sectionRow: ${bytes.length} bytes for range ${range.start}..${range.end}`);
   const kind: SectionKindName = header ? header.kind : "other";
   return {
     start: range.start,
@@ -389,7 +483,12 @@ const encoder = new TextEncoder();
  * the checksum of its bytes. The master is written first, so a crash in between leaves bytes past the
  * index's lastEnd() — what MasterLog.tailAfter reports to resume.
  */
-export function appendSection(master: MasterLog, index: RunIndex, s: LogSection, mode: GridMode): Result<SectionRow, ProlongError> {
+export function appendSection(
+  master: MasterLog,
+  index: RunIndex,
+  s: LogSection,
+  mode: GridMode,
+): Result<SectionRow, ProlongError> {
   return appendSectionText(master, index, (logIsEmpty) => sectionAppendText(s, mode, logIsEmpty), s.header, s.frames.length + 1);
 }
 
@@ -397,7 +496,13 @@ export function appendSection(master: MasterLog, index: RunIndex, s: LogSection,
  * The same for a section whose body an environment writes itself (a terminal game's screen): `text` gives
  * the section's bytes as appended to a log that is or is not empty (the join "\n" first unless it is).
  */
-export function appendSectionText(master: MasterLog, index: RunIndex, text: (logIsEmpty: boolean) => string, header: SectionHeader, frames: number): Result<SectionRow, ProlongError> {
+export function appendSectionText(
+  master: MasterLog,
+  index: RunIndex,
+  text: (logIsEmpty: boolean) => string,
+  header: SectionHeader,
+  frames: number,
+): Result<SectionRow, ProlongError> {
   const bytes = encoder.encode(text(master.size === 0));
   const join = master.size === 0 ? 0 : SECTION_JOIN.length;
   return master.append(bytes).andThen((range) => {

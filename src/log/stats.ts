@@ -28,10 +28,17 @@ export interface LogStats {
 
 export function logStats(log: LoadedLog): LogStats {
   const t = log.table;
-  let actions = 0, levels = 0, maxAttempt = 0, gameOvers = 0, frames = 0, animated = 0, unreadable = 0;
+  let actions = 0,
+    levels = 0,
+    maxAttempt = 0,
+    gameOvers = 0,
+    frames = 0,
+    animated = 0,
+    unreadable = 0;
   let lastAction: number | null = null;
   let finalScore: number | null = null;
-  let prevAttempt = -1, prevLevel = -1;
+  let prevAttempt = -1,
+    prevLevel = -1;
   for (let i = 0; i < t.count; i++) {
     const kind = t.kind[i];
     const f = t.frames[i] as number;
@@ -55,9 +62,14 @@ export function logStats(log: LoadedLog): LogStats {
     finalScore = t.score[i] as number;
   }
   const last = t.count - 1;
-  const cut = last >= 0 && t.complete[last] === 0
-    ? { index: last, offset: t.start[last] as number, action: (t.action[last] as number) >= 0 ? (t.action[last] as number) : null }
-    : null;
+  const cut =
+    last >= 0 && t.complete[last] === 0
+      ? {
+          index: last,
+          offset: t.start[last] as number,
+          action: (t.action[last] as number) >= 0 ? (t.action[last] as number) : null,
+        }
+      : null;
   return {
     path: log.path,
     bytes: log.bytes.length,

@@ -32,14 +32,21 @@ export function parseToolCall(s: string): Result<Action, ProlongError> {
     return err(prolongError("bad-tool-call", `tool call ${JSON.stringify(text)} has arguments that are not JSON: ${expected}`));
   }
   if (typeof args !== "object" || args === null || Array.isArray(args)) {
-    return err(prolongError("bad-tool-call", `tool call ${JSON.stringify(text)} has arguments that are not a JSON object: ${expected}`));
+    return err(
+      prolongError("bad-tool-call", `tool call ${JSON.stringify(text)} has arguments that are not a JSON object: ${expected}`),
+    );
   }
   if (m[1] === "RESET") return ok({ id: 0 });
   const id = Number(m[2]);
   if (id !== 6) return ok({ id: id as 1 | 2 | 3 | 4 | 5 | 7 });
   const click = v.safeParse(ClickArgs, args);
   if (!click.success) {
-    return err(prolongError("bad-tool-call", `tool call ${JSON.stringify(text)}: ACTION6 needs integer x and y >= 0 (${click.issues[0].message})`));
+    return err(
+      prolongError(
+        "bad-tool-call",
+        `tool call ${JSON.stringify(text)}: ACTION6 needs integer x and y >= 0 (${click.issues[0].message})`,
+      ),
+    );
   }
   return ok({ id: 6, x: click.output.x, y: click.output.y });
 }

@@ -9,7 +9,6 @@ import { SECTION_KIND, sectionIndex, sectionKindName, type SectionKindName, type
 import { parseSection, SECTION_JOIN, writeSection, type GridMode } from "./format.ts";
 import type { AppendRange, ByteSource } from "./master.ts";
 
-
 /** One section of the master as the harness recorded it. */
 export interface SectionSpan {
   readonly ordinal: number;
@@ -26,7 +25,6 @@ export interface SectionLookup {
   /** n = 1 is the newest action section. */
   nthLastAction(n: number): SectionSpan | undefined;
 }
-
 
 /**
  * A lookup over a native section table (a log read from disk, no index at hand). Native ranges run to the
@@ -65,14 +63,22 @@ export function windowRanges(sections: SectionLookup, w: { kind: "full" } | { ki
   const nth = sections.nthLastAction(w.sections);
   const from = nth ? nth.start - SECTION_JOIN.length : 0;
   if (!first || !nth || from <= first.end) return whole;
-  return [{ start: 0, end: first.end }, { start: from, end: last.end }];
+  return [
+    { start: 0, end: first.end },
+    { start: from, end: last.end },
+  ];
 }
 
 /**
  * The bytes of the agent's copy under a window, or null for the no-log arm. `mode` is the log's grid mode
  * (the newest-section arm writes its section back through format.ts).
  */
-export function renderWindow(src: ByteSource, sections: SectionLookup, w: LogWindow, mode: GridMode): Result<Uint8Array | null, ProlongError> {
+export function renderWindow(
+  src: ByteSource,
+  sections: SectionLookup,
+  w: LogWindow,
+  mode: GridMode,
+): Result<Uint8Array | null, ProlongError> {
   switch (w.kind) {
     case "none":
       return ok(null);
@@ -111,14 +117,23 @@ export function currentBoardText(master: ByteSource, sections?: SectionLookup): 
   const lookup = sections ? ok(sections) : tableOf(master);
   if (lookup.isErr()) return err(lookup.error);
   const last = lookup.value.last();
-  if (!last) return err(prolongError("empty-log", "the master log has no section yet, so there is no current board", { fix: "append the INITIAL STATE section before the first agent call" }));
+  if (!last)
+    return err(
+      prolongError("empty-log", "the master log has no section yet, so there is no current board", {
+        fix: "append the INITIAL STATE section before the first agent call",
+      }),
+    );
   return master.read(last.start, last.end).andThen((bytes) => {
     const t = sectionIndex(bytes);
     const i = t.count - 1;
     const boardStart = t.boardStart[i] ?? -1;
     const boardEnd = t.boardEnd[i] ?? -1;
     if (i < 0 || t.kind[i] === SECTION_KIND.other || boardStart < 0) {
-      return err(prolongError("no-board", `the newest section (bytes ${last.start}..${last.end}) has no header and board to show`, { fix: "the runner must end every turn on an action or INITIAL STATE section" }));
+      return err(
+        prolongError("no-board", `the newest section (bytes ${last.start}..${last.end}) has no header and board to show`, {
+          fix: "the runner must end every turn on an action or INITIAL STATE section",
+        }),
+      );
     }
     const grid = new TextDecoder().decode(bytes.subarray(boardStart, boardEnd)).replace(/\r?\n$/, "");
     return ok(`Score: ${t.score[i]}\nAction: ${t.action[i]}\n\n[CURRENT BOARD STATE]\n${grid}`);
@@ -134,7 +149,8 @@ export function bytesSource(bytes: Uint8Array): ByteSource {
   return {
     size: bytes.length,
     read(start, end) {
-      if (!(0 <= start && start <= end && end <= bytes.length)) throw new RangeError(`read(${start}, ${end}) outside [0, ${bytes.length}]`);
+      if (!(0 <= start && start <= end && end <= bytes.length))
+        throw new RangeError(`read(${start}, ${end}) outside [0, ${bytes.length}]`);
       return ok(bytes.subarray(start, end));
     },
   };

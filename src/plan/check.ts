@@ -38,9 +38,14 @@ export function checkAgainstPlan(found: Collected, plan: Plan): { kept: Collecte
       foreign.push({ dir, why: `job ${c.job} is not in this plan` });
       return false;
     }
-    const why = c.version !== plan.prolong ? `played by prolong ${c.version}, the plan is prolong ${plan.prolong}`
-      : armOf(c).fingerprint !== fingerprints.get(job.arm) ? `fingerprint ${armOf(c).fingerprint}, the plan's arm ${job.arm} has ${fingerprints.get(job.arm)}`
-      : !sameConfig(c, job.config) ? "its run.json differs from the plan's settings for the job" : null;
+    const why =
+      c.version !== plan.prolong
+        ? `played by prolong ${c.version}, the plan is prolong ${plan.prolong}`
+        : armOf(c).fingerprint !== fingerprints.get(job.arm)
+          ? `fingerprint ${armOf(c).fingerprint}, the plan's arm ${job.arm} has ${fingerprints.get(job.arm)}`
+          : !sameConfig(c, job.config)
+            ? "its run.json differs from the plan's settings for the job"
+            : null;
     if (why) {
       mismatched.push({ dir, job: job.id, why });
       return false;
@@ -67,11 +72,18 @@ export function checkAgainstPlan(found: Collected, plan: Plan): { kept: Collecte
 
 /** The check as Markdown lines for `score`'s output (empty when everything matches). */
 export function planCheckMarkdown(c: PlanCheck, planJobs: number): string {
-  const lines = [`Plan: ${planJobs} job(s); ${planJobs - c.missing.length} found${c.unfinished ? ` (${c.unfinished} unfinished)` : ""}, ${c.missing.length} missing, ${c.duplicated.length} duplicated, ${c.foreign.length} foreign, ${c.mismatched.length} differing from the plan.`];
-  const few = <T>(xs: readonly T[], f: (x: T) => string) => [...xs.slice(0, 20).map((x) => `- ${f(x)}`), ...(xs.length > 20 ? [`- … and ${xs.length - 20} more (--json lists all)`] : [])];
+  const lines = [
+    `Plan: ${planJobs} job(s); ${planJobs - c.missing.length} found${c.unfinished ? ` (${c.unfinished} unfinished)` : ""}, ${c.missing.length} missing, ${c.duplicated.length} duplicated, ${c.foreign.length} foreign, ${c.mismatched.length} differing from the plan.`,
+  ];
+  const few = <T>(xs: readonly T[], f: (x: T) => string) => [
+    ...xs.slice(0, 20).map((x) => `- ${f(x)}`),
+    ...(xs.length > 20 ? [`- … and ${xs.length - 20} more (--json lists all)`] : []),
+  ];
   if (c.missing.length) lines.push("", "Missing (no run directory):", ...few(c.missing, (m) => `${m.job} ${m.dir}`));
-  if (c.duplicated.length) lines.push("", "Duplicated (the first is scored):", ...few(c.duplicated, (d) => `${d.job}: ${d.dirs.join(", ")}`));
+  if (c.duplicated.length)
+    lines.push("", "Duplicated (the first is scored):", ...few(c.duplicated, (d) => `${d.job}: ${d.dirs.join(", ")}`));
   if (c.foreign.length) lines.push("", "Not in the plan (not scored):", ...few(c.foreign, (f) => `${f.dir}: ${f.why}`));
-  if (c.mismatched.length) lines.push("", "Differing from the plan (not scored):", ...few(c.mismatched, (m) => `${m.dir} (${m.job}): ${m.why}`));
+  if (c.mismatched.length)
+    lines.push("", "Differing from the plan (not scored):", ...few(c.mismatched, (m) => `${m.dir} (${m.job}): ${m.why}`));
   return lines.join("\n");
 }

@@ -56,10 +56,22 @@ export function claimJobs(jobs: readonly Job[], out: string): Claimed {
     const state = jobState(dir, job);
     if (state.kind === "new" || state.kind === "partial") {
       locks.push(lock.value);
-      runs.push({ name: `${job.arm}/${job.game}-r${job.run}`, game: job.game, repeat: job.run, dir, config: job.config, ...(state.kind === "partial" ? { resume: true } : {}) });
+      runs.push({
+        name: `${job.arm}/${job.game}-r${job.run}`,
+        game: job.game,
+        repeat: job.run,
+        dir,
+        config: job.config,
+        ...(state.kind === "partial" ? { resume: true } : {}),
+      });
     } else {
       lock.value.release();
-      others.push({ job, dir, kind: state.kind === "complete" ? "done" : "foreign", detail: state.kind === "complete" ? state.end : state.detail });
+      others.push({
+        job,
+        dir,
+        kind: state.kind === "complete" ? "done" : "foreign",
+        detail: state.kind === "complete" ? state.end : state.detail,
+      });
     }
   }
   return { runs, others, locks };

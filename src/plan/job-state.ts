@@ -23,12 +23,27 @@ export function jobState(dir: string, job: Job): JobState {
   const p = runPaths(dir);
   if (!existsSync(p.config)) {
     const other = readdirSync(dir).filter((f) => !OURS.has(f));
-    return other.length === 0 ? { kind: "new" } : { kind: "foreign", detail: `holds ${other.slice(0, 3).join(", ")}${other.length > 3 ? ", …" : ""} but no run.json: not a prolong run` };
+    return other.length === 0
+      ? { kind: "new" }
+      : {
+          kind: "foreign",
+          detail: `holds ${other.slice(0, 3).join(", ")}${other.length > 3 ? ", …" : ""} but no run.json: not a prolong run`,
+        };
   }
   const config = readConfigFile(p.config);
   if (config.isErr()) return { kind: "foreign", detail: `its run.json cannot be read (${config.error.message})` };
-  if (config.value.job !== job.id) return { kind: "foreign", detail: config.value.job ? `holds the run of another job (${config.value.job})` : `holds a run that is not a plan job (game ${config.value.game}, seed ${config.value.seed})` };
-  if (!sameConfig(config.value, job.config)) return { kind: "foreign", detail: "holds this job's run with other settings than the plan's (edited run.json, or another plan)" };
+  if (config.value.job !== job.id)
+    return {
+      kind: "foreign",
+      detail: config.value.job
+        ? `holds the run of another job (${config.value.job})`
+        : `holds a run that is not a plan job (game ${config.value.game}, seed ${config.value.seed})`,
+    };
+  if (!sameConfig(config.value, job.config))
+    return {
+      kind: "foreign",
+      detail: "holds this job's run with other settings than the plan's (edited run.json, or another plan)",
+    };
   if (existsSync(p.scorecard)) {
     const card = readScorecard(p.scorecard);
     if (card.isOk() && !isResumableEnd(card.value.end_reason)) return { kind: "complete", end: card.value.end_reason };

@@ -64,7 +64,14 @@ export interface PlanInput {
 }
 
 /** A job's id: its content, so the same plan made twice has the same ids and any change gives new ones. */
-export function jobId(content: { game: string; gameVersion: string | null; arm: string; fingerprint: string; seed: number; run: number }): string {
+export function jobId(content: {
+  game: string;
+  gameVersion: string | null;
+  arm: string;
+  fingerprint: string;
+  seed: number;
+  run: number;
+}): string {
   const text = JSON.stringify([content.game, content.gameVersion, content.arm, content.fingerprint, content.seed, content.run]);
   return `j-${createHash("sha256").update(text, "utf8").digest("hex").slice(0, 12)}`;
 }
@@ -80,9 +87,15 @@ export function buildPlan(p: PlanInput): Result<Plan, ProlongError> {
   const names = new Set<string>();
   const dirs = new Set<string>();
   for (const a of p.arms) {
-    if (names.has(a.name)) return err(prolongError("bad-plan", `arm "${a.name}" is given twice`, { fix: "give each --arm a different NAME" }));
+    if (names.has(a.name))
+      return err(prolongError("bad-plan", `arm "${a.name}" is given twice`, { fix: "give each --arm a different NAME" }));
     names.add(a.name);
-    if (dirs.has(dirName(a.name))) return err(prolongError("bad-plan", `arms "${a.name}" and another name share the directory name "${dirName(a.name)}"`, { fix: "use arm names that differ in letters or digits" }));
+    if (dirs.has(dirName(a.name)))
+      return err(
+        prolongError("bad-plan", `arms "${a.name}" and another name share the directory name "${dirName(a.name)}"`, {
+          fix: "use arm names that differ in letters or digits",
+        }),
+      );
     dirs.add(dirName(a.name));
   }
   const arms: Plan["arms"] = [];
@@ -98,12 +111,28 @@ export function buildPlan(p: PlanInput): Result<Plan, ProlongError> {
         const arm = armOf(config.value);
         fingerprint ??= arm.fingerprint;
         const id = jobId({ game: g.id, gameVersion: g.version, arm: a.name, fingerprint: arm.fingerprint, seed, run: k });
-        jobs.push({ id, game: g.id, arm: a.name, run: k, seed, dir: `${dirName(a.name)}/${g.id}-r${k}`, config: { ...config.value, job: id } });
+        jobs.push({
+          id,
+          game: g.id,
+          arm: a.name,
+          run: k,
+          seed,
+          dir: `${dirName(a.name)}/${g.id}-r${k}`,
+          config: { ...config.value, job: id },
+        });
       }
     }
     arms.push({ name: a.name, flags: a.flags, fingerprint: fingerprint! });
   }
-  return ok({ format: PLAN_FORMAT, prolong: VERSION, env: String(p.common.env ?? "local"), games: p.games.map((g) => ({ id: g.id, version: g.version })), runs: p.runs, arms, jobs });
+  return ok({
+    format: PLAN_FORMAT,
+    prolong: VERSION,
+    env: String(p.common.env ?? "local"),
+    games: p.games.map((g) => ({ id: g.id, version: g.version })),
+    runs: p.runs,
+    arms,
+    jobs,
+  });
 }
 
 /** Reads and checks a plan file: its schema, and that this prolong made it. */
@@ -112,34 +141,86 @@ export function readPlan(path: string): Result<Plan, ProlongError> {
   try {
     json = JSON.parse(readFileSync(path, "utf8"));
   } catch (e) {
-    return err(prolongError("bad-plan", `cannot read the plan: ${(e as Error).message}`, { path, fix: "make it with `prolong plan ... -o plan.json`" }));
+    return err(
+      prolongError("bad-plan", `cannot read the plan: ${(e as Error).message}`, {
+        path,
+        fix: "make it with `prolong plan ... -o plan.json`",
+      }),
+    );
   }
   const format = (json as { format?: unknown } | null)?.format;
-  if (format !== PLAN_FORMAT) return err(prolongError("bad-plan", `not a prolong plan (format ${JSON.stringify(format ?? null)}, expected "${PLAN_FORMAT}")`, { path, fix: "make it with `prolong plan ... -o plan.json`" }));
+  if (format !== PLAN_FORMAT)
+    return err(
+      prolongError("bad-plan", `not a prolong plan (format ${JSON.stringify(format ?? null)}, expected "${PLAN_FORMAT}")`, {
+        path,
+        fix: "make it with `prolong plan ... -o plan.json`",
+      }),
+    );
   const parsed = v.safeParse(PlanSchema, json);
   if (!parsed.success) {
     const issue = parsed.issues[0];
     const field = issue.path?.map((x) => String(x.key)).join(".") ?? "(top level)";
-    return err(prolongError("bad-plan", `field ${field}: ${issue.message}`, { path, fix: "the plan was edited or cut; make it again with `prolong plan`" }));
+    return err(
+      prolongError("bad-plan", `field ${field}: ${issue.message}`, {
+        path,
+        fix: "the plan was edited or cut; make it again with `prolong plan`",
+      }),
+    );
   }
   const plan = parsed.output;
   if (plan.prolong !== VERSION) {
-    return err(prolongError("plan-version", `made by prolong ${plan.prolong}, this is prolong ${VERSION}: its runs would not be the runs it describes`, { path, fix: `run it with prolong ${plan.prolong}, or make the plan again with this prolong` }));
+    return err(
+      prolongError(
+        "plan-version",
+        `made by prolong ${plan.prolong}, this is prolong ${VERSION}: its runs would not be the runs it describes`,
+        { path, fix: `run it with prolong ${plan.prolong}, or make the plan again with this prolong` },
+      ),
+    );
   }
   const ids = new Set<string>();
   for (const j of plan.jobs) {
-    if (ids.has(j.id)) return err(prolongError("bad-plan", `job ${j.id} is listed twice`, { path, fix: "the plan was edited; make it again with `prolong plan`" }));
+    if (ids.has(j.id))
+      return err(
+        prolongError("bad-plan", `job ${j.id} is listed twice`, {
+          path,
+          fix: "the plan was edited; make it again with `prolong plan`",
+        }),
+      );
     ids.add(j.id);
     const version = plan.games.find((g) => g.id === j.game)?.version ?? null;
-    if (jobId({ game: j.game, gameVersion: version, arm: j.arm, fingerprint: armOf(j.config).fingerprint, seed: j.seed, run: j.run }) !== j.id) {
-      return err(prolongError("bad-plan", `job ${j.id}: its id does not match its content (settings or game version edited)`, { path, fix: "make the plan again with `prolong plan`" }));
+    if (
+      jobId({
+        game: j.game,
+        gameVersion: version,
+        arm: j.arm,
+        fingerprint: armOf(j.config).fingerprint,
+        seed: j.seed,
+        run: j.run,
+      }) !== j.id
+    ) {
+      return err(
+        prolongError("bad-plan", `job ${j.id}: its id does not match its content (settings or game version edited)`, {
+          path,
+          fix: "make the plan again with `prolong plan`",
+        }),
+      );
     }
     // The directory is where a worker writes: it must be the one the plan's rule gives, inside --out.
     if (j.dir !== `${dirName(j.arm)}/${j.game}-r${j.run}`) {
-      return err(prolongError("bad-plan", `job ${j.id}: directory "${j.dir}" is not ${dirName(j.arm)}/${j.game}-r${j.run}`, { path, fix: "the plan was edited; make it again with `prolong plan`" }));
+      return err(
+        prolongError("bad-plan", `job ${j.id}: directory "${j.dir}" is not ${dirName(j.arm)}/${j.game}-r${j.run}`, {
+          path,
+          fix: "the plan was edited; make it again with `prolong plan`",
+        }),
+      );
     }
     if (j.config.job !== j.id || j.config.game !== j.game || j.config.seed !== j.seed || j.config.arm !== j.arm) {
-      return err(prolongError("bad-plan", `job ${j.id}: its settings do not match its game, seed or arm`, { path, fix: "the plan was edited; make it again with `prolong plan`" }));
+      return err(
+        prolongError("bad-plan", `job ${j.id}: its settings do not match its game, seed or arm`, {
+          path,
+          fix: "the plan was edited; make it again with `prolong plan`",
+        }),
+      );
     }
   }
   return ok(plan);
@@ -147,6 +228,11 @@ export function readPlan(path: string): Result<Plan, ProlongError> {
 
 /** Settings equal as run.json holds them (key order aside). */
 export function sameConfig(a: RunConfig, b: RunConfig): boolean {
-  const canon = (c: RunConfig) => JSON.stringify(Object.keys(c).sort().map((k) => [k, (c as Record<string, unknown>)[k]]));
+  const canon = (c: RunConfig) =>
+    JSON.stringify(
+      Object.keys(c)
+        .sort()
+        .map((k) => [k, (c as Record<string, unknown>)[k]]),
+    );
   return canon(a) === canon(b);
 }

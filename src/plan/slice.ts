@@ -13,11 +13,13 @@ export interface Shard {
 
 export function parseShard(text: string): Result<Shard, ProlongError> {
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
-  const fix = "give --shard i/n with 1 ≤ i ≤ n, e.g. --shard 1/4 … --shard 4/4 (Kubernetes: --shard $((JOB_COMPLETION_INDEX+1))/N)";
+  const fix =
+    "give --shard i/n with 1 ≤ i ≤ n, e.g. --shard 1/4 … --shard 4/4 (Kubernetes: --shard $((JOB_COMPLETION_INDEX+1))/N)";
   if (!m) return err(prolongError("bad-shard", `--shard '${text}' is not i/n`, { fix }));
   const index = Number(m[1]);
   const count = Number(m[2]);
-  if (count < 1 || index < 1 || index > count) return err(prolongError("bad-shard", `--shard ${index}/${count} names no shard: i must be from 1 to n`, { fix }));
+  if (count < 1 || index < 1 || index > count)
+    return err(prolongError("bad-shard", `--shard ${index}/${count} names no shard: i must be from 1 to n`, { fix }));
   return ok({ index, count });
 }
 
@@ -28,6 +30,13 @@ export function shardJobs(plan: Plan, s: Shard): Job[] {
 export function findJob(plan: Plan, id: string): Result<Job, ProlongError> {
   const job = plan.jobs.find((j) => j.id === id);
   if (job) return ok(job);
-  const near = plan.jobs.filter((j) => j.id.startsWith(id.slice(0, 4))).slice(0, 3).map((j) => j.id);
-  return err(prolongError("unknown-job", `job ${id} is not in the plan`, { fix: `\`prolong plan show PLAN\` lists the job ids${near.length ? ` (e.g. ${near.join(", ")})` : ""}` }));
+  const near = plan.jobs
+    .filter((j) => j.id.startsWith(id.slice(0, 4)))
+    .slice(0, 3)
+    .map((j) => j.id);
+  return err(
+    prolongError("unknown-job", `job ${id} is not in the plan`, {
+      fix: `\`prolong plan show PLAN\` lists the job ids${near.length ? ` (e.g. ${near.join(", ")})` : ""}`,
+    }),
+  );
 }

@@ -39,7 +39,10 @@ export interface ReportData {
     /** best@k (mean over games, CI) against k. */
     readonly bestAtK: { readonly series: Series[] };
     /** Per game and arm: pass@1 RHAE and each run's RHAE (the spread). */
-    readonly games: { readonly games: string[]; readonly bars: { readonly arm: string; readonly game: string; readonly y: number; readonly runs: number[] }[] };
+    readonly games: {
+      readonly games: string[];
+      readonly bars: { readonly arm: string; readonly game: string; readonly y: number; readonly runs: number[] }[];
+    };
     /** Per run: levels cleared against actions taken (its best episode). */
     readonly learning: { readonly series: (Series & { readonly dir: string; readonly game: string })[] };
     /** Per run: billed tokens against RHAE; per arm the means. */
@@ -93,15 +96,42 @@ function assemble(played: Scored, byBudget: Scored, budgets: number[], boot: Boo
     label: a.name,
     points: byBudget.budgets.flatMap((b) => {
       const at = b.arms.find((x) => x.name === a.name);
-      return at && b.at !== null ? [{ x: b.at, y: at.overall.passAt1.estimate, low: at.overall.passAt1.low, high: at.overall.passAt1.high }] : [];
+      return at && b.at !== null
+        ? [{ x: b.at, y: at.overall.passAt1.estimate, low: at.overall.passAt1.low, high: at.overall.passAt1.high }]
+        : [];
     }),
   }));
-  const bestAtK: Series[] = arms.map((a) => ({ arm: a.name, label: a.name, points: a.overall.bestAtKCurve.map((c, i) => ({ x: i + 1, y: c.estimate, low: c.low, high: c.high })) }));
+  const bestAtK: Series[] = arms.map((a) => ({
+    arm: a.name,
+    label: a.name,
+    points: a.overall.bestAtKCurve.map((c, i) => ({ x: i + 1, y: c.estimate, low: c.low, high: c.high })),
+  }));
   const games = [...new Set(arms.flatMap((a) => a.games.map((g) => g.game)))].sort();
   const scoredRows = first.runs.filter((r) => r.status === "scored");
-  const bars = arms.flatMap((a) => a.games.map((g) => ({ arm: a.name, game: g.game, y: g.passAt1, runs: scoredRows.filter((r) => r.arm === a.name && r.game === g.game).map((r) => r.rhae as number) })));
-  const learning = scoredRows.map((r) => ({ arm: r.arm, label: `${r.game} seed ${r.seed}`, dir: shownPath(r.dir), game: r.game, points: learningCurve(r.levelActions ?? [], r.levels ?? 0, (r.levelActions ?? []).reduce((n, x) => n + x, 0)) }));
-  const tokens: Series[] = arms.map((a) => ({ arm: a.name, label: a.name, points: scoredRows.filter((r) => r.arm === a.name).map((r) => ({ x: r.billedTokens as number, y: r.rhae as number })) }));
+  const bars = arms.flatMap((a) =>
+    a.games.map((g) => ({
+      arm: a.name,
+      game: g.game,
+      y: g.passAt1,
+      runs: scoredRows.filter((r) => r.arm === a.name && r.game === g.game).map((r) => r.rhae as number),
+    })),
+  );
+  const learning = scoredRows.map((r) => ({
+    arm: r.arm,
+    label: `${r.game} seed ${r.seed}`,
+    dir: shownPath(r.dir),
+    game: r.game,
+    points: learningCurve(
+      r.levelActions ?? [],
+      r.levels ?? 0,
+      (r.levelActions ?? []).reduce((n, x) => n + x, 0),
+    ),
+  }));
+  const tokens: Series[] = arms.map((a) => ({
+    arm: a.name,
+    label: a.name,
+    points: scoredRows.filter((r) => r.arm === a.name).map((r) => ({ x: r.billedTokens as number, y: r.rhae as number })),
+  }));
   const means = tokens.map((s) => ({ arm: s.arm, x: mean(s.points.map((p) => p.x)), y: mean(s.points.map((p) => p.y)) }));
   const runs = first.runs.map((r) => ({ ...r, view: existsSync(join(r.dir, "view.html")) ? join(r.dir, "view.html") : null }));
   return {
@@ -110,7 +140,13 @@ function assemble(played: Scored, byBudget: Scored, budgets: number[], boot: Boo
     arms,
     runs,
     skipped: first.skipped,
-    figures: { budget: { budgets, series: budget }, bestAtK: { series: bestAtK }, games: { games, bars }, learning: { series: learning }, tokens: { series: tokens, means } },
+    figures: {
+      budget: { budgets, series: budget },
+      bestAtK: { series: bestAtK },
+      games: { games, bars },
+      learning: { series: learning },
+      tokens: { series: tokens, means },
+    },
   };
 }
 

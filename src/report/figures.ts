@@ -20,17 +20,39 @@ const finite = (xs: number[]) => xs.filter((x) => Number.isFinite(x));
 const top = (xs: number[]) => Math.max(0, ...finite(xs)) || 1;
 
 /** Lines with bootstrap bands and a dot per point (figures 1 and 2). */
-function lineFigure(id: string, title: string, xLabel: string, yLabel: string, series: readonly Series[], colour: Map<string, string>, xTicks?: number[], xFrom = 0): string {
+function lineFigure(
+  id: string,
+  title: string,
+  xLabel: string,
+  yLabel: string,
+  series: readonly Series[],
+  colour: Map<string, string>,
+  xTicks?: number[],
+  xFrom = 0,
+): string {
   const all = series.flatMap((s) => s.points);
   const xs = all.map((p) => p.x);
-  const f = frame({ title, xLabel, yLabel, xDomain: [Math.min(xFrom, ...xs), Math.max(xFrom + 1, ...xs)], yDomain: [0, top(all.flatMap((p) => [p.y, p.high ?? 0]))], xTicks });
+  const f = frame({
+    title,
+    xLabel,
+    yLabel,
+    xDomain: [Math.min(xFrom, ...xs), Math.max(xFrom + 1, ...xs)],
+    yDomain: [0, top(all.flatMap((p) => [p.y, p.high ?? 0]))],
+    xTicks,
+  });
   const body = [...f.parts];
   for (const s of series) {
     const c = colour.get(s.arm) ?? "#333";
     const band = bandOf(s.points, f);
     if (band) body.push(`<path class="band" d="${band}" fill="${c}" fill-opacity="0.15" stroke="none" ${dataAttrs(s.arm, {})}/>`);
-    if (s.points.length > 1) body.push(`<path class="line" d="${pathOf(s.points, f)}" fill="none" stroke="${c}" stroke-width="2" ${dataAttrs(s.arm, {})}/>`);
-    for (const p of s.points) body.push(`<circle class="point" cx="${f.x(p.x).toFixed(2)}" cy="${f.y(p.y).toFixed(2)}" r="3.5" fill="${c}" ${dataAttrs(s.arm, { x: p.x, y: p.y, low: p.low, high: p.high })}><title>${esc(s.arm)}: ${p.x} → ${p.y.toFixed(2)}</title></circle>`);
+    if (s.points.length > 1)
+      body.push(
+        `<path class="line" d="${pathOf(s.points, f)}" fill="none" stroke="${c}" stroke-width="2" ${dataAttrs(s.arm, {})}/>`,
+      );
+    for (const p of s.points)
+      body.push(
+        `<circle class="point" cx="${f.x(p.x).toFixed(2)}" cy="${f.y(p.y).toFixed(2)}" r="3.5" fill="${c}" ${dataAttrs(s.arm, { x: p.x, y: p.y, low: p.low, high: p.high })}><title>${esc(s.arm)}: ${p.x} → ${p.y.toFixed(2)}</title></circle>`,
+      );
   }
   body.push(legend(series.map((s) => ({ label: s.label, color: colour.get(s.arm) ?? "#333" }))));
   return svgDocument(id, title, body);
@@ -42,7 +64,14 @@ function budgetFigure(d: ReportData, colour: Map<string, string>): Figure {
     id: "score-vs-budget",
     title,
     caption: `pass@1 ${scoreLabel(d)}, mean over games, of every run re-scored from its log as if it had stopped at each budget (the budget-matched comparison); bands: 95% bootstrap CI over games.`,
-    svg: lineFigure("score-vs-budget", title, "actions per episode (budget)", `pass@1 ${scoreLabel(d)}`, d.figures.budget.series, colour),
+    svg: lineFigure(
+      "score-vs-budget",
+      title,
+      "actions per episode (budget)",
+      `pass@1 ${scoreLabel(d)}`,
+      d.figures.budget.series,
+      colour,
+    ),
   };
 }
 
@@ -53,14 +82,30 @@ function bestAtKFigure(d: ReportData, colour: Map<string, string>): Figure {
     id: "best-at-k",
     title,
     caption: `The expected best ${scoreLabel(d)} of k runs (mean over all k-subsets of a game's runs), mean over games; k = 1 is pass@1. Bands: 95% bootstrap CI over games.`,
-    svg: lineFigure("best-at-k", title, "k (runs per game)", `best@k ${scoreLabel(d)}`, d.figures.bestAtK.series, colour, Array.from({ length: kMax }, (_, i) => i + 1), 1),
+    svg: lineFigure(
+      "best-at-k",
+      title,
+      "k (runs per game)",
+      `best@k ${scoreLabel(d)}`,
+      d.figures.bestAtK.series,
+      colour,
+      Array.from({ length: kMax }, (_, i) => i + 1),
+      1,
+    ),
   };
 }
 
 function gamesFigure(d: ReportData, colour: Map<string, string>): Figure {
   const title = `Per game: pass@1 ${scoreLabel(d)} and each run`;
   const { games, bars } = d.figures.games;
-  const f = frame({ title, xLabel: "game", yLabel: scoreLabel(d), xDomain: [0, Math.max(1, games.length)], yDomain: [0, top(bars.flatMap((b) => [b.y, ...b.runs]))], xCategories: games });
+  const f = frame({
+    title,
+    xLabel: "game",
+    yLabel: scoreLabel(d),
+    xDomain: [0, Math.max(1, games.length)],
+    yDomain: [0, top(bars.flatMap((b) => [b.y, ...b.runs]))],
+    xCategories: games,
+  });
   const body = [...f.parts];
   const arms = d.arms.map((a) => a.name);
   const slot = 0.8 / Math.max(1, arms.length);
@@ -72,49 +117,88 @@ function gamesFigure(d: ReportData, colour: Map<string, string>): Figure {
       const x0 = f.x(gi + 0.1 + ai * slot);
       const x1 = f.x(gi + 0.1 + (ai + 1) * slot);
       const yTop = f.y(bar.y);
-      body.push(`<rect class="bar" x="${x0.toFixed(2)}" y="${yTop.toFixed(2)}" width="${Math.max(1, x1 - x0 - 2).toFixed(2)}" height="${Math.max(0, f.y(0) - yTop).toFixed(2)}" fill="${c}" fill-opacity="0.55" ${dataAttrs(arm, { game: g, y: bar.y })}><title>${esc(arm)}, ${esc(g)}: pass@1 ${bar.y.toFixed(2)}</title></rect>`);
+      body.push(
+        `<rect class="bar" x="${x0.toFixed(2)}" y="${yTop.toFixed(2)}" width="${Math.max(1, x1 - x0 - 2).toFixed(2)}" height="${Math.max(0, f.y(0) - yTop).toFixed(2)}" fill="${c}" fill-opacity="0.55" ${dataAttrs(arm, { game: g, y: bar.y })}><title>${esc(arm)}, ${esc(g)}: pass@1 ${bar.y.toFixed(2)}</title></rect>`,
+      );
       bar.runs.forEach((r, ri) => {
         const cx = x0 + ((x1 - x0 - 2) * (ri + 1)) / (bar.runs.length + 1);
-        body.push(`<circle class="run" cx="${cx.toFixed(2)}" cy="${f.y(r).toFixed(2)}" r="3" fill="#fff" stroke="${c}" stroke-width="1.5" ${dataAttrs(arm, { game: g, y: r })}/>`);
+        body.push(
+          `<circle class="run" cx="${cx.toFixed(2)}" cy="${f.y(r).toFixed(2)}" r="3" fill="#fff" stroke="${c}" stroke-width="1.5" ${dataAttrs(arm, { game: g, y: r })}/>`,
+        );
       });
     });
   });
   body.push(legend(arms.map((a) => ({ label: a, color: colour.get(a) ?? "#333" }))));
-  return { id: "per-game", title, caption: `Bars: pass@1 ${scoreLabel(d)} (mean over runs) per game and arm; circles: each run's ${scoreLabel(d)} (the spread behind the mean).`, svg: svgDocument("per-game", title, body) };
+  return {
+    id: "per-game",
+    title,
+    caption: `Bars: pass@1 ${scoreLabel(d)} (mean over runs) per game and arm; circles: each run's ${scoreLabel(d)} (the spread behind the mean).`,
+    svg: svgDocument("per-game", title, body),
+  };
 }
 
 function learningFigure(d: ReportData, colour: Map<string, string>): Figure {
   const title = "Learning curves: levels cleared against actions";
   const series = d.figures.learning.series;
   const all = series.flatMap((s) => s.points);
-  const f = frame({ title, xLabel: "actions (best episode)", yLabel: "levels cleared", xDomain: [0, Math.max(1, ...all.map((p) => p.x))], yDomain: [0, Math.max(1, ...all.map((p) => p.y))] });
+  const f = frame({
+    title,
+    xLabel: "actions (best episode)",
+    yLabel: "levels cleared",
+    xDomain: [0, Math.max(1, ...all.map((p) => p.x))],
+    yDomain: [0, Math.max(1, ...all.map((p) => p.y))],
+  });
   const body = [...f.parts];
   for (const s of series) {
     const c = colour.get(s.arm) ?? "#333";
     const pts = s.points.map((p: Point) => `${p.x}:${p.y}`).join(" ");
-    body.push(`<path class="curve" d="${pathOf(s.points, f, true)}" fill="none" stroke="${c}" stroke-width="1.5" stroke-opacity="0.7" ${dataAttrs(s.arm, { dir: s.dir, game: s.game, points: pts })}><title>${esc(s.arm)}: ${esc(s.label)}</title></path>`);
+    body.push(
+      `<path class="curve" d="${pathOf(s.points, f, true)}" fill="none" stroke="${c}" stroke-width="1.5" stroke-opacity="0.7" ${dataAttrs(s.arm, { dir: s.dir, game: s.game, points: pts })}><title>${esc(s.arm)}: ${esc(s.label)}</title></path>`,
+    );
   }
   body.push(legend(d.arms.map((a) => ({ label: a.name, color: colour.get(a.name) ?? "#333" }))));
-  return { id: "learning-curves", title, caption: "One line per run: the action at which each level was cleared (a step up), flat to the episode's last action.", svg: svgDocument("learning-curves", title, body) };
+  return {
+    id: "learning-curves",
+    title,
+    caption: "One line per run: the action at which each level was cleared (a step up), flat to the episode's last action.",
+    svg: svgDocument("learning-curves", title, body),
+  };
 }
 
 function tokensFigure(d: ReportData, colour: Map<string, string>): Figure {
   const title = "Billed tokens against score";
   const { series, means } = d.figures.tokens;
   const all = series.flatMap((s) => s.points);
-  const f = frame({ title, xLabel: "billed tokens per run", yLabel: scoreLabel(d), xDomain: [0, top(all.map((p) => p.x))], yDomain: [0, top(all.map((p) => p.y))] });
+  const f = frame({
+    title,
+    xLabel: "billed tokens per run",
+    yLabel: scoreLabel(d),
+    xDomain: [0, top(all.map((p) => p.x))],
+    yDomain: [0, top(all.map((p) => p.y))],
+  });
   const body = [...f.parts];
   for (const s of series) {
     const c = colour.get(s.arm) ?? "#333";
-    for (const p of s.points) body.push(`<circle class="point" cx="${f.x(p.x).toFixed(2)}" cy="${f.y(p.y).toFixed(2)}" r="3.5" fill="${c}" fill-opacity="0.6" ${dataAttrs(s.arm, { x: p.x, y: p.y })}/>`);
+    for (const p of s.points)
+      body.push(
+        `<circle class="point" cx="${f.x(p.x).toFixed(2)}" cy="${f.y(p.y).toFixed(2)}" r="3.5" fill="${c}" fill-opacity="0.6" ${dataAttrs(s.arm, { x: p.x, y: p.y })}/>`,
+      );
   }
   for (const m of means) {
     const c = colour.get(m.arm) ?? "#333";
     const [cx, cy] = [f.x(m.x), f.y(m.y)];
-    body.push(`<path class="mean" d="M${cx.toFixed(2)} ${(cy - 7).toFixed(2)}L${(cx + 7).toFixed(2)} ${cy.toFixed(2)}L${cx.toFixed(2)} ${(cy + 7).toFixed(2)}L${(cx - 7).toFixed(2)} ${cy.toFixed(2)}Z" fill="${c}" stroke="#000" ${dataAttrs(m.arm, { x: m.x, y: m.y })}><title>${esc(m.arm)}: mean</title></path>`);
+    body.push(
+      `<path class="mean" d="M${cx.toFixed(2)} ${(cy - 7).toFixed(2)}L${(cx + 7).toFixed(2)} ${cy.toFixed(2)}L${cx.toFixed(2)} ${(cy + 7).toFixed(2)}L${(cx - 7).toFixed(2)} ${cy.toFixed(2)}Z" fill="${c}" stroke="#000" ${dataAttrs(m.arm, { x: m.x, y: m.y })}><title>${esc(m.arm)}: mean</title></path>`,
+    );
   }
   body.push(legend(series.map((s) => ({ label: s.label, color: colour.get(s.arm) ?? "#333" }))));
-  return { id: "tokens-vs-score", title, caption: "Circles: runs; diamonds: each arm's mean. Billed tokens = (input − cached) + 6 × output + 0.1 × cached (0 for the built-in explorer).", svg: svgDocument("tokens-vs-score", title, body) };
+  return {
+    id: "tokens-vs-score",
+    title,
+    caption:
+      "Circles: runs; diamonds: each arm's mean. Billed tokens = (input − cached) + 6 × output + 0.1 × cached (0 for the built-in explorer).",
+    svg: svgDocument("tokens-vs-score", title, body),
+  };
 }
 
 export function reportFigures(d: ReportData): Figure[] {

@@ -26,14 +26,19 @@ code { font-size: 12px; } .swatch { display: inline-block; width: 10px; height: 
 function armsTable(d: ReportData): string {
   const k = Math.min(...d.arms.map((a) => a.overall.bestAtKCurve.length));
   const score = scoreLabel(d);
-  const rows = d.arms.map((a) => `<tr><td>${esc(a.name)}</td><td><code>${esc(a.fingerprint)}</code></td><td><code>${esc(settingsLine(a))}</code></td><td class="n">${a.overall.games}</td><td class="n">${a.overall.runs}</td><td class="n">${a.overall.failed}</td><td class="n">${a.overall.unfinished}</td><td class="n">${ci(a.overall.passAt1)}</td><td class="n">${a.overall.bestAtKCurve[k - 1] ? ci(a.overall.bestAtKCurve[k - 1]!) : "–"}</td><td class="n">${ci(a.overall.levels)}</td><td class="n">${int(a.overall.billedTokens)}</td></tr>`);
+  const rows = d.arms.map(
+    (a) =>
+      `<tr><td>${esc(a.name)}</td><td><code>${esc(a.fingerprint)}</code></td><td><code>${esc(settingsLine(a))}</code></td><td class="n">${a.overall.games}</td><td class="n">${a.overall.runs}</td><td class="n">${a.overall.failed}</td><td class="n">${a.overall.unfinished}</td><td class="n">${ci(a.overall.passAt1)}</td><td class="n">${a.overall.bestAtKCurve[k - 1] ? ci(a.overall.bestAtKCurve[k - 1]!) : "–"}</td><td class="n">${ci(a.overall.levels)}</td><td class="n">${int(a.overall.billedTokens)}</td></tr>`,
+  );
   return `<table id="arms"><thead><tr><th>arm</th><th>fingerprint</th><th>settings</th><th>games</th><th>runs</th><th>failed</th><th>unfinished</th><th>pass@1 ${score}</th><th>best@${k} ${score}</th><th>levels / game</th><th>billed tokens</th></tr></thead><tbody>${rows.join("")}</tbody></table>
 <p class="meta">Brackets: 95% bootstrap CI over games (${d.bootstrap.resamples ?? 10000} resamples, seed ${d.bootstrap.seed ?? 0}). best@${k}: every arm at the same k. failed: the agent failed; counted at the score reached. unfinished: no final scorecard; not counted.</p>`;
 }
 
 function runsTable(d: ReportData, linkBase: string): string {
   const rows = d.runs.map((r) => {
-    const where = r.view ? `<a href="${esc(relative(linkBase, r.view))}">${esc(relative(linkBase, r.dir) || ".")}</a>` : `${esc(relative(linkBase, r.dir) || ".")} <span class="ci">(no view.html: \`prolong view\` it)</span>`;
+    const where = r.view
+      ? `<a href="${esc(relative(linkBase, r.view))}">${esc(relative(linkBase, r.dir) || ".")}</a>`
+      : `${esc(relative(linkBase, r.dir) || ".")} <span class="ci">(no view.html: \`prolong view\` it)</span>`;
     return `<tr><td>${where}</td><td>${esc(r.game)}</td><td>${esc(r.arm)}</td><td class="n">${r.seed}</td><td>${esc(r.status === "scored" ? r.endReason : `unfinished: ${r.endDetail}`)}</td><td class="n">${r.levels ?? "–"}${r.winLevels ? `/${r.winLevels}` : ""}</td><td class="n">${f2(r.rhae)}</td><td class="n">${int(r.actions)}</td><td class="n">${int(r.billedTokens)}</td></tr>`;
   });
   return `<table id="runs"><thead><tr><th>run (replay)</th><th>game</th><th>arm</th><th>seed</th><th>end</th><th>levels</th><th>${scoreLabel(d)}</th><th>actions</th><th>billed tokens</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
@@ -45,7 +50,10 @@ function embeddedJson(d: ReportData): string {
 }
 
 export function reportHtml(d: ReportData, figures: readonly Figure[], o: { title: string; linkBase: string }): string {
-  const skipped = d.skipped.length === 0 ? "" : `<h2>Skipped</h2><ul>${d.skipped.map((s) => `<li><code>${esc(s.dir)}</code>: ${esc(s.reason)}</li>`).join("")}</ul>`;
+  const skipped =
+    d.skipped.length === 0
+      ? ""
+      : `<h2>Skipped</h2><ul>${d.skipped.map((s) => `<li><code>${esc(s.dir)}</code>: ${esc(s.reason)}</li>`).join("")}</ul>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(o.title)}</title><style>${CSS}</style></head>
 <body data-ready="1">

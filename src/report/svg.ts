@@ -10,7 +10,12 @@ export const HEIGHT = 380;
 const M = { left: 64, right: 16, top: 40, bottom: 52 };
 
 export function esc(s: string): string {
-  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
+  return s
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("'", "&#39;");
 }
 
 /** A number for an attribute of geometry (2 decimals is sub-pixel). */
@@ -41,7 +46,15 @@ export interface Frame {
 }
 
 /** The plot area with its axes, ticks, grid and labels; returns the scales for the marks. */
-export function frame(o: { title: string; xLabel: string; yLabel: string; xDomain: [number, number]; yDomain: [number, number]; xTicks?: number[] | undefined; xCategories?: string[] | undefined }): Frame {
+export function frame(o: {
+  title: string;
+  xLabel: string;
+  yLabel: string;
+  xDomain: [number, number];
+  yDomain: [number, number];
+  xTicks?: number[] | undefined;
+  xCategories?: string[] | undefined;
+}): Frame {
   const w = WIDTH - M.left - M.right;
   const h = HEIGHT - M.top - M.bottom;
   const xt = o.xTicks ?? niceTicks(o.xDomain[0], o.xDomain[1]);
@@ -52,16 +65,24 @@ export function frame(o: { title: string; xLabel: string; yLabel: string; xDomai
   const y = (v: number) => M.top + h - ((v - y0) / (y1 - y0 || 1)) * h;
   const parts: string[] = [
     `<text x="${WIDTH / 2}" y="22" text-anchor="middle" font-size="15" font-weight="600">${esc(o.title)}</text>`,
-    ...yt.map((t) => `<line x1="${M.left}" x2="${M.left + w}" y1="${px(y(t))}" y2="${px(y(t))}" stroke="#e3e3e3"/><text x="${M.left - 6}" y="${px(y(t) + 4)}" text-anchor="end" font-size="11">${tickText(t)}</text>`),
+    ...yt.map(
+      (t) =>
+        `<line x1="${M.left}" x2="${M.left + w}" y1="${px(y(t))}" y2="${px(y(t))}" stroke="#e3e3e3"/><text x="${M.left - 6}" y="${px(y(t) + 4)}" text-anchor="end" font-size="11">${tickText(t)}</text>`,
+    ),
     `<line x1="${M.left}" x2="${M.left + w}" y1="${M.top + h}" y2="${M.top + h}" stroke="#555"/>`,
     `<line x1="${M.left}" x2="${M.left}" y1="${M.top}" y2="${M.top + h}" stroke="#555"/>`,
     `<text x="${M.left + w / 2}" y="${HEIGHT - 10}" text-anchor="middle" font-size="12">${esc(o.xLabel)}</text>`,
     `<text transform="translate(16 ${M.top + h / 2}) rotate(-90)" text-anchor="middle" font-size="12">${esc(o.yLabel)}</text>`,
   ];
   if (o.xCategories) {
-    o.xCategories.forEach((c, i) => parts.push(`<text x="${px(x(i + 0.5))}" y="${M.top + h + 16}" text-anchor="middle" font-size="11">${esc(c)}</text>`));
+    o.xCategories.forEach((c, i) =>
+      parts.push(`<text x="${px(x(i + 0.5))}" y="${M.top + h + 16}" text-anchor="middle" font-size="11">${esc(c)}</text>`),
+    );
   } else {
-    for (const t of xt) parts.push(`<line x1="${px(x(t))}" x2="${px(x(t))}" y1="${M.top + h}" y2="${M.top + h + 4}" stroke="#555"/><text x="${px(x(t))}" y="${M.top + h + 16}" text-anchor="middle" font-size="11">${tickText(t)}</text>`);
+    for (const t of xt)
+      parts.push(
+        `<line x1="${px(x(t))}" x2="${px(x(t))}" y1="${M.top + h}" y2="${M.top + h + 4}" stroke="#555"/><text x="${px(x(t))}" y="${M.top + h + 16}" text-anchor="middle" font-size="11">${tickText(t)}</text>`,
+      );
   }
   return { x, y, parts };
 }
@@ -69,7 +90,10 @@ export function frame(o: { title: string; xLabel: string; yLabel: string; xDomai
 /** A legend in the top-left of the plot area, one swatch per entry. */
 export function legend(entries: readonly { label: string; color: string }[]): string {
   return entries
-    .map((e, i) => `<g class="legend"><rect x="${M.left + 10}" y="${M.top + 6 + i * 16}" width="12" height="10" fill="${e.color}"/><text x="${M.left + 28}" y="${M.top + 15 + i * 16}" font-size="11">${esc(e.label)}</text></g>`)
+    .map(
+      (e, i) =>
+        `<g class="legend"><rect x="${M.left + 10}" y="${M.top + 6 + i * 16}" width="12" height="10" fill="${e.color}"/><text x="${M.left + 28}" y="${M.top + 15 + i * 16}" font-size="11">${esc(e.label)}</text></g>`,
+    )
     .join("");
 }
 
@@ -102,10 +126,18 @@ export function pathOf(points: readonly { x: number; y: number }[], f: Frame, st
 }
 
 /** The band between low and high along the points (bootstrap intervals). */
-export function bandOf(points: readonly { x: number; low?: number | undefined; high?: number | undefined }[], f: Frame): string | null {
-  const ok = points.filter((p) => p.low !== undefined && p.high !== undefined && Number.isFinite(p.low) && Number.isFinite(p.high));
+export function bandOf(
+  points: readonly { x: number; low?: number | undefined; high?: number | undefined }[],
+  f: Frame,
+): string | null {
+  const ok = points.filter(
+    (p) => p.low !== undefined && p.high !== undefined && Number.isFinite(p.low) && Number.isFinite(p.high),
+  );
   if (ok.length < 2) return null;
   const top = ok.map((p, i) => `${i === 0 ? "M" : "L"}${px(f.x(p.x))} ${px(f.y(p.high!))}`).join("");
-  const bottom = [...ok].reverse().map((p) => `L${px(f.x(p.x))} ${px(f.y(p.low!))}`).join("");
+  const bottom = [...ok]
+    .reverse()
+    .map((p) => `L${px(f.x(p.x))} ${px(f.y(p.low!))}`)
+    .join("");
   return `${top}${bottom}Z`;
 }

@@ -8,24 +8,68 @@ import { prolongError, type ProlongError } from "../errors.ts";
 
 /** The fields each kind of event carries besides time, run and kind. */
 export interface EventFields {
-  "run-start": { game: string; arm?: { name: string; fingerprint: string }; agent: string; logWindow: string; maxActions: number; seed: number; resumed?: boolean; sandbox?: string };
+  "run-start": {
+    game: string;
+    arm?: { name: string; fingerprint: string };
+    agent: string;
+    logWindow: string;
+    maxActions: number;
+    seed: number;
+    resumed?: boolean;
+    sandbox?: string;
+  };
   "agent-call": { turn: number; action: number; prompt?: string };
-  "agent-reply": { turn: number; ms: number; actions: number; toolCalls?: number; tokens?: { input: number; cached: number; output: number }; exitCode?: number; text?: string };
+  "agent-reply": {
+    turn: number;
+    ms: number;
+    actions: number;
+    toolCalls?: number;
+    tokens?: { input: number; cached: number; output: number };
+    exitCode?: number;
+    text?: string;
+  };
   action: { action: number; call: string; level: number; attempt: number; score: number; state: string; frames: number };
   "level-up": { action: number; level: number; score: number };
   "game-over": { action: number; level: number; attempt: number };
   reset: { action: number; level: number; attempt: number; reason: string };
   warning: { message: string; code?: string; path?: string };
   /** `file`: the workspace name ("logs.txt", "AGENTS.md", "." for the directory); the byte counts are the copy's. */
-  tamper: { file: string; tamper: string; detail: string; expectedBytes?: number; foundBytes?: number; firstDiff?: number; turn?: number };
+  tamper: {
+    file: string;
+    tamper: string;
+    detail: string;
+    expectedBytes?: number;
+    foundBytes?: number;
+    firstDiff?: number;
+    turn?: number;
+  };
   "episode-start": { episode: number; action: number };
   "episode-end": { episode: number; score: number; actions: number };
-  "run-end": { reason: string; actions: number; levels: number; rhae?: number; agentCalls: number; tamperEvents: number; ms: number };
+  "run-end": {
+    reason: string;
+    actions: number;
+    levels: number;
+    rhae?: number;
+    agentCalls: number;
+    tamperEvents: number;
+    ms: number;
+  };
 }
 
 export type EventKind = keyof EventFields;
 export const EVENT_KINDS: readonly EventKind[] = [
-  "run-start", "agent-call", "agent-reply", "action", "level-up", "game-over", "reset", "warning", "tamper", "episode-start", "episode-end", "run-end",
+  "run-start",
+  "agent-call",
+  "agent-reply",
+  "action",
+  "level-up",
+  "game-over",
+  "reset",
+  "warning",
+  "tamper",
+  "episode-start",
+  "episode-end",
+  "run-end",
 ];
 
 export type RunEvent<K extends EventKind = EventKind> = { time: string; run: string; kind: K } & EventFields[K];
@@ -58,7 +102,12 @@ export class EventLog implements EventSink {
       const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o644);
       return ok(new EventLog(path, fd, opts));
     } catch (e) {
-      return err(prolongError("events-open", `cannot open the event log: ${(e as Error).message}`, { path, fix: "check that the run directory exists and is writable" }));
+      return err(
+        prolongError("events-open", `cannot open the event log: ${(e as Error).message}`, {
+          path,
+          fix: "check that the run directory exists and is writable",
+        }),
+      );
     }
   }
 
@@ -114,7 +163,12 @@ export function readEvents(path: string): Result<RunEvent[], ProlongError> {
     if (!parsed.success) {
       const issue = parsed.issues[0];
       const field = issue.path?.map((p) => String(p.key)).join(".") ?? "(line)";
-      return err(prolongError("events-line", `line ${i + 1}: field ${field}: ${issue.message}`, { path, fix: "each line needs time (ISO), run and a known kind" }));
+      return err(
+        prolongError("events-line", `line ${i + 1}: field ${field}: ${issue.message}`, {
+          path,
+          fix: "each line needs time (ISO), run and a known kind",
+        }),
+      );
     }
     out.push(parsed.output as RunEvent);
   }

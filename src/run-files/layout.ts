@@ -70,7 +70,12 @@ export function claimStamp(root: string, now: Date, random: () => number = Math.
   try {
     mkdirSync(root, { recursive: true });
   } catch (e) {
-    return err(prolongError("run-dir", `cannot create the runs directory: ${(e as Error).message}`, { path: root, fix: "choose a writable --runs-dir" }));
+    return err(
+      prolongError("run-dir", `cannot create the runs directory: ${(e as Error).message}`, {
+        path: root,
+        fix: "choose a writable --runs-dir",
+      }),
+    );
   }
   let last = "";
   for (let attempt = 0; attempt < 16; attempt++) {
@@ -83,7 +88,9 @@ export function claimStamp(root: string, now: Date, random: () => number = Math.
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") break;
     }
   }
-  return err(prolongError("run-dir", `cannot create a new run directory: ${last}`, { path: root, fix: "choose a writable --runs-dir" }));
+  return err(
+    prolongError("run-dir", `cannot create a new run directory: ${last}`, { path: root, fix: "choose a writable --runs-dir" }),
+  );
 }
 
 /** Creates runs/<stamp>/<name>/ and its workspace; refuses to reuse a directory that already holds a log. */
@@ -91,12 +98,22 @@ export function createRunDir(root: string, stamp: string, name: string): Result<
   const paths = runPaths(join(root, stamp, name));
   if (existsSync(paths.log)) {
     // Only --run-dir can point here (new runs claim a fresh stamp): the log may be anybody's, so no resume hint.
-    return err(prolongError("run-exists", "this run directory already holds a log; a new run needs a directory of its own", { path: paths.dir, fix: "leave out --run-dir (each run gets a new directory), or give one without a logs.txt" }));
+    return err(
+      prolongError("run-exists", "this run directory already holds a log; a new run needs a directory of its own", {
+        path: paths.dir,
+        fix: "leave out --run-dir (each run gets a new directory), or give one without a logs.txt",
+      }),
+    );
   }
   try {
     mkdirSync(paths.workspace, { recursive: true });
   } catch (e) {
-    return err(prolongError("run-dir", `cannot create the run directory: ${(e as Error).message}`, { path: paths.dir, fix: "choose a writable --runs-dir" }));
+    return err(
+      prolongError("run-dir", `cannot create the run directory: ${(e as Error).message}`, {
+        path: paths.dir,
+        fix: "choose a writable --runs-dir",
+      }),
+    );
   }
   return ok(paths);
 }

@@ -40,7 +40,10 @@ export interface RunSummary {
 }
 
 /** `failure`: the scorecard or the end mark could not be written (disk full): the run stays resumable. */
-export async function finishRun(s: RunSession, end: RunEnd): Promise<{ summary: RunSummary; text: string; failure?: ProlongError }> {
+export async function finishRun(
+  s: RunSession,
+  end: RunEnd,
+): Promise<{ summary: RunSummary; text: string; failure?: ProlongError }> {
   // The game and the agent close first: what the environment reports on closing goes into summary.txt.
   await s.agent.close?.();
   await s.env.close();
@@ -74,7 +77,14 @@ export async function finishRun(s: RunSession, end: RunEnd): Promise<{ summary: 
     metric: card.metric ?? "rhae",
     actions: card.actions,
     rhae: card.score,
-    episodes: card.episodes.map((e) => ({ episode: e.episode, levels: e.levels_completed, state: e.state, actions: e.actions, levelActions: e.level_actions, rhae: e.score })),
+    episodes: card.episodes.map((e) => ({
+      episode: e.episode,
+      levels: e.levels_completed,
+      state: e.state,
+      actions: e.actions,
+      levelActions: e.level_actions,
+      rhae: e.score,
+    })),
     agentCalls: card.agent_calls,
     tokens: s.tally.tokens,
     billedTokens: card.billed_tokens,
@@ -89,11 +99,25 @@ export async function finishRun(s: RunSession, end: RunEnd): Promise<{ summary: 
   // (a bridge or server that died) or log files failed: the master is the truth, resume goes on from it.
   // So is one whose model API could not be used (agent-unavailable): fix the setting the error names, then resume.
   const written = writeEnd(s, card, end, wallMs, text);
-  emit(s, "run-end", { reason: end.reason, actions: summary.actions, levels: summary.levelsCompleted, rhae: summary.rhae, agentCalls: summary.agentCalls, tamperEvents: summary.tamperEvents, ms: wallMs });
+  emit(s, "run-end", {
+    reason: end.reason,
+    actions: summary.actions,
+    levels: summary.levelsCompleted,
+    rhae: summary.rhae,
+    agentCalls: summary.agentCalls,
+    tamperEvents: summary.tamperEvents,
+    ms: wallMs,
+  });
   // Closing flushes (the index's WAL among them); on a full disk that fails too, and changes nothing above.
-  for (const close of [() => s.events.close(), () => s.index.close(), () => s.master.close(), () => s.workspace.close()]) guardIo(s.paths.dir, close);
+  for (const close of [() => s.events.close(), () => s.index.close(), () => s.master.close(), () => s.workspace.close()])
+    guardIo(s.paths.dir, close);
   s.lock.release();
-  if (written.isErr()) return { summary, text, failure: { ...written.error, message: `the run's end could not be recorded: ${written.error.message}` } };
+  if (written.isErr())
+    return {
+      summary,
+      text,
+      failure: { ...written.error, message: `the run's end could not be recorded: ${written.error.message}` },
+    };
   return { summary, text };
 }
 
@@ -104,7 +128,11 @@ function writeEnd(s: RunSession, card: Scorecard, end: RunEnd, wallMs: number, t
     return r.ok ? ok(undefined) : err(r.error);
   };
   return io(() => writeFileAtomic(s.paths.scorecard, JSON.stringify(card, null, 2) + "\n"))
-    .andThen(() => (RESUMABLE.includes(end.reason) ? saveState(s.index, "wallMs", wallMs) : saveState(s.index, "ended", { reason: end.reason, detail: end.detail, wallMs })))
+    .andThen(() =>
+      RESUMABLE.includes(end.reason)
+        ? saveState(s.index, "wallMs", wallMs)
+        : saveState(s.index, "ended", { reason: end.reason, detail: end.detail, wallMs }),
+    )
     .andThen(() => io(() => writeFileAtomic(s.paths.summary, text + "\n")));
 }
 
@@ -125,7 +153,8 @@ function progressionSummary(r: RunSummary): string {
 }
 
 function sandboxText(kind: string): string {
-  if (kind === "bwrap") return "bwrap (workspace read-write, system read-only, private /tmp, runs directory and homes hidden; network open)";
+  if (kind === "bwrap")
+    return "bwrap (workspace read-write, system read-only, private /tmp, runs directory and homes hidden; network open)";
   if (kind === "none") return "none: the agent ran unconfined (--sandbox none, or auto without bubblewrap)";
   return "none needed: the built-in agent runs inside prolong";
 }
@@ -144,7 +173,11 @@ export function summaryText(r: RunSummary): string {
     `  run        ${r.dir}`,
   ];
   if (r.episodes.length > 1) {
-    lines.splice(4, 0, `  episodes   ${r.episodes.map((e) => `${e.episode}: ${e.levels} level(s), RHAE ${formatRhae(e.rhae)}`).join("; ")}`);
+    lines.splice(
+      4,
+      0,
+      `  episodes   ${r.episodes.map((e) => `${e.episode}: ${e.levels} level(s), RHAE ${formatRhae(e.rhae)}`).join("; ")}`,
+    );
   }
   return lines.join("\n");
 }
@@ -156,7 +189,11 @@ function writeFileAtomic(path: string, text: string): void {
     writeFileSync(tmp, text);
     renameSync(tmp, path);
   } catch (e) {
-    try { unlinkSync(tmp); } catch { /* not there */ }
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* not there */
+    }
     throw e;
   }
 }

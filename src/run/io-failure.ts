@@ -19,7 +19,10 @@ export function ioFailure(e: unknown, runDir: string): ProlongError | null {
   if (typeof code !== "string") return null;
   const what = FS_CODES[code];
   if (what === undefined) return null;
-  return prolongError("io-failed", `${what} (${code}: ${(e as Error).message})`, { path: runDir, fix: `free disk space (or fix the file system), then \`prolong resume ${runDir}\`` });
+  return prolongError("io-failed", `${what} (${code}: ${(e as Error).message})`, {
+    path: runDir,
+    fix: `free disk space (or fix the file system), then \`prolong resume ${runDir}\``,
+  });
 }
 
 /** Runs `fn`; a thrown I/O failure comes back as its error, anything else is thrown on. */

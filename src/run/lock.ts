@@ -22,7 +22,12 @@ export function lockRun(runDir: string, file = LOCK_FILE): Result<RunLock, Prolo
   try {
     fd = openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW, 0o644);
   } catch (e) {
-    return err(prolongError("run-lock", `cannot open the run's lock file: ${(e as Error).message}`, { path, fix: "check that the run directory exists and is writable" }));
+    return err(
+      prolongError("run-lock", `cannot open the run's lock file: ${(e as Error).message}`, {
+        path,
+        fix: "check that the run directory exists and is writable",
+      }),
+    );
   }
   const got = tryLockExclusive(fd);
   if (got === "busy") {
@@ -36,7 +41,12 @@ export function lockRun(runDir: string, file = LOCK_FILE): Result<RunLock, Prolo
       pid = holderPid(path);
     }
     const who = pid === null ? "another prolong" : `another prolong (pid ${pid})`;
-    return err(prolongError("run-locked", `${who} is running this run`, { path: runDir, fix: `wait for it to end${pid === null ? "" : `, or stop it (kill ${pid})`}, then \`prolong resume ${runDir}\`` }));
+    return err(
+      prolongError("run-locked", `${who} is running this run`, {
+        path: runDir,
+        fix: `wait for it to end${pid === null ? "" : `, or stop it (kill ${pid})`}, then \`prolong resume ${runDir}\``,
+      }),
+    );
   }
   // "unavailable" (no libc to call): the run goes on unlocked rather than not at all.
   try {

@@ -29,15 +29,30 @@ export function openEnv(config: RunConfig, context: EnvContext): Result<GameEnv,
     case "arc-local": {
       const gamesDir = config.arcGames ?? process.env.PROLONG_ARC_GAMES;
       if (!gamesDir) {
-        return err(prolongError("bad-config", "--env arc-local needs the ARC games directory", { fix: "pass --arc-games DIR (<id>/<version>/<id>.py + metadata.json) or set PROLONG_ARC_GAMES" }));
+        return err(
+          prolongError("bad-config", "--env arc-local needs the ARC games directory", {
+            fix: "pass --arc-games DIR (<id>/<version>/<id>.py + metadata.json) or set PROLONG_ARC_GAMES",
+          }),
+        );
       }
       return arcLocalEnv({ gamesDir, game: config.game, seed: config.seed });
     }
     case "arc-online":
       return arcOnlineEnv({ game: config.game, context });
     case "nethack": {
-      const character = { ...DEFAULT_CHARACTER, ...(config.role ? { role: config.role } : {}), ...(config.race ? { race: config.race } : {}), ...(config.alignment ? { alignment: config.alignment } : {}) };
-      return findNethack().map(() => nethackEnv({ folder: join(context.workDir ?? mkdtempSync(join(tmpdir(), "prolong-nethack-")), "nethack"), seed: config.seed, character }));
+      const character = {
+        ...DEFAULT_CHARACTER,
+        ...(config.role ? { role: config.role } : {}),
+        ...(config.race ? { race: config.race } : {}),
+        ...(config.alignment ? { alignment: config.alignment } : {}),
+      };
+      return findNethack().map(() =>
+        nethackEnv({
+          folder: join(context.workDir ?? mkdtempSync(join(tmpdir(), "prolong-nethack-")), "nethack"),
+          seed: config.seed,
+          character,
+        }),
+      );
     }
   }
 }
@@ -73,7 +88,15 @@ export function agentPart(config: RunConfig, given: Partial<RunParts>, workspace
 }
 
 /** The event sink given, or the run's events.jsonl (its times from the run's clock). */
-export function eventsPart(given: Partial<RunParts>, place: { path: string; run: string; echo?: (line: string) => void }, clock: Clock): Result<EventSink, ProlongError> {
+export function eventsPart(
+  given: Partial<RunParts>,
+  place: { path: string; run: string; echo?: (line: string) => void },
+  clock: Clock,
+): Result<EventSink, ProlongError> {
   if (given.events) return ok(given.events);
-  return EventLog.open(place.path, { run: place.run, now: () => new Date(clock.now()), ...(place.echo ? { echo: place.echo } : {}) });
+  return EventLog.open(place.path, {
+    run: place.run,
+    now: () => new Date(clock.now()),
+    ...(place.echo ? { echo: place.echo } : {}),
+  });
 }

@@ -23,7 +23,12 @@ export interface StepFailure {
  * Plays one action: the game steps, the tally moves, one section is appended, events are emitted.
  * `plan` is the [PLAN] text for this section (none in the stateless arm), `planStep` its place in the batch.
  */
-export async function playAction(s: RunSession, action: Action, plan: string | undefined, planStep?: { step: number; total: number }): Promise<Result<StepEffect, StepFailure>> {
+export async function playAction(
+  s: RunSession,
+  action: Action,
+  plan: string | undefined,
+  planStep?: { step: number; total: number },
+): Promise<Result<StepEffect, StepFailure>> {
   const stepped = await s.env.step(action);
   if (stepped.isErr()) return err({ source: "game", error: stepped.error });
   const frame = stepped.value;
@@ -31,14 +36,25 @@ export async function playAction(s: RunSession, action: Action, plan: string | u
   s.frame = frame;
   const header = { ...effect.header, kind: "action" as const, ...(planStep ? { planStep } : {}) };
   const extra = { ...(plan !== undefined ? { plan } : {}), toolCall: action };
-  const written = frame.screen ? writeScreenSection(s, frame.screen, header, extra) : writeSection(s, sectionFromFrame(frame, header, extra));
+  const written = frame.screen
+    ? writeScreenSection(s, frame.screen, header, extra)
+    : writeSection(s, sectionFromFrame(frame, header, extra));
   if (written.isErr()) return err({ source: "log", error: written.error });
   const h = effect.header;
-  emit(s, "action", { action: h.action, call: formatToolCall(action), level: h.level, attempt: h.attempt, score: h.score, state: frame.state, frames: frame.frames.length });
+  emit(s, "action", {
+    action: h.action,
+    call: formatToolCall(action),
+    level: h.level,
+    attempt: h.attempt,
+    score: h.score,
+    state: frame.state,
+    frames: frame.frames.length,
+  });
   if (frame.message) emit(s, "warning", { message: `${actionName(action)}: ${frame.message}`, code: "no-op" });
   if (effect.levelUp) emit(s, "level-up", { action: h.action, level: s.tally.level, score: h.score });
   if (effect.gameOver) emit(s, "game-over", { action: h.action, level: h.level, attempt: h.attempt });
-  for (const note of frame.screen?.notes ?? []) emit(s, "warning", { message: `${actionName(action)}: ${note}`, code: "stuck-prompt" });
+  for (const note of frame.screen?.notes ?? [])
+    emit(s, "warning", { message: `${actionName(action)}: ${note}`, code: "stuck-prompt" });
   s.onProgress?.(s);
   return ok(effect);
 }
@@ -47,16 +63,30 @@ export async function playAction(s: RunSession, action: Action, plan: string | u
 export function recordInitial(s: RunSession, frame: FrameData): Result<void, ProlongError> {
   const episode = s.tally.episode > 1 ? { episode: { index: s.tally.episode, total: s.config.episodes } } : {};
   if (frame.screen) {
-    const header = { action: s.tally.action, level: frame.screen.level, attempt: s.tally.episode, score: frame.screen.score, kind: "initial" as const };
+    const header = {
+      action: s.tally.action,
+      level: frame.screen.level,
+      attempt: s.tally.episode,
+      score: frame.screen.score,
+      kind: "initial" as const,
+    };
     return writeScreenSection(s, frame.screen, header, episode);
   }
   const header = { action: s.tally.action, level: 1, attempt: 1, score: frame.levelsCompleted, kind: "initial" as const };
   const section = sectionFromFrame(frame, header, {});
-  return writeSection(s, s.tally.episode > 1 ? { ...section, episode: { index: s.tally.episode, total: s.config.episodes } } : section);
+  return writeSection(
+    s,
+    s.tally.episode > 1 ? { ...section, episode: { index: s.tally.episode, total: s.config.episodes } } : section,
+  );
 }
 
 /** A terminal game's section: the family's header, [PLAN] and Tool Call, then the screen observation. */
-function writeScreenSection(s: RunSession, screen: ScreenFrame, header: SectionHeader, extra: ScreenExtra): Result<void, ProlongError> {
+function writeScreenSection(
+  s: RunSession,
+  screen: ScreenFrame,
+  header: SectionHeader,
+  extra: ScreenExtra,
+): Result<void, ProlongError> {
   const section = screenSection(screen, header, extra);
   return appendSectionText(s.master, s.index, (empty) => appendNethackSection(section, empty), header, 1).map(() => undefined);
 }
@@ -84,11 +114,21 @@ export function writeSection(s: RunSession, section: LogSection): Result<void, P
   return appendSection(s.master, s.index, section, s.config.gridMode).map(() => undefined);
 }
 
-export function sectionFromFrame(frame: FrameData, header: LogSection["header"], extra: { plan?: string; toolCall?: Action }): LogSection {
+export function sectionFromFrame(
+  frame: FrameData,
+  header: LogSection["header"],
+  extra: { plan?: string; toolCall?: Action },
+): LogSection {
   const grids = frame.frames;
   const board = grids[grids.length - 1];
   if (!board) throw new Error("a frame without grids reached the log");
-  return { header, frames: grids.slice(0, -1), board, ...(extra.plan !== undefined ? { plan: extra.plan } : {}), ...(extra.toolCall ? { toolCall: extra.toolCall } : {}) };
+  return {
+    header,
+    frames: grids.slice(0, -1),
+    board,
+    ...(extra.plan !== undefined ? { plan: extra.plan } : {}),
+    ...(extra.toolCall ? { toolCall: extra.toolCall } : {}),
+  };
 }
 
 /**
@@ -105,7 +145,15 @@ export function recordTamper(s: RunSession, tamper: TamperEvent | WorkspaceTampe
     emit(s, "tamper", { file: tamper.file, tamper: tamper.kind, detail: tamper.detail, turn });
     return ok(undefined);
   }
-  emit(s, "tamper", { file: COPY_FILE, tamper: tamper.kind, detail: tamper.detail, expectedBytes: tamper.expectedBytes, foundBytes: tamper.foundBytes, ...(tamper.firstDiff !== undefined ? { firstDiff: tamper.firstDiff } : {}), turn });
+  emit(s, "tamper", {
+    file: COPY_FILE,
+    tamper: tamper.kind,
+    detail: tamper.detail,
+    expectedBytes: tamper.expectedBytes,
+    foundBytes: tamper.foundBytes,
+    ...(tamper.firstDiff !== undefined ? { firstDiff: tamper.firstDiff } : {}),
+    turn,
+  });
   return ok(undefined);
 }
 

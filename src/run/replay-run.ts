@@ -36,7 +36,11 @@ export function readSection(text: string, screen: boolean): Result<Omit<Recovere
     const named = parsed.action === undefined ? undefined : nethackEntry(parsed.action);
     if (named?.isErr()) return err(prolongError("bad-section", `action ${parsed.header.action}: ${named.error}`));
     const action = named?.isOk() ? named.value : undefined;
-    const extra = { ...(parsed.plan !== undefined ? { plan: parsed.plan } : {}), ...(action ? { toolCall: action } : {}), ...(parsed.episode ? { episode: parsed.episode } : {}) };
+    const extra = {
+      ...(parsed.plan !== undefined ? { plan: parsed.plan } : {}),
+      ...(action ? { toolCall: action } : {}),
+      ...(parsed.episode ? { episode: parsed.episode } : {}),
+    };
     const check = (frame: FrameData) => {
       if (!frame.screen) return "the replay gave a grid, the log holds a screen";
       const again = writeNethackSection(screenSection(frame.screen, parsed.header, extra));
@@ -51,12 +55,23 @@ export function readSection(text: string, screen: boolean): Result<Omit<Recovere
   const parsed = parseSection(text);
   if (parsed.isErr()) return err(parsed.error);
   const section = parsed.value;
-  return ok({ header: section.header, ...(section.toolCall ? { toolCall: section.toolCall } : {}), frames: section.frames.length + 1, text, check: (frame) => { const d = compareSection(section, frame); return d.length > 0 ? d.join("; ") : null; } });
+  return ok({
+    header: section.header,
+    ...(section.toolCall ? { toolCall: section.toolCall } : {}),
+    frames: section.frames.length + 1,
+    text,
+    check: (frame) => {
+      const d = compareSection(section, frame);
+      return d.length > 0 ? d.join("; ") : null;
+    },
+  });
 }
 
-
 export function replayError(path: string, action: number, what: string): ProlongError {
-  return prolongError("replay-mismatch", `replaying the log diverges at Action ${action}: ${what}`, { path, fix: "the game or its version differs from the one that wrote this log; resume with the same prolong version" });
+  return prolongError("replay-mismatch", `replaying the log diverges at Action ${action}: ${what}`, {
+    path,
+    fix: "the game or its version differs from the one that wrote this log; resume with the same prolong version",
+  });
 }
 
 /**
@@ -75,7 +90,8 @@ export async function replayRecorded(
 ): Promise<Result<{ frame: FrameData; lastEffect: StepEffect | null; env: GameEnv }, ProlongError>> {
   const [head, ...rest] = sections;
   if (!head) return ok({ frame: first, lastEffect: null, env });
-  if (head.header.kind !== "initial") return err(prolongError("bad-log", "the master log does not start with an INITIAL STATE section", { path: logPath }));
+  if (head.header.kind !== "initial")
+    return err(prolongError("bad-log", "the master log does not start with an INITIAL STATE section", { path: logPath }));
   const firstDiff = head.check(first);
   if (firstDiff) return err(replayError(logPath, 0, firstDiff));
   const replayer = new SectionReplayer(open);
@@ -84,7 +100,8 @@ export async function replayRecorded(
   let lastEffect: StepEffect | null = null;
   for (const section of rest) {
     const h = section.header;
-    if (h.kind !== "initial" && !section.toolCall) return err(replayError(logPath, h.action, "the section has no Tool Call line"));
+    if (h.kind !== "initial" && !section.toolCall)
+      return err(replayError(logPath, h.action, "the section has no Tool Call line"));
     const r = await replayer.play(section);
     if (r.isErr()) return err(r.error);
     frame = r.value;
@@ -95,7 +112,13 @@ export async function replayRecorded(
       lastEffect = recordStep(tally, frame);
       const e = lastEffect.header;
       if (e.action !== h.action || e.level !== h.level || e.attempt !== h.attempt || e.score !== h.score) {
-        return err(replayError(logPath, h.action, `the header says Action ${h.action} | Level ${h.level} | Attempt ${h.attempt} | Score ${h.score}, the replay gives Action ${e.action} | Level ${e.level} | Attempt ${e.attempt} | Score ${e.score}`));
+        return err(
+          replayError(
+            logPath,
+            h.action,
+            `the header says Action ${h.action} | Level ${h.level} | Attempt ${h.attempt} | Score ${h.score}, the replay gives Action ${e.action} | Level ${e.level} | Attempt ${e.attempt} | Score ${e.score}`,
+          ),
+        );
       }
     }
     const diff = section.check(frame);
@@ -115,7 +138,8 @@ export function logSections(bytes: Uint8Array, screen: boolean, logPath: string)
     const start = table.start[i] as number;
     const end = i + 1 < table.count ? (table.start[i + 1] as number) - 1 : bytes.length;
     const parsed = readSection(decoder.decode(bytes.subarray(start, end)), screen);
-    if (parsed.isErr()) return err(prolongError("bad-log", `section ${i} of the log does not parse: ${parsed.error.message}`, { path: logPath }));
+    if (parsed.isErr())
+      return err(prolongError("bad-log", `section ${i} of the log does not parse: ${parsed.error.message}`, { path: logPath }));
     out.push({ ...parsed.value, unindexed: null });
   }
   return ok(out);
@@ -125,12 +149,18 @@ export function logSections(bytes: Uint8Array, screen: boolean, logPath: string)
  * A terminal game's log replayed against a fresh game (`open` gives it with the run's seed and character):
  * every section's screen compared byte for byte, the first divergence an error of kind replay-mismatch.
  */
-export async function replayScreenLog(logPath: string, open: () => Result<GameEnv, ProlongError>): Promise<Result<{ sections: number; actions: number }, ProlongError>> {
+export async function replayScreenLog(
+  logPath: string,
+  open: () => Result<GameEnv, ProlongError>,
+): Promise<Result<{ sections: number; actions: number }, ProlongError>> {
   const bytes = readLogBytes(logPath);
   if (bytes.isErr()) return err(bytes.error);
   const sections = logSections(bytes.value, true, logPath);
   if (sections.isErr()) return err(sections.error);
-  if (sections.value.length === 0) return err(prolongError("not-a-log", "the log holds no section", { path: logPath, fix: "pass the logs.txt of a prolong NetHack run" }));
+  if (sections.value.length === 0)
+    return err(
+      prolongError("not-a-log", "the log holds no section", { path: logPath, fix: "pass the logs.txt of a prolong NetHack run" }),
+    );
   // The replayer closes each game it replaces; the last one opened is the one still running.
   const opened: GameEnv[] = [];
   const openGame = () => open().map((env) => (opened.push(env), env));

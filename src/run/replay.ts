@@ -29,7 +29,10 @@ export class SectionReplayer {
       return this.env.reset();
     }
     if (!this.env) return err(prolongError("bad-log", "the log does not start with an INITIAL STATE section"));
-    if (!section.toolCall) return err(prolongError("bad-log", `the section of Action ${section.header.action} has no Tool Call line; nothing to replay`));
+    if (!section.toolCall)
+      return err(
+        prolongError("bad-log", `the section of Action ${section.header.action} has no Tool Call line; nothing to replay`),
+      );
     return this.env.step(section.toolCall);
   }
 
@@ -49,7 +52,8 @@ export function compareSection(section: LogSection, frame: FrameData): string[] 
     const d = gridDiff(logged[k]!, frame.frames[k]!);
     if (d) out.push(`${k === logged.length - 1 ? "settled board" : `frame ${k + 1}/${logged.length - 1}`}: ${d}`);
   }
-  if (section.header.score !== frame.levelsCompleted) out.push(`score: log ${section.header.score}, replay ${frame.levelsCompleted}`);
+  if (section.header.score !== frame.levelsCompleted)
+    out.push(`score: log ${section.header.score}, replay ${frame.levelsCompleted}`);
   return out;
 }
 
@@ -87,14 +91,25 @@ export async function replaySections(
     for (let i = 0; i < sections.length; i++) {
       const section = sections[i]!;
       if (i > 0 && section.header.kind !== "initial" && !section.toolCall) {
-        differences.push({ section: i, action: section.header.action, call: "(none)", what: ["the section has no Tool Call line; nothing to replay"] });
+        differences.push({
+          section: i,
+          action: section.header.action,
+          call: "(none)",
+          what: ["the section has no Tool Call line; nothing to replay"],
+        });
         continue;
       }
       const r = await replayer.play(section);
       if (r.isErr()) return { ok: false, error: r.error };
       boards += section.frames.length + 1;
       const what = compareSection(section, r.value);
-      if (what.length > 0) differences.push({ section: i, action: section.header.action, call: section.toolCall ? formatToolCall(section.toolCall) : "INITIAL STATE", what });
+      if (what.length > 0)
+        differences.push({
+          section: i,
+          action: section.header.action,
+          call: section.toolCall ? formatToolCall(section.toolCall) : "INITIAL STATE",
+          what,
+        });
     }
   } finally {
     await replayer.close();

@@ -34,10 +34,19 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** Resumes the run in `dir` with the given parts; those not given are made from its run.json (parts.ts). */
-export async function resumeRun(dir: string, opts: ResumeOptions = {}, given: Partial<RunParts> = {}): Promise<Result<RunSession, ProlongError>> {
+export async function resumeRun(
+  dir: string,
+  opts: ResumeOptions = {},
+  given: Partial<RunParts> = {},
+): Promise<Result<RunSession, ProlongError>> {
   const paths = runPaths(dir);
   if (!existsSync(paths.log) || !existsSync(paths.index)) {
-    return err(prolongError("not-a-run", "not a prolong run directory (it needs logs.txt, index.sqlite and run.json)", { path: paths.dir, fix: "pass runs/<time>/<game>, the directory `prolong play` printed" }));
+    return err(
+      prolongError("not-a-run", "not a prolong run directory (it needs logs.txt, index.sqlite and run.json)", {
+        path: paths.dir,
+        fix: "pass runs/<time>/<game>, the directory `prolong play` printed",
+      }),
+    );
   }
   // One writer per run: a second resume (or a swarm child still running it) is refused before anything is read.
   const lock = lockRun(paths.dir);
@@ -60,7 +69,13 @@ export async function resumeRun(dir: string, opts: ResumeOptions = {}, given: Pa
   return resumed;
 }
 
-async function resumeLocked(paths: RunPaths, lock: RunLock, opts: ResumeOptions, given: Partial<RunParts>, opened: GameEnv[]): Promise<Result<RunSession, ProlongError>> {
+async function resumeLocked(
+  paths: RunPaths,
+  lock: RunLock,
+  opts: ResumeOptions,
+  given: Partial<RunParts>,
+  opened: GameEnv[],
+): Promise<Result<RunSession, ProlongError>> {
   const config = readConfigFile(paths.config);
   if (config.isErr()) return err(config.error);
   const runName = paths.dir.split("/").slice(-2).join("/");
@@ -72,13 +87,27 @@ async function resumeLocked(paths: RunPaths, lock: RunLock, opts: ResumeOptions,
   const ended = readState(index, "ended");
   if (ended.isErr()) return err(ended.error);
   if (ended.value) {
-    return err(prolongError("run-ended", `this run already ended (${ended.value.reason}); nothing to resume`, { path: paths.dir, fix: "start a new run with `prolong play`" }));
+    return err(
+      prolongError("run-ended", `this run already ended (${ended.value.reason}); nothing to resume`, {
+        path: paths.dir,
+        fix: "start a new run with `prolong play`",
+      }),
+    );
   }
   const mismatch = index.verifySections(master);
   if (mismatch.isErr()) return err(mismatch.error);
   if (mismatch.value) {
     const m = mismatch.value;
-    return err(prolongError("master-changed", `section ${m.ordinal} of the master (bytes ${m.start}..${m.end}) no longer matches its checksum`, { path: paths.log, fix: "the master log was edited outside prolong; restore it from a backup — the run cannot be resumed safely" }));
+    return err(
+      prolongError(
+        "master-changed",
+        `section ${m.ordinal} of the master (bytes ${m.start}..${m.end}) no longer matches its checksum`,
+        {
+          path: paths.log,
+          fix: "the master log was edited outside prolong; restore it from a backup — the run cannot be resumed safely",
+        },
+      ),
+    );
   }
   const recovered = recoverSections(master, index, paths.dir, config.value.env === "nethack");
   if (recovered.isErr()) return err(recovered.error);
@@ -96,10 +125,11 @@ async function resumeLocked(paths: RunPaths, lock: RunLock, opts: ResumeOptions,
   const summaryLines: string[] = [];
   const envContext = runEnvContext(paths, summaryLines);
   const open = given.env ?? ((c: EnvContext) => openEnv(config.value, c));
-  const openGame = (c: EnvContext) => open(c).map((env) => {
-    opened.push(env);
-    return env;
-  });
+  const openGame = (c: EnvContext) =>
+    open(c).map((env) => {
+      opened.push(env);
+      return env;
+    });
   const env = openGame(envContext);
   if (env.isErr()) return err(env.error);
   const agent = agentPart(config.value, given, paths.workspace);
@@ -151,10 +181,20 @@ async function resumeLocked(paths: RunPaths, lock: RunLock, opts: ResumeOptions,
     return finishResume(s);
   }
   // The shared replay engine (replay-run.ts) checks every section; the tally follows every step.
-  const replayed = await replayRecorded(recovered.value.sections, frame, tally, () => openGame(envContext), paths.log, (section) => {
-    if (!section.unindexed) return ok(undefined);
-    return index.addSection(sectionRow(section.unindexed, encoder.encode(section.text), section.header, section.frames)).map(() => undefined);
-  }, s.env);
+  const replayed = await replayRecorded(
+    recovered.value.sections,
+    frame,
+    tally,
+    () => openGame(envContext),
+    paths.log,
+    (section) => {
+      if (!section.unindexed) return ok(undefined);
+      return index
+        .addSection(sectionRow(section.unindexed, encoder.encode(section.text), section.header, section.frames))
+        .map(() => undefined);
+    },
+    s.env,
+  );
   if (replayed.isErr()) return err(replayed.error);
   frame = replayed.value.frame;
   s.env = replayed.value.env;
@@ -186,7 +226,12 @@ function finishResume(s: RunSession): Result<RunSession, ProlongError> {
 }
 
 /** A saved batch is finished when all of it ran, or its last action changed the score or state or spent the budget. */
-function pendingStillOpen(p: PendingBatch | null | undefined, lastAction: number, last: StepEffect | null, budgetSpent: boolean): PendingBatch | null {
+function pendingStillOpen(
+  p: PendingBatch | null | undefined,
+  lastAction: number,
+  last: StepEffect | null,
+  budgetSpent: boolean,
+): PendingBatch | null {
   if (!p) return null;
   const done = lastAction - p.firstAction + 1;
   if (done >= p.actions.length) return null;
@@ -199,7 +244,12 @@ function pendingStillOpen(p: PendingBatch | null | undefined, lastAction: number
  * replay checks them); a torn final section is moved aside to torn-<offset>.bin and cut from the master, so
  * no byte is lost and the log stays a sequence of whole sections.
  */
-function recoverSections(master: MasterLog, index: RunIndex, dir: string, screen: boolean): Result<{ sections: RecoveredSection[]; truncated: boolean }, ProlongError> {
+function recoverSections(
+  master: MasterLog,
+  index: RunIndex,
+  dir: string,
+  screen: boolean,
+): Result<{ sections: RecoveredSection[]; truncated: boolean }, ProlongError> {
   const all = master.read(0, master.size);
   if (all.isErr()) return err(all.error);
   const bytes = all.value;
@@ -215,7 +265,10 @@ function recoverSections(master: MasterLog, index: RunIndex, dir: string, screen
     const text = decoder.decode(bytes.subarray(start, end));
     const parsed = readSection(text, screen);
     if (start < indexedEnd) {
-      if (parsed.isErr()) return err(prolongError("bad-log", `section ${i} of the master does not parse: ${parsed.error.message}`, { path: master.path }));
+      if (parsed.isErr())
+        return err(
+          prolongError("bad-log", `section ${i} of the master does not parse: ${parsed.error.message}`, { path: master.path }),
+        );
       out.push({ ...parsed.value, unindexed: null });
       continue;
     }
@@ -228,7 +281,9 @@ function recoverSections(master: MasterLog, index: RunIndex, dir: string, screen
     const aside = join(dir, `torn-${keepEnd}.bin`);
     writeFileSync(aside, bytes.subarray(keepEnd));
     truncateSync(master.path, keepEnd);
-    return index.recordEvent("torn-tail", { offset: keepEnd, bytes: bytes.length - keepEnd, savedTo: aside }).map(() => ({ sections: out, truncated: true }));
+    return index
+      .recordEvent("torn-tail", { offset: keepEnd, bytes: bytes.length - keepEnd, savedTo: aside })
+      .map(() => ({ sections: out, truncated: true }));
   }
   return ok({ sections: out, truncated: false });
 }

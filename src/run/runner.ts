@@ -42,7 +42,11 @@ async function loop(s: RunSession, stop: AbortSignal): Promise<RunEnd> {
 
     const batch = s.pending ?? (await askAgent(s, stop));
     if ("reason" in batch) return batch;
-    if (batch.actions.length === 0) return { reason: "agent-stopped", detail: s.config.agent === "human" ? "the player ended the run (q)" : "the agent wrote \"stop\": true" };
+    if (batch.actions.length === 0)
+      return {
+        reason: "agent-stopped",
+        detail: s.config.agent === "human" ? "the player ended the run (q)" : 'the agent wrote "stop": true',
+      };
 
     const ran = await playBatch(s, batch, stop);
     if (ran.isErr()) return failed(ran.error);
@@ -116,7 +120,12 @@ async function askAgent(s: RunSession, stop: AbortSignal): Promise<PendingBatch 
       continue;
     }
     const { reply, batch } = answer.value;
-    const pending: PendingBatch = { turn: s.tally.agentCalls, text: reply.text, actions: batch.stop && batch.actions.length === 0 ? [] : batch.actions, firstAction: s.tally.action + 1 };
+    const pending: PendingBatch = {
+      turn: s.tally.agentCalls,
+      text: reply.text,
+      actions: batch.stop && batch.actions.length === 0 ? [] : batch.actions,
+      firstAction: s.tally.action + 1,
+    };
     if (s.config.workspace === "stateless") {
       const planned = appendPlan(s, pending.turn, pending.firstAction, splitPlan(reply.text).plan);
       if (planned.isErr()) return failed({ source: "log", error: planned.error });
@@ -132,7 +141,11 @@ async function askAgent(s: RunSession, stop: AbortSignal): Promise<PendingBatch 
   const detail = `${s.config.agentRetries + 1} agent call(s) in a row failed; last: ${lastError}`;
   // A model API that cannot be used (codes api-*: unreachable, key, model, base URL, …) says nothing about the
   // agent: the run stays resumable once the setting is fixed.
-  if (lastCode.startsWith("api-")) return { reason: "agent-unavailable", detail: `${detail}${lastFix ? ` (fix: ${lastFix})` : ""}; the run can be resumed with \`prolong resume\`` };
+  if (lastCode.startsWith("api-"))
+    return {
+      reason: "agent-unavailable",
+      detail: `${detail}${lastFix ? ` (fix: ${lastFix})` : ""}; the run can be resumed with \`prolong resume\``,
+    };
   return { reason: "agent-failed", detail };
 }
 
@@ -176,7 +189,14 @@ async function callAgent(s: RunSession, prompt: string): Promise<Result<{ reply:
     availableActions: promptContext(s).availableActions,
     actionCap: s.config.actionCap,
     seed: s.config.seed,
-    view: { frame: s.frame, info: s.env.info, action: episodeActions(s.tally), maxActions: s.config.maxActions, attempt: s.tally.attempt, levelActions: [...s.tally.levelActions] },
+    view: {
+      frame: s.frame,
+      info: s.env.info,
+      action: episodeActions(s.tally),
+      maxActions: s.config.maxActions,
+      attempt: s.tally.attempt,
+      levelActions: [...s.tally.levelActions],
+    },
   });
   s.resumed = false;
   s.onProgress?.(s);
@@ -194,7 +214,15 @@ async function callAgent(s: RunSession, prompt: string): Promise<Result<{ reply:
   const r = reply.value;
   const counted = addTokens(s, r.tokens);
   if (counted.isErr()) return logFailed(counted.error);
-  emit(s, "agent-reply", { turn, ms: r.wallMs, actions: batch.isOk() ? batch.value.actions.length : 0, toolCalls: r.toolCalls, tokens: r.tokens, exitCode: r.exitCode, text: r.text });
+  emit(s, "agent-reply", {
+    turn,
+    ms: r.wallMs,
+    actions: batch.isOk() ? batch.value.actions.length : 0,
+    toolCalls: r.toolCalls,
+    tokens: r.tokens,
+    exitCode: r.exitCode,
+    text: r.text,
+  });
   if (batch.isErr()) return agentFailed(batch.error);
   for (const w of batch.value.warnings) emit(s, "warning", { message: w, code: "actions-json", path: s.paths.actions });
   return ok({ reply: r, batch: batch.value });
@@ -204,7 +232,11 @@ async function callAgent(s: RunSession, prompt: string): Promise<Result<{ reply:
 function usableBatch(batch: Result<ActionBatch, ProlongError>): Result<ActionBatch, ProlongError> {
   if (batch.isErr() || batch.value.actions.length > 0 || batch.value.stop) return batch;
   const why = batch.value.warnings.length > 0 ? ` (${batch.value.warnings[0]})` : "";
-  return err(prolongError("no-actions", `actions.json holds no usable action${why}`, { fix: 'list at least one action, or write {"actions": [], "stop": true} to give up' }));
+  return err(
+    prolongError("no-actions", `actions.json holds no usable action${why}`, {
+      fix: 'list at least one action, or write {"actions": [], "stop": true} to give up',
+    }),
+  );
 }
 
 /**
@@ -218,7 +250,14 @@ async function playBatch(s: RunSession, batch: PendingBatch, stop: AbortSignal):
     const done = await playAction(s, batch.actions[i]!, planText(s, batch.text, i), { step: i + 1, total });
     if (done.isErr()) return err(done.error);
     const effect = done.value;
-    if (effect.levelUp || effect.gameOver || effect.win || effect.stops.length > 0 || episodeActions(s.tally) >= s.config.maxActions) break;
+    if (
+      effect.levelUp ||
+      effect.gameOver ||
+      effect.win ||
+      effect.stops.length > 0 ||
+      episodeActions(s.tally) >= s.config.maxActions
+    )
+      break;
   }
   s.pending = null;
   return saveState(s.index, "pending", null).mapErr((error) => ({ source: "log" as const, error }));

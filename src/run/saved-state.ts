@@ -20,7 +20,9 @@ const SAVED = {
   pending: v.nullable(PendingBatchSchema),
 } as const;
 
-export type SavedState = Omit<{ [K in keyof typeof SAVED]: v.InferOutput<(typeof SAVED)[K]> }, "pending"> & { pending: PendingBatch | null };
+export type SavedState = Omit<{ [K in keyof typeof SAVED]: v.InferOutput<(typeof SAVED)[K]> }, "pending"> & {
+  pending: PendingBatch | null;
+};
 
 /** Fails like any index write (a full disk): the run then ends log-failed, resumable. */
 export function saveState<K extends keyof SavedState>(index: RunIndex, key: K, value: SavedState[K]): Result<void, ProlongError> {
@@ -37,5 +39,10 @@ export function readState<K extends keyof SavedState>(index: RunIndex, key: K): 
   if (parsed.success) return ok(parsed.output as SavedState[K]);
   const issue = parsed.issues[0];
   const field = [key, ...(issue.path?.map((p) => String(p.key)) ?? [])].join(".");
-  return err(prolongError("bad-index", `the run index holds a ${key} this prolong does not write (${field}: ${issue.message})`, { path: index.path, fix: "resume with the prolong version that started the run" }));
+  return err(
+    prolongError("bad-index", `the run index holds a ${key} this prolong does not write (${field}: ${issue.message})`, {
+      path: index.path,
+      fix: "resume with the prolong version that started the run",
+    }),
+  );
 }

@@ -91,7 +91,6 @@ export interface RunSession {
   readonly onProgress?: (s: RunSession) => void;
 }
 
-
 export interface RunEnd {
   readonly reason: EndReason;
   readonly detail: string;

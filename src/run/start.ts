@@ -34,7 +34,11 @@ export interface StartOptions {
  * Starts a run in runs/<stamp>/<name>/ with the given parts; those not given are made from the config
  * (parts.ts). The game and the agent are opened before the directory is made, so a bad setting leaves none.
  */
-export async function startRun(config: RunConfig, opts: StartOptions, given: Partial<RunParts> = {}): Promise<Result<RunSession, ProlongError>> {
+export async function startRun(
+  config: RunConfig,
+  opts: StartOptions,
+  given: Partial<RunParts> = {},
+): Promise<Result<RunSession, ProlongError>> {
   try {
     return await startFresh(config, opts, given);
   } catch (e) {
@@ -45,7 +49,11 @@ export async function startRun(config: RunConfig, opts: StartOptions, given: Par
   }
 }
 
-async function startFresh(config: RunConfig, opts: StartOptions, given: Partial<RunParts>): Promise<Result<RunSession, ProlongError>> {
+async function startFresh(
+  config: RunConfig,
+  opts: StartOptions,
+  given: Partial<RunParts>,
+): Promise<Result<RunSession, ProlongError>> {
   const name = opts.name ?? config.game;
   const runName = `${opts.stamp}/${name}`;
   const planned = runPaths(join(opts.runsRoot, opts.stamp, name));
@@ -74,7 +82,13 @@ async function startFresh(config: RunConfig, opts: StartOptions, given: Partial<
     lock.release();
     return err(e);
   };
-  if (existsSync(p.log)) return fail(prolongError("run-exists", "this run directory already holds a log", { path: p.dir, fix: `resume it with 'prolong resume ${p.dir}'` }));
+  if (existsSync(p.log))
+    return fail(
+      prolongError("run-exists", "this run directory already holds a log", {
+        path: p.dir,
+        fix: `resume it with 'prolong resume ${p.dir}'`,
+      }),
+    );
   try {
     writeFileSync(p.config, JSON.stringify(config, null, 2) + "\n");
   } catch (e) {
@@ -128,15 +142,30 @@ async function startFresh(config: RunConfig, opts: StartOptions, given: Partial<
 /** The run-start event, for a fresh and for a resumed run. */
 export function announce(s: RunSession, resumed: boolean): void {
   const c = s.config;
-  emit(s, "run-start", { game: c.game, arm: armOf(c), agent: c.agent, logWindow: windowText(c.logWindow), maxActions: c.maxActions, seed: c.seed, ...(resumed ? { resumed: true } : {}), ...(s.agent.sandbox ? { sandbox: s.agent.sandbox } : {}) });
+  emit(s, "run-start", {
+    game: c.game,
+    arm: armOf(c),
+    agent: c.agent,
+    logWindow: windowText(c.logWindow),
+    maxActions: c.maxActions,
+    seed: c.seed,
+    ...(resumed ? { resumed: true } : {}),
+    ...(s.agent.sandbox ? { sandbox: s.agent.sandbox } : {}),
+  });
 }
 
 /** The master log, the index, the event sink and the held workspace of a run directory. */
-export function openRunFiles(p: RunPaths, runName: string, clock: Clock, events: EventSink | undefined, echo?: (line: string) => void): Result<{ master: MasterLog; index: RunIndex; events: EventSink; workspace: WorkspaceDir }, ProlongError> {
+export function openRunFiles(
+  p: RunPaths,
+  runName: string,
+  clock: Clock,
+  events: EventSink | undefined,
+  echo?: (line: string) => void,
+): Result<{ master: MasterLog; index: RunIndex; events: EventSink; workspace: WorkspaceDir }, ProlongError> {
   return MasterLog.open(p.log).andThen((master) =>
     RunIndex.open(p.index).andThen((index) =>
-      eventsPart({ ...(events ? { events } : {}) }, { path: p.events, run: runName, ...(echo ? { echo } : {}) }, clock).andThen((sink) =>
-        WorkspaceDir.open(p.workspace).map((workspace) => ({ master, index, events: sink, workspace })),
+      eventsPart({ ...(events ? { events } : {}) }, { path: p.events, run: runName, ...(echo ? { echo } : {}) }, clock).andThen(
+        (sink) => WorkspaceDir.open(p.workspace).map((workspace) => ({ master, index, events: sink, workspace })),
       ),
     ),
   );

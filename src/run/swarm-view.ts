@@ -10,7 +10,8 @@ export interface SwarmView {
 
 export function finishedLine(s: RunStatus): string {
   const secs = ((s.endedAt - s.startedAt) / 1000).toFixed(1);
-  if (s.state === "failed" && s.end === undefined) return `${s.run.name}: failed (exit ${s.exitCode ?? "?"}) ${lastLine(s.stderrTail)}`;
+  if (s.state === "failed" && s.end === undefined)
+    return `${s.run.name}: failed (exit ${s.exitCode ?? "?"}) ${lastLine(s.stderrTail)}`;
   const levels = s.levelsCompleted !== undefined ? `${s.levelsCompleted}/${s.winLevels ?? "?"} levels` : `score ${s.score}`;
   return `${s.run.name}: ${s.end ?? s.state}, ${levels}, ${s.action} actions, RHAE ${(s.rhae ?? 0).toFixed(2)}, ${secs}s`;
 }
@@ -25,7 +26,11 @@ function liveLine(s: RunStatus, now: number): string {
   return `  ${s.run.name.padEnd(16)} action ${String(s.action).padStart(5)}/${c.maxActions * c.episodes}  level ${s.level}  score ${s.score}  ${((now - s.startedAt) / 1000).toFixed(1)}s`;
 }
 
-export function swarmView(list: () => readonly RunStatus[], stream: NodeJS.WriteStream = process.stderr, quiet = false): SwarmView {
+export function swarmView(
+  list: () => readonly RunStatus[],
+  stream: NodeJS.WriteStream = process.stderr,
+  quiet = false,
+): SwarmView {
   const printed = new Set<RunStatus>();
   if (quiet) return { update: () => {}, done: () => {} };
   if (!stream.isTTY) {
@@ -61,7 +66,10 @@ export function swarmView(list: () => readonly RunStatus[], stream: NodeJS.Write
     }
     const running = runs.filter((s) => s.state === "running");
     const count = (st: RunStatus["state"]) => runs.filter((s) => s.state === st).length;
-    const lines = [`prolong: ${running.length} running, ${count("done") + count("failed") + count("interrupted")} finished, ${count("queued")} queued of ${runs.length}`, ...running.map((s) => liveLine(s, now))];
+    const lines = [
+      `prolong: ${running.length} running, ${count("done") + count("failed") + count("interrupted")} finished, ${count("queued")} queued of ${runs.length}`,
+      ...running.map((s) => liveLine(s, now)),
+    ];
     stream.write(lines.map((l) => `\x1b[2K${l}\n`).join(""));
     drawn = lines.length;
   };
@@ -82,19 +90,29 @@ export function swarmSummary(runs: readonly RunStatus[], root: string): string {
   const rows = runs.map((s) => [
     s.run.name,
     String(s.run.config.seed),
-    s.state === "not-started" ? "not started" : s.end ?? s.state,
+    s.state === "not-started" ? "not started" : (s.end ?? s.state),
     s.levelsCompleted !== undefined ? `${s.levelsCompleted}/${s.winLevels}` : "–",
     s.state === "not-started" ? "–" : String(s.action),
     s.rhae !== undefined ? s.rhae.toFixed(2) : "–",
     s.endedAt > 0 ? `${((s.endedAt - s.startedAt) / 1000).toFixed(1)}s` : "–",
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const fmt = (r: string[]) => r.map((c, i) => c.padEnd(widths[i] ?? 0)).join("  ").trimEnd();
+  const fmt = (r: string[]) =>
+    r
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join("  ")
+      .trimEnd();
   const count = (st: RunStatus["state"]) => runs.filter((s) => s.state === st).length;
-  const lines = [fmt(head), ...rows.map(fmt), "", `${runs.length} runs: ${count("done")} ended normally, ${count("failed")} failed, ${count("interrupted")} interrupted, ${count("not-started")} not started; in ${root}`];
+  const lines = [
+    fmt(head),
+    ...rows.map(fmt),
+    "",
+    `${runs.length} runs: ${count("done")} ended normally, ${count("failed")} failed, ${count("interrupted")} interrupted, ${count("not-started")} not started; in ${root}`,
+  ];
   const failed = runs.filter((s) => s.state === "failed");
   for (const s of failed) lines.push(`  ${s.run.name} failed: ${lastLine(s.stderrTail) || `exit ${s.exitCode}`}`);
   const resumable = runs.filter((s) => s.state === "interrupted");
-  if (resumable.length > 0) lines.push(`  continue each interrupted run with: prolong resume <dir>  (e.g. prolong resume ${resumable[0]!.run.dir})`);
+  if (resumable.length > 0)
+    lines.push(`  continue each interrupted run with: prolong resume <dir>  (e.g. prolong resume ${resumable[0]!.run.dir})`);
   return lines.join("\n");
 }

@@ -41,7 +41,12 @@ export interface SwarmPlanInput {
 export function planSwarm(p: SwarmPlanInput): Result<PlannedRun[], ProlongError> {
   const env = p.fields.env ?? "local";
   const games = p.games === "all" ? listGames().map((g) => g.id) : [...p.games];
-  if (games.length === 0) return err(prolongError("bad-games", "--games names no game", { fix: "--games all, or ids separated by commas (`prolong games` lists them)" }));
+  if (games.length === 0)
+    return err(
+      prolongError("bad-games", "--games names no game", {
+        fix: "--games all, or ids separated by commas (`prolong games` lists them)",
+      }),
+    );
   const out: PlannedRun[] = [];
   for (const game of games) {
     if (env === "local") {
@@ -109,7 +114,16 @@ export interface Swarm {
 }
 
 export function startSwarm(plan: readonly PlannedRun[], o: SwarmOptions): Swarm {
-  const status: RunStatus[] = plan.map((run) => ({ run, state: "queued", action: 0, level: 1, score: 0, startedAt: 0, endedAt: 0, stderrTail: "" }));
+  const status: RunStatus[] = plan.map((run) => ({
+    run,
+    state: "queued",
+    action: 0,
+    level: 1,
+    score: 0,
+    startedAt: 0,
+    endedAt: 0,
+    stderrTail: "",
+  }));
   const command = o.command ?? selfCommand();
   const children = new Set<ChildProcess>();
   let stopping = false;
@@ -130,12 +144,19 @@ export function startSwarm(plan: readonly PlannedRun[], o: SwarmOptions): Swarm 
     done,
     interrupt() {
       stopping = true;
-      for (const c of children) if (c.pid !== undefined && c.exitCode === null && c.signalCode === null) process.kill(c.pid, "SIGINT");
+      for (const c of children)
+        if (c.pid !== undefined && c.exitCode === null && c.signalCode === null) process.kill(c.pid, "SIGINT");
     },
   };
 }
 
-async function runOne(s: RunStatus, command: readonly string[], children: Set<ChildProcess>, stopping: () => boolean, o: SwarmOptions): Promise<void> {
+async function runOne(
+  s: RunStatus,
+  command: readonly string[],
+  children: Set<ChildProcess>,
+  stopping: () => boolean,
+  o: SwarmOptions,
+): Promise<void> {
   const paths = runPaths(s.run.dir);
   if (!s.run.resume && existsSync(paths.log)) {
     s.state = "failed";
@@ -157,7 +178,10 @@ async function runOne(s: RunStatus, command: readonly string[], children: Set<Ch
   s.state = "running";
   s.startedAt = performance.now();
   o.onChange?.([s]);
-  const child = spawn(exe, [...pre, ...(s.run.resume ? ["resume", s.run.dir] : ["play", "--run-dir", s.run.dir]), "--json"], { stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn(exe, [...pre, ...(s.run.resume ? ["resume", s.run.dir] : ["play", "--run-dir", s.run.dir]), "--json"], {
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   children.add(child);
   let buffered = "";
   child.stdout!.setEncoding("utf8");

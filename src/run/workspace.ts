@@ -12,7 +12,14 @@ import { nethackInstructions } from "../game/nethack/instructions.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { verifyMasterTail } from "../log/run-index.ts";
 import { currentBoardText } from "../log/window.ts";
-import { appendPlanEntry, clearActionsFile, PLANS_FILE, readActionsFile, wipeWorkspace, writeInstructionFiles } from "../workspace/agent-files.ts";
+import {
+  appendPlanEntry,
+  clearActionsFile,
+  PLANS_FILE,
+  readActionsFile,
+  wipeWorkspace,
+  writeInstructionFiles,
+} from "../workspace/agent-files.ts";
 import { COPY_FILE, syncAgentCopy, type TamperEvent } from "../workspace/copy.ts";
 import type { WorkspaceTamper } from "../workspace/dir.ts";
 import { promptContext, type RunSession } from "./session.ts";
@@ -46,19 +53,35 @@ export function prepareTurn(s: RunSession): Result<PreparedTurn, ProlongError> {
   const instructions = writeInstructions(s); // also carries the current action list
   if (instructions.isErr()) return err(instructions.error);
   tampers.push(...instructions.value);
-  const synced = syncAgentCopy({ master: s.master, workspace: s.workspace, index: s.index, window: s.window, mode: s.config.gridMode });
+  const synced = syncAgentCopy({
+    master: s.master,
+    workspace: s.workspace,
+    index: s.index,
+    window: s.window,
+    mode: s.config.gridMode,
+  });
   if (synced.isErr()) return err(synced.error);
   if (synced.value.tamper) tampers.push(synced.value.tamper);
   if (s.window.kind !== "none") return ok({ board: undefined, tampers });
-  return s.index.lookup().andThen((sections) => currentBoardText(s.master, sections)).map((board) => ({ board, tampers }));
+  return s.index
+    .lookup()
+    .andThen((sections) => currentBoardText(s.master, sections))
+    .map((board) => ({ board, tampers }));
 }
 
 /** The instructions file, under each name the coding CLIs look for. */
 export function writeInstructions(s: RunSession): Result<WorkspaceTamper[], ProlongError> {
   const c = promptContext(s);
-  const text = s.config.env === "nethack"
-    ? nethackInstructions({ actionCap: c.actionCap, maxActions: c.maxActions, episodes: c.episodes, hasLog: c.window.kind !== "none", memory: memoryNow(c) })
-    : instructionsText(c);
+  const text =
+    s.config.env === "nethack"
+      ? nethackInstructions({
+          actionCap: c.actionCap,
+          maxActions: c.maxActions,
+          episodes: c.episodes,
+          hasLog: c.window.kind !== "none",
+          memory: memoryNow(c),
+        })
+      : instructionsText(c);
   const written = writeInstructionFiles(s.workspace, INSTRUCTION_FILES, text, s.instructions);
   if (written.isOk()) s.instructions = text;
   return written;
@@ -82,23 +105,48 @@ export function readActions(s: RunSession): Result<ActionsRead, ProlongError> {
   if (read.isErr()) return err(read.error);
   const f = read.value;
   if (f.kind === "missing") {
-    return ok({ tamper: null, batch: err(prolongError("no-actions-json", "the agent left no actions.json", { path, fix: 'write {"actions": ["ACTION1"]} in the workspace before ending the turn' })) });
+    return ok({
+      tamper: null,
+      batch: err(
+        prolongError("no-actions-json", "the agent left no actions.json", {
+          path,
+          fix: 'write {"actions": ["ACTION1"]} in the workspace before ending the turn',
+        }),
+      ),
+    });
   }
   if (f.kind === "unusable") {
     const fix = `write actions.json as a regular file of at most ${ACTIONS_MAX_BYTES} bytes`;
-    return ok({ tamper: f.tamper, batch: err(prolongError("unusable-actions-json", `actions.json was not read: ${f.tamper.detail}`, { path, fix })) });
+    return ok({
+      tamper: f.tamper,
+      batch: err(prolongError("unusable-actions-json", `actions.json was not read: ${f.tamper.detail}`, { path, fix })),
+    });
   }
-  return ok({ tamper: null, batch: parseActions(f.text, { cap: s.config.actionCap, available: promptContext(s).availableActions, path, ...(s.config.env === "nethack" ? { entry: nethackEntry } : {}) }) });
+  return ok({
+    tamper: null,
+    batch: parseActions(f.text, {
+      cap: s.config.actionCap,
+      available: promptContext(s).availableActions,
+      path,
+      ...(s.config.env === "nethack" ? { entry: nethackEntry } : {}),
+    }),
+  });
 }
 
 /** Stateless arm: the agent's plan goes to plans.txt in the workspace instead of the log. */
-export function appendPlan(s: RunSession, turn: number, fromAction: number, plan: string): Result<WorkspaceTamper | null, ProlongError> {
+export function appendPlan(
+  s: RunSession,
+  turn: number,
+  fromAction: number,
+  plan: string,
+): Result<WorkspaceTamper | null, ProlongError> {
   return appendPlanEntry(s.workspace, `--- turn ${turn} (from action ${fromAction})\n${plan}\n`);
 }
 
 /** One or two lines for the next prompt about the last actions.json: what was dropped, or why it was not used. Null when all was well. */
 export function actionsNotice(batch: Result<ActionBatch, ProlongError>): string | null {
-  if (batch.isErr()) return `Your last actions.json could not be used: ${quote(batch.error.message)}.${batch.error.fix ? ` Fix: ${batch.error.fix}.` : ""}`;
+  if (batch.isErr())
+    return `Your last actions.json could not be used: ${quote(batch.error.message)}.${batch.error.fix ? ` Fix: ${batch.error.fix}.` : ""}`;
   const w = batch.value.warnings;
   if (w.length === 0) return null;
   const shown = w.slice(0, 3).join("; ");

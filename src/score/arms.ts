@@ -55,7 +55,11 @@ export function cardArm(card: Scorecard): ArmId {
 
 /** Runs (and unfinished runs) grouped by arm name in order of first appearance; conflicts refuse the grouping. */
 export function groupArms(runs: readonly ScoredRun[], skipped: readonly SkippedRun[] = []): Result<Arm[], ArmConflict[]> {
-  interface Building { arm: Arm; config: RunConfig; versions: Map<string, { version: string; dirs: string[] }[]> }
+  interface Building {
+    arm: Arm;
+    config: RunConfig;
+    versions: Map<string, { version: string; dirs: string[] }[]>;
+  }
   const mixed = metricConflict(runs.map((r) => ({ dir: r.dir, metric: cardMetric(r.card) })));
   if (mixed) return err([mixed]);
   const byName = new Map<string, Building>();
@@ -72,12 +76,23 @@ export function groupArms(runs: readonly ScoredRun[], skipped: readonly SkippedR
     const known = byName.get(id.name);
     if (!known) {
       const versions = new Map([[r.card.game_id, [{ version: r.card.game_version ?? "", dirs: [r.dir] }]]]);
-      byName.set(id.name, { arm: { ...id, settings: armSettingsOf(r.card.settings), metric: cardMetric(r.card), runs: [r], unfinished: [] }, config: r.card.settings, versions });
+      byName.set(id.name, {
+        arm: { ...id, settings: armSettingsOf(r.card.settings), metric: cardMetric(r.card), runs: [r], unfinished: [] },
+        config: r.card.settings,
+        versions,
+      });
       continue;
     }
     if (known.arm.fingerprint !== id.fingerprint) {
       const diff = differingSettings(known.arm.settings, armSettingsOf(r.card.settings));
-      conflict(id.name, diff.length > 0 ? diff : [`fingerprint ${known.arm.fingerprint} vs ${id.fingerprint} (a scorecard edited, or from another prolong)`], known.arm.runs.map((x) => x.dir), [r.dir]);
+      conflict(
+        id.name,
+        diff.length > 0
+          ? diff
+          : [`fingerprint ${known.arm.fingerprint} vs ${id.fingerprint} (a scorecard edited, or from another prolong)`],
+        known.arm.runs.map((x) => x.dir),
+        [r.dir],
+      );
       continue;
     }
     const seen = known.versions.get(r.card.game_id) ?? [];
@@ -104,7 +119,8 @@ export function groupArms(runs: readonly ScoredRun[], skipped: readonly SkippedR
 
 /** A conflict as lines for a terminal: what differs, on which runs, and the fix. */
 export function conflictText(c: ArmConflict): string {
-  const few = (dirs: string[]) => `${dirs.length} run${dirs.length === 1 ? "" : "s"}: ${dirs.slice(0, 3).join(", ")}${dirs.length > 3 ? ", …" : ""}`;
+  const few = (dirs: string[]) =>
+    `${dirs.length} run${dirs.length === 1 ? "" : "s"}: ${dirs.slice(0, 3).join(", ")}${dirs.length > 3 ? ", …" : ""}`;
   if (c.kind === "metric") {
     return [
       "these runs' scores measure different things; refusing to put them in one table:",

@@ -48,12 +48,20 @@ export interface Scored {
 }
 
 /** Scores the runs under `paths` at each budget; a pooling conflict (at any budget) is returned as the error. */
-export function scoreRuns(paths: readonly string[], at: readonly (number | null)[], boot: BootstrapOptions): Result<Scored, ArmConflict[]> {
+export function scoreRuns(
+  paths: readonly string[],
+  at: readonly (number | null)[],
+  boot: BootstrapOptions,
+): Result<Scored, ArmConflict[]> {
   return scoreFound(findRuns(paths), at, boot);
 }
 
 /** As scoreRuns, over runs already found (and checked, e.g. against a plan). */
-export function scoreFound(found: Collected, at: readonly (number | null)[], boot: BootstrapOptions): Result<Scored, ArmConflict[]> {
+export function scoreFound(
+  found: Collected,
+  at: readonly (number | null)[],
+  boot: BootstrapOptions,
+): Result<Scored, ArmConflict[]> {
   const played = groupArms(found.runs, found.skipped);
   if (played.isErr()) return err(played.error);
   const budgets: BudgetScores[] = [];

@@ -55,7 +55,8 @@ export function findRuns(paths: readonly string[]): FoundRuns {
     }
     const before = runs.length + skipped.length;
     walk(dir, 0, runs, skipped, seen);
-    if (runs.length + skipped.length === before) skipped.push({ dir, reason: "no run directories here (none below holds run.json, logs.txt or scorecard.json)" });
+    if (runs.length + skipped.length === before)
+      skipped.push({ dir, reason: "no run directories here (none below holds run.json, logs.txt or scorecard.json)" });
   }
   runs.sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
   skipped.sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
@@ -85,17 +86,32 @@ function walk(dir: string, depth: number, runs: FoundRun[], skipped: SkippedRun[
 
 function scoreableRun(dir: string, names: Set<string>): FoundRun | SkippedRun {
   if (!names.has(RUN_FILES.scorecard)) {
-    const what = names.has(RUN_FILES.log) ? "the run has not finished (still running, or stopped by a crash or kill)" : "no logs.txt either: the run never started";
+    const what = names.has(RUN_FILES.log)
+      ? "the run has not finished (still running, or stopped by a crash or kill)"
+      : "no logs.txt either: the run never started";
     const config = names.has(RUN_FILES.config) ? readConfigFile(join(dir, RUN_FILES.config)) : undefined;
-    return { dir, reason: `no scorecard.json: ${what}; \`prolong resume ${dir}\` finishes it`, ...(config?.isOk() ? { unfinished: config.value } : {}) };
+    return {
+      dir,
+      reason: `no scorecard.json: ${what}; \`prolong resume ${dir}\` finishes it`,
+      ...(config?.isOk() ? { unfinished: config.value } : {}),
+    };
   }
   const card = readScorecard(join(dir, RUN_FILES.scorecard));
   if (card.isErr()) return { dir, reason: skipReason(dir, card.error) };
   // These leave the run resumable and say nothing about the agent: scoring them would count a cut-short run.
   const reason = card.value.end_reason;
   if (isResumableEnd(reason)) {
-    const what = reason === "interrupted" ? "interrupted" : reason === "agent-unavailable" ? `the model API could not be used (${card.value.end_detail})` : `the ${reason === "game-failed" ? "game" : "log"} failed (${card.value.end_detail})`;
-    return { dir, reason: `${what} after ${card.value.actions} action(s); \`prolong resume ${dir}\` finishes it`, unfinished: card.value.settings };
+    const what =
+      reason === "interrupted"
+        ? "interrupted"
+        : reason === "agent-unavailable"
+          ? `the model API could not be used (${card.value.end_detail})`
+          : `the ${reason === "game-failed" ? "game" : "log"} failed (${card.value.end_detail})`;
+    return {
+      dir,
+      reason: `${what} after ${card.value.actions} action(s); \`prolong resume ${dir}\` finishes it`,
+      unfinished: card.value.settings,
+    };
   }
   return { dir, card: card.value };
 }

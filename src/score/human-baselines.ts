@@ -25,16 +25,23 @@ export function humanBaselines(found: readonly FoundRun[]): GameBaselines[] {
     if (r.card.settings.agent !== "human") continue;
     byGame.set(r.card.game_id, [...(byGame.get(r.card.game_id) ?? []), r]);
   }
-  return [...byGame.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([game, runs]) => {
-    const baselines = runs[0]!.card.level_baseline_actions;
-    const levels = Math.max(runs[0]!.card.win_levels, baselines.length);
-    const rows: LevelBaselineRow[] = [];
-    for (let i = 0; i < levels; i++) {
-      const done = runs.flatMap((r) => r.card.episodes.filter((e) => e.levels_completed > i).map((e) => e.level_actions[i]!));
-      rows.push({ level: i + 1, baseline: baselines[i] ?? null, best: done.length > 0 ? Math.min(...done) : null, completions: done.length });
-    }
-    return { game, runs: runs.length, levels: rows };
-  });
+  return [...byGame.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([game, runs]) => {
+      const baselines = runs[0]!.card.level_baseline_actions;
+      const levels = Math.max(runs[0]!.card.win_levels, baselines.length);
+      const rows: LevelBaselineRow[] = [];
+      for (let i = 0; i < levels; i++) {
+        const done = runs.flatMap((r) => r.card.episodes.filter((e) => e.levels_completed > i).map((e) => e.level_actions[i]!));
+        rows.push({
+          level: i + 1,
+          baseline: baselines[i] ?? null,
+          best: done.length > 0 ? Math.min(...done) : null,
+          completions: done.length,
+        });
+      }
+      return { game, runs: runs.length, levels: rows };
+    });
 }
 
 export function baselinesTable(games: readonly GameBaselines[]): string {
@@ -42,7 +49,9 @@ export function baselinesTable(games: readonly GameBaselines[]): string {
   const lines = ["game        level  baseline  best human  completions"];
   for (const g of games) {
     for (const r of g.levels) {
-      lines.push(`${g.game.padEnd(10)}  ${String(r.level).padStart(5)}  ${String(r.baseline ?? "-").padStart(8)}  ${String(r.best ?? "-").padStart(10)}  ${String(r.completions).padStart(11)}`);
+      lines.push(
+        `${g.game.padEnd(10)}  ${String(r.level).padStart(5)}  ${String(r.baseline ?? "-").padStart(8)}  ${String(r.best ?? "-").padStart(10)}  ${String(r.completions).padStart(11)}`,
+      );
     }
     lines.push(`${"".padEnd(10)}  (${g.runs} human run(s))`);
   }

@@ -40,17 +40,42 @@ function table(head: string[], rows: string[][]): string {
 
 /** The arm's settings as the flags that give them (all of them, defaults too: the fingerprint covers them). */
 export function settingsLine(r: ArmReport): string {
-  return Object.entries(r.settings).map(([k, v]) => settingText(k, v)).join(" ");
+  return Object.entries(r.settings)
+    .map(([k, v]) => settingText(k, v))
+    .join(" ");
 }
 
-const COUNTING = "failed: runs whose agent failed, counted at the score they had reached; unfinished: runs with no final scorecard (running, crashed, interrupted, the game failed), not counted — `prolong resume` finishes them.";
+const COUNTING =
+  "failed: runs whose agent failed, counted at the score they had reached; unfinished: runs with no final scorecard (running, crashed, interrupted, the game failed), not counted — `prolong resume` finishes them.";
 
 export function armMarkdown(r: ArmReport, o: MarkdownOptions): string {
   const pct = Math.round(o.level * 100);
   const k = r.overall.k.min === r.overall.k.max ? `${r.overall.k.min}` : `${r.overall.k.min}–${r.overall.k.max}`;
-  const rows = r.games.map((g) => [g.game, String(g.runs), String(g.failed), String(g.unfinished), `${f1(g.levels)}/${g.winLevels}`, `${g.bestLevels}/${g.winLevels}`, f2(g.passAt1), f2(g.bestAtK), f1(g.meanActions), ...tokens(g.billedTokens, g.billedPerLevel, o)]);
+  const rows = r.games.map((g) => [
+    g.game,
+    String(g.runs),
+    String(g.failed),
+    String(g.unfinished),
+    `${f1(g.levels)}/${g.winLevels}`,
+    `${g.bestLevels}/${g.winLevels}`,
+    f2(g.passAt1),
+    f2(g.bestAtK),
+    f1(g.meanActions),
+    ...tokens(g.billedTokens, g.billedPerLevel, o),
+  ]);
   const o2 = r.overall;
-  rows.push([`**all ${o2.games} games**`, String(o2.runs), String(o2.failed), String(o2.unfinished), `${o2.levelsCompleted}/${o2.levelsTotal} (runs)`, "", `**${ci(o2.passAt1, f2)}**`, `**${ci(o2.bestAtK, f2)}**`, "", ...tokens(o2.billedTokens, o2.billedPerLevel, o)]);
+  rows.push([
+    `**all ${o2.games} games**`,
+    String(o2.runs),
+    String(o2.failed),
+    String(o2.unfinished),
+    `${o2.levelsCompleted}/${o2.levelsTotal} (runs)`,
+    "",
+    `**${ci(o2.passAt1, f2)}**`,
+    `**${ci(o2.bestAtK, f2)}**`,
+    "",
+    ...tokens(o2.billedTokens, o2.billedPerLevel, o),
+  ]);
   const curve = o2.bestAtKCurve.map((x, i) => `k=${i + 1}: ${ci(x, f2)}`).join("; ");
   const score = metricLabel(r.metric);
   const parts = [
@@ -58,13 +83,35 @@ export function armMarkdown(r: ArmReport, o: MarkdownOptions): string {
     "",
     `Settings (fingerprint ${r.fingerprint}): \`${settingsLine(r)}\``,
     "",
-    table(["game", "runs", "failed", "unfinished", "levels (mean)", "levels (best)", `pass@1 ${score}`, `best@${k} ${score}`, "actions (mean)", ...tokenHeads(o)], rows),
+    table(
+      [
+        "game",
+        "runs",
+        "failed",
+        "unfinished",
+        "levels (mean)",
+        "levels (best)",
+        `pass@1 ${score}`,
+        `best@${k} ${score}`,
+        "actions (mean)",
+        ...tokenHeads(o),
+      ],
+      rows,
+    ),
     "",
     `Levels per game, mean over games: ${ci(o2.levels, f2)}. best@k over games (the expected best of k runs): ${curve}.`,
     `Brackets: ${pct}% bootstrap CI over games. runs: scored runs; ${COUNTING}`,
   ];
   if (r.lifetime) {
-    parts.push("", "Lifetime (per episode, mean over games of the mean over runs):", "", table(["episode", score, "best so far", "levels"], r.lifetime.map((l) => [String(l.episode), f2(l.passAt1), f2(l.bestSoFar), f2(l.levels)])));
+    parts.push(
+      "",
+      "Lifetime (per episode, mean over games of the mean over runs):",
+      "",
+      table(
+        ["episode", score, "best so far", "levels"],
+        r.lifetime.map((l) => [String(l.episode), f2(l.passAt1), f2(l.bestSoFar), f2(l.levels)]),
+      ),
+    );
   }
   return parts.join("\n");
 }
@@ -79,7 +126,17 @@ export function armsMarkdown(arms: readonly ArmReport[], o: MarkdownOptions): st
   const pct = Math.round(o.level * 100);
   const k = commonK(arms);
   const score = metricLabel(arms[0]!.metric);
-  const rows = arms.map((a) => [a.name, String(a.overall.games), String(a.overall.runs), String(a.overall.failed), String(a.overall.unfinished), ci(a.overall.passAt1, f2), ci(a.overall.bestAtKCurve[k - 1]!, f2), ci(a.overall.levels, f2), int(a.overall.billedTokens)]);
+  const rows = arms.map((a) => [
+    a.name,
+    String(a.overall.games),
+    String(a.overall.runs),
+    String(a.overall.failed),
+    String(a.overall.unfinished),
+    ci(a.overall.passAt1, f2),
+    ci(a.overall.bestAtKCurve[k - 1]!, f2),
+    ci(a.overall.levels, f2),
+    int(a.overall.billedTokens),
+  ]);
   const games = [...new Set(arms.flatMap((a) => a.games.map((g) => g.game)))].sort();
   const cell = (a: ArmReport, game: string) => {
     const g = a.games.find((x) => x.game === game);
@@ -88,13 +145,19 @@ export function armsMarkdown(arms: readonly ArmReport[], o: MarkdownOptions): st
   return [
     `## ${arms.length} arms`,
     "",
-    table(["arm", "games", "runs", "failed", "unfinished", `pass@1 ${score}`, `best@${k} ${score}`, "levels / game", "billed tokens"], rows),
+    table(
+      ["arm", "games", "runs", "failed", "unfinished", `pass@1 ${score}`, `best@${k} ${score}`, "levels / game", "billed tokens"],
+      rows,
+    ),
     "",
     `best@${k}: every arm at the same k (the fewest runs any game has in any arm), the expected best of ${k} runs. Brackets: ${pct}% bootstrap CI over games. ${COUNTING}`,
     "",
     `Per game, pass@1 ${score} (mean levels):`,
     "",
-    table(["game", ...arms.map((a) => a.name)], games.map((g) => [g, ...arms.map((a) => cell(a, g))])),
+    table(
+      ["game", ...arms.map((a) => a.name)],
+      games.map((g) => [g, ...arms.map((a) => cell(a, g))]),
+    ),
   ].join("\n");
 }
 
@@ -103,10 +166,13 @@ export function budgetsMarkdown(budgets: readonly BudgetScores[], o: MarkdownOpt
   const pct = Math.round(o.level * 100);
   const names = [...new Set(budgets.flatMap((b) => b.arms.map((a) => a.name)))];
   const score = metricLabel(budgets.flatMap((b) => b.arms)[0]?.metric ?? "rhae");
-  const rows = names.map((name) => [name, ...budgets.map((b) => {
-    const a = b.arms.find((x) => x.name === name);
-    return a ? `${ci(a.overall.passAt1, f2)} (${f2(a.overall.levels.estimate)} lv, ${a.overall.runs} runs)` : "–";
-  })]);
+  const rows = names.map((name) => [
+    name,
+    ...budgets.map((b) => {
+      const a = b.arms.find((x) => x.name === name);
+      return a ? `${ci(a.overall.passAt1, f2)} (${f2(a.overall.levels.estimate)} lv, ${a.overall.runs} runs)` : "–";
+    }),
+  ]);
   return [
     "## Score against action budget (re-scored from the logs)",
     "",
@@ -121,9 +187,22 @@ export function compareMarkdown(c: CompareReport, names: { a: string; b: string 
   const cell = (g: GameRow) => `${f2(g.passAt1)} (${f1(g.levels)}/${g.winLevels})`;
   const atK = (g: GameRow) => f2(g.bestAtKCurve[c.k - 1] as number);
   const score = metricLabel(c.a.metric);
-  const rows = c.games.map((g) => [g.game, cell(g.a), cell(g.b), `${g.b.passAt1 - g.a.passAt1 > 0 ? "+" : ""}${f2(g.b.passAt1 - g.a.passAt1)}`, `${atK(g.a)} → ${atK(g.b)}`]);
-  rows.push([`**all ${c.games.length} games**`, `**${ci(c.a.overall.passAt1, f2)}**`, `**${ci(c.b.overall.passAt1, f2)}**`, `**${signed(c.diff.passAt1, f2)}**`, `${f2(c.bestAtEqualK.a)} → ${f2(c.bestAtEqualK.b)} (${signed(c.diff.bestAtK, f2)})`]);
-  const runsOf = (r: ArmReport) => `${r.overall.runs} runs${r.overall.failed ? `, ${r.overall.failed} failed` : ""}${r.overall.unfinished ? `, ${r.overall.unfinished} unfinished` : ""}`;
+  const rows = c.games.map((g) => [
+    g.game,
+    cell(g.a),
+    cell(g.b),
+    `${g.b.passAt1 - g.a.passAt1 > 0 ? "+" : ""}${f2(g.b.passAt1 - g.a.passAt1)}`,
+    `${atK(g.a)} → ${atK(g.b)}`,
+  ]);
+  rows.push([
+    `**all ${c.games.length} games**`,
+    `**${ci(c.a.overall.passAt1, f2)}**`,
+    `**${ci(c.b.overall.passAt1, f2)}**`,
+    `**${signed(c.diff.passAt1, f2)}**`,
+    `${f2(c.bestAtEqualK.a)} → ${f2(c.bestAtEqualK.b)} (${signed(c.diff.bestAtK, f2)})`,
+  ]);
+  const runsOf = (r: ArmReport) =>
+    `${r.overall.runs} runs${r.overall.failed ? `, ${r.overall.failed} failed` : ""}${r.overall.unfinished ? `, ${r.overall.unfinished} unfinished` : ""}`;
   const parts = [
     `## A vs B`,
     "",
@@ -141,7 +220,10 @@ export function compareMarkdown(c: CompareReport, names: { a: string; b: string 
 
 export function skippedMarkdown(skipped: readonly SkippedRun[]): string {
   if (skipped.length === 0) return "";
-  return [`Skipped ${skipped.length} director${skipped.length === 1 ? "y" : "ies"}:`, ...skipped.map((s) => `- ${s.dir}: ${s.reason}`)].join("\n");
+  return [
+    `Skipped ${skipped.length} director${skipped.length === 1 ? "y" : "ies"}:`,
+    ...skipped.map((s) => `- ${s.dir}: ${s.reason}`),
+  ].join("\n");
 }
 
 /** The score tables of the runs under `paths` as played (default bootstrap), or null when none could be scored. */

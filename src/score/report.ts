@@ -7,7 +7,16 @@
 import type { ArmSettings } from "../config/arm.ts";
 import type { Arm, ScoredRun } from "./arms.ts";
 import type { ScoreMetric, Scorecard } from "./scorecard.ts";
-import { bestAtK, bootstrapMeanCI, expectedBestOfK, mean, pairedBootstrapDiffCI, passAt1, type BootstrapOptions, type Interval } from "./stats.ts";
+import {
+  bestAtK,
+  bootstrapMeanCI,
+  expectedBestOfK,
+  mean,
+  pairedBootstrapDiffCI,
+  passAt1,
+  type BootstrapOptions,
+  type Interval,
+} from "./stats.ts";
 
 export type { ScoredRun } from "./arms.ts";
 
@@ -109,8 +118,24 @@ function lifetimeRows(games: Map<string, Scorecard[]>): LifetimeRow[] | null {
   const rows: LifetimeRow[] = [];
   for (let e = 0; e < episodes; e++) {
     const perGame = (pick: (x: Scorecard["episodes"][number]) => number) =>
-      mean([...games.values()].map((cards) => mean(cards.flatMap((c) => { const x = c.episodes[e]; return x ? [pick(x)] : []; }))).filter((x) => !Number.isNaN(x)));
-    rows.push({ episode: e + 1, passAt1: perGame((x) => x.score), bestSoFar: perGame((x) => x.best_so_far), levels: perGame((x) => x.levels_completed) });
+      mean(
+        [...games.values()]
+          .map((cards) =>
+            mean(
+              cards.flatMap((c) => {
+                const x = c.episodes[e];
+                return x ? [pick(x)] : [];
+              }),
+            ),
+          )
+          .filter((x) => !Number.isNaN(x)),
+      );
+    rows.push({
+      episode: e + 1,
+      passAt1: perGame((x) => x.score),
+      bestSoFar: perGame((x) => x.best_so_far),
+      levels: perGame((x) => x.levels_completed),
+    });
   }
   return rows;
 }
@@ -136,10 +161,24 @@ export function armReport(arm: Arm, boot: BootstrapOptions): ArmReport {
       failed: rows.reduce((n, r) => n + r.failed, 0),
       unfinished: arm.unfinished.length,
       k: { min: Math.min(...rows.map((r) => r.runs)), max: Math.max(...rows.map((r) => r.runs)) },
-      passAt1: bootstrapMeanCI(rows.map((r) => r.passAt1), boot),
-      bestAtK: bootstrapMeanCI(rows.map((r) => r.bestAtK), boot),
-      bestAtKCurve: Array.from({ length: kMin }, (_, i) => bootstrapMeanCI(rows.map((r) => r.bestAtKCurve[i] as number), boot)),
-      levels: bootstrapMeanCI(rows.map((r) => r.levels), boot),
+      passAt1: bootstrapMeanCI(
+        rows.map((r) => r.passAt1),
+        boot,
+      ),
+      bestAtK: bootstrapMeanCI(
+        rows.map((r) => r.bestAtK),
+        boot,
+      ),
+      bestAtKCurve: Array.from({ length: kMin }, (_, i) =>
+        bootstrapMeanCI(
+          rows.map((r) => r.bestAtKCurve[i] as number),
+          boot,
+        ),
+      ),
+      levels: bootstrapMeanCI(
+        rows.map((r) => r.levels),
+        boot,
+      ),
       levelsCompleted,
       levelsTotal: runs.reduce((n, r) => n + r.card.win_levels, 0),
       billedTokens: billed,
@@ -182,12 +221,23 @@ export function compareArms(a: Arm, b: Arm, boot: BootstrapOptions): CompareRepo
     const other = bGames.get(g.game);
     return other ? [{ game: g.game, a: g, b: other }] : [];
   });
-  const unpaired = [...ra.games.filter((g) => !bGames.has(g.game)), ...rb.games.filter((g) => !aGames.has(g.game))].map((g) => g.game);
-  const diff = (pick: (r: GameRow) => number) => pairedBootstrapDiffCI(games.map((g) => pick(g.a)), games.map((g) => pick(g.b)), boot);
+  const unpaired = [...ra.games.filter((g) => !bGames.has(g.game)), ...rb.games.filter((g) => !aGames.has(g.game))].map(
+    (g) => g.game,
+  );
+  const diff = (pick: (r: GameRow) => number) =>
+    pairedBootstrapDiffCI(
+      games.map((g) => pick(g.a)),
+      games.map((g) => pick(g.b)),
+      boot,
+    );
   const k = games.length === 0 ? 0 : Math.min(...games.flatMap((g) => [g.a.runs, g.b.runs]));
   const atK = (r: GameRow) => r.bestAtKCurve[k - 1] as number;
   return {
-    a: ra, b: rb, games, unpaired, k,
+    a: ra,
+    b: rb,
+    games,
+    unpaired,
+    k,
     bestAtEqualK: { a: mean(games.map((g) => atK(g.a))), b: mean(games.map((g) => atK(g.b))) },
     diff: { passAt1: diff((r) => r.passAt1), bestAtK: diff(atK), levels: diff((r) => r.levels) },
   };

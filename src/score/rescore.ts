@@ -14,34 +14,67 @@ import { billedTokens } from "./tokens.ts";
 import { RUN_FILES } from "../run-files/layout.ts";
 
 /** Per-episode results of the log's actions, counting only each episode's first `atActions` actions. */
-export function episodesFromLog(logPath: string, winLevels: number, atActions: number): Result<{ episodes: EpisodeResult[]; loggedActions: number }, ProlongError> {
+export function episodesFromLog(
+  logPath: string,
+  winLevels: number,
+  atActions: number,
+): Result<{ episodes: EpisodeResult[]; loggedActions: number }, ProlongError> {
   const loaded = loadLog(logPath);
   if (loaded.isErr()) return err(loaded.error);
   const t = loaded.value.table;
   const episodes: EpisodeResult[] = [];
   // `last`: level and attempt of the last counted action; `over`: the cut fell right after a GAME_OVER (the next
   // action of the episode is on the same level with the attempt one higher, as the tally writes it).
-  let current: { episode: number; start: number; score: number; actions: number; levelActions: number[]; last: { level: number; attempt: number } | null; over: boolean | null } | null = null;
+  let current: {
+    episode: number;
+    start: number;
+    score: number;
+    actions: number;
+    levelActions: number[];
+    last: { level: number; attempt: number } | null;
+    over: boolean | null;
+  } | null = null;
   let loggedActions = 0;
   const close = () => {
     if (!current) return;
     const state = current.score >= winLevels ? "WIN" : current.over ? "GAME_OVER" : "NOT_FINISHED";
-    episodes.push({ episode: current.episode, levels: current.score, state, actions: current.actions, levelActions: current.levelActions });
+    episodes.push({
+      episode: current.episode,
+      levels: current.score,
+      state,
+      actions: current.actions,
+      levelActions: current.levelActions,
+    });
   };
   for (let i = 0; i < t.count; i++) {
     const kind = t.kind[i];
     const action = t.action[i] as number;
     if (kind === SECTION_KIND.initial) {
       close();
-      current = { episode: episodes.length + 1, start: action, score: t.score[i] as number, actions: 0, levelActions: new Array(winLevels).fill(0), last: null, over: null };
+      current = {
+        episode: episodes.length + 1,
+        start: action,
+        score: t.score[i] as number,
+        actions: 0,
+        levelActions: new Array(winLevels).fill(0),
+        last: null,
+        over: null,
+      };
       continue;
     }
     if (kind !== SECTION_KIND.action || !current) {
-      return err(prolongError("bad-log", `section ${i + 1} ${current ? "has no valid header" : "comes before the INITIAL STATE section"}`, { path: logPath, fix: "the log was edited or is not a prolong run's log; `prolong log sections` shows it" }));
+      return err(
+        prolongError(
+          "bad-log",
+          `section ${i + 1} ${current ? "has no valid header" : "comes before the INITIAL STATE section"}`,
+          { path: logPath, fix: "the log was edited or is not a prolong run's log; `prolong log sections` shows it" },
+        ),
+      );
     }
     loggedActions++;
     if (action - current.start > atActions) {
-      if (current.over === null) current.over = current.last !== null && t.level[i] === current.last.level && t.attempt[i] === current.last.attempt + 1;
+      if (current.over === null)
+        current.over = current.last !== null && t.level[i] === current.last.level && t.attempt[i] === current.last.attempt + 1;
       continue;
     }
     current.last = { level: t.level[i] as number, attempt: t.attempt[i] as number };
@@ -51,7 +84,13 @@ export function episodesFromLog(logPath: string, winLevels: number, atActions: n
     current.score = t.score[i] as number;
   }
   close();
-  if (episodes.length === 0) return err(prolongError("bad-log", "the log has no INITIAL STATE section", { path: logPath, fix: "is this a prolong run's logs.txt?" }));
+  if (episodes.length === 0)
+    return err(
+      prolongError("bad-log", "the log has no INITIAL STATE section", {
+        path: logPath,
+        fix: "is this a prolong run's logs.txt?",
+      }),
+    );
   return ok({ episodes, loggedActions });
 }
 
@@ -62,13 +101,25 @@ export function episodesFromLog(logPath: string, winLevels: number, atActions: n
 export function rescoreAt(dir: string, card: Scorecard, atActions: number): Result<Scorecard, ProlongError> {
   const logPath = join(dir, RUN_FILES.log);
   if (card.settings.maxActions < atActions) {
-    return err(prolongError("budget-too-small", `played with --max-actions ${card.settings.maxActions}, fewer than ${atActions}: its score at ${atActions} actions is unknown`, { path: dir, fix: `score at most --at ${card.settings.maxActions}, or leave this run out` }));
+    return err(
+      prolongError(
+        "budget-too-small",
+        `played with --max-actions ${card.settings.maxActions}, fewer than ${atActions}: its score at ${atActions} actions is unknown`,
+        { path: dir, fix: `score at most --at ${card.settings.maxActions}, or leave this run out` },
+      ),
+    );
   }
   const read = episodesFromLog(logPath, card.win_levels, atActions);
   if (read.isErr()) return err(read.error);
   const { episodes: results, loggedActions } = read.value;
   if (loggedActions !== card.actions || results.length !== card.episodes.length) {
-    return err(prolongError("log-mismatch", `the log holds ${loggedActions} action(s) in ${results.length} episode(s), the scorecard says ${card.actions} in ${card.episodes.length}`, { path: logPath, fix: "the log or the scorecard was edited or cut; `prolong verify` the run" }));
+    return err(
+      prolongError(
+        "log-mismatch",
+        `the log holds ${loggedActions} action(s) in ${results.length} episode(s), the scorecard says ${card.actions} in ${card.episodes.length}`,
+        { path: logPath, fix: "the log or the scorecard was edited or cut; `prolong verify` the run" },
+      ),
+    );
   }
   const spend = spendBefore(join(dir, RUN_FILES.events), atActions);
   if (spend.isErr()) return err(spend.error);
@@ -104,7 +155,10 @@ export function rescoreAt(dir: string, card: Scorecard, atActions: number): Resu
  * Agent calls and tokens spent before the cut, from events.jsonl: a call counts when it was made with fewer
  * than N actions taken in its episode (the calls a run with --max-actions N would also have made).
  */
-function spendBefore(eventsPath: string, atActions: number): Result<{ calls: number; tokens: Scorecard["tokens"] }, ProlongError> {
+function spendBefore(
+  eventsPath: string,
+  atActions: number,
+): Result<{ calls: number; tokens: Scorecard["tokens"] }, ProlongError> {
   const events = readEvents(eventsPath);
   if (events.isErr()) return err(events.error);
   let episodeStart = 0;

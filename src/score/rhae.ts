@@ -36,7 +36,11 @@ export function gameScore(levels: readonly LevelResult[]): number {
 }
 
 /** Per-level results from a run's per-level action counts and its levels completed (levels are cleared in order). */
-export function levelResults(baselines: readonly number[], levelActions: readonly number[], levelsCompleted: number): LevelResult[] {
+export function levelResults(
+  baselines: readonly number[],
+  levelActions: readonly number[],
+  levelsCompleted: number,
+): LevelResult[] {
   return baselines.map((baseline, i) => ({ baseline, actions: levelActions[i] ?? 0, completed: i < levelsCompleted }));
 }
 

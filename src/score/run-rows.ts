@@ -36,19 +36,51 @@ export function runRows(arms: readonly Arm[]): RunRow[] {
   for (const arm of arms) {
     for (const { dir, card } of arm.runs) {
       rows.push({
-        dir, run: card.run, game: card.game_id, gameVersion: card.game_version ?? null, arm: arm.name, fingerprint: arm.fingerprint,
-        seed: card.settings.seed, status: "scored", endReason: card.end_reason, endDetail: card.end_detail,
-        levels: card.levels_completed, winLevels: card.win_levels, rhae: card.score, metric: arm.metric, actions: card.actions,
-        levelActions: [...card.level_actions], agentCalls: card.agent_calls, tokens: { ...card.tokens },
-        billedTokens: card.billed_tokens, wallMs: card.wall_ms,
+        dir,
+        run: card.run,
+        game: card.game_id,
+        gameVersion: card.game_version ?? null,
+        arm: arm.name,
+        fingerprint: arm.fingerprint,
+        seed: card.settings.seed,
+        status: "scored",
+        endReason: card.end_reason,
+        endDetail: card.end_detail,
+        levels: card.levels_completed,
+        winLevels: card.win_levels,
+        rhae: card.score,
+        metric: arm.metric,
+        actions: card.actions,
+        levelActions: [...card.level_actions],
+        agentCalls: card.agent_calls,
+        tokens: { ...card.tokens },
+        billedTokens: card.billed_tokens,
+        wallMs: card.wall_ms,
       });
     }
     for (const u of arm.unfinished) {
       const c = u.unfinished!;
       rows.push({
-        dir: u.dir, run: "", game: c.game, gameVersion: null, arm: arm.name, fingerprint: arm.fingerprint, seed: c.seed,
-        status: "unfinished", endReason: "unfinished", endDetail: u.reason, levels: null, winLevels: null, rhae: null, metric: arm.metric,
-        actions: null, levelActions: null, agentCalls: null, tokens: null, billedTokens: null, wallMs: null,
+        dir: u.dir,
+        run: "",
+        game: c.game,
+        gameVersion: null,
+        arm: arm.name,
+        fingerprint: arm.fingerprint,
+        seed: c.seed,
+        status: "unfinished",
+        endReason: "unfinished",
+        endDetail: u.reason,
+        levels: null,
+        winLevels: null,
+        rhae: null,
+        metric: arm.metric,
+        actions: null,
+        levelActions: null,
+        agentCalls: null,
+        tokens: null,
+        billedTokens: null,
+        wallMs: null,
       });
     }
   }
@@ -56,8 +88,28 @@ export function runRows(arms: readonly Arm[]): RunRow[] {
 }
 
 const CSV_COLUMNS = [
-  "dir", "run", "game", "game_version", "arm", "fingerprint", "seed", "status", "end_reason", "end_detail", "levels", "win_levels",
-  "rhae", "actions", "level_actions", "agent_calls", "input_tokens", "cached_tokens", "output_tokens", "billed_tokens", "wall_ms", "metric",
+  "dir",
+  "run",
+  "game",
+  "game_version",
+  "arm",
+  "fingerprint",
+  "seed",
+  "status",
+  "end_reason",
+  "end_detail",
+  "levels",
+  "win_levels",
+  "rhae",
+  "actions",
+  "level_actions",
+  "agent_calls",
+  "input_tokens",
+  "cached_tokens",
+  "output_tokens",
+  "billed_tokens",
+  "wall_ms",
+  "metric",
 ] as const;
 
 /** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled; lines end in CRLF. */
@@ -76,9 +128,29 @@ export function runRowsCsv(sets: readonly { readonly at: number | null; readonly
   for (const { at, rows } of sets) {
     for (const r of rows) {
       const cells: (string | number | null)[] = [
-        at, r.dir, r.run, r.game, r.gameVersion, r.arm, r.fingerprint, r.seed, r.status, r.endReason, r.endDetail, r.levels, r.winLevels,
-        r.rhae, r.actions, r.levelActions?.join(" ") ?? null, r.agentCalls, r.tokens?.input ?? null, r.tokens?.cached ?? null,
-        r.tokens?.output ?? null, r.billedTokens, r.wallMs, r.metric,
+        at,
+        r.dir,
+        r.run,
+        r.game,
+        r.gameVersion,
+        r.arm,
+        r.fingerprint,
+        r.seed,
+        r.status,
+        r.endReason,
+        r.endDetail,
+        r.levels,
+        r.winLevels,
+        r.rhae,
+        r.actions,
+        r.levelActions?.join(" ") ?? null,
+        r.agentCalls,
+        r.tokens?.input ?? null,
+        r.tokens?.cached ?? null,
+        r.tokens?.output ?? null,
+        r.billedTokens,
+        r.wallMs,
+        r.metric,
       ];
       lines.push(cells.map(csvField).join(","));
     }

@@ -19,7 +19,17 @@ export const SCORECARD_FORMAT = "prolong-scorecard/1";
 
 /** Why a run ended. agent-unavailable: the agent's model API could not be used (unreachable, refused the key or model, kept failing). */
 /** game-over: a game that ends for good (NetHack: the hero died) ended the last episode. */
-export const END_REASONS = ["win", "max-actions", "game-over", "agent-stopped", "agent-failed", "agent-unavailable", "game-failed", "log-failed", "interrupted"] as const;
+export const END_REASONS = [
+  "win",
+  "max-actions",
+  "game-over",
+  "agent-stopped",
+  "agent-failed",
+  "agent-unavailable",
+  "game-failed",
+  "log-failed",
+  "interrupted",
+] as const;
 export type EndReason = (typeof END_REASONS)[number];
 /** A run that ended for these reasons is not over (the game or the run's files failed, or the user stopped it): `prolong resume` continues it, `prolong score` skips it. */
 export const RESUMABLE: readonly EndReason[] = ["interrupted", "game-failed", "log-failed", "agent-unavailable"];
@@ -100,14 +110,27 @@ export function metricLabel(m: ScoreMetric): string {
 export type EpisodeScore = v.InferOutput<typeof EpisodeScoreSchema>;
 
 /** Scores each episode (per-level scores and RHAE) and carries the best RHAE so far along the lifetime. */
-export function scoreEpisodes(baselines: readonly number[], episodes: readonly EpisodeResult[], metric: "rhae" | "progression" = "rhae"): EpisodeScore[] {
+export function scoreEpisodes(
+  baselines: readonly number[],
+  episodes: readonly EpisodeResult[],
+  metric: "rhae" | "progression" = "rhae",
+): EpisodeScore[] {
   let best = 0;
   if (metric === "progression") {
     // A NetHack episode's score is its best BALROG progression (the log's Score is it × 10,000), in percent.
     return episodes.map((e) => {
       const score = e.levels / 100;
       best = Math.max(best, score);
-      return { episode: e.episode, levels_completed: 0, state: e.state, actions: e.actions, level_actions: [], level_scores: [], score, best_so_far: best };
+      return {
+        episode: e.episode,
+        levels_completed: 0,
+        state: e.state,
+        actions: e.actions,
+        level_actions: [],
+        level_scores: [],
+        score,
+        best_so_far: best,
+      };
     });
   }
   return episodes.map((e) => {
@@ -131,7 +154,10 @@ export function scoreEpisodes(baselines: readonly number[], episodes: readonly E
 export function bestEpisode(scores: readonly EpisodeScore[]): EpisodeScore {
   const first = scores[0];
   if (!first) throw new Error("a run without episodes reached the scorecard");
-  return scores.reduce((a, b) => (b.score > a.score || (b.score === a.score && b.levels_completed > a.levels_completed) ? b : a), first);
+  return scores.reduce(
+    (a, b) => (b.score > a.score || (b.score === a.score && b.levels_completed > a.levels_completed) ? b : a),
+    first,
+  );
 }
 
 export interface ScorecardInput {
@@ -188,10 +214,18 @@ export function validateScorecard(json: unknown, path: string): Result<Scorecard
   const field = issue.path?.map((p) => String(p.key)).join(".") ?? "(top level)";
   const foreign = field === "format";
   return err(
-    prolongError(foreign ? "foreign-scorecard" : "bad-scorecard", foreign ? `not a prolong scorecard (no "format": "${SCORECARD_FORMAT}"): written by another harness or an older prolong` : `field ${field}: ${issue.message}`, {
-      path,
-      fix: foreign ? "score only run directories written by this prolong" : "the file was edited or cut; re-run or `prolong resume` the run to write it again",
-    }),
+    prolongError(
+      foreign ? "foreign-scorecard" : "bad-scorecard",
+      foreign
+        ? `not a prolong scorecard (no "format": "${SCORECARD_FORMAT}"): written by another harness or an older prolong`
+        : `field ${field}: ${issue.message}`,
+      {
+        path,
+        fix: foreign
+          ? "score only run directories written by this prolong"
+          : "the file was edited or cut; re-run or `prolong resume` the run to write it again",
+      },
+    ),
   );
 }
 
@@ -206,7 +240,12 @@ export function readScorecard(path: string): Result<Scorecard, ProlongError> {
   try {
     json = JSON.parse(text);
   } catch (e) {
-    return err(prolongError("bad-scorecard", `not JSON (${(e as Error).message}): cut short while being written?`, { path, fix: "re-run the run, or `prolong resume` it to write the scorecard again" }));
+    return err(
+      prolongError("bad-scorecard", `not JSON (${(e as Error).message}): cut short while being written?`, {
+        path,
+        fix: "re-run the run, or `prolong resume` it to write the scorecard again",
+      }),
+    );
   }
   return validateScorecard(json, path);
 }
@@ -240,5 +279,10 @@ export function readScorecardSummary(path: string): Result<ScorecardSummary | nu
   const parsed = v.safeParse(ScorecardSummarySchema, json);
   if (!parsed.success) return err(prolongError("bad-scorecard", parsed.issues[0].message, { path }));
   const c = parsed.output;
-  return ok({ gameId: c.game_id ?? null, levelsCompleted: c.levels_completed ?? null, winLevels: c.win_levels ?? null, rhae: c.score ?? null });
+  return ok({
+    gameId: c.game_id ?? null,
+    levelsCompleted: c.levels_completed ?? null,
+    winLevels: c.win_levels ?? null,
+    rhae: c.score ?? null,
+  });
 }

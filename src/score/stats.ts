@@ -83,7 +83,11 @@ export const BOOTSTRAP_DEFAULTS = { seed: 0, resamples: 10_000, level: 0.95 } as
  * replacement, take the mean each time, report the (1−level)/2 and (1+level)/2 quantiles of those means.
  */
 export function bootstrapMeanCI(values: readonly number[], opts: BootstrapOptions = {}): Interval {
-  return pairedBootstrap(values.map(() => 0), values, opts);
+  return pairedBootstrap(
+    values.map(() => 0),
+    values,
+    opts,
+  );
 }
 
 /**

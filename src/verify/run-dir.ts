@@ -57,7 +57,13 @@ function structuralKind(st: Stats, path: string): RunDirTamper | null {
 }
 
 /** What the harness wrote to the copy last time, rebuilt from the master and the index as they were then. */
-function expectedBytes(master: Uint8Array, index: RunIndex, window: LogWindow, owned: number, mode: () => Result<GridMode, ProlongError>): Result<Uint8Array, ProlongError> {
+function expectedBytes(
+  master: Uint8Array,
+  index: RunIndex,
+  window: LogWindow,
+  owned: number,
+  mode: () => Result<GridMode, ProlongError>,
+): Result<Uint8Array, ProlongError> {
   if (window.kind === "full") return ok(master.subarray(0, owned));
   const m = window.kind === "newest" ? mode() : ok<GridMode, ProlongError>("ascii");
   if (m.isErr()) return err(m.error);
@@ -75,7 +81,12 @@ function contentKind(expected: Uint8Array, found: Uint8Array): RunDirTamper | nu
 export function verifyRunDir(dir: string): Result<RunDirReport, ProlongError> {
   const paths = runPaths(dir);
   if (!existsSync(paths.index) || !existsSync(paths.log)) {
-    return err(prolongError("not-a-run-dir", "is not a run directory (it needs logs.txt and index.sqlite)", { path: dir, fix: "give a run directory such as runs/<stamp>/<game>, or two files: prolong verify <master-log> <copy>" }));
+    return err(
+      prolongError("not-a-run-dir", "is not a run directory (it needs logs.txt and index.sqlite)", {
+        path: dir,
+        fix: "give a run directory such as runs/<stamp>/<game>, or two files: prolong verify <master-log> <copy>",
+      }),
+    );
   }
   const opened = RunIndex.open(paths.index);
   if (opened.isErr()) return err(opened.error);
@@ -85,29 +96,58 @@ export function verifyRunDir(dir: string): Result<RunDirReport, ProlongError> {
     if (state.isErr()) return err(state.error);
     const wrote = state.value;
     const owned = wrote?.owned ?? 0;
-    const base = { runDir: paths.dir, master: paths.log, copy: paths.copy, window: wrote ? windowText(wrote.window) : null, owned };
-    const report = (expected: number, found: number, tamper: RunDirTamper | null): RunDirReport =>
-      ({ ...base, expectedBytes: expected, foundBytes: found, ok: tamper === null, tamper });
+    const base = {
+      runDir: paths.dir,
+      master: paths.log,
+      copy: paths.copy,
+      window: wrote ? windowText(wrote.window) : null,
+      owned,
+    };
+    const report = (expected: number, found: number, tamper: RunDirTamper | null): RunDirReport => ({
+      ...base,
+      expectedBytes: expected,
+      foundBytes: found,
+      ok: tamper === null,
+      tamper,
+    });
 
     const st = lstatOrNull(paths.copy);
     // No copy was ever written, or the no-log arm: nothing may be there.
     if (wrote === null || wrote.window.kind === "none") {
       if (st === null) return ok(report(0, 0, null));
-      const detail = wrote === null ? "a logs.txt the harness did not write is in the workspace (it has not synced a copy yet)" : "a logs.txt is in the workspace of a run without a log file (--log-window none)";
+      const detail =
+        wrote === null
+          ? "a logs.txt the harness did not write is in the workspace (it has not synced a copy yet)"
+          : "a logs.txt is in the workspace of a run without a log file (--log-window none)";
       return ok(report(0, st.isFile() ? st.size : 0, { kind: "unexpected", detail }));
     }
     if (st === null) return ok(report(wrote.size, 0, { kind: "deleted", detail: "the copy was deleted" }));
     const structural = structuralKind(st, paths.copy);
     if (structural) return ok(report(wrote.size, 0, structural));
-    if ((st.mode & 0o200) === 0) return ok(report(wrote.size, st.size, { kind: "read-only", detail: `the copy was made read-only (mode ${(st.mode & 0o777).toString(8)})` }));
-    if (st.nlink > 1) return ok(report(wrote.size, st.size, { kind: "hardlink", detail: `the copy has ${st.nlink} names (hard links)` }));
+    if ((st.mode & 0o200) === 0)
+      return ok(
+        report(wrote.size, st.size, {
+          kind: "read-only",
+          detail: `the copy was made read-only (mode ${(st.mode & 0o777).toString(8)})`,
+        }),
+      );
+    if (st.nlink > 1)
+      return ok(report(wrote.size, st.size, { kind: "hardlink", detail: `the copy has ${st.nlink} names (hard links)` }));
 
     const master = readLogBytes(paths.log, owned);
     if (master.isErr()) return err(master.error);
     if (master.value.length < owned) {
-      return err(prolongError("master-short", `the master log has ${master.value.length} bytes but the index says the copy was synced up to ${owned}`, { path: paths.log, fix: "the master was truncated outside prolong; the copy cannot be checked against it" }));
+      return err(
+        prolongError(
+          "master-short",
+          `the master log has ${master.value.length} bytes but the index says the copy was synced up to ${owned}`,
+          { path: paths.log, fix: "the master was truncated outside prolong; the copy cannot be checked against it" },
+        ),
+      );
     }
-    const expected = expectedBytes(master.value, index, wrote.window, owned, () => readConfigFile(paths.config).map((c) => c.gridMode));
+    const expected = expectedBytes(master.value, index, wrote.window, owned, () =>
+      readConfigFile(paths.config).map((c) => c.gridMode),
+    );
     if (expected.isErr()) return err(expected.error);
     const copy = readLogBytes(paths.copy);
     if (copy.isErr()) return err(copy.error);
@@ -119,15 +159,19 @@ export function verifyRunDir(dir: string): Result<RunDirReport, ProlongError> {
 }
 
 export function describeRunDir(r: RunDirReport): string {
-  const what = r.window === null
-    ? "no copy synced yet"
-    : r.window === "none"
-      ? "no log file (--log-window none)"
-      : r.window === "full"
-        ? `the full log up to byte ${r.owned} of the master`
-        : `window ${r.window} of the master up to byte ${r.owned}`;
+  const what =
+    r.window === null
+      ? "no copy synced yet"
+      : r.window === "none"
+        ? "no log file (--log-window none)"
+        : r.window === "full"
+          ? `the full log up to byte ${r.owned} of the master`
+          : `window ${r.window} of the master up to byte ${r.owned}`;
   if (r.ok) {
-    const found = r.window === null || r.window === "none" ? "no logs.txt in the workspace, as expected" : `${r.foundBytes} bytes, exactly what the harness last wrote`;
+    const found =
+      r.window === null || r.window === "none"
+        ? "no logs.txt in the workspace, as expected"
+        : `${r.foundBytes} bytes, exactly what the harness last wrote`;
     return `ok: ${r.copy}: ${found} (${what})`;
   }
   const t = r.tamper as RunDirTamper;

@@ -65,12 +65,36 @@ function actionAt(master: Uint8Array, offset: number): number | null {
  * Compares two byte strings as master and copy (pure: no file access). `master` may be the first part of a
  * longer master of `masterSize` bytes, as long as it reaches past the copy's end (or is the whole master).
  */
-export function compareCopy(masterPath: string, master: Uint8Array, copyPath: string, copy: Uint8Array, linkTarget: string | null = null, masterSize = master.length): VerifyReport {
+export function compareCopy(
+  masterPath: string,
+  master: Uint8Array,
+  copyPath: string,
+  copy: Uint8Array,
+  linkTarget: string | null = null,
+  masterSize = master.length,
+): VerifyReport {
   const d = prefixCheck(master, copy);
   const base = { master: masterPath, copy: copyPath, masterBytes: masterSize, copyBytes: copy.length, linkTarget };
   if (d === -1) {
-    const verdict: Verdict = linkTarget !== null ? "symlink" : copy.length === 0 ? "empty" : atSectionBoundary(master, copy.length) ? "ok" : "mid-section";
-    return { ...base, verdict, prefix: true, pendingBytes: masterSize - copy.length, firstDiff: null, diffLine: null, diffAction: null, masterBytesAfterDiff: null, copyBytesAfterDiff: null };
+    const verdict: Verdict =
+      linkTarget !== null
+        ? "symlink"
+        : copy.length === 0
+          ? "empty"
+          : atSectionBoundary(master, copy.length)
+            ? "ok"
+            : "mid-section";
+    return {
+      ...base,
+      verdict,
+      prefix: true,
+      pendingBytes: masterSize - copy.length,
+      firstDiff: null,
+      diffLine: null,
+      diffAction: null,
+      masterBytesAfterDiff: null,
+      copyBytesAfterDiff: null,
+    };
   }
   return {
     ...base,
@@ -112,7 +136,10 @@ export function verifyFiles(masterPath: string, copyPath: string): Result<Verify
   const masterSize = sizeOf(masterPath);
   const link = linkOf(copyPath);
   const copy = readLogBytes(copyPath);
-  const master = readLogBytes(masterPath, copy.isOk() ? Math.min(masterSize, Math.max(copy.value.length + BOUNDARY.length + 2, HEAD)) : undefined);
+  const master = readLogBytes(
+    masterPath,
+    copy.isOk() ? Math.min(masterSize, Math.max(copy.value.length + BOUNDARY.length + 2, HEAD)) : undefined,
+  );
   if (master.isErr()) return err(master.error);
   if (copy.isErr()) return err(copy.error);
   const isLog = checkIsLog(masterPath, master.value);
@@ -124,7 +151,8 @@ export function describeReport(r: VerifyReport): string {
   const sizes = `${r.copyBytes} of ${r.masterBytes} bytes`;
   switch (r.verdict) {
     case "ok": {
-      const pending = r.pendingBytes === 0 ? "identical to the master" : `${r.pendingBytes} byte(s) behind the master, at a section boundary`;
+      const pending =
+        r.pendingBytes === 0 ? "identical to the master" : `${r.pendingBytes} byte(s) behind the master, at a section boundary`;
       return `ok: ${r.copy} is a byte-prefix of ${r.master} (${sizes}; ${pending})`;
     }
     case "empty":
@@ -135,11 +163,12 @@ export function describeReport(r: VerifyReport): string {
       return `SYMLINK: ${r.copy} is a symbolic link to ${JSON.stringify(r.linkTarget)}, not a file the harness wrote (it replaces a link with a fresh copy); the link's target ${r.prefix ? "is" : "is not"} a byte-prefix of the master`;
     case "differs": {
       const where = r.diffAction === null ? "past the master's last section" : `in the section of Action ${r.diffAction}`;
-      const after = r.masterBytesAfterDiff === 0
-        ? `the copy has ${r.copyBytesAfterDiff} extra byte(s) past the end of the master`
-        : r.copyBytesAfterDiff === 0
-          ? `the copy is missing ${r.masterBytesAfterDiff} byte(s)`
-          : `from there the master has ${r.masterBytesAfterDiff} byte(s) and the copy ${r.copyBytesAfterDiff}`;
+      const after =
+        r.masterBytesAfterDiff === 0
+          ? `the copy has ${r.copyBytesAfterDiff} extra byte(s) past the end of the master`
+          : r.copyBytesAfterDiff === 0
+            ? `the copy is missing ${r.masterBytesAfterDiff} byte(s)`
+            : `from there the master has ${r.masterBytesAfterDiff} byte(s) and the copy ${r.copyBytesAfterDiff}`;
       return `DIFFERS: ${r.copy} is not a byte-prefix of ${r.master}: first differing byte at offset ${r.firstDiff} (line ${r.diffLine} of the copy, ${where}); ${after}\n  (a --log-window copy is not a prefix by design: \`prolong verify <run-dir>\` checks it against the window the harness wrote)`;
     }
   }

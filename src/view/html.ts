@@ -30,7 +30,10 @@ function escapeHtml(s: string): string {
 
 /** JSON that cannot close its <script> element ("</script>" in agent text) or break out as HTML. */
 function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 export function replayHtml(r: Replay): string {
@@ -43,9 +46,13 @@ export function replayHtml(r: Replay): string {
     `${r.steps.length} step(s)`,
     last?.action !== null && last?.action !== undefined ? `last action ${last.action}` : null,
     last?.score !== null && last?.score !== undefined ? `final score (levels) ${last.score}` : null,
-    card?.levelsCompleted !== null && card?.levelsCompleted !== undefined ? `scorecard: ${card.levelsCompleted}/${card.winLevels ?? "?"} levels${card.score !== null ? `, score ${card.score.toFixed(1)}` : ""}` : null,
+    card?.levelsCompleted !== null && card?.levelsCompleted !== undefined
+      ? `scorecard: ${card.levelsCompleted}/${card.winLevels ?? "?"} levels${card.score !== null ? `, score ${card.score.toFixed(1)}` : ""}`
+      : null,
     `${r.tampers.length} tamper event(s)`,
-  ].filter((x) => x !== null).join(" · ");
+  ]
+    .filter((x) => x !== null)
+    .join(" · ");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>prolong replay: ${escapeHtml(r.title)}</title><style>${STYLE}</style></head>

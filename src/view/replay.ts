@@ -31,7 +31,13 @@ export interface ReplayStep extends Pick<SectionSummary, "kind" | "action" | "le
   /** Why the section did not parse whole (its settled board may still be shown). */
   readonly error: string | null;
   /** A terminal game's section (NetHack): the screen as text (message line first), its status, HP and end. */
-  readonly screen?: { readonly text: string; readonly status: string; readonly hp: number | null; readonly end: string | null; readonly events: string | null };
+  readonly screen?: {
+    readonly text: string;
+    readonly status: string;
+    readonly hp: number | null;
+    readonly end: string | null;
+    readonly events: string | null;
+  };
 }
 
 export interface ReplayTamper {
@@ -93,7 +99,8 @@ function placeTampers(source: ViewSource, steps: readonly ReplayStep[]): ReplayT
     if (e.kind !== "tamper") continue;
     const t = e as unknown as { tamper: string; detail: string };
     let step = 0;
-    if (last !== null) for (let i = 0; i < steps.length; i++) if ((steps[i]?.action ?? -1) <= last && steps[i]?.action !== null) step = i;
+    if (last !== null)
+      for (let i = 0; i < steps.length; i++) if ((steps[i]?.action ?? -1) <= last && steps[i]?.action !== null) step = i;
     out.push({ step, action: last, kind: String(t.tamper), detail: String(t.detail) });
   }
   return out;
@@ -130,10 +137,20 @@ export function buildReplay(log: LoadedLog, source: ViewSource): Replay {
         }
       }
       steps.push({
-        section: i, kind: r.kind, action: r.action, level: r.level, attempt: r.attempt, score: r.score,
+        section: i,
+        kind: r.kind,
+        action: r.action,
+        level: r.level,
+        attempt: r.attempt,
+        score: r.score,
         planStep: planStepText(r.planStep),
-        plan, toolCall: nethack.action ?? null, click: null, episode: nethack.episode ? `${nethack.episode.index}/${nethack.episode.total}` : null,
-        board: first, boards: 0, error: null,
+        plan,
+        toolCall: nethack.action ?? null,
+        click: null,
+        episode: nethack.episode ? `${nethack.episode.index}/${nethack.episode.total}` : null,
+        board: first,
+        boards: 0,
+        error: null,
         screen: {
           text: [nethack.message, ...nethack.board].map((l) => l.trimEnd()).join("\n"),
           status: nethack.status,
@@ -171,9 +188,20 @@ export function buildReplay(log: LoadedLog, source: ViewSource): Replay {
       }
     }
     steps.push({
-      section: i, kind: r.kind, action: r.action, level: r.level, attempt: r.attempt, score: r.score,
+      section: i,
+      kind: r.kind,
+      action: r.action,
+      level: r.level,
+      attempt: r.attempt,
+      score: r.score,
       planStep: planStepText(r.planStep),
-      plan, toolCall, click, episode, board: first, boards: store.count - first, error: r.error,
+      plan,
+      toolCall,
+      click,
+      episode,
+      board: first,
+      boards: store.count - first,
+      error: r.error,
     });
   }
   const bad = steps.filter((s) => s.error !== null).length;
@@ -181,7 +209,8 @@ export function buildReplay(log: LoadedLog, source: ViewSource): Replay {
   if (skipped > 0) warnings.push(`${skipped} section(s) with neither a header nor a board were left out`);
   const last = log.table.count - 1;
   // A screen is never square: for a terminal game's log, "complete" says nothing.
-  if (last >= 0 && log.table.complete[last] === 0 && !steps[steps.length - 1]?.screen) warnings.push(`the log ends inside section #${last}: it was cut while being written`);
+  if (last >= 0 && log.table.complete[last] === 0 && !steps[steps.length - 1]?.screen)
+    warnings.push(`the log ends inside section #${last}: it was cut while being written`);
   return {
     title: source.title,
     source: source.logPath,

@@ -15,7 +15,11 @@ export interface ViewSource {
   /** A name for the page: the game id when known, else the log's directory name. */
   readonly title: string;
   readonly events: RunEvent[];
-  readonly scorecard: { readonly levelsCompleted: number | null; readonly winLevels: number | null; readonly score: number | null } | null;
+  readonly scorecard: {
+    readonly levelsCompleted: number | null;
+    readonly winLevels: number | null;
+    readonly score: number | null;
+  } | null;
   readonly warnings: string[];
 }
 
@@ -35,12 +39,22 @@ export function openViewSource(given: string): Result<ViewSource, ProlongError> 
   try {
     isDir = statSync(given).isDirectory();
   } catch {
-    return err(prolongError("missing-file", "no such file or directory", { path: given, fix: "give a run directory (runs/<stamp>/<game>) or a logs.txt" }));
+    return err(
+      prolongError("missing-file", "no such file or directory", {
+        path: given,
+        fix: "give a run directory (runs/<stamp>/<game>) or a logs.txt",
+      }),
+    );
   }
   const dir = isDir ? given : path.dirname(given);
   const logPath = isDir ? path.join(given, RUN_FILES.log) : given;
   if (isDir && !existsSync(logPath)) {
-    return err(prolongError("missing-file", "this directory holds no logs.txt", { path: given, fix: "give a run directory (runs/<stamp>/<game>) or a log file" }));
+    return err(
+      prolongError("missing-file", "this directory holds no logs.txt", {
+        path: given,
+        fix: "give a run directory (runs/<stamp>/<game>) or a log file",
+      }),
+    );
   }
   const warnings: string[] = [];
   // Side files are read only next to a log called logs.txt: a run's layout, not any file's neighbours.

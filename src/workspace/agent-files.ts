@@ -18,7 +18,12 @@ const decoder = new TextDecoder();
  * harness wrote last (`previous`; null when this process wrote none yet) is a tamper: deleted, edited, or
  * replaced by a link, a directory, a FIFO... It is written afresh either way.
  */
-export function writeInstructionFiles(ws: WorkspaceDir, names: readonly string[], text: string, previous: string | null): Result<WorkspaceTamper[], ProlongError> {
+export function writeInstructionFiles(
+  ws: WorkspaceDir,
+  names: readonly string[],
+  text: string,
+  previous: string | null,
+): Result<WorkspaceTamper[], ProlongError> {
   const want = encoder.encode(text);
   const last = previous === null ? null : encoder.encode(previous);
   // An edited file is read to tell "edited" from the harness's own last text; past this it is "oversized".
@@ -31,7 +36,8 @@ export function writeInstructionFiles(ws: WorkspaceDir, names: readonly string[]
     if (o.kind === "read" && equal(o.bytes, want)) continue;
     if (o.kind === "tamper") tampers.push(o.tamper);
     else if (last !== null && o.kind === "missing") tampers.push({ file: name, kind: "deleted", detail: `${name} was deleted` });
-    else if (last !== null && o.kind === "read" && !equal(o.bytes, last)) tampers.push({ file: name, kind: "edited", detail: `${name} was edited` });
+    else if (last !== null && o.kind === "read" && !equal(o.bytes, last))
+      tampers.push({ file: name, kind: "edited", detail: `${name} was edited` });
     const written = ws.replace(name, want);
     if (written.isErr()) return err(written.error);
   }

@@ -65,7 +65,11 @@ export function syncAgentCopy(o: SyncOptions): Result<SyncReport, ProlongError> 
   if (indexed.isErr()) return err(indexed.error);
   const target = indexed.value;
   if (o.master.size < target) {
-    return err(prolongError("master-short", `the master log has ${o.master.size} bytes but the index records sections up to ${target}`, { fix: "the master was truncated outside prolong; the run cannot continue safely" }));
+    return err(
+      prolongError("master-short", `the master log has ${o.master.size} bytes but the index records sections up to ${target}`, {
+        fix: "the master was truncated outside prolong; the run cannot continue safely",
+      }),
+    );
   }
   const stored = o.index.copyState();
   if (stored.isErr()) return err(stored.error);
@@ -78,7 +82,9 @@ export function syncAgentCopy(o: SyncOptions): Result<SyncReport, ProlongError> 
   if (seen.isErr()) return err(seen.error);
   let { tamper } = seen.value;
   const { fd, content } = seen.value;
-  const closeFd = () => { if (fd !== undefined) closeSync(fd); };
+  const closeFd = () => {
+    if (fd !== undefined) closeSync(fd);
+  };
 
   // Content check (only reached for a regular, writable, singly-linked file).
   if (!tamper && wrote && fd !== undefined) {
@@ -111,7 +117,10 @@ export function syncAgentCopy(o: SyncOptions): Result<SyncReport, ProlongError> 
     let chunks: CopyChunk[] = [...wrote.chunks];
     if (target > from) chunks.push({ start: from, end: target, xxh3: xxh3_128(content, from, target) });
     if (chunks.length > MAX_CHUNKS) chunks = [{ start: 0, end: target, xxh3: xxh3_128(content, 0, target) }];
-    return finish({ window: o.window, owned: target, size: target, chunks }, { ...base, write: target > from ? "append" : "none", bytesWritten: target - from, copyBytes: target });
+    return finish(
+      { window: o.window, owned: target, size: target, chunks },
+      { ...base, write: target > from ? "append" : "none", bytesWritten: target - from, copyBytes: target },
+    );
   }
   closeFd();
 
@@ -119,7 +128,8 @@ export function syncAgentCopy(o: SyncOptions): Result<SyncReport, ProlongError> 
   const rendered = o.index.windowLookup(o.window).andThen((sections) => renderWindow(o.master, sections, o.window, mode));
   if (rendered.isErr()) return err(rendered.error);
   const bytes = rendered.value ?? new Uint8Array(0);
-  const unchanged = !tamper && wrote !== null && sameWindow(wrote.window, o.window) && wrote.owned === target && seen.value.exists;
+  const unchanged =
+    !tamper && wrote !== null && sameWindow(wrote.window, o.window) && wrote.owned === target && seen.value.exists;
   if (!unchanged) {
     const written = o.workspace.replace(COPY_FILE, bytes);
     if (written.isErr()) return err(written.error);
@@ -152,7 +162,12 @@ function inspectCopy(ws: WorkspaceDir, wrote: CopyState | null, capacity: number
   const st = entry.value;
   if (st.kind === "missing") {
     if (!wrote) return ok({ exists: false, tamper: null, content: none, size: 0 });
-    return ok({ exists: false, tamper: { kind: "deleted", detail: "the copy was deleted", expectedBytes: expected, foundBytes: 0 }, content: none, size: 0 });
+    return ok({
+      exists: false,
+      tamper: { kind: "deleted", detail: "the copy was deleted", expectedBytes: expected, foundBytes: 0 },
+      content: none,
+      size: 0,
+    });
   }
   if (st.kind !== "file") {
     const t = structural(COPY_FILE, st.kind, ws.at(COPY_FILE));
@@ -164,7 +179,10 @@ function inspectCopy(ws: WorkspaceDir, wrote: CopyState | null, capacity: number
   try {
     // Through the held directory, O_NOFOLLOW: a symlink swapped in after the lstat fails with ELOOP, and
     // O_NONBLOCK keeps a FIFO swapped in from blocking the open.
-    fd = openSync(ws.at(COPY_FILE), constants.O_RDWR | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY);
+    fd = openSync(
+      ws.at(COPY_FILE),
+      constants.O_RDWR | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY,
+    );
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "EACCES" || code === "EPERM") return tamper("read-only", "the copy cannot be opened for writing", st.size);
@@ -173,7 +191,10 @@ function inspectCopy(ws: WorkspaceDir, wrote: CopyState | null, capacity: number
     return err(ioError("open", ws.shown(COPY_FILE), e, COPY_FILE));
   }
   const fst = fstatSync(fd);
-  const bail = (kind: TamperKind, detail: string) => { closeSync(fd); return tamper(kind, detail, fst.size); };
+  const bail = (kind: TamperKind, detail: string) => {
+    closeSync(fd);
+    return tamper(kind, detail, fst.size);
+  };
   if (!fst.isFile() || fst.ino !== st.ino) return bail("not-a-file", "the copy is not a regular file");
   // Root can write a 0444 file anyway: the mode bits, not open(), say whether the agent made it read-only.
   if ((fst.mode & 0o200) === 0) return bail("read-only", `the copy was made read-only (mode ${(fst.mode & 0o777).toString(8)})`);
@@ -209,7 +230,10 @@ function scratch(size: number): Uint8Array {
  * match (one pass, no master read), else against the expected bytes rebuilt from the master.
  */
 function checkContent(
-  content: Uint8Array, size: number, wrote: CopyState, expectedBytes: () => Result<Uint8Array, ProlongError>,
+  content: Uint8Array,
+  size: number,
+  wrote: CopyState,
+  expectedBytes: () => Result<Uint8Array, ProlongError>,
 ): Result<TamperEvent | null, ProlongError> {
   const expected = wrote.size;
   if (size === expected && chunksMatch(content, wrote)) return ok(null);
@@ -217,7 +241,15 @@ function checkContent(
   if (exp.isErr()) return err(exp.error);
   const found = contentTamper(exp.value, content.subarray(0, Math.min(size, expected)), size);
   // Equal bytes but a checksum mismatch: the index's chunks are wrong, so do not trust them; rewrite.
-  return ok(found ?? { kind: "edited", detail: "the copy's bytes match the master but not the recorded checksums", firstDiff: 0, expectedBytes: expected, foundBytes: size });
+  return ok(
+    found ?? {
+      kind: "edited",
+      detail: "the copy's bytes match the master but not the recorded checksums",
+      firstDiff: 0,
+      expectedBytes: expected,
+      foundBytes: size,
+    },
+  );
 }
 
 /**
@@ -227,9 +259,20 @@ function checkContent(
  */
 export function contentTamper(expected: Uint8Array, head: Uint8Array, size: number): TamperEvent | null {
   const d = prefixCheck(expected, head);
-  const event = (kind: TamperKind, detail: string, firstDiff: number): TamperEvent => ({ kind, detail, firstDiff, expectedBytes: expected.length, foundBytes: size });
+  const event = (kind: TamperKind, detail: string, firstDiff: number): TamperEvent => ({
+    kind,
+    detail,
+    firstDiff,
+    expectedBytes: expected.length,
+    foundBytes: size,
+  });
   if (d !== -1) return event("edited", `the copy differs from what the harness wrote, first at byte ${d}`, d);
-  if (size > expected.length) return event("appended", `${size - expected.length} byte(s) were added after the ${expected.length} the harness wrote`, expected.length);
+  if (size > expected.length)
+    return event(
+      "appended",
+      `${size - expected.length} byte(s) were added after the ${expected.length} the harness wrote`,
+      expected.length,
+    );
   if (size < expected.length) return event("truncated", `the copy was cut to ${size} of ${expected.length} bytes`, size);
   return null;
 }
@@ -246,7 +289,10 @@ function chunksMatch(content: Uint8Array, wrote: CopyState): boolean {
 /** The bytes the harness wrote last time, rebuilt from the master and the index as they were then. */
 function expectedContent(o: SyncOptions, wrote: CopyState, mode: GridMode): Result<Uint8Array, ProlongError> {
   if (wrote.window.kind === "full") return o.master.read(0, wrote.owned);
-  return o.index.windowLookup(wrote.window, wrote.owned).andThen((sections) => renderWindow(o.master, sections, wrote.window, mode)).map((b) => b ?? new Uint8Array(0));
+  return o.index
+    .windowLookup(wrote.window, wrote.owned)
+    .andThen((sections) => renderWindow(o.master, sections, wrote.window, mode))
+    .map((b) => b ?? new Uint8Array(0));
 }
 
 /** Appends master[from, to) to the verified copy through its own fd, and into `content` for the checksums. */

@@ -9,8 +9,20 @@
 // What is found instead of a regular file is reported as a WorkspaceTamper for the caller to record and
 // repair; only real I/O failures (disk full, permissions) are errors. Linux only (/proc is required).
 import {
-  closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, renameSync, rmSync, unlinkSync,
-  writeSync, type Stats,
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  readSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeSync,
+  type Stats,
 } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { err, ok, type Result } from "neverthrow";
@@ -18,8 +30,19 @@ import { prolongError, type ProlongError } from "../errors.ts";
 
 /** How a name in the workspace is not what the harness left there. */
 export type TamperKind =
-  | "appended" | "truncated" | "edited" | "deleted" | "symlink" | "directory" | "read-only" | "hardlink" | "not-a-file"
-  | "fifo" | "device" | "socket" | "oversized"
+  | "appended"
+  | "truncated"
+  | "edited"
+  | "deleted"
+  | "symlink"
+  | "directory"
+  | "read-only"
+  | "hardlink"
+  | "not-a-file"
+  | "fifo"
+  | "device"
+  | "socket"
+  | "oversized"
   /** A logs.txt the harness did not write (the no-log arm, or before the first sync). */
   | "unexpected"
   /** The workspace directory itself was removed, moved or replaced. */
@@ -36,7 +59,12 @@ export interface WorkspaceTamper {
 export type Entry =
   | { readonly kind: "missing" }
   | { readonly kind: "file"; readonly size: number; readonly links: number; readonly ino: number; readonly mode: number }
-  | { readonly kind: Exclude<TamperKind, "appended" | "truncated" | "edited" | "deleted" | "read-only" | "hardlink" | "oversized" | "unexpected" | "replaced"> };
+  | {
+      readonly kind: Exclude<
+        TamperKind,
+        "appended" | "truncated" | "edited" | "deleted" | "read-only" | "hardlink" | "oversized" | "unexpected" | "replaced"
+      >;
+    };
 
 /** A regular file's bytes, or why it was not read. */
 export type ReadOutcome =
@@ -82,13 +110,14 @@ export class WorkspaceDir {
       if (code(e) !== "ENOENT") return err(ioError("inspect", this.path, e));
     }
     if (st && st.isDirectory() && st.ino === this.ino && st.dev === this.dev) return ok(null);
-    const detail = st === null
-      ? "the workspace directory was deleted; a fresh one was made"
-      : st.isSymbolicLink()
-        ? `the workspace was replaced by a symlink to ${safeReadlink(this.path)}; a fresh directory was made`
-        : st.isDirectory()
-          ? "the workspace was replaced by another directory; the harness now uses that one"
-          : "the workspace was replaced by something that is not a directory; a fresh directory was made";
+    const detail =
+      st === null
+        ? "the workspace directory was deleted; a fresh one was made"
+        : st.isSymbolicLink()
+          ? `the workspace was replaced by a symlink to ${safeReadlink(this.path)}; a fresh directory was made`
+          : st.isDirectory()
+            ? "the workspace was replaced by another directory; the harness now uses that one"
+            : "the workspace was replaced by something that is not a directory; a fresh directory was made";
     if (st !== null && !st.isDirectory()) {
       try {
         unlinkSync(this.path);
@@ -127,7 +156,11 @@ export class WorkspaceDir {
     const e = before.value;
     if (e.kind === "missing") return ok({ kind: "missing" });
     if (e.kind !== "file") return ok({ kind: "tamper", tamper: structural(name, e.kind, this.at(name)) });
-    if (e.links > 1) return ok({ kind: "tamper", tamper: { file: name, kind: "hardlink", detail: `${name} has ${e.links} names (hard links)` } });
+    if (e.links > 1)
+      return ok({
+        kind: "tamper",
+        tamper: { file: name, kind: "hardlink", detail: `${name} has ${e.links} names (hard links)` },
+      });
     if (e.size > cap) return ok({ kind: "tamper", tamper: oversized(name, e.size, cap) });
     let fd: number;
     try {
@@ -135,15 +168,25 @@ export class WorkspaceDir {
     } catch (err_) {
       const c = code(err_);
       if (c === "ENOENT") return ok({ kind: "missing" });
-      if (c === "ELOOP") return ok({ kind: "tamper", tamper: { file: name, kind: "symlink", detail: `${name} became a symlink while being opened` } });
-      if (c === "EACCES" || c === "EPERM") return ok({ kind: "tamper", tamper: { file: name, kind: "read-only", detail: `${name} cannot be read (${c})` } });
+      if (c === "ELOOP")
+        return ok({
+          kind: "tamper",
+          tamper: { file: name, kind: "symlink", detail: `${name} became a symlink while being opened` },
+        });
+      if (c === "EACCES" || c === "EPERM")
+        return ok({ kind: "tamper", tamper: { file: name, kind: "read-only", detail: `${name} cannot be read (${c})` } });
       return err(ioError("open", this.shown(name), err_, name));
     }
     try {
       const st = fstatSync(fd);
       // The file opened must be the one inspected: a swap between lstat and open is caught here.
-      if (!st.isFile() || st.ino !== e.ino) return ok({ kind: "tamper", tamper: { file: name, kind: "not-a-file", detail: `${name} changed while being opened` } });
-      if (st.nlink > 1) return ok({ kind: "tamper", tamper: { file: name, kind: "hardlink", detail: `${name} has ${st.nlink} names (hard links)` } });
+      if (!st.isFile() || st.ino !== e.ino)
+        return ok({ kind: "tamper", tamper: { file: name, kind: "not-a-file", detail: `${name} changed while being opened` } });
+      if (st.nlink > 1)
+        return ok({
+          kind: "tamper",
+          tamper: { file: name, kind: "hardlink", detail: `${name} has ${st.nlink} names (hard links)` },
+        });
       // One byte more than the cap: a file that grows past it while being read is refused, not truncated.
       const buf = new Uint8Array(Math.min(st.size, cap) + 1);
       let got = 0;
@@ -181,7 +224,11 @@ export class WorkspaceDir {
       }
       renameSync(tmp, this.at(name));
     } catch (e) {
-      try { unlinkSync(tmp); } catch { /* it may not exist */ }
+      try {
+        unlinkSync(tmp);
+      } catch {
+        /* it may not exist */
+      }
       return err(ioError("write", this.shown(name), e, name));
     }
     return ok(undefined);
@@ -281,10 +328,11 @@ function code(e: unknown): string | undefined {
 /** An I/O failure in the workspace: disk full and permissions get their own fix. */
 export function ioError(what: string, path: string, e: unknown, name?: string): ProlongError {
   const c = code(e);
-  const fix = c === "ENOSPC" || c === "EDQUOT"
-    ? "the disk is full: free space, then `prolong resume` the run"
-    : c === "EROFS" || c === "EACCES" || c === "EPERM"
-      ? "make the run directory writable for the harness, then `prolong resume` the run"
-      : "check that the workspace exists and the harness can write to it, then `prolong resume` the run";
+  const fix =
+    c === "ENOSPC" || c === "EDQUOT"
+      ? "the disk is full: free space, then `prolong resume` the run"
+      : c === "EROFS" || c === "EACCES" || c === "EPERM"
+        ? "make the run directory writable for the harness, then `prolong resume` the run"
+        : "check that the workspace exists and the harness can write to it, then `prolong resume` the run";
   return prolongError("workspace-io", `cannot ${what} ${name ?? "the workspace"}: ${(e as Error).message}`, { path, fix });
 }

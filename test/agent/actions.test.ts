@@ -26,15 +26,38 @@ describe("parseActionEntry", () => {
   });
   test("the grammar's edges: spaces anywhere between tokens, case, the object form only for ACTION6", () => {
     const good: Record<string, object> = {
-      "reset": { id: 0 }, "RESET()": { id: 0 }, "RESET( { } )": { id: 0 }, "\tACTION2 ( )\n": { id: 2 }, "Action4({})": { id: 4 },
-      "ACTION6 ( 1 , 2 )": { id: 6, x: 1, y: 2 }, 'action6( { "x" : 3 , "y" : 4 } )': { id: 6, x: 3, y: 4 }, "ACTION6(007,08)": { id: 6, x: 7, y: 8 },
+      reset: { id: 0 },
+      "RESET()": { id: 0 },
+      "RESET( { } )": { id: 0 },
+      "\tACTION2 ( )\n": { id: 2 },
+      "Action4({})": { id: 4 },
+      "ACTION6 ( 1 , 2 )": { id: 6, x: 1, y: 2 },
+      'action6( { "x" : 3 , "y" : 4 } )': { id: 6, x: 3, y: 4 },
+      "ACTION6(007,08)": { id: 6, x: 7, y: 8 },
       "\u00a0ACTION1\u2003": { id: 1 },
     };
     for (const [text, action] of Object.entries(good)) expect(parseActionEntry(text)._unsafeUnwrap()).toEqual(action as never);
     const bad = [
-      "", "ACTION", "ACTION0", "ACTION 1", "ACTION12", "ACTION1x", "RESETX", "ACTION6(1)", "ACTION6(1,)", "ACTION6(,1)", "ACTION6(1,2",
-      "ACTION6(1,2))", "ACTION6 1,2", 'ACTION1({"x": 1, "y": 2})', 'RESET({"x": 1, "y": 2})', 'ACTION6({"y": 1, "x": 2})', "ACTION6(1.5,2)",
-      "ACTION6(--1,2)", "ACTION6({)", "(ACTION1)",
+      "",
+      "ACTION",
+      "ACTION0",
+      "ACTION 1",
+      "ACTION12",
+      "ACTION1x",
+      "RESETX",
+      "ACTION6(1)",
+      "ACTION6(1,)",
+      "ACTION6(,1)",
+      "ACTION6(1,2",
+      "ACTION6(1,2))",
+      "ACTION6 1,2",
+      'ACTION1({"x": 1, "y": 2})',
+      'RESET({"x": 1, "y": 2})',
+      'ACTION6({"y": 1, "x": 2})',
+      "ACTION6(1.5,2)",
+      "ACTION6(--1,2)",
+      "ACTION6({)",
+      "(ACTION1)",
     ];
     for (const text of bad) expect(parseActionEntry(text).isErr()).toBe(true);
   });
@@ -59,12 +82,18 @@ describe("parseActions", () => {
     expect(b.stop).toBe(false);
   });
   test("discards entries beyond the cap with a warning naming them", () => {
-    const b = parseActions(JSON.stringify({ actions: ["ACTION1", "ACTION2", "ACTION3", "ACTION4"] }), { ...opts, cap: 2 })._unsafeUnwrap();
+    const b = parseActions(JSON.stringify({ actions: ["ACTION1", "ACTION2", "ACTION3", "ACTION4"] }), {
+      ...opts,
+      cap: 2,
+    })._unsafeUnwrap();
     expect(b.actions).toEqual([{ id: 1 }, { id: 2 }]);
     expect(b.warnings).toEqual(["2 action(s) beyond the cap of 2 discarded: 'ACTION3, ACTION4'"]);
   });
   test("drops invalid and unavailable entries, naming each", () => {
-    const b = parseActions('{"actions": ["ACTION1", "fly", "ACTION5", "ACTION6(99,1)"]}', { ...opts, available: [1, 2, 6] })._unsafeUnwrap();
+    const b = parseActions('{"actions": ["ACTION1", "fly", "ACTION5", "ACTION6(99,1)"]}', {
+      ...opts,
+      available: [1, 2, 6],
+    })._unsafeUnwrap();
     expect(b.actions).toEqual([{ id: 1 }]);
     expect(b.warnings.length).toBe(3);
     expect(b.warnings[0]).toContain("'fly'");

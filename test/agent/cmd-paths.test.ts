@@ -49,34 +49,78 @@ describe("checkCommandPaths", () => {
 });
 
 describe("through the real CLI", () => {
-  test.skipIf(probeBwrap() === null)("--cmd 'python3 /tmp/x/agent.py' under bwrap (needs bwrap): exit 2 before any call, no run directory", () => {
-    const scratch = mkdtempSync(path.join(tmpdir(), "prolong-cmd-"));
-    mkdirSync(path.join(scratch, "x"));
-    writeFileSync(path.join(scratch, "x", "agent.py"), "print('never runs')\n");
-    const runs = path.join(scratch, "runs");
-    const r = prolong(["play", "glide", "--agent", "command", "--cmd", `/usr/bin/python3 ${scratch}/x/agent.py`, "--sandbox", "bwrap", "--runs-dir", runs]);
-    expect(r.code).toBe(2);
-    expect(r.err).toContain("private, empty /tmp");
-    expect(r.err).toContain("--sandbox none");
-    expect(readdirSync(runs)).toEqual([]);
-  });
+  test.skipIf(probeBwrap() === null)(
+    "--cmd 'python3 /tmp/x/agent.py' under bwrap (needs bwrap): exit 2 before any call, no run directory",
+    () => {
+      const scratch = mkdtempSync(path.join(tmpdir(), "prolong-cmd-"));
+      mkdirSync(path.join(scratch, "x"));
+      writeFileSync(path.join(scratch, "x", "agent.py"), "print('never runs')\n");
+      const runs = path.join(scratch, "runs");
+      const r = prolong([
+        "play",
+        "glide",
+        "--agent",
+        "command",
+        "--cmd",
+        `/usr/bin/python3 ${scratch}/x/agent.py`,
+        "--sandbox",
+        "bwrap",
+        "--runs-dir",
+        runs,
+      ]);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain("private, empty /tmp");
+      expect(r.err).toContain("--sandbox none");
+      expect(readdirSync(runs)).toEqual([]);
+    },
+  );
 
   test("the summary names the sandbox: in-process for the explorer, none for an unconfined command", () => {
     const runs = mkdtempSync(path.join(tmpdir(), "prolong-sbx-"));
     const explorer = prolong(["play", "glide", "--max-actions", "2", "--runs-dir", runs, "--quiet"]);
     expect(explorer.out).toContain("sandbox    none needed: the built-in agent runs inside prolong");
     const cmd = `echo '{"actions":["ACTION1","ACTION2"]}' > actions.json`;
-    const command = prolong(["play", "glide", "--max-actions", "2", "--agent", "command", "--cmd", cmd, "--sandbox", "none", "--runs-dir", runs, "--quiet"]);
+    const command = prolong([
+      "play",
+      "glide",
+      "--max-actions",
+      "2",
+      "--agent",
+      "command",
+      "--cmd",
+      cmd,
+      "--sandbox",
+      "none",
+      "--runs-dir",
+      runs,
+      "--quiet",
+    ]);
     expect(command.code).toBe(0);
     expect(command.out).toContain("sandbox    none: the agent ran unconfined");
     const stamp = readdirSync(runs).sort().at(-1)!;
-    expect(readFileSync(path.join(runs, stamp, "glide", "summary.txt"), "utf8")).toContain("sandbox    none: the agent ran unconfined");
+    expect(readFileSync(path.join(runs, stamp, "glide", "summary.txt"), "utf8")).toContain(
+      "sandbox    none: the agent ran unconfined",
+    );
   });
 
   test.skipIf(probeBwrap() === null)("under bwrap (needs bwrap) the summary says so", () => {
     const runs = mkdtempSync(path.join(tmpdir(), "prolong-sbx-"));
     const cmd = `echo '{"actions":["ACTION1","ACTION2"]}' > actions.json`;
-    const r = prolong(["play", "glide", "--max-actions", "2", "--agent", "command", "--cmd", cmd, "--sandbox", "bwrap", "--runs-dir", runs, "--quiet"]);
+    const r = prolong([
+      "play",
+      "glide",
+      "--max-actions",
+      "2",
+      "--agent",
+      "command",
+      "--cmd",
+      cmd,
+      "--sandbox",
+      "bwrap",
+      "--runs-dir",
+      runs,
+      "--quiet",
+    ]);
     expect(r.err).toBe("");
     expect(r.out).toContain("sandbox    bwrap (");
   });

@@ -54,7 +54,16 @@ describe("the screen", () => {
   const view = { frame: first, info: game.info, action: 0, maxActions: 100, attempt: 1, levelActions: [0] };
 
   test("80x24: status on the top row, ruler, y labels, keys on the bottom row; nothing longer than 80", () => {
-    const { text, layout } = renderScreen({ board, status: statusLine(view), message: "", help: "keys", cols: 80, rows: 24, clickable: true, top: 0 });
+    const { text, layout } = renderScreen({
+      board,
+      status: statusLine(view),
+      message: "",
+      help: "keys",
+      cols: 80,
+      rows: 24,
+      clickable: true,
+      top: 0,
+    });
     const rows = text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").split("\r\n");
     expect(rows.length).toBe(24);
     expect(rows[0]).toStartWith("Vault · level 1/7");
@@ -81,9 +90,30 @@ describe("the screen", () => {
       return { width: 64, height: 64, cells };
     };
     const before = grid(() => 0);
-    expect(followChange(before, grid((y) => (y >= 50 && y < 56 ? 3 : 0)), 0, 20)).toBe(24);
-    expect(followChange(before, grid((y) => (y === 63 ? 3 : 0)), 0, 20)).toBe(0);
-    expect(followChange(before, grid((y) => (y === 5 ? 3 : 0)), 24, 20)).toBe(0);
+    expect(
+      followChange(
+        before,
+        grid((y) => (y >= 50 && y < 56 ? 3 : 0)),
+        0,
+        20,
+      ),
+    ).toBe(24);
+    expect(
+      followChange(
+        before,
+        grid((y) => (y === 63 ? 3 : 0)),
+        0,
+        20,
+      ),
+    ).toBe(0);
+    expect(
+      followChange(
+        before,
+        grid((y) => (y === 5 ? 3 : 0)),
+        24,
+        20,
+      ),
+    ).toBe(0);
   });
 
   test("status and level messages", () => {
@@ -102,12 +132,24 @@ describe("the human agent over a fake terminal", () => {
     const { humanAgent } = await import("../../src/agent/human.ts");
     const input = new PassThrough();
     let screen = "";
-    const agent = humanAgent({ input, output: { write: (t: string) => (screen += t), columns: 80, rows: 24 }, interrupt: () => {} });
+    const agent = humanAgent({
+      input,
+      output: { write: (t: string) => (screen += t), columns: 80, rows: 24 },
+      interrupt: () => {},
+    });
     const workspace = mkdtempSync(path.join(tmpdir(), "prolong-human-ws-"));
     const game = createGame("glide", { seed: 0 })._unsafeUnwrap();
     const frame = game.reset();
     const turn = (over: Partial<{ attempt: number; action: number; frame: typeof frame; levelActions: number[] }>) =>
-      agent.turn({ workspace, prompt: "", turn: 1, availableActions: frame.availableActions, actionCap: 20, seed: 0, view: { frame, info: game.info, action: 0, maxActions: 50, attempt: 1, levelActions: [0], ...over } });
+      agent.turn({
+        workspace,
+        prompt: "",
+        turn: 1,
+        availableActions: frame.availableActions,
+        actionCap: 20,
+        seed: 0,
+        view: { frame, info: game.info, action: 0, maxActions: 50, attempt: 1, levelActions: [0], ...over },
+      });
     const first = turn({});
     input.write("sd"); // two keys in one chunk: two turns' worth
     expect((await first).isOk()).toBe(true);

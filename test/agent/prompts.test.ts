@@ -7,7 +7,15 @@ import path from "node:path";
 import { firstTurnPrompt, instructionsText, nextTurnPrompt, resumePrompt, type PromptContext } from "../../src/agent/prompts.ts";
 import type { LogWindow } from "../../src/config/log-window.ts";
 
-const base: PromptContext = { gameId: "glide", availableActions: [1, 2, 3, 4], actionCap: 20, maxActions: 500, window: { kind: "full" } as LogWindow, stateless: false, episodes: 1 };
+const base: PromptContext = {
+  gameId: "glide",
+  availableActions: [1, 2, 3, 4],
+  actionCap: 20,
+  maxActions: 500,
+  window: { kind: "full" } as LogWindow,
+  stateless: false,
+  episodes: 1,
+};
 const ARMS: Record<string, PromptContext> = {
   "full-log": base,
   "last-5": { ...base, window: { kind: "last", sections: 5 } },
@@ -72,7 +80,9 @@ describe("each turn's prompt says what the agent has now", () => {
     expect(resumePrompt(c, summary)).toContain(line);
   });
   test("a lifetime's prompt names the episode and where the earlier ones are", () => {
-    expect(nextTurnPrompt({ ...ARMS["lifetime-5"]!, episode: 2 }, summary)).toContain("Episode 2 of 5; the earlier episodes are in the log before this one's INITIAL STATE section. logs.txt holds everything so far.");
+    expect(nextTurnPrompt({ ...ARMS["lifetime-5"]!, episode: 2 }, summary)).toContain(
+      "Episode 2 of 5; the earlier episodes are in the log before this one's INITIAL STATE section. logs.txt holds everything so far.",
+    );
     expect(nextTurnPrompt({ ...ARMS["lifetime-5"]!, episode: 1 }, summary)).toContain("Episode 1 of 5. logs.txt");
     expect(nextTurnPrompt({ ...base, episode: 1 }, summary)).not.toContain("Episode");
   });

@@ -30,7 +30,13 @@ const STRAYS: Record<string, string> = {
 async function turn(sandbox: Sandbox, script: string, timeoutSec = 60) {
   const ws = mkdtempSync(join(tmpdir(), "prolong-turn-"));
   // Every process of the turn appears in ps under its host pid; list the sleeps by the workspace in their cwd.
-  const outcome = await runInGroup({ argv: sandbox.wrap(["sh", "-c", script], { workspace: ws }), cwd: ws, env: { PATH: process.env["PATH"] }, stdin: null, timeoutSec });
+  const outcome = await runInGroup({
+    argv: sandbox.wrap(["sh", "-c", script], { workspace: ws }),
+    cwd: ws,
+    env: { PATH: process.env["PATH"] },
+    stdin: null,
+    timeoutSec,
+  });
   return { ws, outcome };
 }
 

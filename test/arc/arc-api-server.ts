@@ -24,7 +24,9 @@ function toArcFrame(gameId: string, guid: string, f: FrameData, actionId: number
   return {
     game_id: gameId,
     guid,
-    frame: f.frames.map((g) => Array.from({ length: g.height }, (_, y) => Array.from(g.cells.subarray(y * g.width, (y + 1) * g.width)))),
+    frame: f.frames.map((g) =>
+      Array.from({ length: g.height }, (_, y) => Array.from(g.cells.subarray(y * g.width, (y + 1) * g.width))),
+    ),
     state: f.state,
     levels_completed: f.levelsCompleted,
     win_levels: f.winLevels,
@@ -42,7 +44,8 @@ export function startFakeArc(gameIds: readonly string[]): FakeArc {
   let failing = { status: 0, count: 0, retryAfter: undefined as string | undefined };
   const cookieValue = crypto.randomUUID();
   const json = (body: unknown, status = 200, headers: Record<string, string> = {}) => Response.json(body, { status, headers });
-  const error = (status: number, message: string) => json({ error: status === 400 ? "VALIDATION_ERROR" : "SERVER_ERROR", message }, status);
+  const error = (status: number, message: string) =>
+    json({ error: status === 400 ? "VALIDATION_ERROR" : "SERVER_ERROR", message }, status);
   const infoOf = (id: string) => {
     const g = createGame(id, { seed: 0 })._unsafeUnwrap();
     return { game_id: id, title: g.info.title, tags: [...g.info.tags], baselines: [...g.info.baselineActions] };
@@ -59,7 +62,13 @@ export function startFakeArc(gameIds: readonly string[]): FakeArc {
       requests.push({ method: req.method, path, cookie, body });
       if (req.headers.get("x-api-key") !== KEY) return error(401, "invalid or missing X-API-Key");
 
-      if (req.method === "GET" && path === "/api/games") return json(gameIds.map((id) => { const { baselines: _, ...rest } = infoOf(id); return rest; }));
+      if (req.method === "GET" && path === "/api/games")
+        return json(
+          gameIds.map((id) => {
+            const { baselines: _, ...rest } = infoOf(id);
+            return rest;
+          }),
+        );
       const gameMatch = /^\/api\/games\/([^/]+)$/.exec(path);
       if (req.method === "GET" && gameMatch) {
         const id = gameIds.find((g) => g === gameMatch[1] || g.startsWith(`${gameMatch[1]}-`));
@@ -89,13 +98,23 @@ export function startFakeArc(gameIds: readonly string[]): FakeArc {
         if (!card) return error(404, `scorecard ${id} not found`);
         cards.delete(id);
         closedCards.push(id);
-        return json({ card_id: id, tags: card.tags, environments: card.guids.map((guid) => ({ id: sessions.get(guid)!.gameId, runs: [{ guid, actions: sessions.get(guid)!.actions }] })) });
+        return json({
+          card_id: id,
+          tags: card.tags,
+          environments: card.guids.map((guid) => ({
+            id: sessions.get(guid)!.gameId,
+            runs: [{ guid, actions: sessions.get(guid)!.actions }],
+          })),
+        });
       }
       const cmd = /^\/api\/cmd\/(RESET|ACTION[1-7])$/.exec(path);
       if (req.method === "POST" && cmd) {
         if (failing.count > 0) {
           failing.count--;
-          return new Response("busy", { status: failing.status, headers: failing.retryAfter !== undefined ? { "Retry-After": failing.retryAfter } : {} });
+          return new Response("busy", {
+            status: failing.status,
+            headers: failing.retryAfter !== undefined ? { "Retry-After": failing.retryAfter } : {},
+          });
         }
         if (!cookie) return error(400, "session cookie missing: requests of one game must carry the cookie the service set");
         const gameId = String(body.game_id ?? "");
@@ -107,7 +126,12 @@ export function startFakeArc(gameIds: readonly string[]): FakeArc {
           if (!gameIds.includes(gameId)) return error(400, `game ${gameId} not found`);
           guid = crypto.randomUUID();
           card.guids.push(guid);
-          sessions.set(guid, { game: createGame(gameId, { seed: 0 })._unsafeUnwrap(), gameId, card: String(body.card_id), actions: 0 });
+          sessions.set(guid, {
+            game: createGame(gameId, { seed: 0 })._unsafeUnwrap(),
+            gameId,
+            card: String(body.card_id),
+            actions: 0,
+          });
         }
         const s = sessions.get(guid);
         if (!s) return error(400, "missing `guid` for any action other than RESET");

@@ -70,18 +70,28 @@ describe.skipIf(!ready)("playing ft09 under --env arc-local", () => {
     const cmd = publishedAgentCommand(publishedBatches(sections));
     const root = tempRoot();
     scratch.push(root);
-    const run = await playGame({ game: "ft09-0d8bbf25", env: "arc-local", arcGames: games, agent: "command", cmd, sandbox: "none", maxActions: 500 }, root);
+    const run = await playGame(
+      { game: "ft09-0d8bbf25", env: "arc-local", arcGames: games, agent: "command", cmd, sandbox: "none", maxActions: 500 },
+      root,
+    );
     expect(run.end.reason).toBe("win");
     // Every byte is the published one except the [PLAN] text of later batch steps: the published harness kept
     // a separate short plan, ours repeats the answer's part after its last "[PLAN]" (prompts.ts splitPlan).
     // (format.ts's one documented normalisation applies too: a doubled [PLAN] line is escaped.)
     const ours = parseLog(run.master).sections;
     expect(ours.length).toBe(sections.length);
-    expect(run.master).toBe(writeLog(sections.map((s, i) => ({ ...s, plan: ours[i]!.plan })), "ascii"));
+    expect(run.master).toBe(
+      writeLog(
+        sections.map((s, i) => ({ ...s, plan: ours[i]!.plan })),
+        "ascii",
+      ),
+    );
     const heads = sections.filter((s) => s.header.planStep?.step === 1);
     expect(heads.length).toBe(9);
     for (const h of heads) expect(ours[h.header.action]!.plan).toBe(h.plan!.trim());
-    const card = JSON.parse(readFileSync(join(FIXTURES, "ft09", "scorecard.json"), "utf8")) as { environments: { runs: { level_actions: number[]; score: number; state: string }[] }[] };
+    const card = JSON.parse(readFileSync(join(FIXTURES, "ft09", "scorecard.json"), "utf8")) as {
+      environments: { runs: { level_actions: number[]; score: number; state: string }[] }[];
+    };
     const server = card.environments[0]!.runs.find((r) => r.state === "WIN")!;
     expect(run.summary.episodes[0]!.levelActions).toEqual(server.level_actions);
     expect(run.summary.rhae).toBe(server.score);
@@ -133,7 +143,15 @@ describe.skipIf(!ready)("a bridge that dies", () => {
       ].join("\n"),
     );
     const cmd = publishedAgentCommand(publishedBatches(parseLog(published("ft09")).sections));
-    const fields = { game: "ft09", env: "arc-local" as const, arcGames: dir, agent: "command" as const, cmd, sandbox: "none" as const, maxActions: 30 };
+    const fields = {
+      game: "ft09",
+      env: "arc-local" as const,
+      arcGames: dir,
+      agent: "command" as const,
+      cmd,
+      sandbox: "none" as const,
+      maxActions: 30,
+    };
     const reference = await playGame(fields, tempRoot());
     scratch.push(reference.session.paths.dir);
 
@@ -170,7 +188,16 @@ describe.skipIf(!ready)("a bridge that dies", () => {
     cpSync(join(games, "ft09", "0d8bbf25"), join(dir, "ft09", "0d8bbf25"), { recursive: true });
     appendFileSync(
       join(dir, "ft09", "0d8bbf25", "ft09.py"),
-      ["", "_perform = Ft09.perform_action", "def _picky(self, action, *a, **k):", "    if action.id.value == 5:", "        raise RuntimeError('ACTION5 is broken in this copy')", "    return _perform(self, action, *a, **k)", "Ft09.perform_action = _picky", ""].join("\n"),
+      [
+        "",
+        "_perform = Ft09.perform_action",
+        "def _picky(self, action, *a, **k):",
+        "    if action.id.value == 5:",
+        "        raise RuntimeError('ACTION5 is broken in this copy')",
+        "    return _perform(self, action, *a, **k)",
+        "Ft09.perform_action = _picky",
+        "",
+      ].join("\n"),
     );
     const env = arcLocalEnv({ gamesDir: dir, game: "ft09", seed: 0 })._unsafeUnwrap();
     try {

@@ -18,7 +18,10 @@ beforeAll(() => {
 });
 afterAll(() => {
   arc.stop();
-  for (const [k, v] of [["ARC_API_KEY", saved.key], ["PROLONG_ARC_URL", saved.url]] as const) {
+  for (const [k, v] of [
+    ["ARC_API_KEY", saved.key],
+    ["PROLONG_ARC_URL", saved.url],
+  ] as const) {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
   }

@@ -19,8 +19,10 @@ export interface ArcSetup {
 export function arcSetup(): ArcSetup | string {
   const engine = process.env.PROLONG_ARC_ENGINE;
   const games = process.env.PROLONG_ARC_GAMES;
-  if (!engine || !games) return "PROLONG_ARC_ENGINE and PROLONG_ARC_GAMES are not both set (see docs/arc.md to fetch ARC's engine and games)";
-  if (!existsSync(path.join(engine, "arcengine", "__init__.py"))) return `PROLONG_ARC_ENGINE=${engine} holds no arcengine/__init__.py`;
+  if (!engine || !games)
+    return "PROLONG_ARC_ENGINE and PROLONG_ARC_GAMES are not both set (see docs/arc.md to fetch ARC's engine and games)";
+  if (!existsSync(path.join(engine, "arcengine", "__init__.py")))
+    return `PROLONG_ARC_ENGINE=${engine} holds no arcengine/__init__.py`;
   if (!existsSync(games)) return `PROLONG_ARC_GAMES=${games} does not exist`;
   return { engine, games };
 }

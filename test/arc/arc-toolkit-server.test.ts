@@ -35,7 +35,11 @@ const saved = { key: process.env.ARC_API_KEY, url: process.env.PROLONG_ARC_URL }
  * that app.run binds through werkzeug's make_server on port 0 and prints the port once the socket listens:
  * the test waits for that line — the server is accepting from then on — instead of polling a health check.
  */
-async function startToolkitServer(s: { engine: string; games: string; toolkit: string }): Promise<{ proc: Bun.Subprocess<"ignore", "pipe", "pipe">; url: string }> {
+async function startToolkitServer(s: {
+  engine: string;
+  games: string;
+  toolkit: string;
+}): Promise<{ proc: Bun.Subprocess<"ignore", "pipe", "pipe">; url: string }> {
   const script = [
     "import flask",
     "from werkzeug.serving import make_server",
@@ -48,7 +52,12 @@ async function startToolkitServer(s: { engine: string; games: string; toolkit: s
     `a = Arcade(operation_mode=OperationMode.OFFLINE, environments_dir=${JSON.stringify(s.games)})`,
     `a.listen_and_serve(host="127.0.0.1")`,
   ].join("\n");
-  const proc = Bun.spawn(["python3", "-c", script], { env: { ...process.env, PYTHONPATH: [s.engine, s.toolkit].join(":") }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(["python3", "-c", script], {
+    env: { ...process.env, PYTHONPATH: [s.engine, s.toolkit].join(":") },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   // Both streams are drained for the server's whole life (werkzeug logs every request to stderr; a full pipe
   // would stall it). The toolkit logs to stdout too: the port is on the line our run() prints; stdout ending
   // before it means the server died.
@@ -72,7 +81,9 @@ async function lineMatching(stream: ReadableStream<Uint8Array>, re: RegExp): Pro
     for (const l of lines) {
       const m = l.match(re);
       if (m) {
-        void (async () => { while (!(await reader.read()).done); })();
+        void (async () => {
+          while (!(await reader.read()).done);
+        })();
         return m;
       }
     }
@@ -90,7 +101,10 @@ beforeAll(async () => {
 
 afterAll(() => {
   server?.kill();
-  for (const [k, v] of [["ARC_API_KEY", saved.key], ["PROLONG_ARC_URL", saved.url]] as const) {
+  for (const [k, v] of [
+    ["ARC_API_KEY", saved.key],
+    ["PROLONG_ARC_URL", saved.url],
+  ] as const) {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
   }
@@ -103,7 +117,12 @@ describe.skipIf(!ready)("arc-online against ARC's toolkit server", () => {
     const run = await playGame({ game: "ft09", env: "arc-online", agent: "command", cmd, sandbox: "none", maxActions: 500 });
     expect(run.end.reason).toBe("win");
     const ours = parseLog(run.master).sections;
-    expect(run.master).toBe(writeLog(sections.map((s, i) => ({ ...s, plan: ours[i]!.plan })), "ascii"));
+    expect(run.master).toBe(
+      writeLog(
+        sections.map((s, i) => ({ ...s, plan: ours[i]!.plan })),
+        "ascii",
+      ),
+    );
     const card = JSON.parse(readFileSync(join(run.session.paths.dir, "arc-scorecard.json"), "utf8"));
     const env = card.scorecard.environments[0];
     expect(env.id).toBe("ft09-0d8bbf25");

@@ -24,7 +24,10 @@ const MAIN = join(import.meta.dir, "../../src/main.ts");
 
 /** Why the bridge cannot run here (no Python 3.11+, no numpy), or null. */
 function missingPython(): string | null {
-  const probe = Bun.spawnSync([process.env.PROLONG_PYTHON ?? "python3", "-c", "import sys, numpy; assert sys.version_info >= (3, 11)"], { stderr: "pipe" });
+  const probe = Bun.spawnSync(
+    [process.env.PROLONG_PYTHON ?? "python3", "-c", "import sys, numpy; assert sys.version_info >= (3, 11)"],
+    { stderr: "pipe" },
+  );
   return probe.exitCode === 0 ? null : "python3 ≥ 3.11 with numpy is not installed (apt-get install python3 python3-numpy)";
 }
 const missing = missingPython();
@@ -43,7 +46,10 @@ afterAll(() => {
 
 /** Turn 1 lights the lamp (a two-frame animation) and clears level 1; turn 2 clears level 2; then the same again. */
 function tn01Agent(): Agent {
-  const batches = [["ACTION6(56,56)", "ACTION4", "ACTION4", "ACTION4", "ACTION4"], ["ACTION2", "ACTION2", "ACTION4", "ACTION4", "ACTION4", "ACTION4"]];
+  const batches = [
+    ["ACTION6(56,56)", "ACTION4", "ACTION4", "ACTION4", "ACTION4"],
+    ["ACTION2", "ACTION2", "ACTION4", "ACTION4", "ACTION4", "ACTION4"],
+  ];
   return {
     name: "tn01-script",
     async turn(input) {
@@ -89,7 +95,11 @@ describe.skipIf(missing !== null)(`the bridge protocol on the stand-in engine${s
   test("prolong replay of the run: every board matches; one edited cell is reported as that section", async () => {
     const run = await playGame(fields(GAMES), tempRoot(), { agent: tn01Agent() });
     const dir = run.session.paths.dir;
-    const same = Bun.spawnSync([process.execPath, MAIN, "replay", dir, "--json"], { stdout: "pipe", stderr: "pipe", env: { ...process.env, PROLONG_ARC_ENGINE: STAND_IN } });
+    const same = Bun.spawnSync([process.execPath, MAIN, "replay", dir, "--json"], {
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { ...process.env, PROLONG_ARC_ENGINE: STAND_IN },
+    });
     expect(same.stderr.toString()).toBe("");
     expect(same.exitCode).toBe(0);
     const report = JSON.parse(same.stdout.toString()) as { sections: number; differences: unknown[] };
@@ -99,7 +109,10 @@ describe.skipIf(missing !== null)(`the bridge protocol on the stand-in engine${s
     sections[6]!.board.cells[0] = 15;
     const edited = join(tempRoot(), "logs.txt");
     writeFileSync(edited, writeLog(sections, "ascii"));
-    const diff = Bun.spawnSync([process.execPath, MAIN, "replay", edited, "--game", "tn01", "--env", "arc-local", "--arc-games", GAMES, "--json"], { stdout: "pipe", stderr: "pipe", env: { ...process.env, PROLONG_ARC_ENGINE: STAND_IN } });
+    const diff = Bun.spawnSync(
+      [process.execPath, MAIN, "replay", edited, "--game", "tn01", "--env", "arc-local", "--arc-games", GAMES, "--json"],
+      { stdout: "pipe", stderr: "pipe", env: { ...process.env, PROLONG_ARC_ENGINE: STAND_IN } },
+    );
     expect(diff.exitCode).toBe(1);
     const r = JSON.parse(diff.stdout.toString()) as { differences: { section: number; what: string[] }[] };
     expect(r.differences.map((d) => d.section)).toEqual([6]);
@@ -107,7 +120,18 @@ describe.skipIf(missing !== null)(`the bridge protocol on the stand-in engine${s
   });
 
   test("a game that raises while stepping: an error naming the game file and Python's message; the bridge goes on", async () => {
-    const { dir, file } = patchedGames(["", "_perform = Tn01.perform_action", "def _picky(self, action, *a, **k):", "    if action.id.value == 5:", "        raise RuntimeError('ACTION5 is broken in this copy')", "    return _perform(self, action, *a, **k)", "Tn01.perform_action = _picky", ""].join("\n"));
+    const { dir, file } = patchedGames(
+      [
+        "",
+        "_perform = Tn01.perform_action",
+        "def _picky(self, action, *a, **k):",
+        "    if action.id.value == 5:",
+        "        raise RuntimeError('ACTION5 is broken in this copy')",
+        "    return _perform(self, action, *a, **k)",
+        "Tn01.perform_action = _picky",
+        "",
+      ].join("\n"),
+    );
     const env = arcLocalEnv({ gamesDir: dir, game: "tn01", seed: 0 })._unsafeUnwrap();
     try {
       expect((await env.reset()).isOk()).toBe(true);
@@ -122,12 +146,30 @@ describe.skipIf(missing !== null)(`the bridge protocol on the stand-in engine${s
   });
 
   test("a bridge that dies mid-run: the run ends game-failed with Python's stderr, and resumes to the uninterrupted log", async () => {
-    const { dir } = patchedGames(["", "import os as _os, sys as _sys", "_perform = Tn01.perform_action", "_calls = [0]", "def _dying(self, *a, **k):", "    _calls[0] += 1", "    if _calls[0] > int(_os.environ.get('PROLONG_TEST_DIE_AFTER', '1000000')):", "        _sys.stderr.write('simulated engine crash after %d calls\\n' % (_calls[0] - 1))", "        _sys.stderr.flush()", "        _os._exit(3)", "    return _perform(self, *a, **k)", "Tn01.perform_action = _dying", ""].join("\n"));
+    const { dir } = patchedGames(
+      [
+        "",
+        "import os as _os, sys as _sys",
+        "_perform = Tn01.perform_action",
+        "_calls = [0]",
+        "def _dying(self, *a, **k):",
+        "    _calls[0] += 1",
+        "    if _calls[0] > int(_os.environ.get('PROLONG_TEST_DIE_AFTER', '1000000')):",
+        "        _sys.stderr.write('simulated engine crash after %d calls\\n' % (_calls[0] - 1))",
+        "        _sys.stderr.flush()",
+        "        _os._exit(3)",
+        "    return _perform(self, *a, **k)",
+        "Tn01.perform_action = _dying",
+        "",
+      ].join("\n"),
+    );
     const reference = await playGame(fields(dir), tempRoot(), { agent: tn01Agent() });
     process.env.PROLONG_TEST_DIE_AFTER = "8"; // the initial RESET + 7 actions
     let runDir: string;
     try {
-      const s = (await startRun(newConfig(fields(dir))._unsafeUnwrap(), { runsRoot: tempRoot(), stamp: "t" }, { agent: tn01Agent() }))._unsafeUnwrap();
+      const s = (
+        await startRun(newConfig(fields(dir))._unsafeUnwrap(), { runsRoot: tempRoot(), stamp: "t" }, { agent: tn01Agent() })
+      )._unsafeUnwrap();
       const end = await runLoop(s, new AbortController().signal);
       expect(end.reason).toBe("game-failed");
       expect(end.detail).toContain("exited with status 3");

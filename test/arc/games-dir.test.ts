@@ -26,7 +26,8 @@ function gamesDir(files: Record<string, string>): string {
   return root;
 }
 
-const meta = (id: string, extra: Record<string, unknown> = {}) => JSON.stringify({ game_id: id, title: id.slice(0, 4).toUpperCase(), baseline_actions: [4, 7], tags: ["click"], ...extra });
+const meta = (id: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ game_id: id, title: id.slice(0, 4).toUpperCase(), baseline_actions: [4, 7], tags: ["click"], ...extra });
 
 describe("reading a games directory", () => {
   test("lists every version with its baselines and tags; a bare id means the latest downloaded version", () => {
@@ -45,7 +46,14 @@ describe("reading a games directory", () => {
     expect(findArcGame(root, "ab12")._unsafeUnwrap().gameId).toBe("ab12-v2");
     expect(findArcGame(root, "ab12-v1")._unsafeUnwrap().baselineActions).toEqual([4, 7]);
     const rows = arcGameListings(root)._unsafeUnwrap();
-    expect(rows[1]).toMatchObject({ id: "ab12-v2", title: "AB12", levels: 3, baselines: [9, 9, 9], tags: ["click"], actions: [] });
+    expect(rows[1]).toMatchObject({
+      id: "ab12-v2",
+      title: "AB12",
+      levels: 3,
+      baselines: [9, 9, 9],
+      tags: ["click"],
+      actions: [],
+    });
   });
 
   test("the toolkit's class name: first four characters, first letter upper case", () => {
@@ -53,13 +61,69 @@ describe("reading a games directory", () => {
     expect(defaultClassName("m0r0")).toBe("M0r0");
   });
 
-  const cases: { name: string; files: Record<string, string>; game: string; code: string; path: string; message: RegExp; fix: RegExp }[] = [
-    { name: "missing metadata.json", files: { "ab12/v1/ab12.py": "#" }, game: "ab12", code: "game-file", path: "ab12/v1/metadata.json", message: /metadata\.json is missing/, fix: /<id>\/<version>\/<id>\.py \+ metadata\.json/ },
-    { name: "metadata.json that is not JSON", files: { "ab12/v1/metadata.json": "{ nope", "ab12/v1/ab12.py": "#" }, game: "ab12", code: "game-file", path: "ab12/v1/metadata.json", message: /not valid JSON/, fix: /restore/ },
-    { name: "metadata.json with a bad field", files: { "ab12/v1/metadata.json": meta("ab12-v1", { baseline_actions: [4, "seven"] }), "ab12/v1/ab12.py": "#" }, game: "ab12", code: "game-file", path: "ab12/v1/metadata.json", message: /baseline_actions\.1: baseline_actions must hold numbers/, fix: /game_id/ },
-    { name: "missing game file", files: { "ab12/v1/metadata.json": meta("ab12-v1") }, game: "ab12", code: "game-file", path: "ab12/v1/ab12.py", message: /game file ab12\.py is missing/, fix: /beside metadata\.json/ },
-    { name: "unknown game", files: { "ab12/v1/metadata.json": meta("ab12-v1"), "ab12/v1/ab12.py": "#" }, game: "zz99", code: "unknown-game", path: "", message: /no ARC game "zz99"/, fix: /prolong games --arc-games .*\(ab12\)/ },
-    { name: "unknown version", files: { "ab12/v1/metadata.json": meta("ab12-v1"), "ab12/v1/ab12.py": "#" }, game: "ab12-v9", code: "unknown-game", path: "ab12", message: /no version "v9" \(it has: v1\)/, fix: /ab12-v1/ },
+  const cases: {
+    name: string;
+    files: Record<string, string>;
+    game: string;
+    code: string;
+    path: string;
+    message: RegExp;
+    fix: RegExp;
+  }[] = [
+    {
+      name: "missing metadata.json",
+      files: { "ab12/v1/ab12.py": "#" },
+      game: "ab12",
+      code: "game-file",
+      path: "ab12/v1/metadata.json",
+      message: /metadata\.json is missing/,
+      fix: /<id>\/<version>\/<id>\.py \+ metadata\.json/,
+    },
+    {
+      name: "metadata.json that is not JSON",
+      files: { "ab12/v1/metadata.json": "{ nope", "ab12/v1/ab12.py": "#" },
+      game: "ab12",
+      code: "game-file",
+      path: "ab12/v1/metadata.json",
+      message: /not valid JSON/,
+      fix: /restore/,
+    },
+    {
+      name: "metadata.json with a bad field",
+      files: { "ab12/v1/metadata.json": meta("ab12-v1", { baseline_actions: [4, "seven"] }), "ab12/v1/ab12.py": "#" },
+      game: "ab12",
+      code: "game-file",
+      path: "ab12/v1/metadata.json",
+      message: /baseline_actions\.1: baseline_actions must hold numbers/,
+      fix: /game_id/,
+    },
+    {
+      name: "missing game file",
+      files: { "ab12/v1/metadata.json": meta("ab12-v1") },
+      game: "ab12",
+      code: "game-file",
+      path: "ab12/v1/ab12.py",
+      message: /game file ab12\.py is missing/,
+      fix: /beside metadata\.json/,
+    },
+    {
+      name: "unknown game",
+      files: { "ab12/v1/metadata.json": meta("ab12-v1"), "ab12/v1/ab12.py": "#" },
+      game: "zz99",
+      code: "unknown-game",
+      path: "",
+      message: /no ARC game "zz99"/,
+      fix: /prolong games --arc-games .*\(ab12\)/,
+    },
+    {
+      name: "unknown version",
+      files: { "ab12/v1/metadata.json": meta("ab12-v1"), "ab12/v1/ab12.py": "#" },
+      game: "ab12-v9",
+      code: "unknown-game",
+      path: "ab12",
+      message: /no version "v9" \(it has: v1\)/,
+      fix: /ab12-v1/,
+    },
   ];
   for (const c of cases) {
     test(`${c.name} → an error naming the file, with the fix`, () => {
@@ -92,7 +156,8 @@ const python = Bun.which("python3");
 if (!python) console.log("skipping the interpreter tests: python3 is not on PATH");
 
 describe.skipIf(!python)("the user's Python side", () => {
-  const oneGame = () => gamesDir({ "ab12/v1/metadata.json": meta("ab12-v1"), "ab12/v1/ab12.py": "raise SystemExit('never run')" });
+  const oneGame = () =>
+    gamesDir({ "ab12/v1/metadata.json": meta("ab12-v1"), "ab12/v1/ab12.py": "raise SystemExit('never run')" });
 
   test("no interpreter → says exactly that and how to install one", async () => {
     const r = arcLocalEnv({ gamesDir: oneGame(), game: "ab12", seed: 0, python: "/nonexistent/python3" });
@@ -104,23 +169,28 @@ describe.skipIf(!python)("the user's Python side", () => {
   });
 
   // Only meaningful where arcengine is not installed for this interpreter.
-  const engineInstalled = python !== null && Bun.spawnSync([python, "-c", "import arcengine"], { env: { ...process.env, PYTHONPATH: "" } }).exitCode === 0;
-  test.skipIf(engineInstalled)(`arcengine not importable → says exactly that and how to install it${engineInstalled ? " (skipped: arcengine is installed for python3, so it cannot be missing)" : ""}`, async () => {
-    const saved = process.env.PROLONG_ARC_ENGINE;
-    delete process.env.PROLONG_ARC_ENGINE;
-    const savedPath = process.env.PYTHONPATH;
-    delete process.env.PYTHONPATH;
-    try {
-      const env = arcLocalEnv({ gamesDir: oneGame(), game: "ab12", seed: 0 })._unsafeUnwrap();
-      const e = (await env.reset())._unsafeUnwrapErr();
-      await env.close();
-      expect(e.code).toBe("arcengine-missing");
-      expect(e.message).toMatch(/^arcengine is not importable by .*python.*: ModuleNotFoundError: No module named 'arcengine'/);
-      expect(e.fix).toContain("pip install arc-agi");
-      expect(e.fix).toContain("PROLONG_ARC_ENGINE");
-    } finally {
-      if (saved !== undefined) process.env.PROLONG_ARC_ENGINE = saved;
-      if (savedPath !== undefined) process.env.PYTHONPATH = savedPath;
-    }
-  });
+  const engineInstalled =
+    python !== null &&
+    Bun.spawnSync([python, "-c", "import arcengine"], { env: { ...process.env, PYTHONPATH: "" } }).exitCode === 0;
+  test.skipIf(engineInstalled)(
+    `arcengine not importable → says exactly that and how to install it${engineInstalled ? " (skipped: arcengine is installed for python3, so it cannot be missing)" : ""}`,
+    async () => {
+      const saved = process.env.PROLONG_ARC_ENGINE;
+      delete process.env.PROLONG_ARC_ENGINE;
+      const savedPath = process.env.PYTHONPATH;
+      delete process.env.PYTHONPATH;
+      try {
+        const env = arcLocalEnv({ gamesDir: oneGame(), game: "ab12", seed: 0 })._unsafeUnwrap();
+        const e = (await env.reset())._unsafeUnwrapErr();
+        await env.close();
+        expect(e.code).toBe("arcengine-missing");
+        expect(e.message).toMatch(/^arcengine is not importable by .*python.*: ModuleNotFoundError: No module named 'arcengine'/);
+        expect(e.fix).toContain("pip install arc-agi");
+        expect(e.fix).toContain("PROLONG_ARC_ENGINE");
+      } finally {
+        if (saved !== undefined) process.env.PROLONG_ARC_ENGINE = saved;
+        if (savedPath !== undefined) process.env.PYTHONPATH = savedPath;
+      }
+    },
+  );
 });

@@ -4,20 +4,44 @@ import path from "node:path";
 
 const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
 
-interface Figure { input: string; job: string; command: string; tool: string; wallMs: number; cpuMs: number; peakMiB: number | null; anonMiB: number | null; outBytes: number; exitCode: number }
+interface Figure {
+  input: string;
+  job: string;
+  command: string;
+  tool: string;
+  wallMs: number;
+  cpuMs: number;
+  peakMiB: number | null;
+  anonMiB: number | null;
+  outBytes: number;
+  exitCode: number;
+}
 
 describe("prolong bench --json (whole processes)", () => {
   test("a small log: the machine, start-up, each prolong job beside its peers, prolong's anonymous memory", () => {
-    const p = Bun.spawnSync([process.execPath, MAIN, "bench", "--lines", "3000", "--repeat", "1", "--no-commands", "--json"], { stdout: "pipe", stderr: "pipe", timeout: 120_000 });
+    const p = Bun.spawnSync([process.execPath, MAIN, "bench", "--lines", "3000", "--repeat", "1", "--no-commands", "--json"], {
+      stdout: "pipe",
+      stderr: "pipe",
+      timeout: 120_000,
+    });
     expect(p.exitCode).toBe(0);
     expect(p.stderr.toString()).toContain("bench: whole process: prolong log stats LOG on generated (3,000 lines)");
-    const r = JSON.parse(p.stdout.toString()) as { machine: { cores: number; memoryGiB: number }; processes: { startup: Figure; figures: Figure[] } };
+    const r = JSON.parse(p.stdout.toString()) as {
+      machine: { cores: number; memoryGiB: number };
+      processes: { startup: Figure; figures: Figure[] };
+    };
     expect(r.machine.cores).toBeGreaterThan(0);
     expect(r.machine.memoryGiB).toBeGreaterThan(0);
     expect(r.processes.startup.command).toBe("prolong --version");
     const mine = r.processes.figures.filter((f) => f.input === "generated (3,000 lines)");
     const commands = mine.map((f) => f.command);
-    for (const c of ["prolong log stats LOG", "prolong log sections LOG", "grep -c -x -F <separator> LOG", "prolong verify LOG COPY", "cmp -n <copy size> COPY LOG"]) {
+    for (const c of [
+      "prolong log stats LOG",
+      "prolong log sections LOG",
+      "grep -c -x -F <separator> LOG",
+      "prolong verify LOG COPY",
+      "cmp -n <copy size> COPY LOG",
+    ]) {
       expect(commands).toContain(c);
     }
     for (const f of mine) {

@@ -39,23 +39,37 @@ describe("parseArgv", () => {
 
   test("defaults, switches together, short values, repeated lists, --", () => {
     const r = parseArgv(["-Fi", "-o", "a.png", "--client", "claude", "--client=codex", "--", "--cap"], flags)._unsafeUnwrap();
-    expect(r.values).toMatchObject({ cap: 20, "fixed-strings": true, "ignore-case": true, out: "a.png", client: ["claude", "codex"] });
+    expect(r.values).toMatchObject({
+      cap: 20,
+      "fixed-strings": true,
+      "ignore-case": true,
+      out: "a.png",
+      client: ["claude", "codex"],
+    });
     expect(r.positionals).toEqual(["--cap"]);
   });
 
   test("numbers: range and integrality, named by the flag as typed", () => {
-    expect(parseArgv(["--cap", "99999999999999999999"], flags)._unsafeUnwrapErr()).toBe("--cap must be a whole number from 1 to 1000, got '99999999999999999999'");
+    expect(parseArgv(["--cap", "99999999999999999999"], flags)._unsafeUnwrapErr()).toBe(
+      "--cap must be a whole number from 1 to 1000, got '99999999999999999999'",
+    );
     expect(parseArgv(["--cap", "2.5"], flags)._unsafeUnwrapErr()).toContain("--cap must be a whole number");
     expect(parseArgv(["--cap", "ten"], flags)._unsafeUnwrapErr()).toContain("got 'ten'");
-    expect(parseArgv(["--timeout", "1e9"], flags)._unsafeUnwrapErr()).toBe("--timeout must be a number of seconds from 1 to 600, got '1e9'");
+    expect(parseArgv(["--timeout", "1e9"], flags)._unsafeUnwrapErr()).toBe(
+      "--timeout must be a number of seconds from 1 to 600, got '1e9'",
+    );
     expect(parseArgv(["--timeout", "1e2"], flags)._unsafeUnwrap().values.timeout).toBe(100);
-    expect(parseArgv(["--log-window", "-2"], flags)._unsafeUnwrapErr()).toContain("--log-window must be a whole number from -1 to 100");
+    expect(parseArgv(["--log-window", "-2"], flags)._unsafeUnwrapErr()).toContain(
+      "--log-window must be a whole number from -1 to 100",
+    );
   });
 
   test("mistakes: did you mean, missing values, values on switches, stray operands", () => {
     expect(parseArgv(["--kind", "claud"], flags)._unsafeUnwrapErr()).toContain("did you mean 'claude'?");
     expect(parseArgv(["--cpa", "3"], flags)._unsafeUnwrapErr()).toBe("unknown option '--cpa'; did you mean '--cap'?");
-    expect(parseArgv(["--cap"], flags)._unsafeUnwrapErr()).toBe("--cap needs a value (one that starts with -- goes as --cap=VALUE)");
+    expect(parseArgv(["--cap"], flags)._unsafeUnwrapErr()).toBe(
+      "--cap needs a value (one that starts with -- goes as --cap=VALUE)",
+    );
     expect(parseArgv(["--cap", "--kind", "codex"], flags)._unsafeUnwrapErr()).toStartWith("--cap needs a value");
     expect(parseArgv(["--out=--odd-name"], flags)._unsafeUnwrap().values.out).toBe("--odd-name");
     expect(parseArgv(["-F=1"], flags).isErr()).toBe(true);
@@ -94,7 +108,10 @@ describe("through the real CLI", () => {
 
   test("`log <sub> --help` and `help log <sub>` show that subcommand's usage", () => {
     for (const sub of ["stats", "sections", "show", "diff", "grep"]) {
-      for (const argv of [["log", sub, "--help"], ["help", "log", sub]]) {
+      for (const argv of [
+        ["log", sub, "--help"],
+        ["help", "log", sub],
+      ]) {
         const r = prolong(argv);
         expect(r.code).toBe(0);
         expect(r.out).toStartWith(`usage: prolong log ${sub}`);
@@ -118,7 +135,15 @@ describe("through the real CLI", () => {
 // ---- documented examples ----------------------------------------------------------------------------------
 
 /** Sample values for the placeholders of a synopsis, by the flag they follow. */
-const CHOICE_SAMPLE: Record<string, string> = { env: "local", agent: "explorer", sandbox: "auto", workspace: "persistent", grid: "ascii", color: "auto", client: "claude" };
+const CHOICE_SAMPLE: Record<string, string> = {
+  env: "local",
+  agent: "explorer",
+  sandbox: "auto",
+  workspace: "persistent",
+  grid: "ascii",
+  color: "auto",
+  client: "claude",
+};
 
 /** A synopsis line ("prolong play <game> [--agent explorer|command] [--max-actions 500]") as one argv. */
 export function exampleArgv(line: string): string[] | null {
@@ -130,7 +155,10 @@ export function exampleArgv(line: string): string[] | null {
     if (!/^[[<-]/.test(p)) break;
     text += ` ${p}`;
   }
-  text = text.replace(/\s*\|\s*/g, "|").replace(/\[\.\.\.\]|\[options\]/g, "").replace(/[[\]]/g, "");
+  text = text
+    .replace(/\s*\|\s*/g, "|")
+    .replace(/\[\.\.\.\]|\[options\]/g, "")
+    .replace(/[[\]]/g, "");
   const tokens: string[] = [];
   for (const m of text.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)) tokens.push(m[1] ?? m[2] ?? m[3]!);
   if (tokens[0] !== "prolong") return null;
@@ -142,7 +170,8 @@ export function exampleArgv(line: string): string[] | null {
     if (t.startsWith("<")) t = "_";
     else if (!t.startsWith("-") && t.includes("|")) t = t.split("|")[0]!;
     const prev = out[out.length - 1];
-    if (/^[A-Z][A-Z0-9_,]*$/.test(t) || (t === "_" && prev?.startsWith("--"))) t = prev?.startsWith("--") && CHOICE_SAMPLE[prev.slice(2)] ? CHOICE_SAMPLE[prev.slice(2)]! : "3";
+    if (/^[A-Z][A-Z0-9_,]*$/.test(t) || (t === "_" && prev?.startsWith("--")))
+      t = prev?.startsWith("--") && CHOICE_SAMPLE[prev.slice(2)] ? CHOICE_SAMPLE[prev.slice(2)]! : "3";
     out.push(t);
   }
   if (out.length === 0 || out[0]!.startsWith("-") || out[0] === "_") return null;
@@ -168,7 +197,12 @@ function checkArgv(argv: string[]): string | null {
 }
 
 function docExamples(): Array<[string, string]> {
-  const files = ["README.md", ...readdirSync(path.join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+  const files = [
+    "README.md",
+    ...readdirSync(path.join(ROOT, "docs"))
+      .filter((f) => f.endsWith(".md"))
+      .map((f) => `docs/${f}`),
+  ];
   const found: Array<[string, string]> = [];
   for (const file of files) {
     const text = readFileSync(path.join(ROOT, file), "utf8");
@@ -217,7 +251,8 @@ describe("documented examples", () => {
 
   test("README, docs/ and every --help stand alone: no pointer into ../shared, which a clone does not have", () => {
     const texts: Array<[string, string]> = [["README.md", readFileSync(path.join(ROOT, "README.md"), "utf8")]];
-    for (const f of readdirSync(path.join(ROOT, "docs")).filter((f) => f.endsWith(".md"))) texts.push([`docs/${f}`, readFileSync(path.join(ROOT, "docs", f), "utf8")]);
+    for (const f of readdirSync(path.join(ROOT, "docs")).filter((f) => f.endsWith(".md")))
+      texts.push([`docs/${f}`, readFileSync(path.join(ROOT, "docs", f), "utf8")]);
     for (const c of [...commands, ...commands.flatMap((c) => c.subcommands ?? [])]) texts.push([`${c.name} --help`, c.usage]);
     expect(texts.filter(([, t]) => t.includes("../shared")).map(([f]) => f)).toEqual([]);
   });
@@ -225,20 +260,38 @@ describe("documented examples", () => {
   test("the README's first screen says what prolong is for, defines RHAE, and shows both quick starts", () => {
     const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
     const first = readme.split("\n").slice(0, 40).join("\n");
-    for (const needed of ["ARC-AGI-3", "coding agent", "programmatic memory", "RHAE", "npm start", "npm test", "prolong games", "prolong play glide --max-actions 100", "prolong view "]) {
+    for (const needed of [
+      "ARC-AGI-3",
+      "coding agent",
+      "programmatic memory",
+      "RHAE",
+      "npm start",
+      "npm test",
+      "prolong games",
+      "prolong play glide --max-actions 100",
+      "prolong view ",
+    ]) {
       expect(first.toLowerCase()).toContain(needed.toLowerCase());
     }
   });
 
   test("each --help documents exactly the flags its command parses", () => {
     const problems: string[] = [];
-    for (const c of [...commands, ...commands.flatMap((c) => (c.subcommands ?? []).map((s) => ({ ...s, name: `${c.name} ${s.name}` })))]) {
+    for (const c of [
+      ...commands,
+      ...commands.flatMap((c) => (c.subcommands ?? []).map((s) => ({ ...s, name: `${c.name} ${s.name}` }))),
+    ]) {
       // Flags on the usage lines and at the start of option lines (prose may name other commands' flags).
       const optionLines = c.usage.split("\n").filter((l) => /^(usage:|\s+prolong |\s+(-\w, )?--)/.test(l));
-      const documented = new Set(optionLines.flatMap((l) => [...l.matchAll(/(?<![\w-])--([a-z][a-z0-9-]*)/g)].map((m) => m[1]!)).filter((f) => f !== "help"));
+      const documented = new Set(
+        optionLines
+          .flatMap((l) => [...l.matchAll(/(?<![\w-])--([a-z][a-z0-9-]*)/g)].map((m) => m[1]!))
+          .filter((f) => f !== "help"),
+      );
       const parsed = new Set(Object.keys(c.flags));
       for (const f of parsed) if (!documented.has(f)) problems.push(`${c.name}: --${f} is parsed but not in --help`);
-      for (const f of documented) if (!parsed.has(f) && !c.subcommands) problems.push(`${c.name}: --${f} is in --help but not parsed`);
+      for (const f of documented)
+        if (!parsed.has(f) && !c.subcommands) problems.push(`${c.name}: --${f} is in --help but not parsed`);
     }
     expect(problems).toEqual([]);
   });

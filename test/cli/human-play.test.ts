@@ -26,7 +26,10 @@ describe("prolong play <game> --agent human", () => {
     play.write("c28 27\r"); // a typed click arriving in one read
     await play.waitFor(atAction(4), "the typed click");
     play.write("ddd");
-    await play.waitFor((s) => s.some((l) => /Level 1 complete in 7 action\(s\) \(baseline \d+\)/.test(l)), "the level-complete message");
+    await play.waitFor(
+      (s) => s.some((l) => /Level 1 complete in 7 action\(s\) \(baseline \d+\)/.test(l)),
+      "the level-complete message",
+    );
     expect(statusOf(play.screen())).toContain("level 2/7");
 
     // A mouse click on the row the gutter labels with a y: the cell under it, by the ruler's numbers.
@@ -60,7 +63,10 @@ describe("prolong play <game> --agent human", () => {
     expect(readFileSync(path.join(dir, "events.jsonl"), "utf8")).toContain('"kind":"level-up"');
 
     // The recorded run is a human baseline: level 1 in 7 actions, beside the committed baseline.
-    const baselines = Bun.spawnSync([process.execPath, path.resolve(import.meta.dir, "../../src/main.ts"), "games", "--baselines", runs, "--json"], { stdout: "pipe", stderr: "pipe" });
+    const baselines = Bun.spawnSync(
+      [process.execPath, path.resolve(import.meta.dir, "../../src/main.ts"), "games", "--baselines", runs, "--json"],
+      { stdout: "pipe", stderr: "pipe" },
+    );
     expect(baselines.exitCode).toBe(0);
     const [game] = JSON.parse(baselines.stdout.toString());
     expect(game.game).toBe("switchyard");
@@ -70,7 +76,19 @@ describe("prolong play <game> --agent human", () => {
 
   test("without a terminal: one error that says so, and no run directory", () => {
     const runs = mkdtempSync(path.join(tmpdir(), "prolong-human-"));
-    const p = Bun.spawnSync([process.execPath, path.resolve(import.meta.dir, "../../src/main.ts"), "play", "glide", "--agent", "human", "--runs-dir", runs], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    const p = Bun.spawnSync(
+      [
+        process.execPath,
+        path.resolve(import.meta.dir, "../../src/main.ts"),
+        "play",
+        "glide",
+        "--agent",
+        "human",
+        "--runs-dir",
+        runs,
+      ],
+      { stdin: "pipe", stdout: "pipe", stderr: "pipe" },
+    );
     expect(p.exitCode).toBe(2);
     expect(p.stderr.toString()).toContain("interactive terminal");
     expect(readdirSync(runs)).toEqual([]);

@@ -26,7 +26,11 @@ describe("command table", () => {
   });
 
   test("--version and --help load no command module: main.ts and the table import none at load time", () => {
-    expect(staticImports(MAIN).filter((m) => !m.startsWith("node:")).sort()).toEqual(["./cli/commands.ts", "./version.ts"]);
+    expect(
+      staticImports(MAIN)
+        .filter((m) => !m.startsWith("node:"))
+        .sort(),
+    ).toEqual(["./cli/commands.ts", "./version.ts"]);
     expect(staticImports(path.join(SRC, "cli/commands.ts"))).toEqual([]);
     expect(staticImports(path.join(SRC, "version.ts"))).toEqual(["../package.json"]);
   });
@@ -37,7 +41,23 @@ describe("a closed output pipe", () => {
     // 40 sections of 64x64 boards: ~200 KB of output, more than a pipe buffer holds, so writes hit EPIPE.
     const file = logFile(generateLog({ sections: 40, seed: 3 }));
     // pipefail: the pipeline's status is prolong's when it fails (head itself exits 0).
-    const p = Bun.spawnSync(["bash", "-c", 'set -o pipefail; "$@" | head -c 10 >/dev/null', "_", process.execPath, MAIN, "log", "show", file, "0..", "--color", "never"], { stdout: "pipe", stderr: "pipe" });
+    const p = Bun.spawnSync(
+      [
+        "bash",
+        "-c",
+        'set -o pipefail; "$@" | head -c 10 >/dev/null',
+        "_",
+        process.execPath,
+        MAIN,
+        "log",
+        "show",
+        file,
+        "0..",
+        "--color",
+        "never",
+      ],
+      { stdout: "pipe", stderr: "pipe" },
+    );
     expect(p.stderr.toString()).toBe("");
     expect(p.exitCode).toBe(0);
   });

@@ -12,7 +12,11 @@ const MAIN = path.join(ROOT, "src/main.ts");
 function quickStart(): string[][] {
   const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
   const block = /With the single binary[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
-  return block.split("\n").map((l) => l.replace(/\s+#.*$/, "").trim()).filter((l) => l.startsWith("prolong ")).map((l) => l.split(/\s+/).slice(1));
+  return block
+    .split("\n")
+    .map((l) => l.replace(/\s+#.*$/, "").trim())
+    .filter((l) => l.startsWith("prolong "))
+    .map((l) => l.split(/\s+/).slice(1));
 }
 
 test("the README's binary quick start runs as written: games, play glide --max-actions 100, view", () => {

@@ -17,7 +17,13 @@ describe("prolong replay on a local game", () => {
     const same = replay([run.session.paths.dir, "--json"]);
     expect(same.err).toBe("");
     expect(same.code).toBe(0);
-    const report = JSON.parse(same.out) as { sections: number; boards: number; matched: number; differences: unknown[]; firstDivergence: unknown };
+    const report = JSON.parse(same.out) as {
+      sections: number;
+      boards: number;
+      matched: number;
+      differences: unknown[];
+      firstDivergence: unknown;
+    };
     expect(report.sections).toBe(41);
     expect(report.matched).toBe(41);
     expect(report.differences).toEqual([]);
@@ -25,7 +31,10 @@ describe("prolong replay on a local game", () => {
 
     const other = replay([run.session.paths.log, "--game", "vault", "--json"]);
     expect(other.code).toBe(1);
-    const diverged = JSON.parse(other.out) as { differences: { section: number; what: string[] }[]; firstDivergence: { section: number } };
+    const diverged = JSON.parse(other.out) as {
+      differences: { section: number; what: string[] }[];
+      firstDivergence: { section: number };
+    };
     expect(diverged.differences.length).toBeGreaterThan(0);
     expect(diverged.firstDivergence.section).toBe(diverged.differences[0]!.section);
     const text = replay([run.session.paths.log, "--game", "vault"]);

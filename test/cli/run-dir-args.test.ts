@@ -8,7 +8,11 @@ import path from "node:path";
 const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
 
 function prolong(...args: string[]) {
-  const p = Bun.spawnSync([process.execPath, MAIN, ...args], { stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
+  const p = Bun.spawnSync([process.execPath, MAIN, ...args], {
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
 }
 

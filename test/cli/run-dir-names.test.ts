@@ -39,7 +39,10 @@ describe("through the real CLI", () => {
   test("six short runs started at once in one --runs-dir all finish, each in its own directory", async () => {
     const root = fresh();
     const procs = Array.from({ length: 6 }, () =>
-      Bun.spawn([process.execPath, MAIN, "play", "glide", "--max-actions", "2", "--runs-dir", root, "--quiet", "--json"], { stdout: "pipe", stderr: "pipe" }),
+      Bun.spawn([process.execPath, MAIN, "play", "glide", "--max-actions", "2", "--runs-dir", root, "--quiet", "--json"], {
+        stdout: "pipe",
+        stderr: "pipe",
+      }),
     );
     const codes = await Promise.all(procs.map((p) => p.exited));
     const errors = await Promise.all(procs.map((p) => new Response(p.stderr).text()));
@@ -52,7 +55,10 @@ describe("through the real CLI", () => {
 
   test("--run-dir at a directory that holds a log: refused, and no hint to resume it", () => {
     const root = fresh();
-    const first = Bun.spawnSync([process.execPath, MAIN, "play", "glide", "--max-actions", "2", "--runs-dir", root, "--quiet"], { stdout: "pipe", stderr: "pipe" });
+    const first = Bun.spawnSync([process.execPath, MAIN, "play", "glide", "--max-actions", "2", "--runs-dir", root, "--quiet"], {
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     expect(first.exitCode).toBe(0);
     const dir = path.join(root, readdirSync(root)[0]!, "glide");
     const again = Bun.spawnSync([process.execPath, MAIN, "play", "--run-dir", dir], { stdout: "pipe", stderr: "pipe" });
@@ -65,7 +71,10 @@ describe("through the real CLI", () => {
 
   test("a run that cannot start leaves no empty stamp directory behind", () => {
     const root = fresh();
-    const r = Bun.spawnSync([process.execPath, MAIN, "play", "--games", "glide,nosuchgame", "--runs-dir", root], { stdout: "pipe", stderr: "pipe" });
+    const r = Bun.spawnSync([process.execPath, MAIN, "play", "--games", "glide,nosuchgame", "--runs-dir", root], {
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     expect(r.exitCode).toBe(2);
     expect(r.stderr.toString()).toContain("nosuchgame");
     expect(readdirSync(root)).toEqual([]);

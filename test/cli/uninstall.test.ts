@@ -16,7 +16,10 @@ test("uninstall keeps the log and its .gitignore entry; the printed follow-ups r
   const root = mkdtempSync(path.join(tmpdir(), "prolong-uninstall-"));
   writeFileSync(path.join(root, ".gitignore"), "node_modules/\n");
   expect(prolong("init", "--client", "claude", "--dir", root).code).toBe(0);
-  appendFileSync(path.join(root, ".prolong/log.jsonl"), '{"time":"t","client":"claude","session":"s","type":"prompt","content":"secret prompt"}\n');
+  appendFileSync(
+    path.join(root, ".prolong/log.jsonl"),
+    '{"time":"t","client":"claude","session":"s","type":"prompt","content":"secret prompt"}\n',
+  );
   const hook = path.join(root, ".prolong/hook.mjs");
   appendFileSync(hook, "// a local edit\n");
 

@@ -51,7 +51,18 @@ describe.skipIf(!haveFixtures)("on the real logs", () => {
 
   test("log stats: the figures of ft09 and cn04", () => {
     const ft = JSON.parse(prolong("log", "stats", master, "--json").out);
-    expect(ft).toMatchObject({ bytes: 402471, lines: 6549, sections: 83, actions: 82, lastAction: 82, levels: 6, finalScore: 6, maxAttempt: 1, gameOvers: 0, cut: null });
+    expect(ft).toMatchObject({
+      bytes: 402471,
+      lines: 6549,
+      sections: 83,
+      actions: 82,
+      lastAction: 82,
+      levels: 6,
+      finalScore: 6,
+      maxAttempt: 1,
+      gameOvers: 0,
+      cut: null,
+    });
     const cn = JSON.parse(prolong("log", "stats", join(FIXTURES, "cn04", "logs.txt"), "--json").out);
     expect(cn).toMatchObject({ sections: 250, actions: 249, finalScore: 6, frames: 261, animatedSections: 6 });
   });

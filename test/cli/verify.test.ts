@@ -1,7 +1,19 @@
 // `prolong verify` through the real CLI: the run-directory form on real runs of every window arm, each tamper
 // kind the harness records, and the two-file form's verdicts (ok, differs, mid-section, empty, symlink).
 import { afterAll, describe, expect, test } from "bun:test";
-import { appendFileSync, chmodSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  chmodSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -25,12 +37,26 @@ function run(window: string): string {
 
 function verifyJson(dir: string) {
   const r = prolong("verify", dir, "--json");
-  return { code: r.code, report: JSON.parse(r.out) as { ok: boolean; window: string; tamper: { kind: string; firstDiff?: number } | null; expectedBytes: number; foundBytes: number } };
+  return {
+    code: r.code,
+    report: JSON.parse(r.out) as {
+      ok: boolean;
+      window: string;
+      tamper: { kind: string; firstDiff?: number } | null;
+      expectedBytes: number;
+      foundBytes: number;
+    },
+  };
 }
 
 describe("verify <run-dir>", () => {
   test("every window arm as the harness left it: exit 0", () => {
-    for (const [flag, window] of [["full", "full"], ["3", "last:3"], ["0", "newest"], ["-1", "none"]] as const) {
+    for (const [flag, window] of [
+      ["full", "full"],
+      ["3", "last:3"],
+      ["0", "newest"],
+      ["-1", "none"],
+    ] as const) {
       const { code, report } = verifyJson(run(flag));
       expect(report.window).toBe(window);
       expect(report.tamper).toBeNull();
@@ -40,13 +66,38 @@ describe("verify <run-dir>", () => {
 
   test("full log: each tamper is named with the harness's kind, exit 1", () => {
     const cases: Array<[string, (copy: string, dir: string) => void]> = [
-      ["edited", (c) => { const b = readFileSync(c); b[200] = b[200] === 65 ? 66 : 65; writeFileSync(c, b); }],
+      [
+        "edited",
+        (c) => {
+          const b = readFileSync(c);
+          b[200] = b[200] === 65 ? 66 : 65;
+          writeFileSync(c, b);
+        },
+      ],
       ["appended", (c) => appendFileSync(c, "Action 999 | cheat\n")],
       ["truncated", (c) => truncateSync(c, 1000)],
       ["deleted", (c) => rmSync(c)],
-      ["symlink", (c, d) => { rmSync(c); symlinkSync(path.join(d, "logs.txt"), c); }],
-      ["directory", (c) => { rmSync(c); mkdirSync(c); }],
-      ["fifo", (c) => { rmSync(c); Bun.spawnSync(["mkfifo", c]); }],
+      [
+        "symlink",
+        (c, d) => {
+          rmSync(c);
+          symlinkSync(path.join(d, "logs.txt"), c);
+        },
+      ],
+      [
+        "directory",
+        (c) => {
+          rmSync(c);
+          mkdirSync(c);
+        },
+      ],
+      [
+        "fifo",
+        (c) => {
+          rmSync(c);
+          Bun.spawnSync(["mkfifo", c]);
+        },
+      ],
       ["read-only", (c) => chmodSync(c, 0o444)],
       ["hardlink", (c, d) => linkSync(c, path.join(d, "workspace", "second-name.txt"))],
     ];

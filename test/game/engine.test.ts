@@ -34,7 +34,11 @@ describe("engine", () => {
   test("a click off the grid is a no-op frame with a message, not a throw", () => {
     const g = game("lumen");
     const start = g.reset();
-    for (const click of [{ x: 64, y: 3 }, { x: -1, y: 0 }, { x: 2.5, y: 3 }]) {
+    for (const click of [
+      { x: 64, y: 3 },
+      { x: -1, y: 0 },
+      { x: 2.5, y: 3 },
+    ]) {
       const f = g.step({ id: 6, ...click });
       expect(f.message).toContain("off the 64x64 grid");
       expect(same(f, start)).toBe(true);
@@ -58,7 +62,11 @@ describe("engine", () => {
 
   test("the step bar on the bottom row shrinks with each action", () => {
     const g = game("murk");
-    const green = (f: FrameData) => f.frames.at(-1)!.cells.subarray(63 * 64).filter((c) => c === 14).length;
+    const green = (f: FrameData) =>
+      f.frames
+        .at(-1)!
+        .cells.subarray(63 * 64)
+        .filter((c) => c === 14).length;
     const start = g.reset();
     const after = g.step({ id: 2 });
     expect(green(start)).toBe(64);
@@ -85,7 +93,12 @@ describe("engine", () => {
     const undone = g.step({ id: 7 });
     const board = (f: FrameData) => Buffer.from(f.frames.at(-1)!.cells.subarray(0, 62 * 64));
     expect(board(undone).equals(board(start))).toBe(true);
-    expect(undone.frames.at(-1)!.cells.subarray(63 * 64).filter((c) => c === 14).length).toBeLessThan(64);
+    expect(
+      undone.frames
+        .at(-1)!
+        .cells.subarray(63 * 64)
+        .filter((c) => c === 14).length,
+    ).toBeLessThan(64);
     expect(g.step({ id: 7 }).message).toContain("nothing to undo");
   });
 
@@ -124,7 +137,11 @@ describe("engine", () => {
     const retry = g.reset();
     expect(same(first, retry)).toBe(false);
     // Hidden slots are gray (3); shown ones carry the code's colours.
-    const graySlots = (f: FrameData) => f.frames.at(-1)!.cells.subarray(0, 62 * 64).filter((c) => c === 3).length;
+    const graySlots = (f: FrameData) =>
+      f.frames
+        .at(-1)!
+        .cells.subarray(0, 62 * 64)
+        .filter((c) => c === 3).length;
     expect(graySlots(first)).toBe(0);
     expect(graySlots(retry)).toBeGreaterThan(0);
   });

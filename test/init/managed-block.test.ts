@@ -20,7 +20,9 @@ describe("managed blocks", () => {
   });
 
   test("a new file holds only the block; a file without markers has no block", () => {
-    expect(upsertBlock(null, "x", "markdown")).toBe("<!-- prolong:begin (managed by prolong init; edit outside this block) -->\nx\n<!-- prolong:end -->\n");
+    expect(upsertBlock(null, "x", "markdown")).toBe(
+      "<!-- prolong:begin (managed by prolong init; edit outside this block) -->\nx\n<!-- prolong:end -->\n",
+    );
     expect(readBlock("no markers here\n", "markdown")).toBeNull();
     expect(removeBlock("no markers here\n", "markdown")).toBe("no markers here\n");
   });

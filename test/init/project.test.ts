@@ -26,7 +26,10 @@ function userProject(): string {
   writeFileSync(path.join(root, ".gitignore"), "node_modules/\ndist/\n");
   mkdirSync(path.join(root, ".claude"));
   // Compact, user-formatted JSON with a hook of their own: uninstall must give these exact bytes back.
-  writeFileSync(path.join(root, ".claude/settings.json"), '{"permissions":{"allow":["Bash(ls)"]},"hooks":{"PostToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo mine"}]}]}}\n');
+  writeFileSync(
+    path.join(root, ".claude/settings.json"),
+    '{"permissions":{"allow":["Bash(ls)"]},"hooks":{"PostToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo mine"}]}]}}\n',
+  );
   writeFileSync(path.join(root, "main.py"), "print('hi')\n");
   return root;
 }
@@ -41,8 +44,17 @@ describe("prolong init / status / uninstall", () => {
     const report = initProject(root, all, false)._unsafeUnwrap();
     expect(report.clients).toEqual(all);
     const after = snapshot(root);
-    for (const p of [".prolong/hook.mjs", ".prolong/log.jsonl", ".prolong/manifest.json", ".agents/skills/prolong-memory/SKILL.md",
-      ".claude/skills/prolong-memory/SKILL.md", "CLAUDE.md", ".codex/hooks.json", ".opencode/plugins/prolong-memory.js", ".pi/extensions/prolong-memory.ts"]) {
+    for (const p of [
+      ".prolong/hook.mjs",
+      ".prolong/log.jsonl",
+      ".prolong/manifest.json",
+      ".agents/skills/prolong-memory/SKILL.md",
+      ".claude/skills/prolong-memory/SKILL.md",
+      "CLAUDE.md",
+      ".codex/hooks.json",
+      ".opencode/plugins/prolong-memory.js",
+      ".pi/extensions/prolong-memory.ts",
+    ]) {
       expect(after[p]).toBeDefined();
     }
     expect(after["AGENTS.md"]!.startsWith(before["AGENTS.md"]!)).toBe(true);
@@ -55,7 +67,11 @@ describe("prolong init / status / uninstall", () => {
     const status = projectStatus(root)._unsafeUnwrap();
     expect(status.initialized).toBe(true);
     expect(status.clients.map((c) => [c.name, c.installed, c.state])).toEqual([
-      ["claude", true, "intact"], ["codex", true, "intact"], ["opencode", true, "intact"], ["pi", true, "intact"], ["shared", true, "intact"],
+      ["claude", true, "intact"],
+      ["codex", true, "intact"],
+      ["opencode", true, "intact"],
+      ["pi", true, "intact"],
+      ["shared", true, "intact"],
     ]);
 
     const removed = uninstallProject(root, null, noForce)._unsafeUnwrap();
@@ -82,7 +98,10 @@ describe("prolong init / status / uninstall", () => {
     const settings = JSON.parse(readFileSync(settingsPath, "utf8"));
     settings.model = "opus";
     writeFileSync(settingsPath, JSON.stringify(settings, null, 2) + "\n");
-    appendFileSync(path.join(root, ".prolong/log.jsonl"), '{"time":"t","client":"claude","session":"s","type":"prompt","content":"x"}\n');
+    appendFileSync(
+      path.join(root, ".prolong/log.jsonl"),
+      '{"time":"t","client":"claude","session":"s","type":"prompt","content":"x"}\n',
+    );
 
     const removed = uninstallProject(root, null, noForce)._unsafeUnwrap();
     expect(removed.keptLog).toBe(".prolong/log.jsonl");
@@ -91,7 +110,11 @@ describe("prolong init / status / uninstall", () => {
     // CLAUDE.md was created by init, but now holds the user's text: it stays, without the block.
     expect(readFileSync(path.join(root, "CLAUDE.md"), "utf8")).toBe("\nThe user's own CLAUDE.md note.\n");
     const left = JSON.parse(readFileSync(settingsPath, "utf8"));
-    expect(left).toEqual({ permissions: { allow: ["Bash(ls)"] }, hooks: { PostToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo mine" }] }] }, model: "opus" });
+    expect(left).toEqual({
+      permissions: { allow: ["Bash(ls)"] },
+      hooks: { PostToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo mine" }] }] },
+      model: "opus",
+    });
     expect(readFileSync(path.join(root, ".prolong/log.jsonl"), "utf8")).toContain('"content":"x"');
     expect(existsSync(path.join(root, ".prolong/hook.mjs"))).toBe(false);
     // While the log stays, its .gitignore entry stays too, recorded in a manifest with no client left.
@@ -110,7 +133,11 @@ describe("prolong init / status / uninstall", () => {
     writeFileSync(path.join(root, ".pi/extensions/prolong-memory.ts"), "// gone\n");
     const claudeMd = path.join(root, "CLAUDE.md");
     writeFileSync(claudeMd, "the user replaced everything\n");
-    const byName = Object.fromEntries(projectStatus(root)._unsafeUnwrap().clients.map((c) => [c.name, c]));
+    const byName = Object.fromEntries(
+      projectStatus(root)
+        ._unsafeUnwrap()
+        .clients.map((c) => [c.name, c]),
+    );
     expect(byName["claude"]!.state).toBe("missing");
     expect(byName["claude"]!.pieces.find((p) => p.path === "CLAUDE.md")!.state).toBe("missing");
     expect(byName["codex"]!.state).toBe("modified");
@@ -123,7 +150,11 @@ describe("prolong init / status / uninstall", () => {
     expect(refused._unsafeUnwrapErr().code).toBe("not-ours");
     expect(refused._unsafeUnwrapErr().path).toBe(path.join(root, ".pi/extensions/prolong-memory.ts"));
     initProject(root, null, true)._unsafeUnwrap();
-    expect(projectStatus(root)._unsafeUnwrap().clients.every((c) => !c.installed || c.state === "intact")).toBe(true);
+    expect(
+      projectStatus(root)
+        ._unsafeUnwrap()
+        .clients.every((c) => !c.installed || c.state === "intact"),
+    ).toBe(true);
   });
 
   test("uninstall of one client keeps the others and the shared pieces; an edited owned file is kept", () => {

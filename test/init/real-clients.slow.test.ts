@@ -20,10 +20,15 @@ const node = Bun.which("node");
 const claudeBin = findCli("claude");
 const codexBin = findCli("codex");
 if (!node) console.log("skipping real-CLI init tests: node is not on PATH");
-if (!claudeBin) console.log("skipping the Claude Code init test: claude is not installed (npm install --no-save @anthropic-ai/claude-code)");
+if (!claudeBin)
+  console.log("skipping the Claude Code init test: claude is not installed (npm install --no-save @anthropic-ai/claude-code)");
 if (!codexBin) console.log("skipping the Codex init test: codex is not installed (npm install --no-save @openai/codex)");
 
-async function runBounded(cmd: string[], cwd: string, env: Record<string, string>): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
+async function runBounded(
+  cmd: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
   const proc = Bun.spawn(cmd, { cwd, env: { ...process.env, ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const timer = setTimeout(() => proc.kill("SIGKILL"), CHILD_TIMEOUT_MS);
   const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
@@ -40,7 +45,10 @@ interface Row {
 }
 
 function readLog(root: string): Row[] {
-  return readFileSync(path.join(root, ".prolong/log.jsonl"), "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Row);
+  return readFileSync(path.join(root, ".prolong/log.jsonl"), "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as Row);
 }
 
 function freshProject(prefix: string): string {
@@ -57,16 +65,34 @@ describe.skipIf(!node || !claudeBin)("prolong init with the real Claude Code", (
     const home = mkdtempSync(path.join(tmpdir(), "prolong-claude-home-"));
     initProject(root, ["claude"], false)._unsafeUnwrap();
     const script: ScriptedTurn[] = [
-      { text: "Writing the note.", tools: [{ name: "Bash", input: { command: "echo from-claude > note.txt", description: "write the note" } }] },
+      {
+        text: "Writing the note.",
+        tools: [{ name: "Bash", input: { command: "echo from-claude > note.txt", description: "write the note" } }],
+      },
       { tools: [{ name: "Bash", input: { command: "rg -c prompt .prolong/log.jsonl", description: "search the memory" } }] },
       { text: "Note written." },
     ];
     const server = startModelServer(script);
     try {
       const r = await runBounded(
-        [claudeBin!, "-p", PROMPT, "--output-format", "json", "--allowedTools", "Bash,Read,Write,Edit", "--model", "claude-sonnet-4-5"],
+        [
+          claudeBin!,
+          "-p",
+          PROMPT,
+          "--output-format",
+          "json",
+          "--allowedTools",
+          "Bash,Read,Write,Edit",
+          "--model",
+          "claude-sonnet-4-5",
+        ],
         root,
-        { HOME: home, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: "scripted", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
+        {
+          HOME: home,
+          ANTHROPIC_BASE_URL: server.url,
+          ANTHROPIC_API_KEY: "scripted",
+          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+        },
       );
       expect(r.exitCode).toBe(0);
       const result = JSON.parse(r.stdout) as { session_id: string; result: string };
@@ -77,7 +103,9 @@ describe.skipIf(!node || !claudeBin)("prolong init with the real Claude Code", (
       const rows = readLog(root);
       expect(rows.every((row) => row.client === "claude" && row.session === result.session_id)).toBe(true);
       expect(rows.find((row) => row.type === "prompt")?.content).toBe(PROMPT);
-      const tools = rows.filter((row) => row.type === "tool_call").map((row) => row.content as { tool: string; input: { command: string } });
+      const tools = rows
+        .filter((row) => row.type === "tool_call")
+        .map((row) => row.content as { tool: string; input: { command: string } });
       expect(tools.map((t) => [t.tool, t.input.command])).toEqual([["Bash", "echo from-claude > note.txt"]]);
       expect(rows.map((row) => row.type)).toContain("session_start");
     } finally {
@@ -100,12 +128,26 @@ describe.skipIf(!node || !codexBin)("prolong init with the real Codex", () => {
     try {
       const r = await runBounded(
         [
-          codexBin!, "exec", "--json", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",
+          codexBin!,
+          "exec",
+          "--json",
+          "--skip-git-repo-check",
+          "--dangerously-bypass-approvals-and-sandbox",
           // A fresh CODEX_HOME knows neither the project nor its hooks: trust both for this run only.
-          "--trust", "--dangerously-bypass-hook-trust",
-          "-c", "model=scripted", "-c", "model_provider=local",
-          "-c", `model_providers.local={name="local",base_url="${server.url}/v1",wire_api="responses",env_key="LOCAL_KEY"}`,
-          "-c", "analytics.enabled=false", "-c", "check_for_update_on_startup=false", "--disable", "plugins",
+          "--trust",
+          "--dangerously-bypass-hook-trust",
+          "-c",
+          "model=scripted",
+          "-c",
+          "model_provider=local",
+          "-c",
+          `model_providers.local={name="local",base_url="${server.url}/v1",wire_api="responses",env_key="LOCAL_KEY"}`,
+          "-c",
+          "analytics.enabled=false",
+          "-c",
+          "check_for_update_on_startup=false",
+          "--disable",
+          "plugins",
           PROMPT,
         ],
         root,
@@ -120,7 +162,9 @@ describe.skipIf(!node || !codexBin)("prolong init with the real Codex", () => {
       const rows = readLog(root);
       expect(rows.every((row) => row.client === "codex" && row.session === thread.thread_id)).toBe(true);
       expect(rows.find((row) => row.type === "prompt")?.content).toBe(PROMPT);
-      const tools = rows.filter((row) => row.type === "tool_call").map((row) => row.content as { tool: string; input: { command: string } });
+      const tools = rows
+        .filter((row) => row.type === "tool_call")
+        .map((row) => row.content as { tool: string; input: { command: string } });
       expect(tools.map((t) => [t.tool, t.input.command])).toEqual([["Bash", "echo from-codex > note.txt"]]);
       expect(rows.find((row) => row.type === "stop")?.content).toBe("Note written.");
     } finally {

@@ -17,12 +17,19 @@ function project(): { root: string; runtime: string; log: string } {
 }
 
 function hook(runtime: string, client: string, payload: unknown): { exitCode: number; stderr: string } {
-  const r = Bun.spawnSync([node!, runtime, client], { stdin: new TextEncoder().encode(JSON.stringify(payload)), stderr: "pipe", stdout: "pipe" });
+  const r = Bun.spawnSync([node!, runtime, client], {
+    stdin: new TextEncoder().encode(JSON.stringify(payload)),
+    stderr: "pipe",
+    stdout: "pipe",
+  });
   return { exitCode: r.exitCode ?? -1, stderr: r.stderr.toString() };
 }
 
 function entries(log: string): Record<string, unknown>[] {
-  return readFileSync(log, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+  return readFileSync(log, "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l));
 }
 
 describe.skipIf(!node)("hook runtime", () => {
@@ -30,11 +37,20 @@ describe.skipIf(!node)("hook runtime", () => {
     const { runtime, log } = project();
     hook(runtime, "claude", { hook_event_name: "SessionStart", session_id: "s1", source: "startup", cwd: "/w" });
     hook(runtime, "claude", { hook_event_name: "UserPromptSubmit", session_id: "s1", prompt: "fix the parser" });
-    hook(runtime, "codex", { hook_event_name: "PostToolUse", session_id: "s2", tool_name: "Bash", tool_input: { command: "ls" }, tool_response: "a\nb\n" });
+    hook(runtime, "codex", {
+      hook_event_name: "PostToolUse",
+      session_id: "s2",
+      tool_name: "Bash",
+      tool_input: { command: "ls" },
+      tool_response: "a\nb\n",
+    });
     hook(runtime, "codex", { hook_event_name: "Stop", session_id: "s2", last_assistant_message: "done" });
     const rows = entries(log);
     expect(rows.map((r) => [r["client"], r["session"], r["type"]])).toEqual([
-      ["claude", "s1", "session_start"], ["claude", "s1", "prompt"], ["codex", "s2", "tool_call"], ["codex", "s2", "stop"],
+      ["claude", "s1", "session_start"],
+      ["claude", "s1", "prompt"],
+      ["codex", "s2", "tool_call"],
+      ["codex", "s2", "stop"],
     ]);
     expect(rows[1]!["content"]).toBe("fix the parser");
     expect(rows[2]!["content"]).toEqual({ tool: "Bash", input: { command: "ls" }, output: "a\nb\n" });
@@ -44,10 +60,34 @@ describe.skipIf(!node)("hook runtime", () => {
 
   test("reads of the log itself are not recorded", () => {
     const { runtime, log } = project();
-    hook(runtime, "claude", { hook_event_name: "PostToolUse", session_id: "s", tool_name: "Bash", tool_input: { command: "rg -n parser .prolong/log.jsonl" }, tool_response: { stdout: "3:{...}" } });
-    hook(runtime, "claude", { hook_event_name: "PostToolUse", session_id: "s", tool_name: "Read", tool_input: { file_path: "/w/.prolong/log.jsonl" }, tool_response: "..." });
-    hook(runtime, "claude", { hook_event_name: "PostToolUse", session_id: "s", tool_name: "Bash", tool_input: { command: "grep -rn parser ." }, tool_response: './.prolong/log.jsonl:3:{"type":"prompt"}' });
-    hook(runtime, "claude", { hook_event_name: "PostToolUse", session_id: "s", tool_name: "Bash", tool_input: { command: "cat AGENTS.md" }, tool_response: "see .prolong/log.jsonl for history" });
+    hook(runtime, "claude", {
+      hook_event_name: "PostToolUse",
+      session_id: "s",
+      tool_name: "Bash",
+      tool_input: { command: "rg -n parser .prolong/log.jsonl" },
+      tool_response: { stdout: "3:{...}" },
+    });
+    hook(runtime, "claude", {
+      hook_event_name: "PostToolUse",
+      session_id: "s",
+      tool_name: "Read",
+      tool_input: { file_path: "/w/.prolong/log.jsonl" },
+      tool_response: "...",
+    });
+    hook(runtime, "claude", {
+      hook_event_name: "PostToolUse",
+      session_id: "s",
+      tool_name: "Bash",
+      tool_input: { command: "grep -rn parser ." },
+      tool_response: './.prolong/log.jsonl:3:{"type":"prompt"}',
+    });
+    hook(runtime, "claude", {
+      hook_event_name: "PostToolUse",
+      session_id: "s",
+      tool_name: "Bash",
+      tool_input: { command: "cat AGENTS.md" },
+      tool_response: "see .prolong/log.jsonl for history",
+    });
     const rows = entries(log);
     expect(rows.length).toBe(1);
     expect((rows[0]!["content"] as { input: { command: string } }).input.command).toBe("cat AGENTS.md");
@@ -56,7 +96,13 @@ describe.skipIf(!node)("hook runtime", () => {
   test("a long event is cut to one line under 4096 bytes, still valid JSON", () => {
     const { runtime, log } = project();
     const big = "x".repeat(50_000) + "é".repeat(3000);
-    hook(runtime, "claude", { hook_event_name: "PostToolUse", session_id: "s", tool_name: "Read", tool_input: { file_path: "big.txt" }, tool_response: { content: big, lines: [big, big] } });
+    hook(runtime, "claude", {
+      hook_event_name: "PostToolUse",
+      session_id: "s",
+      tool_name: "Read",
+      tool_input: { file_path: "big.txt" },
+      tool_response: { content: big, lines: [big, big] },
+    });
     const text = readFileSync(log, "utf8");
     expect(text.endsWith("\n")).toBe(true);
     expect(text.split("\n").length).toBe(2);
@@ -78,11 +124,14 @@ describe.skipIf(!node)("hook runtime", () => {
     const perWriter = 1500;
     // Each writer appends lines of varying length up to the 4 KB cap, tagged with its id and sequence.
     const writer = path.join(root, "writer.mjs");
-    writeFileSync(writer, [
-      `import { record } from ${JSON.stringify(runtime)};`,
-      "const id = process.argv[2];",
-      `for (let i = 0; i < ${perWriter}; i++) record("test", "tool_call", id, { seq: i, pad: id.repeat(1 + (i * 37) % 3900) });`,
-    ].join("\n"));
+    writeFileSync(
+      writer,
+      [
+        `import { record } from ${JSON.stringify(runtime)};`,
+        "const id = process.argv[2];",
+        `for (let i = 0; i < ${perWriter}; i++) record("test", "tool_call", id, { seq: i, pad: id.repeat(1 + (i * 37) % 3900) });`,
+      ].join("\n"),
+    );
     const procs = ["A", "B"].map((id) => Bun.spawn([node!, writer, id], { stdout: "ignore", stderr: "pipe" }));
     const codes = await Promise.all(procs.map((p) => p.exited));
     expect(codes).toEqual([0, 0]);

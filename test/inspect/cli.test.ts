@@ -7,7 +7,11 @@ import { logFile } from "./helpers.ts";
 const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
 
 function prolong(...args: string[]) {
-  const p = Bun.spawnSync([process.execPath, MAIN, ...args], { stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "" } });
+  const p = Bun.spawnSync([process.execPath, MAIN, ...args], {
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, NO_COLOR: "" },
+  });
   return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
 }
 

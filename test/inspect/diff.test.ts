@@ -10,7 +10,12 @@ describe("diffSections", () => {
   const sections = parseLog(text).sections;
 
   test("every changed cell with its colours, as comparing the parsed grids finds them", () => {
-    for (const [a, b] of [[1, 2], [3, 17], [0, 39], [10, 10]] as const) {
+    for (const [a, b] of [
+      [1, 2],
+      [3, 17],
+      [0, 39],
+      [10, 10],
+    ] as const) {
       const d = diffSections(log, a, b, "ascii")._unsafeUnwrap();
       const ga = sections[a]!.board;
       const gb = sections[b]!.board;
@@ -23,8 +28,10 @@ describe("diffSections", () => {
       expect([d.width, d.height]).toEqual([64, 64]);
       if (want.length > 0) {
         expect(d.box).toEqual({
-          x0: Math.min(...want.map((c) => c.x)), y0: Math.min(...want.map((c) => c.y)),
-          x1: Math.max(...want.map((c) => c.x)), y1: Math.max(...want.map((c) => c.y)),
+          x0: Math.min(...want.map((c) => c.x)),
+          y0: Math.min(...want.map((c) => c.y)),
+          x1: Math.max(...want.map((c) => c.x)),
+          y1: Math.max(...want.map((c) => c.y)),
         });
       } else expect(d.box).toBeNull();
     }

@@ -21,14 +21,24 @@ const GAMES = {
 } as const;
 
 const Scorecard = v.object({
-  environments: v.pipe(v.array(v.object({
-    id: v.string(),
-    runs: v.pipe(v.array(v.object({
-      levels_completed: v.pipe(v.number(), v.integer(), v.minValue(0)),
-      actions: v.pipe(v.number(), v.integer(), v.minValue(0)),
-      state: v.string(),
-    })), v.minLength(1)),
-  })), v.length(1)),
+  environments: v.pipe(
+    v.array(
+      v.object({
+        id: v.string(),
+        runs: v.pipe(
+          v.array(
+            v.object({
+              levels_completed: v.pipe(v.number(), v.integer(), v.minValue(0)),
+              actions: v.pipe(v.number(), v.integer(), v.minValue(0)),
+              state: v.string(),
+            }),
+          ),
+          v.minLength(1),
+        ),
+      }),
+    ),
+    v.length(1),
+  ),
 });
 
 function readScorecard(file: string): v.InferOutput<typeof Scorecard> {
@@ -73,7 +83,9 @@ describe.skipIf(!present)("real logs of the published harness", () => {
         expect(quirk).toBe(expected.doubledPlan);
         expect(exact + quirk).toBe(expected.sections);
         // The whole file too, byte for byte, once the quirk is normalised.
-        const rewritten = parseLog(text).sections.map((s) => writeSection(s, "ascii")).join(SECTION_JOIN);
+        const rewritten = parseLog(text)
+          .sections.map((s) => writeSection(s, "ascii"))
+          .join(SECTION_JOIN);
         expect(rewritten).toBe(text.replaceAll("\n[PLAN]\n[PLAN]\n", "\n[PLAN]\n [PLAN]\n"));
       });
 

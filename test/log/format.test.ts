@@ -3,9 +3,24 @@
 import { describe, expect, test } from "bun:test";
 import type { Action, Grid } from "../../src/game-model.ts";
 import {
-  ASCII_PALETTE, SEPARATOR, detectGridMode, escapePlan, formatToolCall, gridToText, parseHeader, parseLog,
-  parseSection, parseToolCall, sectionAppendText, separatorOffsets, textToGrid, unescapePlan, writeLog, writeSection,
-  type GridMode, type LogSection,
+  ASCII_PALETTE,
+  SEPARATOR,
+  detectGridMode,
+  escapePlan,
+  formatToolCall,
+  gridToText,
+  parseHeader,
+  parseLog,
+  parseSection,
+  parseToolCall,
+  sectionAppendText,
+  separatorOffsets,
+  textToGrid,
+  unescapePlan,
+  writeLog,
+  writeSection,
+  type GridMode,
+  type LogSection,
 } from "../../src/log/format.ts";
 import { generateLog } from "../../src/bench/gen-log.ts";
 
@@ -38,7 +53,10 @@ function sameSection(a: LogSection, b: LogSection): void {
   sameGrid(a.board, b.board);
 }
 
-const G2 = grid([[0, 1], [15, 9]]); // "$8" / "\"f" in ascii, "01" / "f9" in hex
+const G2 = grid([
+  [0, 1],
+  [15, 9],
+]); // "$8" / "\"f" in ascii, "01" / "f9" in hex
 
 describe("constants and grids", () => {
   test("separator and palette", () => {
@@ -55,7 +73,12 @@ describe("constants and grids", () => {
 
   for (const mode of ["ascii", "hex"] as GridMode[]) {
     test(`textToGrid inverts gridToText (${mode}, square and not, explicit and auto mode)`, () => {
-      for (const [w, h, seed] of [[64, 64, 1], [7, 3, 2], [1, 1, 3], [30, 64, 4]] as const) {
+      for (const [w, h, seed] of [
+        [64, 64, 1],
+        [7, 3, 2],
+        [1, 1, 3],
+        [30, 64, 4],
+      ] as const) {
         const g = randomGrid(w, h, seed);
         const text = gridToText(g, mode);
         sameGrid(textToGrid(text, mode)._unsafeUnwrap(), g);
@@ -67,7 +90,7 @@ describe("constants and grids", () => {
   }
 
   test("mode detection: hex digits outside the palette mean hex; '8'/'f' alone read as ascii", () => {
-    expect(detectGridMode("$8\n\"f")).toBe("ascii");
+    expect(detectGridMode('$8\n"f')).toBe("ascii");
     expect(detectGridMode("01\nf9")).toBe("hex");
     expect(detectGridMode("8f\nf8")).toBe("ascii");
     expect(Array.from(textToGrid("8f", "auto")._unsafeUnwrap().cells)).toEqual([1, 9]);
@@ -93,13 +116,32 @@ describe("tool calls", () => {
   });
 
   test("round trip of every action", () => {
-    const all: Action[] = [{ id: 0 }, { id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }, { id: 5 }, { id: 7 }, { id: 6, x: 0, y: 63 }, { id: 6, x: 12, y: 0 }];
+    const all: Action[] = [
+      { id: 0 },
+      { id: 1 },
+      { id: 2 },
+      { id: 3 },
+      { id: 4 },
+      { id: 5 },
+      { id: 7 },
+      { id: 6, x: 0, y: 63 },
+      { id: 6, x: 12, y: 0 },
+    ];
     for (const a of all) expect(parseToolCall(formatToolCall(a))._unsafeUnwrap()).toEqual(a);
     expect(parseToolCall(' ACTION6({"y":5,"x":4}) ')._unsafeUnwrap()).toEqual({ id: 6, x: 4, y: 5 });
   });
 
   test("bad tool calls are errors that say what was expected", () => {
-    for (const bad of ["JUMP({})", "ACTION8({})", "ACTION6({})", 'ACTION6({"x": -1, "y": 2})', 'ACTION6({"x": 1.5, "y": 2})', "ACTION1(nope)", "ACTION1([])", "ACTION1"]) {
+    for (const bad of [
+      "JUMP({})",
+      "ACTION8({})",
+      "ACTION6({})",
+      'ACTION6({"x": -1, "y": 2})',
+      'ACTION6({"x": 1.5, "y": 2})',
+      "ACTION1(nope)",
+      "ACTION1([])",
+      "ACTION1",
+    ]) {
       const e = parseToolCall(bad)._unsafeUnwrapErr();
       expect(e.code).toBe("bad-tool-call");
       expect(e.message).toContain(JSON.stringify(bad));
@@ -110,9 +152,28 @@ describe("tool calls", () => {
 
 describe("headers", () => {
   test("the three header shapes", () => {
-    expect(parseHeader("Action 0 | Level 1 | Attempt 1 | INITIAL STATE | Score: 0")).toEqual({ action: 0, level: 1, attempt: 1, score: 0, kind: "initial" });
-    expect(parseHeader("Action 12 | Level 3 | Attempt 2 | Plan Step 4/9 | Score: 2\r")).toEqual({ action: 12, level: 3, attempt: 2, score: 2, kind: "action", planStep: { step: 4, total: 9 } });
-    expect(parseHeader("Action 5 | Level 1 | Attempt 1 | Score: 0")).toEqual({ action: 5, level: 1, attempt: 1, score: 0, kind: "action" });
+    expect(parseHeader("Action 0 | Level 1 | Attempt 1 | INITIAL STATE | Score: 0")).toEqual({
+      action: 0,
+      level: 1,
+      attempt: 1,
+      score: 0,
+      kind: "initial",
+    });
+    expect(parseHeader("Action 12 | Level 3 | Attempt 2 | Plan Step 4/9 | Score: 2\r")).toEqual({
+      action: 12,
+      level: 3,
+      attempt: 2,
+      score: 2,
+      kind: "action",
+      planStep: { step: 4, total: 9 },
+    });
+    expect(parseHeader("Action 5 | Level 1 | Attempt 1 | Score: 0")).toEqual({
+      action: 5,
+      level: 1,
+      attempt: 1,
+      score: 0,
+      kind: "action",
+    });
     expect(parseHeader("Action x | Level 1 | Attempt 1 | Score: 0")).toBeUndefined();
     expect(parseHeader("Action 5 | Level 1 | Attempt 1 | Score: 0 ")).toBeUndefined();
   });
@@ -121,28 +182,54 @@ describe("headers", () => {
 describe("writeSection: exact bytes", () => {
   test("initial section", () => {
     const s: LogSection = { header: { action: 0, level: 1, attempt: 1, score: 0, kind: "initial" }, frames: [], board: G2 };
-    expect(writeSection(s, "ascii")).toBe(`${SEPARATOR}\nAction 0 | Level 1 | Attempt 1 | INITIAL STATE | Score: 0\n\n[INITIAL BOARD STATE]\n$8\n"f\n\n`);
+    expect(writeSection(s, "ascii")).toBe(
+      `${SEPARATOR}\nAction 0 | Level 1 | Attempt 1 | INITIAL STATE | Score: 0\n\n[INITIAL BOARD STATE]\n$8\n"f\n\n`,
+    );
   });
 
   test("action with plan, click and frames", () => {
     const s: LogSection = {
       header: { action: 4, level: 1, attempt: 1, score: 1, kind: "action", planStep: { step: 4, total: 4 } },
-      plan: "Click the tiles.", toolCall: { id: 6, x: 38, y: 54 }, frames: [grid([[0, 0], [0, 0]]), grid([[1, 1], [1, 1]])], board: G2,
+      plan: "Click the tiles.",
+      toolCall: { id: 6, x: 38, y: 54 },
+      frames: [
+        grid([
+          [0, 0],
+          [0, 0],
+        ]),
+        grid([
+          [1, 1],
+          [1, 1],
+        ]),
+      ],
+      board: G2,
     };
     expect(writeSection(s, "hex")).toBe(
       `${SEPARATOR}\nAction 4 | Level 1 | Attempt 1 | Plan Step 4/4 | Score: 1\n\n\n[PLAN]\nClick the tiles.\n\n` +
-      `Tool Call: ACTION6({"x": 38, "y": 54})\n[POST-ACTION BOARD STATE]\n[frame 1/2]\n00\n00\n[frame 2/2]\n11\n11\n[settled]\n01\nf9\n\n`,
+        `Tool Call: ACTION6({"x": 38, "y": 54})\n[POST-ACTION BOARD STATE]\n[frame 1/2]\n00\n00\n[frame 2/2]\n11\n11\n[settled]\n01\nf9\n\n`,
     );
   });
 
   test("action without a loaded plan", () => {
-    const s: LogSection = { header: { action: 9, level: 2, attempt: 3, score: 1, kind: "action" }, toolCall: { id: 0 }, frames: [], board: G2 };
-    expect(writeSection(s, "ascii")).toBe(`${SEPARATOR}\nAction 9 | Level 2 | Attempt 3 | Score: 1\n\nTool Call: RESET({})\n[POST-ACTION BOARD STATE]\n$8\n"f\n\n`);
+    const s: LogSection = {
+      header: { action: 9, level: 2, attempt: 3, score: 1, kind: "action" },
+      toolCall: { id: 0 },
+      frames: [],
+      board: G2,
+    };
+    expect(writeSection(s, "ascii")).toBe(
+      `${SEPARATOR}\nAction 9 | Level 2 | Attempt 3 | Score: 1\n\nTool Call: RESET({})\n[POST-ACTION BOARD STATE]\n$8\n"f\n\n`,
+    );
   });
 
   test("appending sections one by one gives writeLog; sections are joined by one \\n", () => {
     const a: LogSection = { header: { action: 0, level: 1, attempt: 1, score: 0, kind: "initial" }, frames: [], board: G2 };
-    const b: LogSection = { header: { action: 1, level: 1, attempt: 1, score: 0, kind: "action" }, toolCall: { id: 1 }, frames: [], board: G2 };
+    const b: LogSection = {
+      header: { action: 1, level: 1, attempt: 1, score: 0, kind: "action" },
+      toolCall: { id: 1 },
+      frames: [],
+      board: G2,
+    };
     const appended = sectionAppendText(a, "ascii", true) + sectionAppendText(b, "ascii", false);
     expect(appended).toBe(writeLog([a, b], "ascii"));
     expect(appended).toBe(`${writeSection(a, "ascii")}\n${writeSection(b, "ascii")}`);
@@ -151,7 +238,14 @@ describe("writeSection: exact bytes", () => {
 });
 
 describe("round trips of generated sections", () => {
-  const plans: (string | undefined)[] = [undefined, "", "One line.", "Two\nlines\n", "Briefing:\n\n- a\n- b × → —", "ends with blank\n\n"];
+  const plans: (string | undefined)[] = [
+    undefined,
+    "",
+    "One line.",
+    "Two\nlines\n",
+    "Briefing:\n\n- a\n- b × → —",
+    "ends with blank\n\n",
+  ];
   const calls: (Action | undefined)[] = [undefined, { id: 0 }, { id: 5 }, { id: 6, x: 63, y: 0 }];
   for (const mode of ["ascii", "hex"] as GridMode[]) {
     for (const frameCount of [0, 1, 64]) {
@@ -183,7 +277,11 @@ describe("round trips of generated sections", () => {
   }
 
   test("initial section with a small non-square board", () => {
-    const s: LogSection = { header: { action: 0, level: 1, attempt: 1, score: 0, kind: "initial" }, frames: [], board: randomGrid(10, 4, 9) };
+    const s: LogSection = {
+      header: { action: 0, level: 1, attempt: 1, score: 0, kind: "initial" },
+      frames: [],
+      board: randomGrid(10, 4, 9),
+    };
     const text = writeSection(s, "ascii");
     sameSection(parseSection(text)._unsafeUnwrap(), s);
   });
@@ -191,13 +289,34 @@ describe("round trips of generated sections", () => {
 
 describe("escaping agent text in [PLAN]", () => {
   const structural = [
-    SEPARATOR, "Tool Call: ACTION1({})", "Tool Call:", "[POST-ACTION BOARD STATE]", "[POST-ACTION", "[INITIAL BOARD STATE]",
-    "[frame 1/2]", "[settled]", "[PLAN]", "Action 3 | Level 1 | Attempt 1 | Score: 0", "Action 7",
-    ` ${SEPARATOR}`, "   [PLAN]",
+    SEPARATOR,
+    "Tool Call: ACTION1({})",
+    "Tool Call:",
+    "[POST-ACTION BOARD STATE]",
+    "[POST-ACTION",
+    "[INITIAL BOARD STATE]",
+    "[frame 1/2]",
+    "[settled]",
+    "[PLAN]",
+    "Action 3 | Level 1 | Attempt 1 | Score: 0",
+    "Action 7",
+    ` ${SEPARATOR}`,
+    "   [PLAN]",
   ];
   const plain = [
-    "=".repeat(79), "=".repeat(81), `${SEPARATOR} `, "Action x", "Actions 3", "tool call: lower case", "[frames]", "[settledness",
-    " [settle]", "text [PLAN] in the middle", "[plan]", "× — → multi-byte", "",
+    "=".repeat(79),
+    "=".repeat(81),
+    `${SEPARATOR} `,
+    "Action x",
+    "Actions 3",
+    "tool call: lower case",
+    "[frames]",
+    "[settledness",
+    " [settle]",
+    "text [PLAN] in the middle",
+    "[plan]",
+    "× — → multi-byte",
+    "",
   ];
 
   test("each structural line gets exactly one leading space; round trip restores it", () => {
@@ -225,8 +344,19 @@ describe("escaping agent text in [PLAN]", () => {
     expect(escapePlan("\u2400 \u2426 \u2422")).toBe("\u2426\u2400 \u2426\u2426 \u2426\u2422");
     expect(unescapePlan("\u2426x stays")).toBe("\u2426x stays");
     // Every code unit below 0x80, every picture, and awkward neighbours, in one string and one by one.
-    const all = [...Array.from({ length: 0x80 }, (_, i) => String.fromCharCode(i)), ...Array.from({ length: 0x27 }, (_, i) => String.fromCharCode(0x2400 + i))];
-    const hostile = [all.join(""), ...all, "\u2426\u0000", "\u2426\u2426\u2400", "\u0000\r\n[PLAN]", "a\r\nTool Call: x", `\u0000${SEPARATOR}`];
+    const all = [
+      ...Array.from({ length: 0x80 }, (_, i) => String.fromCharCode(i)),
+      ...Array.from({ length: 0x27 }, (_, i) => String.fromCharCode(0x2400 + i)),
+    ];
+    const hostile = [
+      all.join(""),
+      ...all,
+      "\u2426\u0000",
+      "\u2426\u2426\u2400",
+      "\u0000\r\n[PLAN]",
+      "a\r\nTool Call: x",
+      `\u0000${SEPARATOR}`,
+    ];
     for (const t of hostile) {
       const e = escapePlan(t);
       expect(/[\u0000-\u0008\u000b-\u001f\u007f]/.test(e)).toBe(false);
@@ -236,7 +366,13 @@ describe("escaping agent text in [PLAN]", () => {
 
   test("a NUL and other controls in a plan leave a log every reader takes as text", () => {
     const plan = "go\u0000left\r\n\u001b[31mred\u001b[0m\u0008\u007f";
-    const s: LogSection = { header: { action: 1, level: 1, attempt: 1, score: 0, kind: "action", planStep: { step: 1, total: 1 } }, plan, toolCall: { id: 1 }, frames: [], board: G2 };
+    const s: LogSection = {
+      header: { action: 1, level: 1, attempt: 1, score: 0, kind: "action", planStep: { step: 1, total: 1 } },
+      plan,
+      toolCall: { id: 1 },
+      frames: [],
+      board: G2,
+    };
     const text = writeSection(s, "ascii");
     expect(text.includes("\u0000")).toBe(false);
     expect(parseSection(text)._unsafeUnwrap().plan).toBe(plan);
@@ -246,7 +382,10 @@ describe("escaping agent text in [PLAN]", () => {
     const plan = [...structural, ...plain].join("\n");
     const s: LogSection = {
       header: { action: 2, level: 1, attempt: 1, score: 0, kind: "action", planStep: { step: 1, total: 2 } },
-      plan, toolCall: { id: 6, x: 1, y: 2 }, frames: [], board: G2,
+      plan,
+      toolCall: { id: 6, x: 1, y: 2 },
+      frames: [],
+      board: G2,
     };
     const text = writeSection(s, "ascii");
     expect(separatorOffsets(text)).toEqual([0]);
@@ -261,20 +400,30 @@ describe("escaping agent text in [PLAN]", () => {
 });
 
 describe("parseSection errors name what was expected", () => {
-  const good = writeSection({
-    header: { action: 1, level: 1, attempt: 1, score: 0, kind: "action", planStep: { step: 1, total: 1 } },
-    plan: "p", toolCall: { id: 2 }, frames: [randomGrid(4, 4, 1)], board: randomGrid(4, 4, 2),
-  }, "ascii");
+  const good = writeSection(
+    {
+      header: { action: 1, level: 1, attempt: 1, score: 0, kind: "action", planStep: { step: 1, total: 1 } },
+      plan: "p",
+      toolCall: { id: 2 },
+      frames: [randomGrid(4, 4, 1)],
+      board: randomGrid(4, 4, 2),
+    },
+    "ascii",
+  );
 
   const cases: [string, string, string][] = [
     ["no separator", good.slice(1), "expected a separator line of 80 '='"],
     ["bad header", good.replace("Action 1 |", "Akshun 1 |"), 'expected a header "Action N | Level L'],
     ["no blank after header", good.replace("Score: 0\n\n", "Score: 0\nx\n"), "expected a blank line after the header"],
     ["plan never ends", good.slice(0, good.indexOf("Tool Call")), "the [PLAN] block never ends"],
-    ["wrong marker", good.replace("[POST-ACTION BOARD STATE]", "[INITIAL BOARD STATE]"), "expected [POST-ACTION BOARD STATE] (action 1)"],
+    [
+      "wrong marker",
+      good.replace("[POST-ACTION BOARD STATE]", "[INITIAL BOARD STATE]"),
+      "expected [POST-ACTION BOARD STATE] (action 1)",
+    ],
     ["bad tool call", good.replace("ACTION2({})", "ACTION9({})"), "is not an action"],
     ["frame numbering", good.replace("[frame 1/1]", "[frame 2/1]"), 'expected "[frame 1/1]"'],
-    ["no settled", good.replace("[settled]\n", ""), "expected \"[settled]\" after 1 frames"],
+    ["no settled", good.replace("[settled]\n", ""), 'expected "[settled]" after 1 frames'],
     ["text after board", `${good}junk\n`, 'unexpected text after the board (action 1): "junk"'],
     ["ragged board", good.replace(/\n([^\n]{4})\n\n$/, "\n$1$$\n\n"), "board row 4 has 5 cells, expected 4"],
     ["cut at a row boundary", good.slice(0, good.length - 1 - 5 * 2), "stops inside its board (2 rows of 4 cells"],
@@ -295,8 +444,20 @@ describe("parseSection errors name what was expected", () => {
 describe("parseLog is tolerant", () => {
   const sections: LogSection[] = [
     { header: { action: 0, level: 1, attempt: 1, score: 0, kind: "initial" }, frames: [], board: randomGrid(64, 64, 1) },
-    { header: { action: 1, level: 1, attempt: 1, score: 0, kind: "action", planStep: { step: 1, total: 2 } }, plan: "ünïcödé × 🧩", toolCall: { id: 1 }, frames: [], board: randomGrid(64, 64, 2) },
-    { header: { action: 2, level: 1, attempt: 1, score: 0, kind: "action", planStep: { step: 2, total: 2 } }, plan: "p", toolCall: { id: 6, x: 3, y: 4 }, frames: [randomGrid(64, 64, 3)], board: randomGrid(64, 64, 4) },
+    {
+      header: { action: 1, level: 1, attempt: 1, score: 0, kind: "action", planStep: { step: 1, total: 2 } },
+      plan: "ünïcödé × 🧩",
+      toolCall: { id: 1 },
+      frames: [],
+      board: randomGrid(64, 64, 2),
+    },
+    {
+      header: { action: 2, level: 1, attempt: 1, score: 0, kind: "action", planStep: { step: 2, total: 2 } },
+      plan: "p",
+      toolCall: { id: 6, x: 3, y: 4 },
+      frames: [randomGrid(64, 64, 3)],
+      board: randomGrid(64, 64, 4),
+    },
   ];
   const log = writeLog(sections, "ascii");
 
@@ -343,8 +504,15 @@ describe("parseLog is tolerant", () => {
 
   test("separators follow the native contract: 80 '=' at a line start, then \\n, \\r\\n or the end", () => {
     const pieces: [string, boolean][] = [
-      [`${SEPARATOR}\n`, true], ["x\n", false], [`=${SEPARATOR}\n`, false], [`${SEPARATOR}=\n`, false],
-      [` ${SEPARATOR}\n`, false], [`${SEPARATOR}\r\n`, true], ["y\n", false], [`${SEPARATOR}\rz\n`, false], [SEPARATOR, true],
+      [`${SEPARATOR}\n`, true],
+      ["x\n", false],
+      [`=${SEPARATOR}\n`, false],
+      [`${SEPARATOR}=\n`, false],
+      [` ${SEPARATOR}\n`, false],
+      [`${SEPARATOR}\r\n`, true],
+      ["y\n", false],
+      [`${SEPARATOR}\rz\n`, false],
+      [SEPARATOR, true],
     ];
     const expected: number[] = [];
     let t = "";
@@ -392,7 +560,8 @@ describe("generateLog", () => {
     expect(Math.max(...frameCounts)).toBeGreaterThan(8);
     let small = 0;
     for (let i = 1; i < sections.length; i++) {
-      const a = (sections[i - 1] as LogSection).board.cells, b = (sections[i] as LogSection).board.cells;
+      const a = (sections[i - 1] as LogSection).board.cells,
+        b = (sections[i] as LogSection).board.cells;
       let changed = 0;
       for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) changed++;
       if (changed <= 8) small++;
@@ -444,9 +613,16 @@ describe("episode marker (lifetime arm)", () => {
   test("an INITIAL STATE section carries [EPISODE i/K] before its board marker and round-trips", async () => {
     const { writeSection, parseSection } = await import("../../src/log/format.ts");
     const cells = new Uint8Array(4).fill(3);
-    const s = { header: { action: 12, level: 1, attempt: 1, score: 0, kind: "initial" as const }, frames: [], board: { width: 2, height: 2, cells }, episode: { index: 2, total: 5 } };
+    const s = {
+      header: { action: 12, level: 1, attempt: 1, score: 0, kind: "initial" as const },
+      frames: [],
+      board: { width: 2, height: 2, cells },
+      episode: { index: 2, total: 5 },
+    };
     const text = writeSection(s, "ascii");
-    expect(text).toBe(`${"=".repeat(80)}\nAction 12 | Level 1 | Attempt 1 | INITIAL STATE | Score: 0\n\n[EPISODE 2/5]\n[INITIAL BOARD STATE]\nhh\nhh\n\n`);
+    expect(text).toBe(
+      `${"=".repeat(80)}\nAction 12 | Level 1 | Attempt 1 | INITIAL STATE | Score: 0\n\n[EPISODE 2/5]\n[INITIAL BOARD STATE]\nhh\nhh\n\n`,
+    );
     expect(parseSection(text)._unsafeUnwrap()).toEqual(s);
   });
 });

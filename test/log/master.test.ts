@@ -1,5 +1,16 @@
 import { describe, expect, test } from "bun:test";
-import { appendFileSync, existsSync, mkdtempSync, openSync, closeSync, readFileSync, symlinkSync, writeFileSync, writeSync, constants } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  closeSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+  constants,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Grid } from "../../src/game-model.ts";
@@ -15,7 +26,12 @@ function grid(seed: number): Grid {
 function section(action: number): LogSection {
   return action === 0
     ? { header: { action: 0, level: 1, attempt: 1, score: 0, kind: "initial" }, frames: [], board: grid(0) }
-    : { header: { action, level: 1, attempt: 1, score: 0, kind: "action" }, toolCall: { id: 1 }, frames: [], board: grid(action) };
+    : {
+        header: { action, level: 1, attempt: 1, score: 0, kind: "action" },
+        toolCall: { id: 1 },
+        frames: [],
+        board: grid(action),
+      };
 }
 
 function tempDir(): string {
@@ -78,7 +94,12 @@ describe("MasterLog", () => {
     const r = m.append(writeSection(section(0), "ascii"))._unsafeUnwrap();
     expect(m.tailAfter(r.end)).toBeNull();
     m.append("\n=====");
-    expect(m.tailAfter(r.end)).toEqual({ size: r.end + 6, completeEnd: r.end, tornBytes: 6, reason: "6 byte(s) after the last indexed section (a crash during or right after an append)" });
+    expect(m.tailAfter(r.end)).toEqual({
+      size: r.end + 6,
+      completeEnd: r.end,
+      tornBytes: 6,
+      reason: "6 byte(s) after the last indexed section (a crash during or right after an append)",
+    });
     const short = m.tailAfter(r.end + 100);
     expect(short?.tornBytes).toBe(-94);
     expect(short?.reason).toContain("truncated");
@@ -86,7 +107,12 @@ describe("MasterLog", () => {
   });
 
   test("a file that is not even one separator long is one torn section", () => {
-    expect(tornTail(new TextEncoder().encode("=".repeat(40)))).toEqual({ size: 40, completeEnd: 0, tornBytes: 40, reason: "no complete section separator: the first append was cut" });
+    expect(tornTail(new TextEncoder().encode("=".repeat(40)))).toEqual({
+      size: 40,
+      completeEnd: 0,
+      tornBytes: 40,
+      reason: "no complete section separator: the first append was cut",
+    });
     expect(tornTail(new Uint8Array(0))).toBeNull();
   });
 
@@ -142,21 +168,29 @@ describe("MasterLog", () => {
 describe("MasterLog on the published logs", () => {
   const present = existsSync(FIXTURES);
   if (!present) console.log(`skip: ${FIXTURES} is absent (the published logs live outside the project)`);
-  test.skipIf(!present)("every real log ends on a complete section; cutting it anywhere inside its last section is reported", () => {
-    for (const game of ["ft09", "lp85", "m0r0", "cn04"]) {
-      const bytes = new Uint8Array(readFileSync(join(FIXTURES, game, "logs.txt")));
-      expect(tornTail(bytes)).toBeNull();
-      const text = new TextDecoder().decode(bytes);
-      const lastStart = Buffer.from(text.slice(0, text.lastIndexOf("=".repeat(80)))).length;
-      for (const back of [1, 3, 65, 1000]) {
-        const t = tornTail(bytes.subarray(0, bytes.length - back));
-        expect(t?.completeEnd).toBe(lastStart - 1);
+  test.skipIf(!present)(
+    "every real log ends on a complete section; cutting it anywhere inside its last section is reported",
+    () => {
+      for (const game of ["ft09", "lp85", "m0r0", "cn04"]) {
+        const bytes = new Uint8Array(readFileSync(join(FIXTURES, game, "logs.txt")));
+        expect(tornTail(bytes)).toBeNull();
+        const text = new TextDecoder().decode(bytes);
+        const lastStart = Buffer.from(text.slice(0, text.lastIndexOf("=".repeat(80)))).length;
+        for (const back of [1, 3, 65, 1000]) {
+          const t = tornTail(bytes.subarray(0, bytes.length - back));
+          expect(t?.completeEnd).toBe(lastStart - 1);
+        }
+        // A cut inside the separator leaves the previous section complete, followed by torn bytes.
+        const t = tornTail(bytes.subarray(0, lastStart + 20));
+        expect(t).toEqual({
+          size: lastStart + 20,
+          completeEnd: lastStart - 1,
+          tornBytes: 21,
+          reason: "bytes after the last complete section do not form a section (a cut separator)",
+        });
       }
-      // A cut inside the separator leaves the previous section complete, followed by torn bytes.
-      const t = tornTail(bytes.subarray(0, lastStart + 20));
-      expect(t).toEqual({ size: lastStart + 20, completeEnd: lastStart - 1, tornBytes: 21, reason: "bytes after the last complete section do not form a section (a cut separator)" });
-    }
-  });
+    },
+  );
 });
 
 describe("MasterLog over a log past the mapping threshold (1 MiB)", () => {

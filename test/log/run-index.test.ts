@@ -45,7 +45,18 @@ describe("RunIndex", () => {
       expect(row.ordinal).toBe(i);
       expect(row.xxh3).toBe(xxh3_128(new Uint8Array(log), row.start, row.end));
     }
-    expect(index.section(1)._unsafeUnwrap()).toEqual({ ordinal: 1, start: rows[1]?.start as number, end: rows[1]?.end as number, kind: "action", xxh3: rows[1]?.xxh3 as string, action: 1, level: 1, attempt: 1, score: 0, frames: 4 });
+    expect(index.section(1)._unsafeUnwrap()).toEqual({
+      ordinal: 1,
+      start: rows[1]?.start as number,
+      end: rows[1]?.end as number,
+      kind: "action",
+      xxh3: rows[1]?.xxh3 as string,
+      action: 1,
+      level: 1,
+      attempt: 1,
+      score: 0,
+      frames: 4,
+    });
     expect(index.section(0)._unsafeUnwrap()?.kind).toBe("initial");
     expect(index.lastEnd()._unsafeUnwrap()).toBe(log.length);
     master.close();
@@ -94,16 +105,38 @@ describe("RunIndex", () => {
 
   test("copy state, run state and events survive a reopen", () => {
     const { dir, index } = setup();
-    index.setCopyState({ window: { kind: "full" }, owned: 120, size: 120, chunks: [{ start: 0, end: 100, xxh3: "a" }, { start: 100, end: 120, xxh3: "b" }] });
-    index.setCopyState({ window: { kind: "last", sections: 25 }, owned: 300, size: 80, chunks: [{ start: 0, end: 80, xxh3: "c" }] });
+    index.setCopyState({
+      window: { kind: "full" },
+      owned: 120,
+      size: 120,
+      chunks: [
+        { start: 0, end: 100, xxh3: "a" },
+        { start: 100, end: 120, xxh3: "b" },
+      ],
+    });
+    index.setCopyState({
+      window: { kind: "last", sections: 25 },
+      owned: 300,
+      size: 80,
+      chunks: [{ start: 0, end: 80, xxh3: "c" }],
+    });
     index.setState("pending", { turn: 3, entries: ["ACTION1"] });
-    const id = index.recordEvent("tamper", { kind: "appended", expectedBytes: 10, foundBytes: 42 }, new Date("2026-01-01T00:00:00Z"))._unsafeUnwrap();
+    const id = index
+      .recordEvent("tamper", { kind: "appended", expectedBytes: 10, foundBytes: 42 }, new Date("2026-01-01T00:00:00Z"))
+      ._unsafeUnwrap();
     index.close();
     const again = RunIndex.open(join(dir, "index.sqlite"))._unsafeUnwrap();
-    expect(again.copyState()._unsafeUnwrap()).toEqual({ window: { kind: "last", sections: 25 }, owned: 300, size: 80, chunks: [{ start: 0, end: 80, xxh3: "c" }] });
+    expect(again.copyState()._unsafeUnwrap()).toEqual({
+      window: { kind: "last", sections: 25 },
+      owned: 300,
+      size: 80,
+      chunks: [{ start: 0, end: 80, xxh3: "c" }],
+    });
     expect(again.getState("pending")._unsafeUnwrap()).toEqual({ turn: 3, entries: ["ACTION1"] });
     expect(again.getState("missing")._unsafeUnwrap()).toBeUndefined();
-    expect(again.events("tamper")._unsafeUnwrap()).toEqual([{ id, time: "2026-01-01T00:00:00.000Z", kind: "tamper", fields: { kind: "appended", expectedBytes: 10, foundBytes: 42 } }]);
+    expect(again.events("tamper")._unsafeUnwrap()).toEqual([
+      { id, time: "2026-01-01T00:00:00.000Z", kind: "tamper", fields: { kind: "appended", expectedBytes: 10, foundBytes: 42 } },
+    ]);
     expect(again.events("warning")._unsafeUnwrap()).toEqual([]);
     again.close();
   });

@@ -20,10 +20,19 @@ function grid(seed: number): Grid {
 
 /** Initial section + 6 actions; action 6 (the newest) is animated with 3 frames, action 2 with 2. */
 function sections(): LogSection[] {
-  const out: LogSection[] = [{ header: { action: 0, level: 1, attempt: 1, score: 0, kind: "initial" }, frames: [], board: grid(0) }];
+  const out: LogSection[] = [
+    { header: { action: 0, level: 1, attempt: 1, score: 0, kind: "initial" }, frames: [], board: grid(0) },
+  ];
   for (let a = 1; a <= 6; a++) {
     out.push({
-      header: { action: a, level: a < 4 ? 1 : 2, attempt: 1, score: a < 4 ? 0 : 1, kind: "action", planStep: { step: a, total: 6 } },
+      header: {
+        action: a,
+        level: a < 4 ? 1 : 2,
+        attempt: 1,
+        score: a < 4 ? 0 : 1,
+        kind: "action",
+        planStep: { step: a, total: 6 },
+      },
       plan: "walk right, then click the red block",
       toolCall: a % 2 ? { id: 4 } : { id: 6, x: a, y: 7 },
       frames: a === 6 ? [grid(60), grid(61), grid(62)] : a === 2 ? [grid(20), grid(21)] : [],
@@ -87,11 +96,20 @@ describe("what the agent sees under each arm", () => {
   const { master, index, bytes } = indexed(all);
 
   test("full log: the master, byte for byte", () => {
-    expect(text(renderWindow(master, index.windowLookup({ kind: "full" })._unsafeUnwrap(), { kind: "full" }, "ascii")._unsafeUnwrap())).toBe(writeLog(all, "ascii"));
+    expect(
+      text(renderWindow(master, index.windowLookup({ kind: "full" })._unsafeUnwrap(), { kind: "full" }, "ascii")._unsafeUnwrap()),
+    ).toBe(writeLog(all, "ascii"));
   });
 
   test("--log-window 2: the INITIAL STATE section, then the two newest action sections, as a well-formed log", () => {
-    const seen = text(renderWindow(master, index.windowLookup({ kind: "last", sections: 2 })._unsafeUnwrap(), { kind: "last", sections: 2 }, "ascii")._unsafeUnwrap());
+    const seen = text(
+      renderWindow(
+        master,
+        index.windowLookup({ kind: "last", sections: 2 })._unsafeUnwrap(),
+        { kind: "last", sections: 2 },
+        "ascii",
+      )._unsafeUnwrap(),
+    );
     expect(seen).toBe(writeLog([all[0], all[5], all[6]] as LogSection[], "ascii"));
     const parsed = parseLog(seen as string);
     expect(parsed.cut).toBeUndefined();
@@ -100,14 +118,34 @@ describe("what the agent sees under each arm", () => {
 
   test("--log-window N with N at least the number of action sections: the full log", () => {
     for (const n of [6, 7, 100]) {
-      expect(text(renderWindow(master, index.windowLookup({ kind: "last", sections: n })._unsafeUnwrap(), { kind: "last", sections: n }, "ascii")._unsafeUnwrap())).toBe(writeLog(all, "ascii"));
+      expect(
+        text(
+          renderWindow(
+            master,
+            index.windowLookup({ kind: "last", sections: n })._unsafeUnwrap(),
+            { kind: "last", sections: n },
+            "ascii",
+          )._unsafeUnwrap(),
+        ),
+      ).toBe(writeLog(all, "ascii"));
     }
     // N = 5 leaves out only action 1.
-    expect(text(renderWindow(master, index.windowLookup({ kind: "last", sections: 5 })._unsafeUnwrap(), { kind: "last", sections: 5 }, "ascii")._unsafeUnwrap())).toBe(writeLog([all[0], ...all.slice(2)] as LogSection[], "ascii"));
+    expect(
+      text(
+        renderWindow(
+          master,
+          index.windowLookup({ kind: "last", sections: 5 })._unsafeUnwrap(),
+          { kind: "last", sections: 5 },
+          "ascii",
+        )._unsafeUnwrap(),
+      ),
+    ).toBe(writeLog([all[0], ...all.slice(2)] as LogSection[], "ascii"));
   });
 
   test("--log-window 0: only the newest section, its animation frames gone, its settled board, plan and tool call kept", () => {
-    const seen = text(renderWindow(master, index.windowLookup({ kind: "newest" })._unsafeUnwrap(), { kind: "newest" }, "ascii")._unsafeUnwrap()) as string;
+    const seen = text(
+      renderWindow(master, index.windowLookup({ kind: "newest" })._unsafeUnwrap(), { kind: "newest" }, "ascii")._unsafeUnwrap(),
+    ) as string;
     const newest = all[6] as LogSection;
     expect(seen).toBe(writeSection({ ...newest, frames: [] }, "ascii"));
     expect(seen).not.toContain("[frame");
@@ -121,7 +159,9 @@ describe("what the agent sees under each arm", () => {
   });
 
   test("--log-window -1: no file, and the board the prompt carries is the published side file's text", () => {
-    expect(renderWindow(master, index.windowLookup({ kind: "none" })._unsafeUnwrap(), { kind: "none" }, "ascii")._unsafeUnwrap()).toBeNull();
+    expect(
+      renderWindow(master, index.windowLookup({ kind: "none" })._unsafeUnwrap(), { kind: "none" }, "ascii")._unsafeUnwrap(),
+    ).toBeNull();
     const board = currentBoardText(master, index.lookup()._unsafeUnwrap())._unsafeUnwrap();
     expect(board).toBe(`Score: 1\nAction: 6\n\n[CURRENT BOARD STATE]\n${gridToText((all[6] as LogSection).board, "ascii")}`);
     // Without an index the same text comes from scanning the master.
@@ -129,8 +169,15 @@ describe("what the agent sees under each arm", () => {
   });
 
   test("a log read from disk (native section table) gives the same windows as the run index", () => {
-    for (const w of [{ kind: "full" }, { kind: "last", sections: 1 }, { kind: "last", sections: 3 }, { kind: "newest" }] as LogWindow[]) {
-      expect(text(windowOfLog(bytes, w, "ascii")._unsafeUnwrap())).toBe(text(renderWindow(master, index.windowLookup(w)._unsafeUnwrap(), w, "ascii")._unsafeUnwrap()));
+    for (const w of [
+      { kind: "full" },
+      { kind: "last", sections: 1 },
+      { kind: "last", sections: 3 },
+      { kind: "newest" },
+    ] as LogWindow[]) {
+      expect(text(windowOfLog(bytes, w, "ascii")._unsafeUnwrap())).toBe(
+        text(renderWindow(master, index.windowLookup(w)._unsafeUnwrap(), w, "ascii")._unsafeUnwrap()),
+      );
     }
   });
 
@@ -145,25 +192,33 @@ describe("what the agent sees under each arm", () => {
 describe("windows of the published logs", () => {
   const present = existsSync(FIXTURES);
   if (!present) console.log(`skip: ${FIXTURES} is absent (the published logs live outside the project)`);
-  test.skipIf(!present)("last-N keeps the initial section and exactly N action sections; 0 strips the newest section's frames", () => {
-    for (const game of ["ft09", "m0r0"]) {
-      const bytes = new Uint8Array(readFileSync(join(FIXTURES, game, "logs.txt")));
-      const whole = parseLog(new TextDecoder().decode(bytes)).sections;
-      const last3 = parseLog(text(windowOfLog(bytes, { kind: "last", sections: 3 }, "ascii")._unsafeUnwrap()) as string);
-      expect(last3.cut).toBeUndefined();
-      expect(last3.sections.map((s) => s.header.action)).toEqual([0, ...whole.slice(-3).map((s) => s.header.action)]);
-      const newest = parseSection(text(windowOfLog(bytes, { kind: "newest" }, "ascii")._unsafeUnwrap()) as string)._unsafeUnwrap();
-      const expected = whole[whole.length - 1] as LogSection;
-      expect(newest.frames).toEqual([]);
-      expect(newest.header).toEqual(expected.header);
-      expect(Array.from(newest.board.cells)).toEqual(Array.from(expected.board.cells));
-    }
-  });
+  test.skipIf(!present)(
+    "last-N keeps the initial section and exactly N action sections; 0 strips the newest section's frames",
+    () => {
+      for (const game of ["ft09", "m0r0"]) {
+        const bytes = new Uint8Array(readFileSync(join(FIXTURES, game, "logs.txt")));
+        const whole = parseLog(new TextDecoder().decode(bytes)).sections;
+        const last3 = parseLog(text(windowOfLog(bytes, { kind: "last", sections: 3 }, "ascii")._unsafeUnwrap()) as string);
+        expect(last3.cut).toBeUndefined();
+        expect(last3.sections.map((s) => s.header.action)).toEqual([0, ...whole.slice(-3).map((s) => s.header.action)]);
+        const newest = parseSection(
+          text(windowOfLog(bytes, { kind: "newest" }, "ascii")._unsafeUnwrap()) as string,
+        )._unsafeUnwrap();
+        const expected = whole[whole.length - 1] as LogSection;
+        expect(newest.frames).toEqual([]);
+        expect(newest.header).toEqual(expected.header);
+        expect(Array.from(newest.board.cells)).toEqual(Array.from(expected.board.cells));
+      }
+    },
+  );
 
   test.skipIf(!present)("an animated section of a real log loses its frames and keeps its settled board", () => {
     const log = new TextDecoder().decode(readFileSync(join(FIXTURES, "ft09", "logs.txt")));
     const sep = "=".repeat(80);
-    const animated = log.split(`\n${sep}`).map((s, i) => (i === 0 ? s : sep + s)).find((s) => s.includes("[frame 1/"));
+    const animated = log
+      .split(`\n${sep}`)
+      .map((s, i) => (i === 0 ? s : sep + s))
+      .find((s) => s.includes("[frame 1/"));
     expect(animated).toBeDefined();
     const cut = new TextEncoder().encode((animated as string).replace(/\n+$/, "\n\n"));
     const stripped = text(windowOfLog(cut, { kind: "newest" }, "ascii")._unsafeUnwrap()) as string;

@@ -15,13 +15,23 @@ export function mapFileOracle(path: string, limit?: number): Uint8Array | MapFai
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    return code === "ENOENT" ? { kind: "missing-file", message: "no such file" } : { kind: "unreadable", message: `cannot open: ${(e as Error).message}` };
+    return code === "ENOENT"
+      ? { kind: "missing-file", message: "no such file" }
+      : { kind: "unreadable", message: `cannot open: ${(e as Error).message}` };
   }
   try {
     const st = fstatSync(fd);
     if (st.isDirectory()) return { kind: "is-directory", message: "is a directory, expected a log file" };
     if (!st.isFile()) {
-      const what = st.isFIFO() ? "a FIFO (named pipe)" : st.isCharacterDevice() ? "a character device" : st.isBlockDevice() ? "a block device" : st.isSocket() ? "a socket" : "something other than a regular file";
+      const what = st.isFIFO()
+        ? "a FIFO (named pipe)"
+        : st.isCharacterDevice()
+          ? "a character device"
+          : st.isBlockDevice()
+            ? "a block device"
+            : st.isSocket()
+              ? "a socket"
+              : "something other than a regular file";
       return { kind: "not-a-file", message: `is ${what}; a log must be a regular file` };
     }
     const out = new Uint8Array(Math.min(st.size, limit ?? st.size));

@@ -53,7 +53,10 @@ interface Header {
 const OTHER: Header = { kind: 2, action: -1, level: -1, attempt: -1, planStep: -1, planTotal: -1, score: -1 };
 
 export function parseHeaderOracle(line: string): Header {
-  const m = /^Action (\d+) \| Level (\d+) \| Attempt (\d+) \| (?:(INITIAL STATE) \| |Plan Step (\d+)\/(\d+) \| )?Score: (\d+)$/.exec(line);
+  const m =
+    /^Action (\d+) \| Level (\d+) \| Attempt (\d+) \| (?:(INITIAL STATE) \| |Plan Step (\d+)\/(\d+) \| )?Score: (\d+)$/.exec(
+      line,
+    );
   if (!m) return OTHER;
   const [action, level, attempt, score] = [field(m[1]), field(m[2]), field(m[3]), field(m[7])];
   if (action === null || level === null || attempt === null || score === null) return OTHER;
@@ -67,7 +70,9 @@ export function parseHeaderOracle(line: string): Header {
 export function sectionIndexOracle(buf: Uint8Array): SectionTable {
   const all = lines(buf);
   const seps = all.map((l, i) => (isSeparator(l) ? i : -1)).filter((i) => i >= 0);
-  const rows: Array<Header & { start: number; end: number; frames: number; boardStart: number; boardEnd: number; complete: number }> = [];
+  const rows: Array<
+    Header & { start: number; end: number; frames: number; boardStart: number; boardEnd: number; complete: number }
+  > = [];
   seps.forEach((sepLine, k) => {
     const nextSep = seps[k + 1];
     const body = all.slice(sepLine + 1, nextSep ?? all.length);
@@ -102,18 +107,57 @@ export function sectionIndexOracle(buf: Uint8Array): SectionTable {
     count: rows.length,
     preambleEnd: rows[0]?.start ?? buf.length,
     lines: all.length,
-    start: col((r) => r.start, (x) => new Float64Array(x)),
-    end: col((r) => r.end, (x) => new Float64Array(x)),
-    kind: col((r) => r.kind, (x) => new Uint8Array(x)),
-    action: col((r) => r.action, (x) => new Int32Array(x)),
-    level: col((r) => r.level, (x) => new Int32Array(x)),
-    attempt: col((r) => r.attempt, (x) => new Int32Array(x)),
-    planStep: col((r) => r.planStep, (x) => new Int32Array(x)),
-    planTotal: col((r) => r.planTotal, (x) => new Int32Array(x)),
-    score: col((r) => r.score, (x) => new Int32Array(x)),
-    frames: col((r) => r.frames, (x) => new Int32Array(x)),
-    boardStart: col((r) => r.boardStart, (x) => new Float64Array(x)),
-    boardEnd: col((r) => r.boardEnd, (x) => new Float64Array(x)),
-    complete: col((r) => r.complete, (x) => new Uint8Array(x)),
+    start: col(
+      (r) => r.start,
+      (x) => new Float64Array(x),
+    ),
+    end: col(
+      (r) => r.end,
+      (x) => new Float64Array(x),
+    ),
+    kind: col(
+      (r) => r.kind,
+      (x) => new Uint8Array(x),
+    ),
+    action: col(
+      (r) => r.action,
+      (x) => new Int32Array(x),
+    ),
+    level: col(
+      (r) => r.level,
+      (x) => new Int32Array(x),
+    ),
+    attempt: col(
+      (r) => r.attempt,
+      (x) => new Int32Array(x),
+    ),
+    planStep: col(
+      (r) => r.planStep,
+      (x) => new Int32Array(x),
+    ),
+    planTotal: col(
+      (r) => r.planTotal,
+      (x) => new Int32Array(x),
+    ),
+    score: col(
+      (r) => r.score,
+      (x) => new Int32Array(x),
+    ),
+    frames: col(
+      (r) => r.frames,
+      (x) => new Int32Array(x),
+    ),
+    boardStart: col(
+      (r) => r.boardStart,
+      (x) => new Float64Array(x),
+    ),
+    boardEnd: col(
+      (r) => r.boardEnd,
+      (x) => new Float64Array(x),
+    ),
+    complete: col(
+      (r) => r.complete,
+      (x) => new Uint8Array(x),
+    ),
   };
 }

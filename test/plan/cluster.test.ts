@@ -15,7 +15,12 @@ const work = tempRoot();
 const planFile = path.join(work, "plan.json");
 
 function prolong(args: string[], env: Record<string, string> = {}): { code: number; out: string; err: string } {
-  const p = Bun.spawnSync([process.execPath, MAIN, ...args], { cwd: work, stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env } });
+  const p = Bun.spawnSync([process.execPath, MAIN, ...args], {
+    cwd: work,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, ...env },
+  });
   return { code: p.exitCode ?? -1, out: p.stdout.toString(), err: p.stderr.toString() };
 }
 
@@ -30,7 +35,21 @@ function descendants(pid: number): number[] {
   return kids.flatMap((k) => [k, ...descendants(k)]);
 }
 
-const made = prolong(["plan", "--games", "all", "--runs", "2", "--arm", "full=--max-actions 30", "--arm", "w0=--max-actions 30 --log-window 0", "--arm", "w5=--max-actions 30 --log-window 5", "-o", planFile]);
+const made = prolong([
+  "plan",
+  "--games",
+  "all",
+  "--runs",
+  "2",
+  "--arm",
+  "full=--max-actions 30",
+  "--arm",
+  "w0=--max-actions 30 --log-window 0",
+  "--arm",
+  "w5=--max-actions 30 --log-window 5",
+  "-o",
+  planFile,
+]);
 const plan = readPlan(planFile)._unsafeUnwrap();
 const one = path.join(work, "one");
 const many = path.join(work, "many");
@@ -43,7 +62,10 @@ const single = prolong(["run-plan", planFile, "--out", one, "--parallel", "2", "
 // its directory looked at: a job in progress there, and the kill follows; caught between two jobs, it goes on to
 // its next action line and is looked at again.
 const shard1 = shardJobs(plan, { index: 1, count: 4 });
-const inProgress = () => shard1.filter((j) => existsSync(path.join(many, j.dir, "logs.txt")) && !existsSync(path.join(many, j.dir, "scorecard.json"))).map((j) => j.id);
+const inProgress = () =>
+  shard1
+    .filter((j) => existsSync(path.join(many, j.dir, "logs.txt")) && !existsSync(path.join(many, j.dir, "scorecard.json")))
+    .map((j) => j.id);
 /** The process and every descendant, the parent first (a stopped parent starts no more children). */
 function signalTree(pid: number, signal: NodeJS.Signals): void {
   for (const p of [pid, ...descendants(pid)]) {
@@ -54,7 +76,10 @@ function signalTree(pid: number, signal: NodeJS.Signals): void {
     }
   }
 }
-const killed = Bun.spawn([process.execPath, MAIN, "run-plan", planFile, "--out", many, "--shard", "1/4", "--parallel", "1", "--json"], { cwd: work, stdout: "pipe", stderr: "pipe" });
+const killed = Bun.spawn(
+  [process.execPath, MAIN, "run-plan", planFile, "--out", many, "--shard", "1/4", "--parallel", "1", "--json"],
+  { cwd: work, stdout: "pipe", stderr: "pipe" },
+);
 let sawAction = false;
 let partialAfterKill: string[] = [];
 {
@@ -80,16 +105,44 @@ await killed.exited;
 const hasParallel = Bun.which("parallel") !== null;
 if (!hasParallel) console.log("skipped: GNU parallel is not installed (apt-get install parallel)");
 const viaParallel = hasParallel
-  ? Bun.spawnSync(["parallel", "-j", "4", process.execPath, MAIN, "run-plan", planFile, "--out", many, "--shard", "{}/4", "--parallel", "1", "--json", ":::", "1", "2", "3", "4"], { cwd: work, stdout: "pipe", stderr: "pipe" })
+  ? Bun.spawnSync(
+      [
+        "parallel",
+        "-j",
+        "4",
+        process.execPath,
+        MAIN,
+        "run-plan",
+        planFile,
+        "--out",
+        many,
+        "--shard",
+        "{}/4",
+        "--parallel",
+        "1",
+        "--json",
+        ":::",
+        "1",
+        "2",
+        "3",
+        "4",
+      ],
+      { cwd: work, stdout: "pipe", stderr: "pipe" },
+    )
   : null;
 
 function scoreJson(dir: string) {
   const r = prolong(["score", dir, "--plan", planFile, "--json"]);
   expect(r.code).toBe(0);
-  return JSON.parse(r.out) as { arms: unknown[]; runs: { dir: string; wallMs: number | null; agentCalls: number | null }[]; plan: { missing: unknown[]; duplicated: unknown[]; foreign: unknown[]; mismatched: unknown[]; unfinished: number } };
+  return JSON.parse(r.out) as {
+    arms: unknown[];
+    runs: { dir: string; wallMs: number | null; agentCalls: number | null }[];
+    plan: { missing: unknown[]; duplicated: unknown[]; foreign: unknown[]; mismatched: unknown[]; unfinished: number };
+  };
 }
 /** Per-run rows without what differs between two executions of one job: where it ran and how long it took. */
-const rows = (s: ReturnType<typeof scoreJson>, root: string) => s.runs.map((r) => ({ ...r, dir: path.relative(root, r.dir), wallMs: null }));
+const rows = (s: ReturnType<typeof scoreJson>, root: string) =>
+  s.runs.map((r) => ({ ...r, dir: path.relative(root, r.dir), wallMs: null }));
 
 describe("a plan on a cluster", () => {
   test("the plan: 3 arms × 6 games × 2 runs = 36 jobs, run in one process without a failure", () => {
@@ -106,7 +159,11 @@ describe("a plan on a cluster", () => {
 
   test.skipIf(!hasParallel)("GNU parallel ran the 4 shards; the killed job was resumed, none run twice", () => {
     expect(viaParallel!.exitCode).toBe(0);
-    const summaries = viaParallel!.stdout.toString().split("\n").filter((l) => l.includes('"kind":"run-plan-summary"')).map((l) => JSON.parse(l));
+    const summaries = viaParallel!.stdout
+      .toString()
+      .split("\n")
+      .filter((l) => l.includes('"kind":"run-plan-summary"'))
+      .map((l) => JSON.parse(l));
     expect(summaries).toHaveLength(4);
     expect(summaries.reduce((n, s) => n + s.jobs, 0)).toBe(36);
     const s1 = summaries.find((s) => s.slice === "1/4");
@@ -141,7 +198,9 @@ describe("a plan on a cluster", () => {
 
   test.skipIf(!hasParallel)("every job's master log is byte for byte the one-process run's, the killed job's included", () => {
     for (const job of plan.jobs) {
-      expect(readFileSync(path.join(many, job.dir, "logs.txt"), "utf8")).toBe(readFileSync(path.join(one, job.dir, "logs.txt"), "utf8"));
+      expect(readFileSync(path.join(many, job.dir, "logs.txt"), "utf8")).toBe(
+        readFileSync(path.join(one, job.dir, "logs.txt"), "utf8"),
+      );
     }
   });
 
@@ -166,16 +225,26 @@ describe("a plan on a cluster", () => {
 
 describe("schedulers' environments pick the slice", () => {
   const slice = (cmd: string, env: Record<string, string>) => {
-    const p = Bun.spawnSync(["sh", "-c", cmd], { cwd: work, stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env, PROLONG: `${process.execPath} ${MAIN}` } });
+    const p = Bun.spawnSync(["sh", "-c", cmd], {
+      cwd: work,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { ...process.env, ...env, PROLONG: `${process.execPath} ${MAIN}` },
+    });
     expect(p.exitCode).toBe(0);
     return (JSON.parse(p.stdout.toString()) as { jobs: { job: string }[] }).jobs.map((j) => j.job);
   };
   test("Slurm: --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT", () => {
-    const ids = slice('$PROLONG run-plan plan.json --out slurm --shard "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT" --dry-run --json', { SLURM_ARRAY_TASK_ID: "3", SLURM_ARRAY_TASK_COUNT: "4" });
+    const ids = slice(
+      '$PROLONG run-plan plan.json --out slurm --shard "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT" --dry-run --json',
+      { SLURM_ARRAY_TASK_ID: "3", SLURM_ARRAY_TASK_COUNT: "4" },
+    );
     expect(ids).toEqual(shardJobs(plan, { index: 3, count: 4 }).map((j) => j.id));
   });
   test("Kubernetes: --shard $((JOB_COMPLETION_INDEX + 1))/8", () => {
-    const ids = slice('$PROLONG run-plan plan.json --out k8s --shard "$((JOB_COMPLETION_INDEX + 1))/8" --dry-run --json', { JOB_COMPLETION_INDEX: "0" });
+    const ids = slice('$PROLONG run-plan plan.json --out k8s --shard "$((JOB_COMPLETION_INDEX + 1))/8" --dry-run --json', {
+      JOB_COMPLETION_INDEX: "0",
+    });
     expect(ids).toEqual(shardJobs(plan, { index: 1, count: 8 }).map((j) => j.id));
   });
 });
@@ -203,10 +272,16 @@ describe("two workers on one job", () => {
 
 describe("bad input is refused before anything is written", () => {
   const out = path.join(work, "bad");
-  test.each([["--shard", "5/4"], ["--shard", "0/4"], ["--job", "j-000000000000"]])("%s %s: exit 2, named", (flag, value) => {
+  test.each([
+    ["--shard", "5/4"],
+    ["--shard", "0/4"],
+    ["--job", "j-000000000000"],
+  ])("%s %s: exit 2, named", (flag, value) => {
     const r = prolong(["run-plan", planFile, "--out", out, flag, value]);
     expect(r.code).toBe(2);
-    expect(r.err).toContain(value === "j-000000000000" ? "job j-000000000000 is not in the plan" : `--shard ${value} names no shard`);
+    expect(r.err).toContain(
+      value === "j-000000000000" ? "job j-000000000000 is not in the plan" : `--shard ${value} names no shard`,
+    );
     expect(existsSync(out)).toBe(false);
   });
 
@@ -223,7 +298,11 @@ describe("bad input is refused before anything is written", () => {
     const [a, b] = plan.jobs;
     mkdirSync(path.dirname(path.join(out, b!.dir)), { recursive: true });
     cpSync(path.join(one, a!.dir), path.join(out, b!.dir), { recursive: true });
-    const snapshot = () => ({ files: readdirSync(path.join(out, b!.dir)).sort(), config: readFileSync(path.join(out, b!.dir, "run.json"), "utf8"), log: readFileSync(path.join(out, b!.dir, "logs.txt"), "utf8") });
+    const snapshot = () => ({
+      files: readdirSync(path.join(out, b!.dir)).sort(),
+      config: readFileSync(path.join(out, b!.dir, "run.json"), "utf8"),
+      log: readFileSync(path.join(out, b!.dir, "logs.txt"), "utf8"),
+    });
     const before = snapshot();
     const r = prolong(["run-plan", planFile, "--out", out, "--job", b!.id]);
     expect(r.code).toBe(1);

@@ -10,7 +10,10 @@ import { buildPlan, readPlan, type Plan } from "../../src/plan/plan.ts";
 import { findJob, parseShard, shardJobs } from "../../src/plan/slice.ts";
 import { playGame, tempRoot } from "../run/helpers.ts";
 
-const games = [{ id: "glide", version: "g1" }, { id: "vault", version: "v1" }];
+const games = [
+  { id: "glide", version: "g1" },
+  { id: "vault", version: "v1" },
+];
 function plan(runs = 2): Plan {
   const arms = [parseArmSpec("full=--max-actions 20"), parseArmSpec("w0='--max-actions' 20 --log-window 0")].map((a) => {
     if (typeof a === "string") throw new Error(a);
@@ -23,7 +26,14 @@ describe("a plan", () => {
   const p = plan();
   test("jobs in a stable order (arm, game, run), seeds seed + k − 1, directories <arm>/<game>-r<k>", () => {
     expect(p.jobs.map((j) => `${j.arm}/${j.game}/${j.run}/${j.seed}`)).toEqual([
-      "full/glide/1/0", "full/glide/2/1", "full/vault/1/0", "full/vault/2/1", "w0/glide/1/0", "w0/glide/2/1", "w0/vault/1/0", "w0/vault/2/1",
+      "full/glide/1/0",
+      "full/glide/2/1",
+      "full/vault/1/0",
+      "full/vault/2/1",
+      "w0/glide/1/0",
+      "w0/glide/2/1",
+      "w0/vault/1/0",
+      "w0/vault/2/1",
     ]);
     expect(p.jobs[5]!.dir).toBe("w0/glide-r2");
     expect(p.jobs.every((j) => j.config.job === j.id && j.config.arm === j.arm)).toBe(true);
@@ -33,14 +43,30 @@ describe("a plan", () => {
   test("ids are derived from content: the same plan twice has the same ids; a changed setting, game version or seed changes them", () => {
     expect(plan().jobs.map((j) => j.id)).toEqual(p.jobs.map((j) => j.id));
     expect(new Set(p.jobs.map((j) => j.id)).size).toBe(p.jobs.length);
-    const other = buildPlan({ games: [{ id: "glide", version: "g2" }], runs: 1, arms: [{ name: "full", flags: "", fields: { maxActions: 20 } }], common: {} })._unsafeUnwrap();
+    const other = buildPlan({
+      games: [{ id: "glide", version: "g2" }],
+      runs: 1,
+      arms: [{ name: "full", flags: "", fields: { maxActions: 20 } }],
+      common: {},
+    })._unsafeUnwrap();
     expect(other.jobs[0]!.id).not.toBe(p.jobs[0]!.id);
   });
 
   test("the arms carry their flags and fingerprints; two arms of one name are refused", () => {
-    expect(p.arms.map((a) => [a.name, a.flags])).toEqual([["full", "--max-actions 20"], ["w0", "'--max-actions' 20 --log-window 0"]]);
+    expect(p.arms.map((a) => [a.name, a.flags])).toEqual([
+      ["full", "--max-actions 20"],
+      ["w0", "'--max-actions' 20 --log-window 0"],
+    ]);
     expect(p.arms[0]!.fingerprint).not.toBe(p.arms[1]!.fingerprint);
-    const twice = buildPlan({ games, runs: 1, arms: [{ name: "a", flags: "", fields: {} }, { name: "a", flags: "", fields: {} }], common: {} });
+    const twice = buildPlan({
+      games,
+      runs: 1,
+      arms: [
+        { name: "a", flags: "", fields: {} },
+        { name: "a", flags: "", fields: {} },
+      ],
+      common: {},
+    });
     expect(twice._unsafeUnwrapErr().message).toContain('arm "a" is given twice');
   });
 
@@ -52,7 +78,16 @@ describe("a plan", () => {
 
 describe("arm specs", () => {
   test("shell words: quotes and escapes as a shell splits them", () => {
-    expect(shellWords(`--agent command --cmd 'python3 my agent.py' --x "a \\"b\\"" c\\ d ''`)).toEqual(["--agent", "command", "--cmd", "python3 my agent.py", "--x", 'a "b"', "c d", ""]);
+    expect(shellWords(`--agent command --cmd 'python3 my agent.py' --x "a \\"b\\"" c\\ d ''`)).toEqual([
+      "--agent",
+      "command",
+      "--cmd",
+      "python3 my agent.py",
+      "--x",
+      'a "b"',
+      "c d",
+      "",
+    ]);
     expect(shellWords("--cmd 'open")).toBe("an unclosed ' quote");
   });
   test("through play's flag table: bad flags and plan-level flags are named", () => {
@@ -68,7 +103,12 @@ describe("shards", () => {
   const p = plan(3);
   test("i/n partitions the jobs: disjoint, together all of them, sizes within one", () => {
     const shards = [1, 2, 3, 4, 5].map((i) => shardJobs(p, { index: i, count: 5 }));
-    expect(shards.flat().map((j) => j.id).sort()).toEqual(p.jobs.map((j) => j.id).sort());
+    expect(
+      shards
+        .flat()
+        .map((j) => j.id)
+        .sort(),
+    ).toEqual(p.jobs.map((j) => j.id).sort());
     const sizes = shards.map((s) => s.length);
     expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
   });

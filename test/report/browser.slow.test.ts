@@ -10,10 +10,23 @@ import type { ReportData } from "../../src/report/data.ts";
 import { playGame } from "../run/helpers.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
 
-declare const document: { querySelectorAll(sel: string): ArrayLike<{ getAttribute(n: string): string | null; dataset: Record<string, string | undefined> }>; documentElement: { scrollWidth: number } };
+declare const document: {
+  querySelectorAll(
+    sel: string,
+  ): ArrayLike<{ getAttribute(n: string): string | null; dataset: Record<string, string | undefined> }>;
+  documentElement: { scrollWidth: number };
+};
 
 type Playwright = typeof import("playwright-core");
 let playwright: Playwright | null = null;
@@ -22,7 +35,11 @@ try {
 } catch {
   playwright = null;
 }
-const skipReason = !existsSync(CHROMIUM) ? `${CHROMIUM} not found (apt-get install -y chromium)` : playwright === null ? "playwright-core is not installed (npm install -D playwright-core)" : null;
+const skipReason = !existsSync(CHROMIUM)
+  ? `${CHROMIUM} not found (apt-get install -y chromium)`
+  : playwright === null
+    ? "playwright-core is not installed (npm install -D playwright-core)"
+    : null;
 if (skipReason) console.log(`skipped: report browser test: ${skipReason}`);
 
 type Context = Awaited<ReturnType<Playwright["chromium"]["launchPersistentContext"]>>;
@@ -38,11 +55,27 @@ function prolong(args: string[]): { code: number; out: string; err: string } {
 
 // Two arms (full log, newest section only) × two games × two seeds, 40 actions each.
 const runs = path.join(work, "runs");
-for (const [arm, logWindow] of [["full", null], ["window0", 0]] as const) {
-  for (const game of ["glide", "vault"]) for (const seed of [0, 1]) await playGame({ game, seed, maxActions: 40, logWindow, arm }, path.join(runs, arm, `${game}-${seed}`));
+for (const [arm, logWindow] of [
+  ["full", null],
+  ["window0", 0],
+] as const) {
+  for (const game of ["glide", "vault"])
+    for (const seed of [0, 1])
+      await playGame({ game, seed, maxActions: 40, logWindow, arm }, path.join(runs, arm, `${game}-${seed}`));
 }
 const out = path.join(work, "report.html");
-const made = prolong(["report", runs, "-o", out, "--views", "--budgets", "10,20,30,40", "--json", "--svg", path.join(work, "svg")]);
+const made = prolong([
+  "report",
+  runs,
+  "-o",
+  out,
+  "--views",
+  "--budgets",
+  "10,20,30,40",
+  "--json",
+  "--svg",
+  path.join(work, "svg"),
+]);
 const data = JSON.parse(made.out) as ReportData;
 
 type Mark = Record<string, string>;
@@ -73,25 +106,34 @@ describe("the report's data", () => {
   });
 });
 
-test.skipIf(skipReason !== null)("--png: each figure rendered by chromium at twice its size", () => {
-  const dir = path.join(work, "png");
-  const r = prolong(["report", runs, "-o", path.join(work, "again.html"), "--budgets", "20,40", "--png", dir]);
-  expect(r.code).toBe(0);
-  for (const id of ["score-vs-budget", "best-at-k", "per-game", "learning-curves", "tokens-vs-score"]) {
-    const png = readFileSync(path.join(dir, `${id}.png`));
-    expect(png.subarray(1, 4).toString("latin1")).toBe("PNG");
-    // IHDR: width and height, big-endian, at bytes 16..23.
-    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1320, 760]);
-  }
-  // Five cold Chromium starts, one per figure: 2-4 s each on an idle 2-core machine, 25-50 s for the five at a
-  // load of 40, which is past the 30 s a development run (`bun test --timeout 30000`) gives; the slow tier's bound
-  // is this test's own, whatever the command line says.
-}, 300_000);
+test.skipIf(skipReason !== null)(
+  "--png: each figure rendered by chromium at twice its size",
+  () => {
+    const dir = path.join(work, "png");
+    const r = prolong(["report", runs, "-o", path.join(work, "again.html"), "--budgets", "20,40", "--png", dir]);
+    expect(r.code).toBe(0);
+    for (const id of ["score-vs-budget", "best-at-k", "per-game", "learning-curves", "tokens-vs-score"]) {
+      const png = readFileSync(path.join(dir, `${id}.png`));
+      expect(png.subarray(1, 4).toString("latin1")).toBe("PNG");
+      // IHDR: width and height, big-endian, at bytes 16..23.
+      expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1320, 760]);
+    }
+    // Five cold Chromium starts, one per figure: 2-4 s each on an idle 2-core machine, 25-50 s for the five at a
+    // load of 40, which is past the 30 s a development run (`bun test --timeout 30000`) gives; the slow tier's bound
+    // is this test's own, whatever the command line says.
+  },
+  300_000,
+);
 
 describe.skipIf(skipReason !== null)("prolong report in chromium", () => {
   let context: Context | null = null;
   beforeAll(async () => {
-    context = await playwright!.chromium.launchPersistentContext(mkdtempSync(path.join(work, "profile-")), { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1400, height: 900 } });
+    context = await playwright!.chromium.launchPersistentContext(mkdtempSync(path.join(work, "profile-")), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: FLAGS,
+      viewport: { width: 1400, height: 900 },
+    });
   });
   afterAll(async () => {
     await context?.close();
@@ -117,7 +159,9 @@ describe.skipIf(skipReason !== null)("prolong report in chromium", () => {
         const id = svg.getAttribute("id")!;
         result[id] = {};
         for (const cls of ["point", "bar", "run", "curve", "mean"]) {
-          result[id][cls] = Array.from(document.querySelectorAll(`#${id} .${cls}`)).map((m) => ({ ...m.dataset }) as Record<string, string>);
+          result[id][cls] = Array.from(document.querySelectorAll(`#${id} .${cls}`)).map(
+            (m) => ({ ...m.dataset }) as Record<string, string>,
+          );
         }
       }
       return result;
@@ -126,18 +170,30 @@ describe.skipIf(skipReason !== null)("prolong report in chromium", () => {
 
     const num = (s: string | undefined) => Number(s);
     const points = (m: Mark[]) => m.map((p) => [p.series, num(p.x), num(p.y)]);
-    const want = (series: ReportData["figures"]["budget"]["series"]) => series.flatMap((s) => s.points.map((p) => [s.arm, p.x, p.y]));
+    const want = (series: ReportData["figures"]["budget"]["series"]) =>
+      series.flatMap((s) => s.points.map((p) => [s.arm, p.x, p.y]));
     expect(points(marks["score-vs-budget"]!.point!)).toEqual(want(data.figures.budget.series));
-    expect(marks["score-vs-budget"]!.point!.map((p) => [num(p.low), num(p.high)])).toEqual(data.figures.budget.series.flatMap((s) => s.points.map((p) => [p.low!, p.high!])));
+    expect(marks["score-vs-budget"]!.point!.map((p) => [num(p.low), num(p.high)])).toEqual(
+      data.figures.budget.series.flatMap((s) => s.points.map((p) => [p.low!, p.high!])),
+    );
     expect(points(marks["best-at-k"]!.point!)).toEqual(want(data.figures.bestAtK.series));
     expect(points(marks["tokens-vs-score"]!.point!)).toEqual(want(data.figures.tokens.series));
-    expect(marks["tokens-vs-score"]!.mean!.map((p) => [p.series, num(p.x), num(p.y)])).toEqual(data.figures.tokens.means.map((m) => [m.arm, m.x, m.y]));
-    expect(marks["per-game"]!.bar!.map((b) => [b.series, b.game, num(b.y)]).sort()).toEqual(data.figures.games.bars.map((b) => [b.arm, b.game, b.y]).sort());
+    expect(marks["tokens-vs-score"]!.mean!.map((p) => [p.series, num(p.x), num(p.y)])).toEqual(
+      data.figures.tokens.means.map((m) => [m.arm, m.x, m.y]),
+    );
+    expect(marks["per-game"]!.bar!.map((b) => [b.series, b.game, num(b.y)]).sort()).toEqual(
+      data.figures.games.bars.map((b) => [b.arm, b.game, b.y]).sort(),
+    );
     expect(marks["per-game"]!.run!.length).toBe(data.runs.length);
-    expect(marks["per-game"]!.run!.map((b) => [b.series, b.game, num(b.y)]).sort()).toEqual(data.figures.games.bars.flatMap((b) => b.runs.map((r) => [b.arm, b.game, r])).sort());
-    expect(marks["learning-curves"]!.curve!.map((c) => [c.dir, c.points])).toEqual(data.figures.learning.series.map((s) => [s.dir, s.points.map((p) => `${p.x}:${p.y}`).join(" ")]));
+    expect(marks["per-game"]!.run!.map((b) => [b.series, b.game, num(b.y)]).sort()).toEqual(
+      data.figures.games.bars.flatMap((b) => b.runs.map((r) => [b.arm, b.game, r])).sort(),
+    );
+    expect(marks["learning-curves"]!.curve!.map((c) => [c.dir, c.points])).toEqual(
+      data.figures.learning.series.map((s) => [s.dir, s.points.map((p) => `${p.x}:${p.y}`).join(" ")]),
+    );
     // Hand-checkable anchors: best@1 is pass@1, and each per-game bar is the mean of its runs.
-    for (const s of data.figures.bestAtK.series) expect(s.points[0]!.y).toBeCloseTo(data.arms.find((a) => a.name === s.arm)!.overall.passAt1.estimate, 10);
+    for (const s of data.figures.bestAtK.series)
+      expect(s.points[0]!.y).toBeCloseTo(data.arms.find((a) => a.name === s.arm)!.overall.passAt1.estimate, 10);
     for (const b of data.figures.games.bars) expect(b.y).toBeCloseTo(b.runs.reduce((x, y) => x + y, 0) / b.runs.length, 10);
 
     // Every run links to its replay, and the replay exists.
@@ -152,7 +208,9 @@ describe.skipIf(skipReason !== null)("prolong report in chromium", () => {
       expect(box!.width).toBeGreaterThanOrEqual(600);
       expect(box!.x + box!.width).toBeLessThanOrEqual(1400);
     }
-    const smallest = await page.$$eval("svg.figure text", (ts) => Math.min(...ts.map((t) => Number((t as unknown as { getAttribute(n: string): string }).getAttribute("font-size")))));
+    const smallest = await page.$$eval("svg.figure text", (ts) =>
+      Math.min(...ts.map((t) => Number((t as unknown as { getAttribute(n: string): string }).getAttribute("font-size")))),
+    );
     expect(smallest).toBeGreaterThanOrEqual(11);
     mkdirSync(SHOTS, { recursive: true });
     const shot = path.join(SHOTS, "report-1400x900.png");

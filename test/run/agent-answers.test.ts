@@ -30,7 +30,13 @@ describe("the agent hears what went wrong with its actions.json", () => {
   });
 
   test("an actions.json that is a FIFO is not read (the harness does not hang); the retry's prompt says why", async () => {
-    const run = await playGame({ game: "glide", agent: "command", cmd: agent("mkfifo actions.json"), maxActions: 1, sandbox: "none" });
+    const run = await playGame({
+      game: "glide",
+      agent: "command",
+      cmd: agent("mkfifo actions.json"),
+      maxActions: 1,
+      sandbox: "none",
+    });
     expect(run.end.reason).toBe("max-actions");
     const prompt = readFileSync(join(run.session.paths.dir, "prompt-2.txt"), "utf8");
     expect(prompt).toContain("Your last actions.json could not be used");

@@ -15,9 +15,13 @@ const ROOT = join(import.meta.dir, "../..");
 
 function resume(dir: string): Promise<{ status: number | null; stderr: string }> {
   return new Promise((res) => {
-    const child = spawn(process.execPath, [join(ROOT, "src/main.ts"), "resume", dir, "--quiet"], { stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [join(ROOT, "src/main.ts"), "resume", dir, "--quiet"], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let stderr = "";
-    child.stderr.setEncoding("utf8").on("data", (d: string) => { stderr += d; });
+    child.stderr.setEncoding("utf8").on("data", (d: string) => {
+      stderr += d;
+    });
     child.on("close", (status) => res({ status, stderr }));
   });
 }

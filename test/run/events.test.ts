@@ -16,13 +16,31 @@ describe("EventLog", () => {
     const echoed: string[] = [];
     const log = EventLog.open(path, { run: "stamp/ft01", echo: (l) => echoed.push(l), now: fixedNow })._unsafeUnwrap();
     log.emit("run-start", { game: "ft01", agent: "explorer", logWindow: "full", maxActions: 500, seed: 7 })._unsafeUnwrap();
-    log.emit("tamper", { file: "logs.txt", tamper: "appended", detail: "32 byte(s) were added", expectedBytes: 100, foundBytes: 132, firstDiff: 100 })._unsafeUnwrap();
+    log
+      .emit("tamper", {
+        file: "logs.txt",
+        tamper: "appended",
+        detail: "32 byte(s) were added",
+        expectedBytes: 100,
+        foundBytes: 132,
+        firstDiff: 100,
+      })
+      ._unsafeUnwrap();
     log.close();
     const text = readFileSync(path, "utf8");
     const lines = text.split("\n");
     expect(lines).toHaveLength(3);
     expect(lines[2]).toBe("");
-    expect(JSON.parse(lines[0] as string)).toEqual({ time: "2026-11-29T20:01:05.000Z", run: "stamp/ft01", kind: "run-start", game: "ft01", agent: "explorer", logWindow: "full", maxActions: 500, seed: 7 });
+    expect(JSON.parse(lines[0] as string)).toEqual({
+      time: "2026-11-29T20:01:05.000Z",
+      run: "stamp/ft01",
+      kind: "run-start",
+      game: "ft01",
+      agent: "explorer",
+      logWindow: "full",
+      maxActions: 500,
+      seed: 7,
+    });
     expect(echoed.join("")).toBe(text);
   });
 
@@ -34,7 +52,10 @@ describe("EventLog", () => {
       log.close();
     }
     const events = readEvents(path)._unsafeUnwrap();
-    expect(events.map((e) => [e.kind, (e as { turn?: number }).turn])).toEqual([["agent-call", 1], ["agent-call", 2]]);
+    expect(events.map((e) => [e.kind, (e as { turn?: number }).turn])).toEqual([
+      ["agent-call", 1],
+      ["agent-call", 2],
+    ]);
   });
 
   test("emit after close is an error value, not a throw", () => {
@@ -50,7 +71,18 @@ describe("EventLog", () => {
   });
 
   test("the kinds the runner needs exist", () => {
-    for (const k of ["run-start", "agent-call", "agent-reply", "action", "level-up", "game-over", "reset", "warning", "tamper", "run-end"]) {
+    for (const k of [
+      "run-start",
+      "agent-call",
+      "agent-reply",
+      "action",
+      "level-up",
+      "game-over",
+      "reset",
+      "warning",
+      "tamper",
+      "run-end",
+    ]) {
       expect(EVENT_KINDS).toContain(k as never);
     }
   });

@@ -22,16 +22,30 @@ export function tempRoot(): string {
 }
 
 /** Plays a whole run through the real loop; `parts` replaces the game, agent, clock or events the config names. */
-export async function playGame(fields: Partial<RunConfigInput> & { game: string }, root = tempRoot(), parts: Partial<RunParts> = {}): Promise<PlayedRun> {
+export async function playGame(
+  fields: Partial<RunConfigInput> & { game: string },
+  root = tempRoot(),
+  parts: Partial<RunParts> = {},
+): Promise<PlayedRun> {
   const config = newConfig(fields)._unsafeUnwrap();
   const session = (await startRun(config, { runsRoot: root, stamp: "t" }, parts))._unsafeUnwrap();
   const end = await runLoop(session, new AbortController().signal);
   const { summary } = await finishRun(session, end);
-  return { session, end, summary, master: readFileSync(session.paths.log, "utf8"), events: existsSync(session.paths.events) ? readEventsFile(session.paths.events) : [] };
+  return {
+    session,
+    end,
+    summary,
+    master: readFileSync(session.paths.log, "utf8"),
+    events: existsSync(session.paths.events) ? readEventsFile(session.paths.events) : [],
+  };
 }
 
 export function readEventsFile(path: string): RunEvent[] {
-  return readFileSync(path, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as RunEvent);
+  return readFileSync(path, "utf8")
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as RunEvent);
 }
 
 /** The header lines of a log, in order. */

@@ -11,12 +11,19 @@ const LOCK_MODULE = resolve(import.meta.dir, "../../src/run/lock.ts");
 
 /** A second process that takes the lock and says so, then holds it until killed. */
 async function holder(dir: string) {
-  const child = Bun.spawn([process.execPath, "-e", `
+  const child = Bun.spawn(
+    [
+      process.execPath,
+      "-e",
+      `
     const { lockRun } = await import(${JSON.stringify(LOCK_MODULE)});
     const l = lockRun(${JSON.stringify(dir)});
     console.log(l.isOk() ? "locked" : "refused");
     await new Promise(() => {});
-  `], { stdout: "pipe", stderr: "inherit" });
+  `,
+    ],
+    { stdout: "pipe", stderr: "inherit" },
+  );
   const reader = child.stdout.getReader();
   const first = new TextDecoder().decode((await reader.read()).value);
   return { child, said: first.trim() };

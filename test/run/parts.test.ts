@@ -38,12 +38,19 @@ function glide(): GameEnv {
 function dyingGlide(failAt: number): GameEnv {
   const env = glide();
   let steps = 0;
-  return { ...env, info: env.info, step: async (a) => (++steps >= failAt ? err(prolongError("bridge-died", "the game process exited")) : env.step(a)) };
+  return {
+    ...env,
+    info: env.info,
+    step: async (a) => (++steps >= failAt ? err(prolongError("bridge-died", "the game process exited")) : env.step(a)),
+  };
 }
 
 describe("a run over injected parts", () => {
   test("a game that fails ends the run as game-failed, resumable", async () => {
-    const run = await playGame({ game: "glide", maxActions: 20 }, tempRoot(), { env: () => ok(dyingGlide(5)), agent: scriptedAgent(["ACTION1", "ACTION2"]) });
+    const run = await playGame({ game: "glide", maxActions: 20 }, tempRoot(), {
+      env: () => ok(dyingGlide(5)),
+      agent: scriptedAgent(["ACTION1", "ACTION2"]),
+    });
     expect(run.end).toEqual({ reason: "game-failed", detail: "the game process exited" });
     const index = RunIndex.open(run.session.paths.index)._unsafeUnwrap();
     expect(index.getState("ended")._unsafeUnwrap()).toBeUndefined();
@@ -67,7 +74,9 @@ describe("a run over injected parts", () => {
   test("an index that cannot be written ends the run as log-failed with the fix, and resume finishes it", async () => {
     // Enough actions that the index needs pages past the cap (its rows are small; a page holds dozens).
     const config = newConfig({ game: "glide", maxActions: 300 })._unsafeUnwrap();
-    const s = (await startRun(config, { runsRoot: tempRoot(), stamp: "t" }, { agent: scriptedAgent(["ACTION1", "ACTION2"]) }))._unsafeUnwrap();
+    const s = (
+      await startRun(config, { runsRoot: tempRoot(), stamp: "t" }, { agent: scriptedAgent(["ACTION1", "ACTION2"]) })
+    )._unsafeUnwrap();
     // SQLite's own size cap on this connection: the index's next page is refused with SQLITE_FULL, as on a full disk.
     const db = (s.index as unknown as { db: Database }).db;
     const pages = (db.query("PRAGMA page_count").get() as { page_count: number }).page_count;
@@ -103,7 +112,15 @@ describe("a run over injected parts", () => {
     const env = (c: EnvContext) => {
       context = c;
       const g = glide();
-      return ok({ ...g, info: g.info, close: async () => { c.saveFile("extra.json", "{}\n"); c.saveFile("logs.txt", "overwritten"); c.summaryLine("  link       https://example.test/replay"); } });
+      return ok({
+        ...g,
+        info: g.info,
+        close: async () => {
+          c.saveFile("extra.json", "{}\n");
+          c.saveFile("logs.txt", "overwritten");
+          c.summaryLine("  link       https://example.test/replay");
+        },
+      });
     };
     const run = await playGame({ game: "glide", maxActions: 2 }, tempRoot(), { env, agent: scriptedAgent(["ACTION1"]) });
     expect(context).not.toBeNull();
@@ -119,7 +136,19 @@ describe("the pending batch on resume", () => {
   async function stoppedMidBatch(): Promise<string> {
     const config = newConfig({ game: "glide", maxActions: 30 })._unsafeUnwrap();
     const stop = new AbortController();
-    const s = (await startRun(config, { runsRoot: tempRoot(), stamp: "t", onProgress: (x) => { if (x.tally.action >= 2) stop.abort(); } }, { agent: scriptedAgent(["ACTION1", "ACTION2", "ACTION3", "ACTION4"]) }))._unsafeUnwrap();
+    const s = (
+      await startRun(
+        config,
+        {
+          runsRoot: tempRoot(),
+          stamp: "t",
+          onProgress: (x) => {
+            if (x.tally.action >= 2) stop.abort();
+          },
+        },
+        { agent: scriptedAgent(["ACTION1", "ACTION2", "ACTION3", "ACTION4"]) },
+      )
+    )._unsafeUnwrap();
     expect((await runLoop(s, stop.signal)).reason).toBe("interrupted");
     s.events.close();
     s.index.close();
@@ -131,7 +160,10 @@ describe("the pending batch on resume", () => {
   test("is stored as typed actions and finished exactly after a resume", async () => {
     const dir = await stoppedMidBatch();
     const index = RunIndex.open(join(dir, "index.sqlite"))._unsafeUnwrap();
-    expect(index.getState("pending")._unsafeUnwrap()).toMatchObject({ actions: [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }], firstAction: 1 });
+    expect(index.getState("pending")._unsafeUnwrap()).toMatchObject({
+      actions: [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }],
+      firstAction: 1,
+    });
     index.close();
     const s = (await resumeRun(dir, {}, { agent: scriptedAgent(["ACTION1"]) }))._unsafeUnwrap();
     expect(s.pending?.actions.slice(s.tally.action)).toEqual([{ id: 3 }, { id: 4 }]);

@@ -16,7 +16,15 @@ const GAME = { game: "glide", maxActions: 120 } as const;
 async function interruptedRun(stopAt: number, root: string): Promise<string> {
   const config = newConfig(GAME)._unsafeUnwrap();
   const stop = new AbortController();
-  const s = (await startRun(config, { runsRoot: root, stamp: "t", onProgress: (x) => { if (x.tally.action >= stopAt) stop.abort(); } }))._unsafeUnwrap();
+  const s = (
+    await startRun(config, {
+      runsRoot: root,
+      stamp: "t",
+      onProgress: (x) => {
+        if (x.tally.action >= stopAt) stop.abort();
+      },
+    })
+  )._unsafeUnwrap();
   const end = await runLoop(s, stop.signal);
   expect(end.reason).toBe("interrupted");
   s.events.close();
@@ -47,7 +55,10 @@ describe("resume", async () => {
     const dir = await interruptedRun(20, tempRoot());
     const log = join(dir, "logs.txt");
     const before = readFileSync(log);
-    appendFileSync(log, "\n" + "=".repeat(80) + "\nAction 21 | Level 2 | Attempt 1 | Plan Step 2/5 | Score: 1\n\n[POST-ACTION BOARD STATE]\nOOOO");
+    appendFileSync(
+      log,
+      "\n" + "=".repeat(80) + "\nAction 21 | Level 2 | Attempt 1 | Plan Step 2/5 | Score: 1\n\n[POST-ACTION BOARD STATE]\nOOOO",
+    );
     expect(await resumeToEnd(dir)).toBe(reference);
     const aside = readdirSync(dir).filter((f) => f.startsWith("torn-"));
     expect(aside).toEqual([`torn-${before.length}.bin`]);

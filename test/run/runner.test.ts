@@ -55,7 +55,13 @@ describe("the loop with a scripted command agent", () => {
 
   test("entries beyond the cap are discarded and invalid ones dropped, each with a warning", async () => {
     const many = JSON.stringify({ actions: ["ACTION9", ...Array(24).fill("ACTION2")] });
-    const run = await playGame({ game: "glide", agent: "command", cmd: `printf '%s' '${many}' > actions.json`, maxActions: 19, actionCap: 20 });
+    const run = await playGame({
+      game: "glide",
+      agent: "command",
+      cmd: `printf '%s' '${many}' > actions.json`,
+      maxActions: 19,
+      actionCap: 20,
+    });
     const warnings = run.events.filter((e) => e.kind === "warning").map((e) => (e as { message: string }).message);
     expect(warnings.some((w) => w.includes("5 action(s) beyond the cap of 20 discarded"))).toBe(true);
     expect(warnings.some((w) => w.includes("'ACTION9'"))).toBe(true);
@@ -80,7 +86,12 @@ describe("the loop with a scripted command agent", () => {
   });
 
   test("the run-start event says how the agent was confined", async () => {
-    const run = await playGame({ game: "glide", agent: "command", cmd: `printf '{"actions":[],"stop":true}' > actions.json`, sandbox: "none" });
+    const run = await playGame({
+      game: "glide",
+      agent: "command",
+      cmd: `printf '{"actions":[],"stop":true}' > actions.json`,
+      sandbox: "none",
+    });
     expect(run.events[0]).toMatchObject({ kind: "run-start", agent: "command", sandbox: "none" });
     const explorer = await playGame({ game: "glide", maxActions: 2 });
     expect(explorer.events[0]!.kind).toBe("run-start");
@@ -120,7 +131,9 @@ describe("memory arms: what the agent sees", () => {
     const cmd = `ls > listing-$PROLONG_TURN.txt; touch junk-$PROLONG_TURN; printf '{"actions":["ACTION1"]}' > actions.json; ${plan}`;
     const run = await playGame({ game: "glide", agent: "command", cmd, maxActions: 3, workspace: "stateless" });
     const ws = run.session.paths.workspace;
-    const listing = readFileSync(join(ws, "listing-3.txt"), "utf8").split("\n").filter((f) => f && !f.startsWith("listing-"));
+    const listing = readFileSync(join(ws, "listing-3.txt"), "utf8")
+      .split("\n")
+      .filter((f) => f && !f.startsWith("listing-"));
     expect(listing.sort()).toEqual(["AGENTS.md", "CLAUDE.md", "logs.txt", "plans.txt"]);
     expect(run.master).not.toContain("[PLAN]");
     const plans = readFileSync(join(ws, "plans.txt"), "utf8");

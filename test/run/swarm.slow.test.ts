@@ -9,16 +9,40 @@ import { tempRoot } from "./helpers.ts";
 const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
 const BUN = process.execPath;
 
-interface Line { kind: string; [k: string]: unknown }
+interface Line {
+  kind: string;
+  [k: string]: unknown;
+}
 
 function jsonLines(text: string): Line[] {
-  return text.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as Line);
+  return text
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as Line);
 }
 
 describe("prolong play --games --runs --parallel, interrupted", () => {
   test("Ctrl-C: started runs stop as interrupted, queued ones never start, each started run resumes to its end", async () => {
     const root = tempRoot();
-    const parent = Bun.spawn([BUN, MAIN, "play", "--games", "glide,vault", "--runs", "2", "--parallel", "2", "--max-actions", "400", "--runs-dir", root, "--json"], { stdout: "pipe", stderr: "pipe" });
+    const parent = Bun.spawn(
+      [
+        BUN,
+        MAIN,
+        "play",
+        "--games",
+        "glide,vault",
+        "--runs",
+        "2",
+        "--parallel",
+        "2",
+        "--max-actions",
+        "400",
+        "--runs-dir",
+        root,
+        "--json",
+      ],
+      { stdout: "pipe", stderr: "pipe" },
+    );
     const reader = parent.stdout.getReader();
     let text = "";
     const seen = new Set<string>();
@@ -38,7 +62,12 @@ describe("prolong play --games --runs --parallel, interrupted", () => {
     expect(await parent.exited).toBe(1);
     const summary = jsonLines(text).at(-1)!;
     const runs = summary.runs as { run: string; dir: string; state: string; actions: number }[];
-    expect(runs.map((x) => [x.run, x.state])).toEqual([["glide-r1", "interrupted"], ["glide-r2", "interrupted"], ["vault-r1", "not-started"], ["vault-r2", "not-started"]]);
+    expect(runs.map((x) => [x.run, x.state])).toEqual([
+      ["glide-r1", "interrupted"],
+      ["glide-r2", "interrupted"],
+      ["vault-r1", "not-started"],
+      ["vault-r2", "not-started"],
+    ]);
     for (const x of runs.slice(2)) expect(existsSync(x.dir)).toBe(false);
     for (const x of runs.slice(0, 2)) {
       const card = readScorecard(path.join(x.dir, "scorecard.json"))._unsafeUnwrap();

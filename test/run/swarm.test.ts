@@ -10,18 +10,34 @@ import { tempRoot } from "./helpers.ts";
 const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
 const BUN = process.execPath;
 
-interface Line { kind: string; [k: string]: unknown }
+interface Line {
+  kind: string;
+  [k: string]: unknown;
+}
 
 function jsonLines(text: string): Line[] {
-  return text.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as Line);
+  return text
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as Line);
 }
 
 describe("planSwarm", () => {
   test("games × runs, run k on seed + k − 1, one directory each under one stamp", () => {
-    const plan = planSwarm({ games: ["glide", "vault"], runs: 3, fields: { seed: 10, maxActions: 50 }, runsRoot: "/r", stamp: "s" })._unsafeUnwrap();
+    const plan = planSwarm({
+      games: ["glide", "vault"],
+      runs: 3,
+      fields: { seed: 10, maxActions: 50 },
+      runsRoot: "/r",
+      stamp: "s",
+    })._unsafeUnwrap();
     expect(plan.map((p) => [p.name, p.config.seed, p.dir])).toEqual([
-      ["glide-r1", 10, "/r/s/glide-r1"], ["glide-r2", 11, "/r/s/glide-r2"], ["glide-r3", 12, "/r/s/glide-r3"],
-      ["vault-r1", 10, "/r/s/vault-r1"], ["vault-r2", 11, "/r/s/vault-r2"], ["vault-r3", 12, "/r/s/vault-r3"],
+      ["glide-r1", 10, "/r/s/glide-r1"],
+      ["glide-r2", 11, "/r/s/glide-r2"],
+      ["glide-r3", 12, "/r/s/glide-r3"],
+      ["vault-r1", 10, "/r/s/vault-r1"],
+      ["vault-r2", 11, "/r/s/vault-r2"],
+      ["vault-r3", 12, "/r/s/vault-r3"],
     ]);
     expect(plan.every((p) => p.config.maxActions === 50 && p.config.game === p.game)).toBe(true);
   });
@@ -29,7 +45,9 @@ describe("planSwarm", () => {
     const all = planSwarm({ games: "all", runs: 1, fields: {}, runsRoot: "/r", stamp: "s" })._unsafeUnwrap();
     expect(all.length).toBeGreaterThanOrEqual(6);
     expect(planSwarm({ games: ["glide", "nope"], runs: 1, fields: {}, runsRoot: "/r", stamp: "s" }).isErr()).toBe(true);
-    expect(planSwarm({ games: ["glide"], runs: 1, fields: { maxActions: 0 }, runsRoot: "/r", stamp: "s" })._unsafeUnwrapErr().message).toContain("max actions");
+    expect(
+      planSwarm({ games: ["glide"], runs: 1, fields: { maxActions: 0 }, runsRoot: "/r", stamp: "s" })._unsafeUnwrapErr().message,
+    ).toContain("max actions");
   });
 });
 
@@ -43,14 +61,32 @@ describe("selfCommandFor", () => {
 describe("prolong play --games --runs --parallel", () => {
   test("each run in its own directory and workspace, seeds differ, scorecards valid, one summary", () => {
     const root = tempRoot();
-    const r = Bun.spawnSync([BUN, MAIN, "play", "--games", "glide,vault", "--runs", "2", "--parallel", "2", "--max-actions", "60", "--runs-dir", root, "--json"]);
+    const r = Bun.spawnSync([
+      BUN,
+      MAIN,
+      "play",
+      "--games",
+      "glide,vault",
+      "--runs",
+      "2",
+      "--parallel",
+      "2",
+      "--max-actions",
+      "60",
+      "--runs-dir",
+      root,
+      "--json",
+    ]);
     expect(r.exitCode).toBe(0);
     const lines = jsonLines(r.stdout.toString());
     const summary = lines.at(-1)!;
     expect(summary.kind).toBe("swarm-summary");
     const runs = summary.runs as { run: string; dir: string; seed: number; state: string; actions: number }[];
     expect(runs.map((x) => [x.run, x.seed, x.state, x.actions])).toEqual([
-      ["glide-r1", 0, "done", 60], ["glide-r2", 1, "done", 60], ["vault-r1", 0, "done", 60], ["vault-r2", 1, "done", 60],
+      ["glide-r1", 0, "done", 60],
+      ["glide-r2", 1, "done", 60],
+      ["vault-r1", 0, "done", 60],
+      ["vault-r2", 1, "done", 60],
     ]);
     // The children's events are passed through, each naming its run.
     const runNames = new Set(lines.filter((l) => l.kind === "action").map((l) => String(l.run).split("/")[1]));

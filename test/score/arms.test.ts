@@ -13,12 +13,28 @@ import { expectedBestOfK } from "../../src/score/stats.ts";
 const config = (fields: Partial<RunConfigInput> = {}) => newConfig({ game: "a", ...fields })._unsafeUnwrap();
 
 // One-level games with baseline 10: clearing in n actions scores min(100, 100·(10/n)²); not clearing scores 0.
-function run(game: string, actions: number, cleared: boolean, fields: Partial<RunConfigInput> = {}, extra: { reason?: "agent-failed"; version?: string; dir?: string } = {}): ScoredRun {
+function run(
+  game: string,
+  actions: number,
+  cleared: boolean,
+  fields: Partial<RunConfigInput> = {},
+  extra: { reason?: "agent-failed"; version?: string; dir?: string } = {},
+): ScoredRun {
   const card = buildScorecard({
-    run: `t/${game}`, config: config({ game, ...fields }), ...(extra.version ? { gameVersion: extra.version } : {}),
-    end: { reason: extra.reason ?? "max-actions", detail: extra.reason ? "the agent crashed 3 times" : "" }, baselines: [10], winLevels: 1,
-    episodes: [{ episode: 1, levels: cleared ? 1 : 0, state: cleared ? "WIN" : "NOT_FINISHED", actions, levelActions: [actions] }],
-    actions, agentCalls: 2, tokens: { input: 1000, cached: 200, output: 10 }, tamperEvents: 0, wallMs: 5,
+    run: `t/${game}`,
+    config: config({ game, ...fields }),
+    ...(extra.version ? { gameVersion: extra.version } : {}),
+    end: { reason: extra.reason ?? "max-actions", detail: extra.reason ? "the agent crashed 3 times" : "" },
+    baselines: [10],
+    winLevels: 1,
+    episodes: [
+      { episode: 1, levels: cleared ? 1 : 0, state: cleared ? "WIN" : "NOT_FINISHED", actions, levelActions: [actions] },
+    ],
+    actions,
+    agentCalls: 2,
+    tokens: { input: 1000, cached: 200, output: 10 },
+    tamperEvents: 0,
+    wallMs: 5,
   });
   return { dir: extra.dir ?? `/runs/${game}-${actions}-${fields.seed ?? 0}`, card };
 }
@@ -38,15 +54,27 @@ describe("fingerprints and names", () => {
     const s = armSettingsOf(config({ workspace: "stateless" }));
     const reversed = Object.fromEntries(Object.entries(s).reverse());
     expect(armFingerprint(reversed)).toBe(armFingerprint(s));
-    expect(s).toMatchObject({ agent: "explorer", workspace: "stateless", logWindow: "full", maxActions: 500, actionCap: 20, episodes: 1, env: "local" });
+    expect(s).toMatchObject({
+      agent: "explorer",
+      workspace: "stateless",
+      logWindow: "full",
+      maxActions: 500,
+      actionCap: 20,
+      episodes: 1,
+      env: "local",
+    });
     expect(Object.keys(s)).not.toContain("seed");
   });
 
   test("derived names: the agent, then every setting that differs from its default as its flag", () => {
     expect(derivedArmName(config())).toBe("explorer");
-    expect(derivedArmName(config({ logWindow: 25, workspace: "stateless" }))).toBe("explorer --log-window last:25 --workspace stateless");
+    expect(derivedArmName(config({ logWindow: 25, workspace: "stateless" }))).toBe(
+      "explorer --log-window last:25 --workspace stateless",
+    );
     expect(derivedArmName(config({ agent: "command", cmd: "python3 my agent.py" }))).toBe("command --cmd 'python3 my agent.py'");
-    expect(derivedArmName(config({ agent: "claude", model: "m-1", effort: "high", maxActions: 1000 }))).toBe("claude --effort high --max-actions 1000 --model m-1");
+    expect(derivedArmName(config({ agent: "claude", model: "m-1", effort: "high", maxActions: 1000 }))).toBe(
+      "claude --effort high --max-actions 1000 --model m-1",
+    );
     expect(armOf(config({ arm: "full-log" })).name).toBe("full-log");
   });
 
@@ -98,14 +126,22 @@ describe("pooling", () => {
   });
 
   test("without --arm, two commands are two arms (the derived name holds the command)", () => {
-    const g = groupArms([run("a", 10, true, { agent: "command", cmd: "x" }), run("a", 10, true, { agent: "command", cmd: "y" })])._unsafeUnwrap();
+    const g = groupArms([
+      run("a", 10, true, { agent: "command", cmd: "x" }),
+      run("a", 10, true, { agent: "command", cmd: "y" }),
+    ])._unsafeUnwrap();
     expect(g.map((x) => x.name)).toEqual(["command --cmd x", "command --cmd y"]);
   });
 
   test("one game in two versions under one arm is refused; two games are one arm", () => {
-    const g = groupArms([run("a", 10, true, {}, { version: "v1", dir: "/r/1" }), run("a", 10, true, {}, { version: "v2", dir: "/r/2" })]);
+    const g = groupArms([
+      run("a", 10, true, {}, { version: "v1", dir: "/r/1" }),
+      run("a", 10, true, {}, { version: "v2", dir: "/r/2" }),
+    ]);
     expect(g._unsafeUnwrapErr()[0]!.differences).toEqual(["game a: version v1 vs v2"]);
-    expect(groupArms([run("a", 10, true, {}, { version: "v1" }), run("b", 10, true, {}, { version: "v2" })])._unsafeUnwrap()).toHaveLength(1);
+    expect(
+      groupArms([run("a", 10, true, {}, { version: "v1" }), run("b", 10, true, {}, { version: "v2" })])._unsafeUnwrap(),
+    ).toHaveLength(1);
   });
 
   test("an edited fingerprint is refused rather than pooled", () => {
@@ -117,8 +153,14 @@ describe("pooling", () => {
 });
 
 describe("failed and unfinished runs", () => {
-  const runs = [run("a", 10, true, {}, { dir: "/r/1" }), run("a", 50, false, { seed: 1 }, { reason: "agent-failed", dir: "/r/2" })];
-  const unfinished = [{ dir: "/r/3", reason: "no scorecard.json", unfinished: config({ seed: 2 }) }, { dir: "/r/4", reason: "no scorecard.json", unfinished: config({ logWindow: 0 }) }];
+  const runs = [
+    run("a", 10, true, {}, { dir: "/r/1" }),
+    run("a", 50, false, { seed: 1 }, { reason: "agent-failed", dir: "/r/2" }),
+  ];
+  const unfinished = [
+    { dir: "/r/3", reason: "no scorecard.json", unfinished: config({ seed: 2 }) },
+    { dir: "/r/4", reason: "no scorecard.json", unfinished: config({ logWindow: 0 }) },
+  ];
   const arms = groupArms(runs, unfinished)._unsafeUnwrap();
   const r = armReport(arms[0]!, {});
 
@@ -139,7 +181,16 @@ describe("failed and unfinished runs", () => {
       ["/r/2", "scored", "agent-failed", 1, 0, 0],
       ["/r/3", "unfinished", "unfinished", 2, null, null],
     ]);
-    expect(rows[0]).toMatchObject({ game: "a", arm: "explorer", actions: 10, levelActions: [10], agentCalls: 2, tokens: { input: 1000, cached: 200, output: 10 }, billedTokens: 800 + 60 + 20, wallMs: 5 });
+    expect(rows[0]).toMatchObject({
+      game: "a",
+      arm: "explorer",
+      actions: 10,
+      levelActions: [10],
+      agentCalls: 2,
+      tokens: { input: 1000, cached: 200, output: 10 },
+      billedTokens: 800 + 60 + 20,
+      wallMs: 5,
+    });
   });
 });
 
@@ -168,7 +219,10 @@ function readCsv(text: string): string[][] {
 describe("CSV", () => {
   const tricky = run("a", 20, true, { arm: 'say "hi", then\nleave'.replace("\n", " ") }, { dir: "/r/with,comma" });
   const arms = groupArms([tricky, run("b", 10, true, { arm: 'say "hi", then leave' })])._unsafeUnwrap();
-  const csv = runRowsCsv([{ at: null, rows: runRows(arms) }, { at: 250, rows: runRows(arms) }]);
+  const csv = runRowsCsv([
+    { at: null, rows: runRows(arms) },
+    { at: 250, rows: runRows(arms) },
+  ]);
 
   test("read back by a CSV parser: a header, one row per run per budget, every field as written", () => {
     const [head, ...rows] = readCsv(csv);
@@ -184,10 +238,15 @@ describe("CSV", () => {
     expect(rows.every((r) => r.length === head!.length)).toBe(true);
   });
 
-  test.skipIf(Bun.which("python3") === null)(`python's csv module reads the same rows${Bun.which("python3") === null ? " (skipped: no python3)" : ""}`, () => {
-    const p = Bun.spawnSync(["python3", "-c", "import csv,sys,json; print(json.dumps(list(csv.reader(sys.stdin))))"], { stdin: Buffer.from(csv) });
-    expect(JSON.parse(p.stdout.toString())).toEqual(readCsv(csv));
-  });
+  test.skipIf(Bun.which("python3") === null)(
+    `python's csv module reads the same rows${Bun.which("python3") === null ? " (skipped: no python3)" : ""}`,
+    () => {
+      const p = Bun.spawnSync(["python3", "-c", "import csv,sys,json; print(json.dumps(list(csv.reader(sys.stdin))))"], {
+        stdin: Buffer.from(csv),
+      });
+      expect(JSON.parse(p.stdout.toString())).toEqual(readCsv(csv));
+    },
+  );
 });
 
 describe("best@k as a curve, compared at equal k", () => {
@@ -200,7 +259,13 @@ describe("best@k as a curve, compared at equal k", () => {
   });
 
   test("over games, k runs to the fewest runs of any game", () => {
-    const arm = groupArms([run("a", 10, true), run("a", 20, true, { seed: 1 }), run("a", 50, false, { seed: 2 }), run("b", 10, true), run("b", 50, false, { seed: 1 })])._unsafeUnwrap()[0]!;
+    const arm = groupArms([
+      run("a", 10, true),
+      run("a", 20, true, { seed: 1 }),
+      run("a", 50, false, { seed: 2 }),
+      run("b", 10, true),
+      run("b", 50, false, { seed: 1 }),
+    ])._unsafeUnwrap()[0]!;
     const r = armReport(arm, {});
     expect(r.games[0]!.bestAtKCurve.map((x) => Math.round(x * 100) / 100)).toEqual([41.67, 75, 100]);
     expect(r.games[1]!.bestAtKCurve).toEqual([50, 100]);
@@ -208,7 +273,11 @@ describe("best@k as a curve, compared at equal k", () => {
   });
 
   test("compare: an arm of 3 runs against an arm of 1 is compared at k = 1, not best@3 against best@1", () => {
-    const a = groupArms([run("a", 10, true), run("a", 20, true, { seed: 1 }), run("a", 50, false, { seed: 2 })])._unsafeUnwrap()[0]!;
+    const a = groupArms([
+      run("a", 10, true),
+      run("a", 20, true, { seed: 1 }),
+      run("a", 50, false, { seed: 2 }),
+    ])._unsafeUnwrap()[0]!;
     const b = groupArms([run("a", 20, true, { logWindow: 0 })])._unsafeUnwrap()[0]!;
     const c = compareArms(a, b, {});
     expect(c.k).toBe(1);

@@ -46,7 +46,10 @@ describe("findRuns on a directory of good and bad runs", async () => {
   const interrupted = copy("interrupted");
   writeFileSync(path.join(interrupted, "scorecard.json"), JSON.stringify({ ...card, end_reason: "interrupted" }));
   const gameFailed = copy("game-failed");
-  writeFileSync(path.join(gameFailed, "scorecard.json"), JSON.stringify({ ...card, end_reason: "game-failed", end_detail: "the bridge died" }));
+  writeFileSync(
+    path.join(gameFailed, "scorecard.json"),
+    JSON.stringify({ ...card, end_reason: "game-failed", end_detail: "the bridge died" }),
+  );
   const foreign = path.join(parent, "arc-card");
   mkdirSync(foreign);
   writeFileSync(path.join(foreign, "scorecard.json"), JSON.stringify({ card_id: "x", score: 100, environments: [] }));
@@ -65,8 +68,10 @@ describe("findRuns on a directory of good and bad runs", async () => {
   });
   test("a scorecard cut short: not JSON", () => expect(reason(cut)).toContain("scorecard.json: not JSON"));
   test("an edited field is named", () => expect(reason(edited)).toContain("field score"));
-  test("interrupted: named, resumable", () => expect(reason(interrupted)).toMatch(/^interrupted after 40 action\(s\); `prolong resume /));
-  test("a failed game (resumable): named with its detail", () => expect(reason(gameFailed)).toMatch(/^the game failed \(the bridge died\) after 40 action\(s\); `prolong resume /));
+  test("interrupted: named, resumable", () =>
+    expect(reason(interrupted)).toMatch(/^interrupted after 40 action\(s\); `prolong resume /));
+  test("a failed game (resumable): named with its detail", () =>
+    expect(reason(gameFailed)).toMatch(/^the game failed \(the bridge died\) after 40 action\(s\); `prolong resume /));
   test("foreign scorecard: not a prolong scorecard", () => expect(reason(foreign)).toContain("not a prolong scorecard"));
   test("a given directory with no run below it and a missing path are named", () => {
     expect(reason(empty)).toContain("no run directories here");
@@ -85,9 +90,12 @@ describe("findRuns on a directory of good and bad runs", async () => {
   });
 
   const ft09 = path.join(shared, "fixtures", "prolong-release", "ft09");
-  test.skipIf(!existsSync(ft09))(`the published harness's run directory is foreign (skipped, named)${existsSync(ft09) ? "" : ` (skipped: ${ft09} is absent; the shared fixtures are not in this checkout)`}`, () => {
-    const r = findRuns([ft09]);
-    expect(r.runs).toEqual([]);
-    expect(r.skipped).toEqual([{ dir: ft09, reason: expect.stringContaining("scorecard.json: not a prolong scorecard") }]);
-  });
+  test.skipIf(!existsSync(ft09))(
+    `the published harness's run directory is foreign (skipped, named)${existsSync(ft09) ? "" : ` (skipped: ${ft09} is absent; the shared fixtures are not in this checkout)`}`,
+    () => {
+      const r = findRuns([ft09]);
+      expect(r.runs).toEqual([]);
+      expect(r.skipped).toEqual([{ dir: ft09, reason: expect.stringContaining("scorecard.json: not a prolong scorecard") }]);
+    },
+  );
 });

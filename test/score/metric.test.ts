@@ -17,9 +17,17 @@ function runDir(root: string, name: string, nethack: boolean, seed: number): str
   const config = newConfig(nethack ? { game: "nethack", env: "nethack", seed } : { game: "glide", seed })._unsafeUnwrap();
   // NetHack episodes carry their progression × 100 as "levels" (the log's Score is progression × 10,000).
   const card = buildScorecard({
-    run: `t/${name}`, config, end: { reason: "max-actions", detail: "" }, baselines: nethack ? [] : [10], winLevels: nethack ? 0 : 1,
+    run: `t/${name}`,
+    config,
+    end: { reason: "max-actions", detail: "" },
+    baselines: nethack ? [] : [10],
+    winLevels: nethack ? 0 : 1,
     episodes: [{ episode: 1, levels: nethack ? 250 : 1, state: "NOT_FINISHED", actions: 20, levelActions: nethack ? [] : [20] }],
-    actions: 20, agentCalls: 1, tokens: { input: 100, cached: 0, output: 10 }, tamperEvents: 0, wallMs: 5,
+    actions: 20,
+    agentCalls: 1,
+    tokens: { input: 100, cached: 0, output: 10 },
+    tamperEvents: 0,
+    wallMs: 5,
   });
   writeFileSync(path.join(dir, "scorecard.json"), JSON.stringify(card));
   return dir;
@@ -101,7 +109,12 @@ describe("the score column is named by the runs' metric", () => {
     expect(html).toContain("<th>progression %</th><th>actions</th>");
     expect(html).toContain("Per game: pass@1 progression % and each run");
     expect(html).not.toContain("RHAE"); // tables, figures' axes and captions alike
-    const mixed = await capture(reportCommand, [path.join(root, "nh"), path.join(root, "grid"), "--out", path.join(root, "mixed.html")]);
+    const mixed = await capture(reportCommand, [
+      path.join(root, "nh"),
+      path.join(root, "grid"),
+      "--out",
+      path.join(root, "mixed.html"),
+    ]);
     expect(mixed.code).toBe(2);
     expect(mixed.errText).toContain("prolong report: these runs' scores measure different things");
   });

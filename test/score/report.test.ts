@@ -10,9 +10,19 @@ import { buildScorecard } from "../../src/score/scorecard.ts";
 function run(game: string, actions: number, cleared: boolean, fields: Partial<RunConfigInput> = {}, output = 0): ScoredRun {
   const config = newConfig({ game, ...fields })._unsafeUnwrap();
   const card = buildScorecard({
-    run: `t/${game}`, config, end: { reason: "max-actions", detail: "" }, baselines: [10], winLevels: 1,
-    episodes: [{ episode: 1, levels: cleared ? 1 : 0, state: cleared ? "WIN" : "NOT_FINISHED", actions, levelActions: [actions] }],
-    actions, agentCalls: 1, tokens: { input: 1000, cached: 0, output }, tamperEvents: 0, wallMs: 1,
+    run: `t/${game}`,
+    config,
+    end: { reason: "max-actions", detail: "" },
+    baselines: [10],
+    winLevels: 1,
+    episodes: [
+      { episode: 1, levels: cleared ? 1 : 0, state: cleared ? "WIN" : "NOT_FINISHED", actions, levelActions: [actions] },
+    ],
+    actions,
+    agentCalls: 1,
+    tokens: { input: 1000, cached: 0, output },
+    tamperEvents: 0,
+    wallMs: 1,
   });
   return { dir: `/runs/${game}-${actions}`, card };
 }
@@ -31,7 +41,19 @@ describe("armReport", () => {
 
   test("per game: pass@1 = mean over runs, best@k = max, levels, billed tokens per level", () => {
     const [a, b] = r.games;
-    expect(a).toMatchObject({ game: "a", runs: 2, failed: 0, unfinished: 0, passAt1: 62.5, bestAtK: 100, bestAtKCurve: [62.5, 100], levels: 1, bestLevels: 1, billedTokens: 2000, billedPerLevel: 1000 });
+    expect(a).toMatchObject({
+      game: "a",
+      runs: 2,
+      failed: 0,
+      unfinished: 0,
+      passAt1: 62.5,
+      bestAtK: 100,
+      bestAtKCurve: [62.5, 100],
+      levels: 1,
+      bestLevels: 1,
+      billedTokens: 2000,
+      billedPerLevel: 1000,
+    });
     expect(b).toMatchObject({ game: "b", runs: 2, passAt1: 0, bestAtK: 0, levels: 0, billedPerLevel: null });
   });
   test("overall: means over games, levels over runs, billed tokens per level over all runs", () => {
@@ -39,15 +61,30 @@ describe("armReport", () => {
     expect(r.overall.bestAtK.estimate).toBe(50);
     expect(r.overall.passAt1.low).toBe(0); // resampling b twice
     expect(r.overall.passAt1.high).toBe(62.5); // resampling a twice
-    expect(r.overall).toMatchObject({ games: 2, runs: 4, k: { min: 2, max: 2 }, levelsCompleted: 2, levelsTotal: 4, billedTokens: 4000, billedPerLevel: 2000 });
+    expect(r.overall).toMatchObject({
+      games: 2,
+      runs: 4,
+      k: { min: 2, max: 2 },
+      levelsCompleted: 2,
+      levelsTotal: 4,
+      billedTokens: 4000,
+      billedPerLevel: 2000,
+    });
     expect(r.lifetime).toBeNull();
   });
 });
 
 describe("arms", () => {
   test("runs differing only in game and seed are one arm; another log window is another", () => {
-    const arms = groupArms([run("a", 10, true, { seed: 1 }), run("b", 10, true, { seed: 2 }), run("a", 10, true, { logWindow: 0 })])._unsafeUnwrap();
-    expect(arms.map((x) => [x.name, x.runs.length])).toEqual([["explorer", 2], ["explorer --log-window newest", 1]]);
+    const arms = groupArms([
+      run("a", 10, true, { seed: 1 }),
+      run("b", 10, true, { seed: 2 }),
+      run("a", 10, true, { logWindow: 0 }),
+    ])._unsafeUnwrap();
+    expect(arms.map((x) => [x.name, x.runs.length])).toEqual([
+      ["explorer", 2],
+      ["explorer --log-window newest", 1],
+    ]);
   });
 
   test("compare: B − A per paired game, unpaired games left out", () => {

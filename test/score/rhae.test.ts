@@ -34,7 +34,12 @@ describe("gameScore", () => {
     ]);
     expect(score).toBeCloseTo(100 / 3, 10);
     // All levels at 115: mean 115, cap 100.
-    expect(gameScore([{ baseline: 9, actions: 3, completed: true }, { baseline: 9, actions: 3, completed: true }])).toBe(100);
+    expect(
+      gameScore([
+        { baseline: 9, actions: 3, completed: true },
+        { baseline: 9, actions: 3, completed: true },
+      ]),
+    ).toBe(100);
   });
 
   test("no levels completed is 0", () => {
@@ -42,28 +47,40 @@ describe("gameScore", () => {
     expect(gameScore([])).toBe(0);
   });
 
-  const ft09Card = path.join(path.resolve(import.meta.dir, "../..", "..", "shared"), "fixtures", "prolong-release", "ft09", "scorecard.json");
-  test.skipIf(!existsSync(ft09Card))(`the real ft09 scorecard: every level 115, game score 100${existsSync(ft09Card) ? "" : ` (skipped: ${ft09Card} is absent)`}`, () => {
-    const file = ft09Card;
-    const Run = v.object({
-      levels_completed: v.number(),
-      level_actions: v.array(v.number()),
-      level_baseline_actions: v.array(v.number()),
-      level_scores: v.array(v.number()),
-      score: v.number(),
-    });
-    const card = v.parse(v.object({ environments: v.array(v.object({ runs: v.array(v.looseObject(Run.entries)) })) }), JSON.parse(readFileSync(file, "utf8")));
-    const best = card.environments[0]!.runs.find((r) => r.levels_completed === 6)!;
-    expect(best.level_actions).toEqual([4, 7, 14, 21, 21, 15]);
-    expect(best.level_baseline_actions).toEqual([43, 12, 23, 28, 65, 37]);
-    const results = levelResults(best.level_baseline_actions, best.level_actions, best.levels_completed);
-    expect(results.map((r) => levelScore(r))).toEqual([115, 115, 115, 115, 115, 115]);
-    expect(results.map((r) => levelScore(r))).toEqual(best.level_scores);
-    expect(gameScore(results)).toBe(100);
-    expect(gameScore(results)).toBe(best.score);
-    expect(gameRhae(best.level_baseline_actions, best.level_actions, 6)).toBe(100);
-    expect(gameRhae([10, 10], [20, 0], 1)).toBeCloseTo(25 / 3, 10); // (1*25)/3, cap 100/3
-  });
+  const ft09Card = path.join(
+    path.resolve(import.meta.dir, "../..", "..", "shared"),
+    "fixtures",
+    "prolong-release",
+    "ft09",
+    "scorecard.json",
+  );
+  test.skipIf(!existsSync(ft09Card))(
+    `the real ft09 scorecard: every level 115, game score 100${existsSync(ft09Card) ? "" : ` (skipped: ${ft09Card} is absent)`}`,
+    () => {
+      const file = ft09Card;
+      const Run = v.object({
+        levels_completed: v.number(),
+        level_actions: v.array(v.number()),
+        level_baseline_actions: v.array(v.number()),
+        level_scores: v.array(v.number()),
+        score: v.number(),
+      });
+      const card = v.parse(
+        v.object({ environments: v.array(v.object({ runs: v.array(v.looseObject(Run.entries)) })) }),
+        JSON.parse(readFileSync(file, "utf8")),
+      );
+      const best = card.environments[0]!.runs.find((r) => r.levels_completed === 6)!;
+      expect(best.level_actions).toEqual([4, 7, 14, 21, 21, 15]);
+      expect(best.level_baseline_actions).toEqual([43, 12, 23, 28, 65, 37]);
+      const results = levelResults(best.level_baseline_actions, best.level_actions, best.levels_completed);
+      expect(results.map((r) => levelScore(r))).toEqual([115, 115, 115, 115, 115, 115]);
+      expect(results.map((r) => levelScore(r))).toEqual(best.level_scores);
+      expect(gameScore(results)).toBe(100);
+      expect(gameScore(results)).toBe(best.score);
+      expect(gameRhae(best.level_baseline_actions, best.level_actions, 6)).toBe(100);
+      expect(gameRhae([10, 10], [20, 0], 1)).toBeCloseTo(25 / 3, 10); // (1*25)/3, cap 100/3
+    },
+  );
 });
 
 describe("formatRhae", () => {

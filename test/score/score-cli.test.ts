@@ -37,7 +37,15 @@ describe("score over played runs", async () => {
     expect(j.arms).toHaveLength(1);
     expect(j.arms[0].name).toBe("mine");
     expect(j.runs.map((x: { dir: string }) => x.dir)).toEqual(dirs);
-    expect(j.runs[1]).toMatchObject({ game: "glide", arm: "mine", seed: 1, status: "scored", actions: b.summary.actions, rhae: b.summary.rhae, levels: b.summary.levelsCompleted });
+    expect(j.runs[1]).toMatchObject({
+      game: "glide",
+      arm: "mine",
+      seed: 1,
+      status: "scored",
+      actions: b.summary.actions,
+      rhae: b.summary.rhae,
+      levels: b.summary.levelsCompleted,
+    });
   });
 
   test("--at 20,60: one entry per budget, each the same as --at alone", async () => {

@@ -15,7 +15,10 @@ describe("pass@1 and best@k", () => {
   });
   test("paper's shape: best@k over games is the mean of per-game maxima", () => {
     // game A runs 0, 50, 100; game B runs 20, 20, 20 → pass@1 per game 50 and 20, overall 35; best@3 100 and 20 → 60
-    const games = [[0, 50, 100], [20, 20, 20]];
+    const games = [
+      [0, 50, 100],
+      [20, 20, 20],
+    ];
     expect(mean(games.map(passAt1))).toBe(35);
     expect(mean(games.map((g) => bestAtK(g)))).toBe(60);
   });

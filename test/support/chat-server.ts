@@ -51,7 +51,10 @@ export interface ChatServer {
 
 let counter = 0;
 
-export function startChatServer(script: readonly (ChatStep | ((r: ChatRequest) => ChatStep))[], opts: ChatServerOptions = {}): ChatServer {
+export function startChatServer(
+  script: readonly (ChatStep | ((r: ChatRequest) => ChatStep))[],
+  opts: ChatServerOptions = {},
+): ChatServer {
   const queue = [...script];
   const requests: ChatRequest[] = [];
   const server = Bun.serve({
@@ -60,8 +63,10 @@ export function startChatServer(script: readonly (ChatStep | ((r: ChatRequest) =
     idleTimeout: 0,
     async fetch(req) {
       const url = new URL(req.url);
-      if (req.method === "GET" && url.pathname === "/v1/models") return Response.json({ object: "list", data: (opts.models ?? []).map((id) => ({ id, object: "model" })) });
-      if (req.method !== "POST" || url.pathname !== "/v1/chat/completions") return Response.json({ error: { message: `no route ${req.method} ${url.pathname}` } }, { status: 404 });
+      if (req.method === "GET" && url.pathname === "/v1/models")
+        return Response.json({ object: "list", data: (opts.models ?? []).map((id) => ({ id, object: "model" })) });
+      if (req.method !== "POST" || url.pathname !== "/v1/chat/completions")
+        return Response.json({ error: { message: `no route ${req.method} ${url.pathname}` } }, { status: 404 });
       const authorization = req.headers.get("authorization");
       let body: Record<string, unknown>;
       try {
@@ -71,9 +76,19 @@ export function startChatServer(script: readonly (ChatStep | ((r: ChatRequest) =
       }
       const request = { path: url.pathname, body, authorization };
       requests.push(request);
-      if (opts.key !== undefined && authorization !== `Bearer ${opts.key}`) return Response.json({ error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } }, { status: 401 });
+      if (opts.key !== undefined && authorization !== `Bearer ${opts.key}`)
+        return Response.json(
+          { error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } },
+          { status: 401 },
+        );
       const model = String(body["model"]);
-      if (opts.models && !opts.models.includes(model)) return Response.json({ error: { message: `The model \`${model}\` does not exist or you do not have access to it.`, code: "model_not_found" } }, { status: 404 });
+      if (opts.models && !opts.models.includes(model))
+        return Response.json(
+          {
+            error: { message: `The model \`${model}\` does not exist or you do not have access to it.`, code: "model_not_found" },
+          },
+          { status: 404 },
+        );
       const next = queue.shift() ?? { text: "Done." };
       const step = typeof next === "function" ? next(request) : next;
       return answer(step, model, Array.isArray(body["tools"]) && body["tools"].length > 0);
@@ -89,7 +104,8 @@ export function startChatServer(script: readonly (ChatStep | ((r: ChatRequest) =
 }
 
 function answer(step: ChatStep, model: string, tools: boolean): Response {
-  if ("hang" in step) return new Response(new ReadableStream({ start() {} }), { headers: { "content-type": "application/json" } });
+  if ("hang" in step)
+    return new Response(new ReadableStream({ start() {} }), { headers: { "content-type": "application/json" } });
   if ("raw" in step) return new Response(step.raw, { headers: { "content-type": "text/html" } });
   if ("status" in step) {
     const headers: Record<string, string> = step.retryAfter !== undefined ? { "retry-after": String(step.retryAfter) } : {};
@@ -98,13 +114,25 @@ function answer(step: ChatStep, model: string, tools: boolean): Response {
   const base = { id: `chatcmpl-${++counter}`, object: "chat.completion", created: 0, model };
   if ("noChoices" in step) return Response.json({ ...base, choices: [], usage: usage({}) });
   if ("badArguments" in step) {
-    const message = { role: "assistant", content: null, tool_calls: [{ id: `call_${++counter}`, type: "function", function: { name: "bash", arguments: step.badArguments } }] };
+    const message = {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: `call_${++counter}`, type: "function", function: { name: "bash", arguments: step.badArguments } }],
+    };
     return Response.json({ ...base, choices: [{ index: 0, message, finish_reason: "tool_calls" }], usage: usage({}) });
   }
   const commands = "commands" in step ? step.commands : [];
   let message: Record<string, unknown>;
   if (commands.length > 0 && tools) {
-    message = { role: "assistant", content: step.text ?? null, tool_calls: commands.map((command) => ({ id: `call_${++counter}`, type: "function", function: { name: "bash", arguments: JSON.stringify({ command }) } })) };
+    message = {
+      role: "assistant",
+      content: step.text ?? null,
+      tool_calls: commands.map((command) => ({
+        id: `call_${++counter}`,
+        type: "function",
+        function: { name: "bash", arguments: JSON.stringify({ command }) },
+      })),
+    };
   } else {
     const blocks = commands.map((c) => `\`\`\`bash\n${c}\n\`\`\``).join("\n\n");
     message = { role: "assistant", content: [step.text ?? "", blocks].filter(Boolean).join("\n\n") };
@@ -117,5 +145,10 @@ function answer(step: ChatStep, model: string, tools: boolean): Response {
 function usage(u: ChatUsage) {
   const input = u.input ?? 100;
   const output = u.output ?? 10;
-  return { prompt_tokens: input, completion_tokens: output, total_tokens: input + output, prompt_tokens_details: { cached_tokens: u.cached ?? 0 } };
+  return {
+    prompt_tokens: input,
+    completion_tokens: output,
+    total_tokens: input + output,
+    prompt_tokens_details: { cached_tokens: u.cached ?? 0 },
+  };
 }

@@ -72,26 +72,62 @@ function id(prefix: string): string {
 function anthropicStream(turn: ScriptedTurn, model: string): Response {
   const events: { event: string; data: unknown }[] = [];
   const u = turn.usage ?? {};
-  const usage = { input_tokens: u.input ?? 10, output_tokens: 0, cache_read_input_tokens: u.cacheRead ?? 0, cache_creation_input_tokens: u.cacheCreation ?? 0 };
+  const usage = {
+    input_tokens: u.input ?? 10,
+    output_tokens: 0,
+    cache_read_input_tokens: u.cacheRead ?? 0,
+    cache_creation_input_tokens: u.cacheCreation ?? 0,
+  };
   events.push({
     event: "message_start",
-    data: { type: "message_start", message: { id: id("msg"), type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage } },
+    data: {
+      type: "message_start",
+      message: {
+        id: id("msg"),
+        type: "message",
+        role: "assistant",
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage,
+      },
+    },
   });
   let index = 0;
   if (turn.text !== undefined) {
-    events.push({ event: "content_block_start", data: { type: "content_block_start", index, content_block: { type: "text", text: "" } } });
-    events.push({ event: "content_block_delta", data: { type: "content_block_delta", index, delta: { type: "text_delta", text: turn.text } } });
+    events.push({
+      event: "content_block_start",
+      data: { type: "content_block_start", index, content_block: { type: "text", text: "" } },
+    });
+    events.push({
+      event: "content_block_delta",
+      data: { type: "content_block_delta", index, delta: { type: "text_delta", text: turn.text } },
+    });
     events.push({ event: "content_block_stop", data: { type: "content_block_stop", index } });
     index += 1;
   }
   for (const call of turn.tools ?? []) {
-    events.push({ event: "content_block_start", data: { type: "content_block_start", index, content_block: { type: "tool_use", id: id("toolu"), name: call.name, input: {} } } });
-    events.push({ event: "content_block_delta", data: { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(call.input) } } });
+    events.push({
+      event: "content_block_start",
+      data: {
+        type: "content_block_start",
+        index,
+        content_block: { type: "tool_use", id: id("toolu"), name: call.name, input: {} },
+      },
+    });
+    events.push({
+      event: "content_block_delta",
+      data: { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(call.input) } },
+    });
     events.push({ event: "content_block_stop", data: { type: "content_block_stop", index } });
     index += 1;
   }
   const stop = (turn.tools?.length ?? 0) > 0 ? "tool_use" : "end_turn";
-  events.push({ event: "message_delta", data: { type: "message_delta", delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: u.output ?? 5 } } });
+  events.push({
+    event: "message_delta",
+    data: { type: "message_delta", delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: u.output ?? 5 } },
+  });
   events.push({ event: "message_stop", data: { type: "message_stop" } });
   return sse(events);
 }
@@ -101,7 +137,16 @@ function anthropicJson(turn: ScriptedTurn, model: string): Response {
   if (turn.text !== undefined) content.push({ type: "text", text: turn.text });
   for (const call of turn.tools ?? []) content.push({ type: "tool_use", id: id("toolu"), name: call.name, input: call.input });
   const stop = (turn.tools?.length ?? 0) > 0 ? "tool_use" : "end_turn";
-  return Response.json({ id: id("msg"), type: "message", role: "assistant", model, content, stop_reason: stop, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 } });
+  return Response.json({
+    id: id("msg"),
+    type: "message",
+    role: "assistant",
+    model,
+    content,
+    stop_reason: stop,
+    stop_sequence: null,
+    usage: { input_tokens: 10, output_tokens: 5 },
+  });
 }
 
 function openaiStream(turn: ScriptedTurn, model: string): Response {
@@ -109,21 +154,38 @@ function openaiStream(turn: ScriptedTurn, model: string): Response {
   const output: unknown[] = [];
   const events: { event: string; data: unknown }[] = [];
   let seq = 0;
-  const push = (type: string, data: Record<string, unknown>) => events.push({ event: type, data: { type, sequence_number: seq++, ...data } });
+  const push = (type: string, data: Record<string, unknown>) =>
+    events.push({ event: type, data: { type, sequence_number: seq++, ...data } });
   const base = { id: responseId, object: "response", created_at: Math.floor(Date.now() / 1000), model };
   push("response.created", { response: { ...base, status: "in_progress", output: [] } });
   if (turn.text !== undefined) {
     const itemId = id("msg");
     const outputIndex = output.length;
-    push("response.output_item.added", { output_index: outputIndex, item: { type: "message", id: itemId, role: "assistant", status: "in_progress", content: [] } });
+    push("response.output_item.added", {
+      output_index: outputIndex,
+      item: { type: "message", id: itemId, role: "assistant", status: "in_progress", content: [] },
+    });
     push("response.output_text.delta", { item_id: itemId, output_index: outputIndex, content_index: 0, delta: turn.text });
-    const item = { type: "message", id: itemId, role: "assistant", status: "completed", content: [{ type: "output_text", text: turn.text, annotations: [] }] };
+    const item = {
+      type: "message",
+      id: itemId,
+      role: "assistant",
+      status: "completed",
+      content: [{ type: "output_text", text: turn.text, annotations: [] }],
+    };
     push("response.output_item.done", { output_index: outputIndex, item });
     output.push(item);
   }
   for (const call of turn.tools ?? []) {
     const outputIndex = output.length;
-    const item = { type: "function_call", id: id("fc"), call_id: id("call"), name: call.name, arguments: JSON.stringify(call.input), status: "completed" };
+    const item = {
+      type: "function_call",
+      id: id("fc"),
+      call_id: id("call"),
+      name: call.name,
+      arguments: JSON.stringify(call.input),
+      status: "completed",
+    };
     push("response.output_item.added", { output_index: outputIndex, item: { ...item, arguments: "", status: "in_progress" } });
     push("response.output_item.done", { output_index: outputIndex, item });
     output.push(item);
@@ -131,7 +193,13 @@ function openaiStream(turn: ScriptedTurn, model: string): Response {
   const u = turn.usage ?? {};
   const input = u.input ?? 10;
   const outputTokens = u.output ?? 5;
-  const usage = { input_tokens: input, input_tokens_details: { cached_tokens: u.cached ?? 0 }, output_tokens: outputTokens, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: input + outputTokens };
+  const usage = {
+    input_tokens: input,
+    input_tokens_details: { cached_tokens: u.cached ?? 0 },
+    output_tokens: outputTokens,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: input + outputTokens,
+  };
   push("response.completed", { response: { ...base, status: "completed", output, usage } });
   return sse(events);
 }
@@ -150,7 +218,8 @@ export function startModelServer(script: readonly ScriptedTurn[]): ModelServer {
     port: 0,
     async fetch(req) {
       const url = new URL(req.url);
-      if (req.method === "GET" && url.pathname.endsWith("/models")) return Response.json({ object: "list", data: [], models: [] });
+      if (req.method === "GET" && url.pathname.endsWith("/models"))
+        return Response.json({ object: "list", data: [], models: [] });
       if (req.method !== "POST") return new Response("not found", { status: 404 });
       let body: Record<string, unknown> = {};
       try {
@@ -163,7 +232,7 @@ export function startModelServer(script: readonly ScriptedTurn[]): ModelServer {
       if (url.pathname.endsWith("/messages/count_tokens")) return Response.json({ input_tokens: 10 });
       const api = url.pathname.endsWith("/messages") ? "anthropic" : url.pathname.endsWith("/responses") ? "openai" : null;
       if (api === null) return new Response("not found", { status: 404 });
-      const turn: ScriptedTurn = hasTools ? queue.shift() ?? { text: FINAL_TEXT } : { text: "ok" };
+      const turn: ScriptedTurn = hasTools ? (queue.shift() ?? { text: FINAL_TEXT }) : { text: "ok" };
       requests.push({ api, path: url.pathname, body, scripted: hasTools });
       if (turn.hang) return hangingStream();
       if (api === "anthropic") return body["stream"] === true ? anthropicStream(turn, model) : anthropicJson(turn, model);

@@ -27,16 +27,34 @@ describe("compareCopy", () => {
     changed[5000] = (changed[5000] as number) ^ 1;
     const longer = new Uint8Array(master.length + 5);
     longer.set(master);
-    const copies = [master.subarray(0, b[10]), master.subarray(0, (b[10] as number) - 3), master.subarray(0, 0), changed, master, longer];
+    const copies = [
+      master.subarray(0, b[10]),
+      master.subarray(0, (b[10] as number) - 3),
+      master.subarray(0, 0),
+      changed,
+      master,
+      longer,
+    ];
     for (const copy of copies) {
       const whole = compareCopy("m", master, "c", copy);
-      const partial = compareCopy("m", master.subarray(0, Math.min(master.length, copy.length + 83)), "c", copy, null, master.length);
+      const partial = compareCopy(
+        "m",
+        master.subarray(0, Math.min(master.length, copy.length + 83)),
+        "c",
+        copy,
+        null,
+        master.length,
+      );
       expect(partial).toEqual(whole);
     }
     expect(compareCopy("m", master, "c", copies[0] as Uint8Array).verdict).toBe("ok");
     expect(compareCopy("m", master, "c", copies[1] as Uint8Array).verdict).toBe("mid-section");
     expect(compareCopy("m", master, "c", copies[2] as Uint8Array).verdict).toBe("empty");
     expect(compareCopy("m", master, "c", changed)).toMatchObject({ verdict: "differs", firstDiff: 5000 });
-    expect(compareCopy("m", master, "c", longer)).toMatchObject({ verdict: "differs", firstDiff: master.length, copyBytesAfterDiff: 5 });
+    expect(compareCopy("m", master, "c", longer)).toMatchObject({
+      verdict: "differs",
+      firstDiff: master.length,
+      copyBytesAfterDiff: 5,
+    });
   });
 });

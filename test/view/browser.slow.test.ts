@@ -12,7 +12,15 @@ import { generateLog } from "../../src/bench/gen-log.ts";
 import { fixturesDir } from "../inspect/helpers.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
 
 // The few browser globals the page.evaluate callbacks use (they run in the page; tsconfig has no DOM lib).
@@ -24,7 +32,13 @@ interface PageCanvas {
 }
 declare const document: { getElementById(id: string): unknown };
 declare const window: { prolongReplay: { state(): ReplayState; go(step: number): void } };
-interface ReplayState { step: number; frame: number; action: number | null; changed: number | null; boards: number }
+interface ReplayState {
+  step: number;
+  frame: number;
+  action: number | null;
+  changed: number | null;
+  boards: number;
+}
 
 type Playwright = typeof import("playwright-core");
 let playwright: Playwright | null = null;
@@ -189,10 +203,20 @@ describe.skipIf(skipReason !== null)("prolong view in chromium", () => {
     const run = mkdtempSync(path.join(work, "tamper-"));
     writeFileSync(path.join(run, "logs.txt"), generateLog({ sections: 30, seed: 3 }));
     const ev = (kind: string, f: object) => JSON.stringify({ time: "2026-12-01T00:00:00.000Z", run: "r/g", kind, ...f });
-    writeFileSync(path.join(run, "events.jsonl"), [
-      ev("action", { action: 9, call: "ACTION1({})", level: 1, attempt: 1, score: 0, state: "NOT_FINISHED", frames: 1 }),
-      ev("tamper", { tamper: "rewritten", detail: "copy differs from master at byte 812", expectedBytes: 900, foundBytes: 900, firstDiff: 812, turn: 4 }),
-    ].join("\n") + "\n");
+    writeFileSync(
+      path.join(run, "events.jsonl"),
+      [
+        ev("action", { action: 9, call: "ACTION1({})", level: 1, attempt: 1, score: 0, state: "NOT_FINISHED", frames: 1 }),
+        ev("tamper", {
+          tamper: "rewritten",
+          detail: "copy differs from master at byte 812",
+          expectedBytes: 900,
+          foundBytes: 900,
+          firstDiff: 812,
+          turn: 4,
+        }),
+      ].join("\n") + "\n",
+    );
     const html = path.join(work, "tamper.html");
     writeView(run, html);
     const { page, errors } = await open(html);

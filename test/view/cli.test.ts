@@ -52,7 +52,12 @@ describe("prolong view", () => {
     const raw = inflateSync(png.subarray(41, 41 + idatLen));
     const board = parseLog(text).sections[7]!.board;
     const stride = 64 * 2 * 3 + 1;
-    for (const [x, y] of [[0, 0], [10, 20], [63, 63], [31, 5]] as const) {
+    for (const [x, y] of [
+      [0, 0],
+      [10, 20],
+      [63, 63],
+      [31, 5],
+    ] as const) {
       const o = y * 2 * stride + 1 + x * 2 * 3;
       expect([raw[o], raw[o + 1], raw[o + 2]]).toEqual([...ARC_RGB[board.cells[y * 64 + x]!]!]);
     }

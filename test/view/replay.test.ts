@@ -40,7 +40,12 @@ describe("buildReplay", () => {
     expect(r.steps.length).toBe(parsed.length);
     parsed.forEach((s, i) => {
       const step = r.steps[i]!;
-      expect([step.action, step.level, step.attempt, step.score]).toEqual([s.header.action, s.header.level, s.header.attempt, s.header.score]);
+      expect([step.action, step.level, step.attempt, step.score]).toEqual([
+        s.header.action,
+        s.header.level,
+        s.header.attempt,
+        s.header.score,
+      ]);
       expect(step.plan >= 0 ? r.plans[step.plan] : undefined).toBe(s.plan);
       expect(boardsOf(r, i)).toEqual([...s.frames, s.board].map((g) => g.cells));
       expect(step.click).toEqual(s.toolCall?.id === 6 ? [s.toolCall.x, s.toolCall.y] : null);
@@ -52,13 +57,14 @@ describe("buildReplay", () => {
 
   test("tamper events are placed after the last action the events reported; game and score from the scorecard", () => {
     const text = generateLog({ sections: 20, seed: 2 });
-    const events = [
-      event("run-start", { game: "g", agent: "explorer", logWindow: "full", maxActions: 20, seed: 0 }),
-      event("agent-call", { turn: 1, action: 0 }),
-      event("action", { action: 1, call: "ACTION1({})", level: 1, attempt: 1, score: 0, state: "NOT_FINISHED", frames: 1 }),
-      event("action", { action: 7, call: "ACTION1({})", level: 1, attempt: 1, score: 0, state: "NOT_FINISHED", frames: 1 }),
-      event("tamper", { tamper: "appended", detail: "the agent wrote 32 bytes", expectedBytes: 10, foundBytes: 42, turn: 2 }),
-    ].join("\n") + "\n";
+    const events =
+      [
+        event("run-start", { game: "g", agent: "explorer", logWindow: "full", maxActions: 20, seed: 0 }),
+        event("agent-call", { turn: 1, action: 0 }),
+        event("action", { action: 1, call: "ACTION1({})", level: 1, attempt: 1, score: 0, state: "NOT_FINISHED", frames: 1 }),
+        event("action", { action: 7, call: "ACTION1({})", level: 1, attempt: 1, score: 0, state: "NOT_FINISHED", frames: 1 }),
+        event("tamper", { tamper: "appended", detail: "the agent wrote 32 bytes", expectedBytes: 10, foundBytes: 42, turn: 2 }),
+      ].join("\n") + "\n";
     const scorecard = JSON.stringify({ game_id: "ft01", levels_completed: 2, win_levels: 6, score: 12.5 });
     const r = replayOf(runDir({ "logs.txt": text, "events.jsonl": events, "scorecard.json": scorecard }));
     expect(r.tampers).toEqual([{ step: 7, action: 7, kind: "appended", detail: "the agent wrote 32 bytes" }]);
@@ -67,7 +73,9 @@ describe("buildReplay", () => {
   });
 
   test("bad side files become warnings; the log still shows", () => {
-    const r = replayOf(runDir({ "logs.txt": generateLog({ sections: 5, seed: 2 }), "events.jsonl": "{not json\n", "scorecard.json": "[" }));
+    const r = replayOf(
+      runDir({ "logs.txt": generateLog({ sections: 5, seed: 2 }), "events.jsonl": "{not json\n", "scorecard.json": "[" }),
+    );
     expect(r.steps.length).toBe(5);
     expect(r.warnings.join("\n")).toContain("events.jsonl: line 1 is not JSON");
     expect(r.warnings.join("\n")).toContain("scorecard.json: not JSON");

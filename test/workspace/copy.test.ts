@@ -1,7 +1,24 @@
 import { describe, expect, test } from "bun:test";
 import {
-  appendFileSync, chmodSync, closeSync, constants, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync,
-  statSync, symlinkSync, truncateSync, unlinkSync, writeFileSync, writeSync,
+  appendFileSync,
+  chmodSync,
+  closeSync,
+  constants,
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -40,7 +57,14 @@ function run(window: LogWindow = { kind: "full" }) {
   const ws = WorkspaceDir.open(workspace)._unsafeUnwrap();
   const written: LogSection[] = [];
   return {
-    dir, workspace, ws, masterPath, copyPath, master, index, written,
+    dir,
+    workspace,
+    ws,
+    masterPath,
+    copyPath,
+    master,
+    index,
+    written,
     add(k: number) {
       for (let i = 0; i < k; i++) {
         const s = section(written.length);
@@ -78,7 +102,15 @@ describe("full log: incremental sync", () => {
     const before = first.ownedAfter;
     r.add(3);
     const second = r.sync();
-    expect(second).toEqual({ window: { kind: "full" }, ownedBefore: before, ownedAfter: r.master.size, write: "append", bytesWritten: r.master.size - before, copyBytes: r.master.size, tamper: null });
+    expect(second).toEqual({
+      window: { kind: "full" },
+      ownedBefore: before,
+      ownedAfter: r.master.size,
+      write: "append",
+      bytesWritten: r.master.size - before,
+      copyBytes: r.master.size,
+      tamper: null,
+    });
     expect(r.copyText()).toBe(writeLog(r.written, "ascii"));
     const third = r.sync();
     expect(third.write).toBe("none");
@@ -139,7 +171,13 @@ describe("the published defect: the agent writes 32 bytes into its copy between 
     expect(naive.length).toBe(r.master.size); // same length ...
     expect(naive).not.toBe(r.masterText()); // ... but 32 real log bytes lost to the agent's text
     const rep = r.sync();
-    expect(rep.tamper).toEqual({ kind: "appended", detail: `32 byte(s) were added after the ${owned} the harness wrote`, firstDiff: owned, expectedBytes: owned, foundBytes: owned + 32 });
+    expect(rep.tamper).toEqual({
+      kind: "appended",
+      detail: `32 byte(s) were added after the ${owned} the harness wrote`,
+      firstDiff: owned,
+      expectedBytes: owned,
+      foundBytes: owned + 32,
+    });
     expect(readFileSync(r.copyPath).equals(readFileSync(r.masterPath))).toBe(true);
   });
 
@@ -171,7 +209,13 @@ describe("tampering: each case is repaired from the master and reported", () => 
     const owned = r.index.copyState()._unsafeUnwrap()?.owned as number;
     truncateSync(r.copyPath, 100);
     const rep = r.sync();
-    expect(rep.tamper).toEqual({ kind: "truncated", detail: `the copy was cut to 100 of ${owned} bytes`, firstDiff: 100, expectedBytes: owned, foundBytes: 100 });
+    expect(rep.tamper).toEqual({
+      kind: "truncated",
+      detail: `the copy was cut to 100 of ${owned} bytes`,
+      firstDiff: 100,
+      expectedBytes: owned,
+      foundBytes: 100,
+    });
     expect(r.copyText()).toBe(r.masterText());
   });
 
@@ -263,7 +307,12 @@ describe("tampering: each case is repaired from the master and reported", () => 
     r.sync();
     r.add(1);
     expect(r.sync()).toMatchObject({ write: "append", tamper: null });
-    expect(r.index.events("tamper")._unsafeUnwrap().map((e) => e.fields.kind)).toEqual(["appended", "deleted"]);
+    expect(
+      r.index
+        .events("tamper")
+        ._unsafeUnwrap()
+        .map((e) => e.fields.kind),
+    ).toEqual(["appended", "deleted"]);
     expect(r.copyText()).toBe(r.masterText());
   });
 

@@ -44,16 +44,31 @@ const remove = (f: string) => (f === "." ? "cd .. && rm -rf workspace" : `rm -rf
 /** The agent: two actions per turn, the same plan text; at turn 2 the plant instead of (or before) actions.json. */
 function agentScript(plant: string | null, target: string): string {
   const write = `printf '{"actions":["ACTION1","ACTION4"]}' > actions.json 2>/dev/null`;
-  const turn2 = plant === null
-    ? write
-    // Planting at actions.json replaces the turn's answer (that turn fails; the retry answers honestly).
-    : target === "actions.json" ? `(${plant}) 2>/dev/null` : `${write}; (${plant}) 2>/dev/null`;
+  const turn2 =
+    plant === null
+      ? write
+      : // Planting at actions.json replaces the turn's answer (that turn fails; the retry answers honestly).
+        target === "actions.json"
+        ? `(${plant}) 2>/dev/null`
+        : `${write}; (${plant}) 2>/dev/null`;
   return `if [ "$PROLONG_TURN" = 2 ]; then ${turn2}; else ${write}; fi; echo "plan: probe the corridor"`;
 }
 
-function config(arm: Arm, sandbox: Sandbox, cmd: string, env: Record<string, string>): Partial<RunConfigInput> & { game: string } {
+function config(
+  arm: Arm,
+  sandbox: Sandbox,
+  cmd: string,
+  env: Record<string, string>,
+): Partial<RunConfigInput> & { game: string } {
   return {
-    game: "glide", agent: "command", cmd: `export ${Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(" ")}; ${cmd}`, maxActions: 6, sandbox, agentTimeoutSec: 30,
+    game: "glide",
+    agent: "command",
+    cmd: `export ${Object.entries(env)
+      .map(([k, v]) => `${k}='${v}'`)
+      .join(" ")}; ${cmd}`,
+    maxActions: 6,
+    sandbox,
+    agentTimeoutSec: 30,
     ...(arm === "stateless" ? { workspace: "stateless" } : {}),
     ...(arm === "no-log" ? { logWindow: { kind: "none" } } : {}),
   } as Partial<RunConfigInput> & { game: string };
@@ -65,7 +80,9 @@ async function honestMaster(arm: Arm, sandbox: Sandbox): Promise<string> {
   const key = `${arm}/${sandbox}`;
   const known = honest.get(key);
   if (known !== undefined) return known;
-  const run = await play(config(arm, sandbox, agentScript(null, ""), { MASTER: "/nonexistent", HOST: "/nonexistent" }), { root: tempRoot() });
+  const run = await play(config(arm, sandbox, agentScript(null, ""), { MASTER: "/nonexistent", HOST: "/nonexistent" }), {
+    root: tempRoot(),
+  });
   expect(run.end.reason).toBe("max-actions");
   honest.set(key, run.master);
   return run.master;
@@ -81,7 +98,18 @@ export interface Outcome {
 const table: Outcome[] = [];
 
 /** The names a run directory may hold: anything else was made through the workspace. */
-const RUN_FILES = ["events.jsonl", "index.sqlite", "index.sqlite-wal", "index.sqlite-shm", "logs.txt", "run.json", "run.lock", "scorecard.json", "summary.txt", "workspace"];
+const RUN_FILES = [
+  "events.jsonl",
+  "index.sqlite",
+  "index.sqlite-wal",
+  "index.sqlite-shm",
+  "logs.txt",
+  "run.json",
+  "run.lock",
+  "scorecard.json",
+  "summary.txt",
+  "workspace",
+];
 
 async function hostileCase(sandbox: Sandbox, file: string, arm: Arm, kind: string): Promise<void> {
   const root = tempRoot();
@@ -117,9 +145,13 @@ async function hostileCase(sandbox: Sandbox, file: string, arm: Arm, kind: strin
 }
 
 function describe_(events: RunEvent[], file: string): string {
-  const t = events.find((e) => e.kind === "tamper" && (e as RunEvent & { file: string }).file === file) as (RunEvent & { tamper: string }) | undefined;
+  const t = events.find((e) => e.kind === "tamper" && (e as RunEvent & { file: string }).file === file) as
+    | (RunEvent & { tamper: string })
+    | undefined;
   if (t) return `tamper '${t.tamper}', repaired`;
-  const w = events.find((e) => e.kind === "warning" && JSON.stringify(e).includes(file === "." ? "workspace" : file)) as (RunEvent & { code: string }) | undefined;
+  const w = events.find((e) => e.kind === "warning" && JSON.stringify(e).includes(file === "." ? "workspace" : file)) as
+    | (RunEvent & { code: string })
+    | undefined;
   if (w) return `warning '${w.code}'`;
   if (file === "current_board.txt") return "nothing: the harness never opens it";
   if (file === "plans.txt") return "nothing: plans.txt is the agent's own to delete; the next entry starts it afresh";
@@ -141,7 +173,8 @@ for (const sandbox of ["none", "bwrap"] as const) {
 
 describe("the corpus table", () => {
   test("every case ran (printed for the notes)", () => {
-    if (process.env["PROLONG_PRINT_CORPUS"]) for (const r of table) console.log(`| ${r.sandbox} | ${r.file} | ${r.kind} | ${r.outcome} |`);
+    if (process.env["PROLONG_PRINT_CORPUS"])
+      for (const r of table) console.log(`| ${r.sandbox} | ${r.file} | ${r.kind} | ${r.outcome} |`);
     expect(table.length).toBe((HAVE_BWRAP ? 2 : 1) * FILES.length * Object.keys(KINDS).length);
   });
 });

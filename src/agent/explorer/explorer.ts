@@ -28,7 +28,12 @@ export async function explorerTurn(input: TurnInput): Promise<Result<TurnReply, 
   try {
     writeFileSync(path, actionsFileText(decision.actions, decision.actions.length === 0));
   } catch (e) {
-    return err(prolongError("explorer-write", `cannot write actions: ${(e as Error).message}`, { path, fix: "check that the workspace is writable" }));
+    return err(
+      prolongError("explorer-write", `cannot write actions: ${(e as Error).message}`, {
+        path,
+        fix: "check that the workspace is writable",
+      }),
+    );
   }
   return ok({ text, toolCalls: 0, tokens: NO_TOKENS, wallMs: performance.now() - started, exitCode: 0 });
 }
@@ -72,7 +77,10 @@ function boardFromPrompt(prompt: string): Result<Knowledge, ProlongError> {
   const at = prompt.indexOf(PROMPT_BOARD);
   if (at < 0) return err(prolongError("explorer-no-board", "no logs.txt in the workspace and no board in the prompt", { fix }));
   const rows: string[] = [];
-  for (const line of prompt.slice(at + PROMPT_BOARD.length).split("\n").map((l) => l.trimEnd())) {
+  for (const line of prompt
+    .slice(at + PROMPT_BOARD.length)
+    .split("\n")
+    .map((l) => l.trimEnd())) {
     if (line === "") {
       if (rows.length > 0) break;
       continue;

@@ -113,15 +113,20 @@ export class ExplorationGraph {
   private readonly meters: { cells: Int32Array; drains: number }[];
 
   constructor(
-    readonly mask: Uint8Array, readonly maskKey: string, readonly width: number, readonly height: number,
+    readonly mask: Uint8Array,
+    readonly maskKey: string,
+    readonly width: number,
+    readonly height: number,
     indicators: readonly Indicator[] = [],
   ) {
     this.scratch = new Uint8Array(width * height);
-    this.meters = indicators.filter((i) => i.kind === "meter" && i.drains !== undefined).map((i) => {
-      const cells: number[] = [];
-      for (let p = i.from; p <= i.to; p++) cells.push(i.axis === "row" ? i.line * width + p : p * width + i.line);
-      return { cells: Int32Array.from(cells), drains: i.drains! };
-    });
+    this.meters = indicators
+      .filter((i) => i.kind === "meter" && i.drains !== undefined)
+      .map((i) => {
+        const cells: number[] = [];
+        for (let p = i.from; p <= i.to; p++) cells.push(i.axis === "row" ? i.line * width + p : p * width + i.line);
+        return { cells: Int32Array.from(cells), drains: i.drains! };
+      });
     const list: number[] = [];
     for (let i = 0; i < mask.length; i++) if (mask[i] === 1) list.push(i);
     this.maskedCells = Int32Array.from(list);
@@ -169,13 +174,20 @@ export class ExplorationGraph {
     // A terminal game's action never reaches a grid game's log; ignored if it did.
     const logged = step.action;
     const action = logged !== undefined && logged.id !== "key" ? logged : undefined;
-    if (step.kind === "initial" || action?.id === 0 || (prevStep !== undefined && step.score > prevStep.score)) this.levelStart = key;
+    if (step.kind === "initial" || action?.id === 0 || (prevStep !== undefined && step.score > prevStep.score))
+      this.levelStart = key;
     if (step.kind === "action" && action !== undefined && action.id === 0) {
       // A RESET that opens a new attempt: the action before it is what ended the last one.
       if (attemptRose && this.lastEdge !== undefined && !this.lastEdgeForgiven) this.lastEdge.deaths++;
       this.lastEdge = undefined;
-    } else if (step.kind === "action" && action !== undefined && action.id !== 7 && prevKey !== undefined
-      && prevStep !== undefined && step.score >= prevStep.score) {
+    } else if (
+      step.kind === "action" &&
+      action !== undefined &&
+      action.id !== 7 &&
+      prevKey !== undefined &&
+      prevStep !== undefined &&
+      step.score >= prevStep.score
+    ) {
       // Undo (ACTION7) depends on history, not on the state, so it is no edge of this graph.
       let out = this.edges.get(prevKey);
       if (!out) this.edges.set(prevKey, (out = new Map()));
@@ -204,7 +216,8 @@ export class ExplorationGraph {
       this.lastEdge = undefined;
       this.lastMove = undefined;
     }
-    this.streak = this.lastMove !== undefined && this.lastMove === this.arrivedBy ? this.streak + 1 : this.lastMove !== undefined ? 1 : 0;
+    this.streak =
+      this.lastMove !== undefined && this.lastMove === this.arrivedBy ? this.streak + 1 : this.lastMove !== undefined ? 1 : 0;
     this.arrivedBy = this.lastMove;
     this.prevKey = key;
     this.prevStep = step;

@@ -94,13 +94,24 @@ export class IndicatorStats {
   private readonly flood: Int32Array;
   private readonly seen: Uint8Array;
 
-  constructor(readonly width: number, readonly height: number) {
+  constructor(
+    readonly width: number,
+    readonly height: number,
+  ) {
     const n = height + width;
     this.lines = Array.from({ length: n }, (_, i) => {
       const length = i < height ? width : height;
       return {
-        since: -1, events: 0, clickExplained: 0, smallNet: 0, transitions: new Map(), meterPlaces: new Uint8Array(length),
-        quick: 0, quickNet: 0, quickBeside: 0, counterPlaces: new Uint8Array(length),
+        since: -1,
+        events: 0,
+        clickExplained: 0,
+        smallNet: 0,
+        transitions: new Map(),
+        meterPlaces: new Uint8Array(length),
+        quick: 0,
+        quickNet: 0,
+        quickBeside: 0,
+        counterPlaces: new Uint8Array(length),
       };
     });
     this.attemptCells = new Uint8Array(width * height);
@@ -128,7 +139,8 @@ export class IndicatorStats {
     if (changed === 0 || changed > n * WHOLE_BOARD_SHARE) return;
     this.changedPairs++;
     // What a click changed where it landed is the click's doing: the clicked thing before or after.
-    const region = action?.id === 6 ? this.clickedBox(before, action.x, action.y) ?? this.clickedBox(after, action.x, action.y) : undefined;
+    const region =
+      action?.id === 6 ? (this.clickedBox(before, action.x, action.y) ?? this.clickedBox(after, action.x, action.y)) : undefined;
     for (let i = 0; i < n; i++) {
       const a = before[i]!;
       const b = after[i]!;
@@ -179,8 +191,12 @@ export class IndicatorStats {
         indicators.push({ kind: "meter", axis, line: index, from: a, to: b, drains: meter.from, fills: meter.to });
         continue;
       }
-      if (this.changedPairs >= MIN_COUNTER_STEPS && s.quick >= COUNTER_EVERY * this.changedPairs && s.quickNet >= COUNTER_NET * s.quick
-        && s.quickBeside >= COUNTER_BESIDE * s.quick) {
+      if (
+        this.changedPairs >= MIN_COUNTER_STEPS &&
+        s.quick >= COUNTER_EVERY * this.changedPairs &&
+        s.quickNet >= COUNTER_NET * s.quick &&
+        s.quickBeside >= COUNTER_BESIDE * s.quick
+      ) {
         const [lo, hi] = span(s.counterPlaces);
         const a = Math.max(0, lo - 1);
         const b = Math.min(s.counterPlaces.length - 1, hi + 1);
@@ -196,7 +212,8 @@ export class IndicatorStats {
         const b = lines[k]!;
         if (b.line - a.line > COUNTER_GAP + 1) continue;
         for (let line = a.line + 1; line < b.line; line++) {
-          for (let p = Math.min(a.from, b.from); p <= Math.max(a.to, b.to); p++) cells[axis === "row" ? line * width + p : p * width + line] = 1;
+          for (let p = Math.min(a.from, b.from); p <= Math.max(a.to, b.to); p++)
+            cells[axis === "row" ? line * width + p : p * width + line] = 1;
         }
       }
     }
@@ -215,7 +232,10 @@ export class IndicatorStats {
     }
     if (attempt > 0) indicators.push({ kind: "attempt", axis: "cells", line: -1, from: 0, to: attempt - 1 });
     // The meters' colours are part of the key: the graph reads them (a death on a spent meter is the budget's).
-    const colours = indicators.filter((i) => i.kind === "meter").map((i) => `${i.drains}>${i.fills}`).join(",");
+    const colours = indicators
+      .filter((i) => i.kind === "meter")
+      .map((i) => `${i.drains}>${i.fills}`)
+      .join(",");
     return { cells, indicators, key: `${Bun.hash.xxHash3(cells).toString(16)}${colours ? `:${colours}` : ""}` };
   }
 
@@ -301,7 +321,10 @@ export class IndicatorStats {
     let size = 0;
     this.flood[top++] = y * width + x;
     this.seen[y * width + x] = 1;
-    let x0 = x, y0 = y, x1 = x, y1 = y;
+    let x0 = x,
+      y0 = y,
+      x1 = x,
+      y1 = y;
     while (top > 0) {
       const c = this.flood[--top]!;
       if (++size > MAX_CLICKED) return undefined;
@@ -354,7 +377,9 @@ function span(marks: Uint8Array): [number, number] {
 
 /** Words for the plan text: "meter row 53 x 10–63". */
 export function describeIndicators(m: IndicatorMask): string[] {
-  return m.indicators.map((i) => i.axis === "cells"
-    ? `${i.to + 1} attempt-marker cell${i.to === 0 ? "" : "s"}`
-    : `${i.kind} ${i.axis} ${i.line} ${i.axis === "row" ? "x" : "y"} ${i.from}–${i.to}`);
+  return m.indicators.map((i) =>
+    i.axis === "cells"
+      ? `${i.to + 1} attempt-marker cell${i.to === 0 ? "" : "s"}`
+      : `${i.kind} ${i.axis} ${i.line} ${i.axis === "row" ? "x" : "y"} ${i.from}–${i.to}`,
+  );
 }

@@ -17,7 +17,10 @@ export class Knowledge {
   private readonly attemptStart = new Map<number, { attempt: number; cells: Uint8Array }>();
   private newest: Uint8Array | undefined;
 
-  constructor(readonly width: number, readonly height: number) {
+  constructor(
+    readonly width: number,
+    readonly height: number,
+  ) {
     this.stats = new IndicatorStats(width, height);
   }
 
@@ -31,10 +34,17 @@ export class Knowledge {
         if (cells !== undefined) this.noteAttemptStart(step, cells);
         continue;
       }
-      const joined = step.kind === "action" && step.action !== undefined && step.action.id !== 0
-        && prev.cells !== undefined && prev.kind !== "other" && prev.score === step.score && prev.attempt === step.attempt;
+      const joined =
+        step.kind === "action" &&
+        step.action !== undefined &&
+        step.action.id !== 0 &&
+        prev.cells !== undefined &&
+        prev.kind !== "other" &&
+        prev.score === step.score &&
+        prev.attempt === step.attempt;
       if (joined) this.stats.addPair(prev.cells!, cells, step.action);
-      const starts = step.kind === "initial" || step.action?.id === 0 || prev.score !== step.score || prev.attempt !== step.attempt;
+      const starts =
+        step.kind === "initial" || step.action?.id === 0 || prev.score !== step.score || prev.attempt !== step.attempt;
       if (starts) this.noteAttemptStart(step, cells);
     }
   }

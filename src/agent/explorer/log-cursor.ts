@@ -64,7 +64,8 @@ export function readNewSections(path: string, cursor: Cursor | undefined): Resul
     const read = readLog(bytes, path, from?.context);
     if (read.isErr()) {
       // A continuation holding only a torn section has no board yet: nothing new.
-      if (from !== undefined) return ok({ steps: [], cursor: from, restart: false, width: from.context.width, height: from.context.height });
+      if (from !== undefined)
+        return ok({ steps: [], cursor: from, restart: false, width: from.context.width, height: from.context.height });
       return err(read.error);
     }
     const run = read.value;
@@ -76,14 +77,25 @@ export function readNewSections(path: string, cursor: Cursor | undefined): Resul
       end = start + last.start;
     }
     const out: Step[] = steps.map((s) => ({
-      kind: s.kind, actionNumber: s.actionNumber, level: s.level, attempt: s.attempt, score: s.score,
-      ...(s.action ? { action: s.action } : {}), ...(s.board ? { cells: s.board.cells } : {}),
+      kind: s.kind,
+      actionNumber: s.actionNumber,
+      level: s.level,
+      attempt: s.attempt,
+      score: s.score,
+      ...(s.action ? { action: s.action } : {}),
+      ...(s.board ? { cells: s.board.cells } : {}),
     }));
     const context: ReadContext = { decoder: run.decoder, width: run.width, height: run.height };
     const lastFolded = steps[steps.length - 1];
-    const lastStart = lastFolded !== undefined ? start + lastFolded.start : from?.lastStart ?? 0;
+    const lastStart = lastFolded !== undefined ? start + lastFolded.start : (from?.lastStart ?? 0);
     const next = run.width > 0 ? makeCursor(fd, end, lastStart, context) : undefined;
-    return ok({ steps: out, ...(next ? { cursor: next } : {}), restart: from === undefined, width: run.width, height: run.height });
+    return ok({
+      steps: out,
+      ...(next ? { cursor: next } : {}),
+      restart: from === undefined,
+      width: run.width,
+      height: run.height,
+    });
   } catch (e) {
     return err(prolongError("explorer-read", `cannot read the log: ${(e as Error).message}`, { path }));
   } finally {

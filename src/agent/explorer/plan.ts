@@ -78,7 +78,11 @@ export function decide(graph: ExplorationGraph, ctx: PlanContext): Decision {
     };
   }
   if (!atStart && nearestRetry(graph, levelStart)) {
-    return { actions: [{ id: 0 }], reason: "everything reachable is tested and re-tried; restart the level to re-try from its start", kind: "reset" };
+    return {
+      actions: [{ id: 0 }],
+      reason: "everything reachable is tested and re-tried; restart the level to re-try from its start",
+      kind: "reset",
+    };
   }
   // Actions that ended attempts may only have met the end of a step budget: re-try those last.
   const fatal = nearestRetry(graph, current, true);
@@ -94,12 +98,21 @@ export function decide(graph: ExplorationGraph, ctx: PlanContext): Decision {
   // state in what happened before, which no walk of the graph reproduces). Never an action that did nothing.
   const wander = [...(graph.edges.get(current)?.values() ?? [])].filter((e) => !isNoop(e) && !isDeadly(e));
   if (wander.length > 0) {
-    wander.sort((a, b) => a.tries - b.tries
-      || tieBreak(ctx.seed, `${graph.lastActionNumber}:${formatToolCall(a.action)}`) - tieBreak(ctx.seed, `${graph.lastActionNumber}:${formatToolCall(b.action)}`));
+    wander.sort(
+      (a, b) =>
+        a.tries - b.tries ||
+        tieBreak(ctx.seed, `${graph.lastActionNumber}:${formatToolCall(a.action)}`) -
+          tieBreak(ctx.seed, `${graph.lastActionNumber}:${formatToolCall(b.action)}`),
+    );
     const pick = wander[0]!;
-    return { actions: [pick.action], reason: `everything reachable is tested and re-tried ${RETRY_LIMIT} times; wander: ${formatToolCall(pick.action)} (changed the state, tried ${pick.tries}x)`, kind: "wander" };
+    return {
+      actions: [pick.action],
+      reason: `everything reachable is tested and re-tried ${RETRY_LIMIT} times; wander: ${formatToolCall(pick.action)} (changed the state, tried ${pick.tries}x)`,
+      kind: "wander",
+    };
   }
-  if (!atStart) return { actions: [{ id: 0 }], reason: "nothing here changes the state any more; restart the level", kind: "reset" };
+  if (!atStart)
+    return { actions: [{ id: 0 }], reason: "nothing here changes the state any more; restart the level", kind: "reset" };
   return { actions: [], reason: "no action changes anything at the level's start any more; giving up", kind: "give-up" };
 }
 
@@ -128,7 +141,8 @@ function resetsToStart(graph: ExplorationGraph, depth: ReadonlyMap<string, numbe
   if (graph.levelStart === undefined) return false;
   for (const [key, d] of depth) {
     if (d < 2) continue;
-    for (const e of graph.edges.get(key)?.values() ?? []) if (e.to === graph.levelStart && e.changes > 0 && !isDeadly(e)) return true;
+    for (const e of graph.edges.get(key)?.values() ?? [])
+      if (e.to === graph.levelStart && e.changes > 0 && !isDeadly(e)) return true;
   }
   return false;
 }
@@ -173,14 +187,17 @@ function nearestUntested(graph: ExplorationGraph, from: string, ctx: PlanContext
       if (!node) continue;
       const out = graph.edges.get(key);
       // Momentum, but not forever: after MAX_STREAK of one move the others go first.
-      const into = key === graph.current ? (graph.streak < MAX_STREAK ? graph.arrivedBy : undefined) : via.get(key)?.edge.action.id;
+      const into =
+        key === graph.current ? (graph.streak < MAX_STREAK ? graph.arrivedBy : undefined) : via.get(key)?.edge.action.id;
       const list = untestedCandidates(graph.segmentation(node), ctx.available, out, graph, node.score, into);
       const top = list[0];
       if (top) {
         const d = depth.get(key) ?? 0;
         const passed = sequence && passedPrefix(graph, key, d, depth) ? PASSED_TIERS : 0;
         const found: Found = {
-          path: pathTo(via, key), candidate: top, cost: distance + TIER_STEPS * (top.tier + passed),
+          path: pathTo(via, key),
+          candidate: top,
+          cost: distance + TIER_STEPS * (top.tier + passed),
           tie: tieBreak(ctx.seed, key + top.key),
         };
         if (!best || better(found, best)) best = found;
@@ -222,7 +239,14 @@ function nearestRetry(graph: ExplorationGraph, from: string, deadly = false): Ed
   return undefined;
 }
 
-function expand(graph: ExplorationGraph, key: string, out: Map<string, Edge> | undefined, score: number, via: Via, next: string[]): void {
+function expand(
+  graph: ExplorationGraph,
+  key: string,
+  out: Map<string, Edge> | undefined,
+  score: number,
+  via: Via,
+  next: string[],
+): void {
   for (const edge of out?.values() ?? []) {
     if (isDeadly(edge) || via.has(edge.to)) continue;
     const target = graph.states.get(edge.to);
@@ -250,7 +274,11 @@ function memoryless(graph: ExplorationGraph, current: string, ctx: PlanContext):
   const tier = list[0]!.tier;
   const pool = list.filter((c) => c.tier === tier);
   const pick = pool[tieBreak(ctx.seed, `memoryless:${graph.lastActionNumber}`) % pool.length]!;
-  return { actions: [pick.action], reason: `no history to build a graph from; try ${formatToolCall(pick.action)} (${pick.why})`, kind: "memoryless" };
+  return {
+    actions: [pick.action],
+    reason: `no history to build a graph from; try ${formatToolCall(pick.action)} (${pick.why})`,
+    kind: "memoryless",
+  };
 }
 
 function tieBreak(seed: number, text: string): number {

@@ -117,14 +117,24 @@ export function readLog(buf: Uint8Array, path: string, context?: ReadContext): R
       }
     }
     steps.push({
-      section: i, start, kind, actionNumber: table.action[i]!, level: table.level[i]!, attempt: table.attempt[i]!,
-      score: table.score[i]!, ...(action ? { action } : {}), ...(board ? { board } : {}),
+      section: i,
+      start,
+      kind,
+      actionNumber: table.action[i]!,
+      level: table.level[i]!,
+      attempt: table.attempt[i]!,
+      score: table.score[i]!,
+      ...(action ? { action } : {}),
+      ...(board ? { board } : {}),
     });
   }
   if (steps.length > 0 && width === 0) {
-    return err(prolongError("explorer-no-board", "the log has sections but no complete board to read", {
-      path, fix: "check that the log is a prolong log (64x64 boards after [POST-ACTION BOARD STATE])",
-    }));
+    return err(
+      prolongError("explorer-no-board", "the log has sections but no complete board to read", {
+        path,
+        fix: "check that the log is a prolong log (64x64 boards after [POST-ACTION BOARD STATE])",
+      }),
+    );
   }
   return ok({ steps, width, height, decoder: decode });
 }

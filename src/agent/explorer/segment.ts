@@ -45,7 +45,10 @@ export function segment(grid: Grid, masked?: Uint8Array): Segmentation {
     let count = 0;
     stack[top++] = start;
     labels[start] = id;
-    let minX = width, minY = height, maxX = -1, maxY = -1;
+    let minX = width,
+      minY = height,
+      maxX = -1,
+      maxY = -1;
     while (top > 0) {
       const c = stack[--top]!;
       members[count++] = c;
@@ -73,12 +76,21 @@ export function segment(grid: Grid, masked?: Uint8Array): Segmentation {
 }
 
 function describe(
-  id: number, color: number, members: Int32Array,
-  minX: number, minY: number, maxX: number, maxY: number, width: number, height: number,
+  id: number,
+  color: number,
+  members: Int32Array,
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+  width: number,
+  height: number,
 ): Component {
   const cx = (minX + maxX) / 2;
   const cy = (minY + maxY) / 2;
-  let clickX = minX, clickY = minY, best = Infinity;
+  let clickX = minX,
+    clickY = minY,
+    best = Infinity;
   const bw = maxX - minX + 1;
   const bh = maxY - minY + 1;
   // Small shapes get an exact pattern in their look; big ones (backgrounds, walls) only a size signature,

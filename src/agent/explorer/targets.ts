@@ -48,14 +48,24 @@ export interface Learned {
   isInverse(a: number, b: number): boolean;
 }
 
-export const NOTHING_LEARNED: Learned = { moves: new Map(), clickColours: new Map(), clickLooks: new Map(), clicks: new Map(), isInverse: () => false };
+export const NOTHING_LEARNED: Learned = {
+  moves: new Map(),
+  clickColours: new Map(),
+  clickLooks: new Map(),
+  clicks: new Map(),
+  isInverse: () => false,
+};
 
 const inert = (t: Tally | undefined, after: number) => t !== undefined && t.tries >= after && t.changes === 0;
 
 /** Untested actions of a state, ordered best first. `tried` holds the state's edges (tested actions). */
 export function untestedCandidates(
-  seg: Segmentation, available: readonly ActionId[], tried: ReadonlyMap<string, Edge> | undefined,
-  learned: Learned = NOTHING_LEARNED, score = 0, arrivedBy?: number,
+  seg: Segmentation,
+  available: readonly ActionId[],
+  tried: ReadonlyMap<string, Edge> | undefined,
+  learned: Learned = NOTHING_LEARNED,
+  score = 0,
+  arrivedBy?: number,
 ): Candidate[] {
   const out: Candidate[] = [];
   // Keep going the way that led here first; a move that usually undoes that one comes later.
@@ -68,13 +78,21 @@ export function untestedCandidates(
     const action: Action = { id };
     const key = actionKey(action);
     if (tried?.has(key)) continue;
-    if (inert(learned.moves.get(id), INERT_MOVE_AFTER)) out.push({ action, key, tier: INERT_TIER, why: `ACTION${id}, which never changed anything` });
-    else if (moving !== undefined && learned.isInverse(moving, id)) out.push({ action, key, tier: BACKTRACK_TIER, why: `ACTION${id}, which usually undoes ACTION${moving}` });
+    if (inert(learned.moves.get(id), INERT_MOVE_AFTER))
+      out.push({ action, key, tier: INERT_TIER, why: `ACTION${id}, which never changed anything` });
+    else if (moving !== undefined && learned.isInverse(moving, id))
+      out.push({ action, key, tier: BACKTRACK_TIER, why: `ACTION${id}, which usually undoes ACTION${moving}` });
     else out.push({ action, key, tier: 0, why: `ACTION${id}` });
   }
   if (available.includes(6)) out.push(...clickCandidates(seg, tried, learned, learned.clicks.get(score) ?? []));
   for (const [key, edge] of tried ?? []) {
-    if (diedOnce(edge)) out.push({ action: edge.action, key, tier: RETRY_FATAL_TIER, why: "it ended one attempt, perhaps only by the step budget" });
+    if (diedOnce(edge))
+      out.push({
+        action: edge.action,
+        key,
+        tier: RETRY_FATAL_TIER,
+        why: "it ended one attempt, perhaps only by the step budget",
+      });
   }
   // Stable sort keeps moves before clicks within a tier.
   return out.sort((a, b) => a.tier - b.tier);
@@ -96,7 +114,12 @@ export function clickPrior(x: number, y: number, clicks: readonly ClickTry[]): n
   return prior;
 }
 
-function clickCandidates(seg: Segmentation, tried: ReadonlyMap<string, Edge> | undefined, learned: Learned, clicks: readonly ClickTry[]): Candidate[] {
+function clickCandidates(
+  seg: Segmentation,
+  tried: ReadonlyMap<string, Edge> | undefined,
+  learned: Learned,
+  clicks: readonly ClickTry[],
+): Candidate[] {
   const { width, height } = seg;
   const testedComponents = new Set<number>();
   const testedLooks = new Set<string>();
@@ -122,16 +145,26 @@ function clickCandidates(seg: Segmentation, tried: ReadonlyMap<string, Edge> | u
     const look = learned.clickLooks.get(c.look);
     const prior = clickPrior(c.clickX, c.clickY, clicks);
     const why = `${c.size}-cell colour-${c.color} component`;
-    const tier = inert(learned.clickColours.get(c.color), INERT_CLICK_AFTER) ? INERT_TIER
-      : testedLooks.has(c.look) ? LOOKALIKE_TIER
-      : prior < QUIET ? QUIET_AREA_TIER
-      : salienceTier(c, share, area);
+    const tier = inert(learned.clickColours.get(c.color), INERT_CLICK_AFTER)
+      ? INERT_TIER
+      : testedLooks.has(c.look)
+        ? LOOKALIKE_TIER
+        : prior < QUIET
+          ? QUIET_AREA_TIER
+          : salienceTier(c, share, area);
     // Lookalikes of a click that did nothing wait within their tier.
     const quietLook = look !== undefined && look.changes === 0 ? 1 : 0;
     ranked.push({ c, tier, share, prior: prior - quietLook, why });
   }
-  ranked.sort((a, b) => a.tier - b.tier || b.prior - a.prior || a.share - b.share || a.c.size - b.c.size
-    || a.c.clickY - b.c.clickY || a.c.clickX - b.c.clickX);
+  ranked.sort(
+    (a, b) =>
+      a.tier - b.tier ||
+      b.prior - a.prior ||
+      a.share - b.share ||
+      a.c.size - b.c.size ||
+      a.c.clickY - b.c.clickY ||
+      a.c.clickX - b.c.clickX,
+  );
   return ranked.map(({ c, tier, why }) => {
     const action: Action = { id: 6, x: c.clickX, y: c.clickY };
     return { action, key: actionKey(action), tier, why };

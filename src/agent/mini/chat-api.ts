@@ -53,7 +53,12 @@ export interface RetryPolicy {
   readonly sleep: (ms: number) => Promise<void>;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { retries: 4, baseDelayMs: 1000, maxDelayMs: 30_000, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
+export const DEFAULT_RETRY: RetryPolicy = {
+  retries: 4,
+  baseDelayMs: 1000,
+  maxDelayMs: 30_000,
+  sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+};
 
 export interface ChatResult {
   readonly message: v.InferOutput<typeof MessageSchema>;
@@ -71,7 +76,12 @@ interface Attempt {
 }
 
 /** Sends one request, retrying transient failures until `deadline` (a performance.now() time). */
-export async function chatCompletion(endpoint: ChatEndpoint, body: Record<string, unknown>, deadline: number, policy: RetryPolicy = DEFAULT_RETRY): Promise<Result<ChatResult, ProlongError>> {
+export async function chatCompletion(
+  endpoint: ChatEndpoint,
+  body: Record<string, unknown>,
+  deadline: number,
+  policy: RetryPolicy = DEFAULT_RETRY,
+): Promise<Result<ChatResult, ProlongError>> {
   const retried: string[] = [];
   for (let attempt = 0; ; attempt++) {
     const once = await requestOnce(endpoint, body, deadline);
@@ -87,7 +97,11 @@ export async function chatCompletion(endpoint: ChatEndpoint, body: Record<string
   }
 }
 
-async function requestOnce(endpoint: ChatEndpoint, body: Record<string, unknown>, deadline: number): Promise<Result<Omit<ChatResult, "retried">, Attempt>> {
+async function requestOnce(
+  endpoint: ChatEndpoint,
+  body: Record<string, unknown>,
+  deadline: number,
+): Promise<Result<Omit<ChatResult, "retried">, Attempt>> {
   const url = `${endpoint.baseUrl.replace(/\/+$/, "")}/chat/completions`;
   const left = Math.max(1, Math.round(deadline - performance.now()));
   let response: Response;
@@ -103,30 +117,61 @@ async function requestOnce(endpoint: ChatEndpoint, body: Record<string, unknown>
   } catch (e) {
     const name = (e as Error).name;
     if (name === "TimeoutError" || name === "AbortError") {
-      return err({ transient: false, error: prolongError("api-timeout", `the model API at ${url} did not answer within the turn's time (${Math.round(left / 1000)}s left of --agent-timeout)`, { fix: "check that the server is up and not overloaded, or raise --agent-timeout for a slow local model" }) });
+      return err({
+        transient: false,
+        error: prolongError(
+          "api-timeout",
+          `the model API at ${url} did not answer within the turn's time (${Math.round(left / 1000)}s left of --agent-timeout)`,
+          { fix: "check that the server is up and not overloaded, or raise --agent-timeout for a slow local model" },
+        ),
+      });
     }
-    return err({ transient: true, error: prolongError("api-unreachable", `cannot reach the model API at ${url}: ${(e as Error).message}`, { fix: "start the server, or pass the API root that serves /chat/completions with --base-url (e.g. http://127.0.0.1:8080/v1)" }) });
+    return err({
+      transient: true,
+      error: prolongError("api-unreachable", `cannot reach the model API at ${url}: ${(e as Error).message}`, {
+        fix: "start the server, or pass the API root that serves /chat/completions with --base-url (e.g. http://127.0.0.1:8080/v1)",
+      }),
+    });
   }
   if (!response.ok) return err(httpFailure(endpoint, url, response, text));
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    return err({ transient: true, error: prolongError("api-reply", `the model API at ${url} answered with something that is not JSON: ${snippet(text)}`, { fix: "is --base-url the API root of an OpenAI-compatible server (usually ending in /v1)?" }) });
+    return err({
+      transient: true,
+      error: prolongError("api-reply", `the model API at ${url} answered with something that is not JSON: ${snippet(text)}`, {
+        fix: "is --base-url the API root of an OpenAI-compatible server (usually ending in /v1)?",
+      }),
+    });
   }
   const parsed = v.safeParse(ChatReplySchema, json);
   if (!parsed.success) {
     const issue = parsed.issues[0];
     const field = issue.path?.map((p) => String(p.key)).join(".") ?? "(reply)";
-    return err({ transient: true, error: prolongError("api-reply", `the reply from ${url} is not a Chat Completions response: ${field}: ${issue.message}`, { fix: "is --base-url an OpenAI-compatible Chat Completions API?" }) });
+    return err({
+      transient: true,
+      error: prolongError("api-reply", `the reply from ${url} is not a Chat Completions response: ${field}: ${issue.message}`, {
+        fix: "is --base-url an OpenAI-compatible Chat Completions API?",
+      }),
+    });
   }
   const choice = parsed.output.choices[0];
   if (!choice) {
-    return err({ transient: true, error: prolongError("api-reply", `the reply from ${url} held no choices`, { fix: "the server produced no completion; check its log, and that --model names a chat model it serves" }) });
+    return err({
+      transient: true,
+      error: prolongError("api-reply", `the reply from ${url} held no choices`, {
+        fix: "the server produced no completion; check its log, and that --model names a chat model it serves",
+      }),
+    });
   }
   const u = parsed.output.usage;
   const input = u?.prompt_tokens ?? 0;
-  const tokens = { input, cached: Math.min(input, u?.prompt_tokens_details?.cached_tokens ?? 0), output: u?.completion_tokens ?? 0 };
+  const tokens = {
+    input,
+    cached: Math.min(input, u?.prompt_tokens_details?.cached_tokens ?? 0),
+    output: u?.completion_tokens ?? 0,
+  };
   return ok({ message: choice.message, finishReason: choice.finish_reason ?? null, tokens });
 }
 
@@ -137,24 +182,64 @@ function httpFailure(endpoint: ChatEndpoint, url: string, response: Response, te
   const where = `the model API at ${url} answered ${status}${said ? `: ${said}` : ""}`;
   if (status === 429 || status >= 500) {
     const retryAfter = Number(response.headers.get("retry-after"));
-    return { transient: true, error: prolongError("api-busy", where, { fix: "the server is overloaded or rate-limiting; prolong retried with backoff. Wait, or lower --parallel" }), ...(Number.isFinite(retryAfter) && retryAfter >= 0 && response.headers.has("retry-after") ? { retryAfterMs: retryAfter * 1000 } : {}) };
+    return {
+      transient: true,
+      error: prolongError("api-busy", where, {
+        fix: "the server is overloaded or rate-limiting; prolong retried with backoff. Wait, or lower --parallel",
+      }),
+      ...(Number.isFinite(retryAfter) && retryAfter >= 0 && response.headers.has("retry-after")
+        ? { retryAfterMs: retryAfter * 1000 }
+        : {}),
+    };
   }
   if (status === 401 || status === 403) {
-    return { transient: false, error: prolongError("api-key", where, { fix: `put a key the server accepts in $${endpoint.apiKeyEnv}, or name the variable that holds it with --api-key-env` }) };
+    return {
+      transient: false,
+      error: prolongError("api-key", where, {
+        fix: `put a key the server accepts in $${endpoint.apiKeyEnv}, or name the variable that holds it with --api-key-env`,
+      }),
+    };
   }
   if (status === 400 && /context|too long|too many tokens|maximum.*tokens|exceeds/i.test(said)) {
-    return { transient: false, error: prolongError("api-context", `${where} — the conversation no longer fits the model's context`, { fix: "pass --context-limit N with N below the server's context window (older command outputs are then dropped), or give the server a larger window" }) };
+    return {
+      transient: false,
+      error: prolongError("api-context", `${where} — the conversation no longer fits the model's context`, {
+        fix: "pass --context-limit N with N below the server's context window (older command outputs are then dropped), or give the server a larger window",
+      }),
+    };
   }
   if (/model/i.test(said) || (status === 404 && /model/i.test(text))) {
-    return { transient: false, error: prolongError("api-model", `the server refused the model "${endpoint.model}" (--model): ${said || `status ${status}`}`, { fix: "pass a model name the server serves with --model (GET <base-url>/models lists them; for Ollama, `ollama pull` it first)" }) };
+    return {
+      transient: false,
+      error: prolongError(
+        "api-model",
+        `the server refused the model "${endpoint.model}" (--model): ${said || `status ${status}`}`,
+        {
+          fix: "pass a model name the server serves with --model (GET <base-url>/models lists them; for Ollama, `ollama pull` it first)",
+        },
+      ),
+    };
   }
   if (status === 404) {
-    return { transient: false, error: prolongError("api-url", `${where} — there is no Chat Completions API at this address`, { fix: "pass the API root with --base-url, usually ending in /v1 (prolong appends /chat/completions)" }) };
+    return {
+      transient: false,
+      error: prolongError("api-url", `${where} — there is no Chat Completions API at this address`, {
+        fix: "pass the API root with --base-url, usually ending in /v1 (prolong appends /chat/completions)",
+      }),
+    };
   }
   if (status === 400 && /tool/i.test(said)) {
-    return { transient: false, error: prolongError("api-tools", where, { fix: "the server does not accept tool definitions: pass --tool-format text (commands in fenced ```bash blocks)" }) };
+    return {
+      transient: false,
+      error: prolongError("api-tools", where, {
+        fix: "the server does not accept tool definitions: pass --tool-format text (commands in fenced ```bash blocks)",
+      }),
+    };
   }
-  return { transient: false, error: prolongError("api-status", where, { fix: "check --base-url, --model and the server's log" }) };
+  return {
+    transient: false,
+    error: prolongError("api-status", where, { fix: "check --base-url, --model and the server's log" }),
+  };
 }
 
 /** The error text an OpenAI-style server put in its body ({error: {message}} or {error: "..."}), short. */
@@ -163,7 +248,8 @@ function serverMessage(text: string): string {
     const j = JSON.parse(text) as { error?: unknown; message?: unknown; detail?: unknown };
     const e = j.error;
     if (typeof e === "string") return snippet(e);
-    if (typeof e === "object" && e !== null && typeof (e as { message?: unknown }).message === "string") return snippet((e as { message: string }).message);
+    if (typeof e === "object" && e !== null && typeof (e as { message?: unknown }).message === "string")
+      return snippet((e as { message: string }).message);
     if (typeof j.message === "string") return snippet(j.message);
     if (typeof j.detail === "string") return snippet(j.detail);
   } catch {

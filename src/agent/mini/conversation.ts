@@ -9,7 +9,11 @@ import * as v from "valibot";
 import { prolongError, type ProlongError } from "../../errors.ts";
 import { RUN_FILES } from "../../run-files/layout.ts";
 
-const ToolCallSchema = v.object({ id: v.string(), type: v.literal("function"), function: v.object({ name: v.string(), arguments: v.string() }) });
+const ToolCallSchema = v.object({
+  id: v.string(),
+  type: v.literal("function"),
+  function: v.object({ name: v.string(), arguments: v.string() }),
+});
 
 const MessageSchema = v.variant("role", [
   v.object({ role: v.literal("system"), content: v.string() }),
@@ -48,7 +52,13 @@ export function readConversation(workspace: string): Result<Conversation | null,
   const parsed = v.safeParse(ConversationSchema, json);
   if (!parsed.success) {
     const issue = parsed.issues[0];
-    return err(prolongError("bad-session", `the mini agent's conversation is malformed at ${issue.path?.map((p) => String(p.key)).join(".") ?? "(top)"}: ${issue.message}`, { path, fix }));
+    return err(
+      prolongError(
+        "bad-session",
+        `the mini agent's conversation is malformed at ${issue.path?.map((p) => String(p.key)).join(".") ?? "(top)"}: ${issue.message}`,
+        { path, fix },
+      ),
+    );
   }
   return ok(parsed.output);
 }
@@ -72,7 +82,13 @@ export function closeDanglingCalls(messages: Message[]): void {
     if (missing.length === 0) continue;
     let at = i + 1;
     while (messages[at]?.role === "tool") at++;
-    messages.splice(at, 0, ...missing.map((c): Message => ({ role: "tool", tool_call_id: c.id, content: "not run: the run was interrupted before this command" })));
+    messages.splice(
+      at,
+      0,
+      ...missing.map(
+        (c): Message => ({ role: "tool", tool_call_id: c.id, content: "not run: the run was interrupted before this command" }),
+      ),
+    );
   }
 }
 

@@ -11,16 +11,27 @@ import { MINI_DEFAULTS, miniAgent } from "./mini.ts";
 
 export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
-export function miniFromConfig(config: RunConfig, deps: { env?: Readonly<Record<string, string | undefined>>; retry?: RetryPolicy } = {}): Result<Agent, ProlongError> {
+export function miniFromConfig(
+  config: RunConfig,
+  deps: { env?: Readonly<Record<string, string | undefined>>; retry?: RetryPolicy } = {},
+): Result<Agent, ProlongError> {
   const env = deps.env ?? process.env;
   const baseUrl = config.baseUrl ?? DEFAULT_BASE_URL;
   if (!config.model) {
-    return err(prolongError("bad-config", "--agent mini needs --model: the model name the server serves", { fix: `e.g. --model qwen2.5-coder:7b for Ollama; GET ${baseUrl.replace(/\/+$/, "")}/models lists a server's models` }));
+    return err(
+      prolongError("bad-config", "--agent mini needs --model: the model name the server serves", {
+        fix: `e.g. --model qwen2.5-coder:7b for Ollama; GET ${baseUrl.replace(/\/+$/, "")}/models lists a server's models`,
+      }),
+    );
   }
   const keyEnv = config.apiKeyEnv ?? MINI_DEFAULTS.apiKeyEnv;
   const apiKey = env[keyEnv];
   if (apiKey === undefined || apiKey === "") {
-    return err(prolongError("bad-config", `--agent mini reads the API key from $${keyEnv} (--api-key-env), which is not set`, { fix: `export ${keyEnv}=<your key> (a local server takes any value, e.g. ${keyEnv}=none), or name another variable with --api-key-env` }));
+    return err(
+      prolongError("bad-config", `--agent mini reads the API key from $${keyEnv} (--api-key-env), which is not set`, {
+        fix: `export ${keyEnv}=<your key> (a local server takes any value, e.g. ${keyEnv}=none), or name another variable with --api-key-env`,
+      }),
+    );
   }
   const policy = policyOf(config);
   const sandbox = chooseSandbox(config.sandbox, undefined, config.passEnv);
@@ -28,7 +39,15 @@ export function miniFromConfig(config: RunConfig, deps: { env?: Readonly<Record<
   // Python (and any program at level all) can write whatever a command check lets through: only the
   // sandbox's read-only workspace makes --no-write true there.
   if (sandbox.value.kind === "none" && policy.noWrite && (policy.level === "read,grep,python" || policy.level === "all")) {
-    return err(prolongError("bad-config", `--no-write with --tools ${policy.level} needs bubblewrap: a command check cannot stop ${policy.level === "all" ? "arbitrary programs" : "python"} from writing files`, { fix: "install bubblewrap (apt-get install bubblewrap) and pass --sandbox bwrap, or use --tools read or read,grep (checked per command)" }));
+    return err(
+      prolongError(
+        "bad-config",
+        `--no-write with --tools ${policy.level} needs bubblewrap: a command check cannot stop ${policy.level === "all" ? "arbitrary programs" : "python"} from writing files`,
+        {
+          fix: "install bubblewrap (apt-get install bubblewrap) and pass --sandbox bwrap, or use --tools read or read,grep (checked per command)",
+        },
+      ),
+    );
   }
   return ok({
     ...miniAgent({

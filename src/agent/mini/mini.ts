@@ -13,7 +13,16 @@ import { agentHome, runInGroup } from "../cli-process.ts";
 import { NO_SANDBOX, type Sandbox } from "../sandbox.ts";
 import { describePolicy, writesAllowed, type ToolPolicy } from "../tool-ladder.ts";
 import { chatCompletion, DEFAULT_RETRY, type ChatEndpoint, type ChatToolCall, type RetryPolicy } from "./chat-api.ts";
-import { apiMessages, closeDanglingCalls, conversationChars, fitContext, readConversation, writeConversation, type Conversation, type Message } from "./conversation.ts";
+import {
+  apiMessages,
+  closeDanglingCalls,
+  conversationChars,
+  fitContext,
+  readConversation,
+  writeConversation,
+  type Conversation,
+  type Message,
+} from "./conversation.ts";
 import { WorkspaceDir } from "../../workspace/dir.ts";
 import { checkCommand } from "./shell-check.ts";
 
@@ -38,7 +47,13 @@ export interface MiniAgentOptions {
   readonly outputLimit?: number;
 }
 
-export const MINI_DEFAULTS = { stepLimit: 30, commandTimeoutSec: 120, outputLimit: 10_000, apiKeyEnv: "OPENAI_API_KEY", toolFormat: "tools" } as const;
+export const MINI_DEFAULTS = {
+  stepLimit: 30,
+  commandTimeoutSec: 120,
+  outputLimit: 10_000,
+  apiKeyEnv: "OPENAI_API_KEY",
+  toolFormat: "tools",
+} as const;
 
 /** The instructions file the harness wrote into the workspace before the first turn (read then, capped). */
 const INSTRUCTIONS_FILE = "AGENTS.md";
@@ -51,7 +66,11 @@ const BASH_TOOL = {
   function: {
     name: "bash",
     description: "Run one bash command in the working directory and get its exit status and output.",
-    parameters: { type: "object", properties: { command: { type: "string", description: "the command line, run with bash -c" } }, required: ["command"] },
+    parameters: {
+      type: "object",
+      properties: { command: { type: "string", description: "the command line, run with bash -c" } },
+      required: ["command"],
+    },
   },
 };
 
@@ -84,12 +103,22 @@ export function miniAgent(opts: MiniAgentOptions): Agent {
   };
 }
 
-async function runTurn(opts: MiniAgentOptions, input: TurnInput, previous: Conversation | null, ws: WorkspaceDir, meter: { tokens: TokenUsage }): Promise<Result<TurnReply, ProlongError>> {
+async function runTurn(
+  opts: MiniAgentOptions,
+  input: TurnInput,
+  previous: Conversation | null,
+  ws: WorkspaceDir,
+  meter: { tokens: TokenUsage },
+): Promise<Result<TurnReply, ProlongError>> {
   const started = performance.now();
   const deadline = started + opts.timeoutSec * 1000;
   const sandbox = opts.sandbox ?? NO_SANDBOX;
   const outputLimit = opts.outputLimit ?? MINI_DEFAULTS.outputLimit;
-  const c: Conversation = previous ?? { version: 1, messages: [{ role: "system", content: systemPrompt(opts, outputLimit, instructions(ws)) }], dropped: 0 };
+  const c: Conversation = previous ?? {
+    version: 1,
+    messages: [{ role: "system", content: systemPrompt(opts, outputLimit, instructions(ws)) }],
+    dropped: 0,
+  };
   const save = () => writeConversation(input.workspace, c);
   closeDanglingCalls(c.messages);
   c.messages.push({ role: "user", content: input.prompt });
@@ -103,23 +132,35 @@ async function runTurn(opts: MiniAgentOptions, input: TurnInput, previous: Conve
   for (let step = 1; step <= opts.stepLimit; step++) {
     if (opts.contextLimit !== undefined) fitContext(c, opts.contextLimit);
     const sentChars = conversationChars(c.messages);
-    const body = { messages: apiMessages(c.messages), ...(opts.toolFormat === "tools" ? { tools: [BASH_TOOL], tool_choice: "auto" } : {}) };
+    const body = {
+      messages: apiMessages(c.messages),
+      ...(opts.toolFormat === "tools" ? { tools: [BASH_TOOL], tool_choice: "auto" } : {}),
+    };
     const reply = await chatCompletion(opts.endpoint, body, deadline, opts.retry ?? DEFAULT_RETRY);
     if (reply.isErr()) {
       save();
       return err(reply.error);
     }
     const r = reply.value;
-    tokens = { input: tokens.input + r.tokens.input, cached: tokens.cached + r.tokens.cached, output: tokens.output + r.tokens.output };
+    tokens = {
+      input: tokens.input + r.tokens.input,
+      cached: tokens.cached + r.tokens.cached,
+      output: tokens.output + r.tokens.output,
+    };
     meter.tokens = tokens;
     if (r.tokens.input > 0) c.tokensPerChar = r.tokens.input / sentChars;
     const content = r.message.content ?? "";
     if (content.trim() !== "") text = content;
     const calls = opts.toolFormat === "tools" ? (r.message.tool_calls ?? []) : [];
-    c.messages.push({ role: "assistant", content: r.message.content ?? null, ...(calls.length > 0 ? { tool_calls: calls.map(normalCall) } : {}) });
+    c.messages.push({
+      role: "assistant",
+      content: r.message.content ?? null,
+      ...(calls.length > 0 ? { tool_calls: calls.map(normalCall) } : {}),
+    });
     save();
 
-    const asked: AskedCommand[] = opts.toolFormat === "tools" ? calls.map(commandOfCall) : fencedCommands(content).map((command) => ({ command }));
+    const asked: AskedCommand[] =
+      opts.toolFormat === "tools" ? calls.map(commandOfCall) : fencedCommands(content).map((command) => ({ command }));
     if (asked.length === 0) return done();
     badInARow = asked.every((a) => a.command === undefined) ? badInARow + 1 : 0;
     let answered = false;
@@ -141,10 +182,22 @@ async function runTurn(opts: MiniAgentOptions, input: TurnInput, previous: Conve
     save();
     if (answered) return done();
     if (badInARow >= BAD_CALLS_IN_A_ROW) {
-      return err(prolongError("api-tool-args", `the model's tool calls had unusable arguments ${badInARow} times in a row (${asked[0]?.problem ?? ""})`, { fix: "the server's tool-call support may be broken for this model: pass --tool-format text (commands in fenced ```bash blocks)" }));
+      return err(
+        prolongError(
+          "api-tool-args",
+          `the model's tool calls had unusable arguments ${badInARow} times in a row (${asked[0]?.problem ?? ""})`,
+          {
+            fix: "the server's tool-call support may be broken for this model: pass --tool-format text (commands in fenced ```bash blocks)",
+          },
+        ),
+      );
     }
     if (performance.now() >= deadline) {
-      return err(prolongError("agent-timeout", `the mini agent's turn did not finish within ${opts.timeoutSec}s`, { fix: "raise --agent-timeout, or lower --step-limit" }));
+      return err(
+        prolongError("agent-timeout", `the mini agent's turn did not finish within ${opts.timeoutSec}s`, {
+          fix: "raise --agent-timeout, or lower --step-limit",
+        }),
+      );
     }
   }
   c.messages.push({ role: "user", content: `[the turn ended: --step-limit ${opts.stepLimit} replies reached]` });
@@ -167,7 +220,8 @@ interface AskedCommand {
 }
 
 export function commandOfCall(c: ChatToolCall): AskedCommand {
-  if (c.function.name !== "bash") return { problem: `there is no tool "${c.function.name}"; the only tool is bash with {"command": "..."}` };
+  if (c.function.name !== "bash")
+    return { problem: `there is no tool "${c.function.name}"; the only tool is bash with {"command": "..."}` };
   let args: unknown;
   try {
     args = JSON.parse(c.function.arguments || "{}");
@@ -175,7 +229,8 @@ export function commandOfCall(c: ChatToolCall): AskedCommand {
     return { problem: `the arguments were not valid JSON (${(e as Error).message}); call bash with {"command": "..."}` };
   }
   const command = (args as { command?: unknown } | null)?.command;
-  if (typeof command !== "string" || command.trim() === "") return { problem: 'the arguments need a "command" string: {"command": "..."}' };
+  if (typeof command !== "string" || command.trim() === "")
+    return { problem: 'the arguments need a "command" string: {"command": "..."}' };
   return { command };
 }
 
@@ -197,9 +252,19 @@ function actionsWritten(ws: WorkspaceDir): boolean {
 }
 
 /** Runs one command with bash in the workspace, under the sandbox, and says what happened in a few lines. */
-async function runCommand(command: string, ws: WorkspaceDir, deadline: number, opts: MiniAgentOptions, sandbox: Sandbox, limit: number): Promise<string> {
+async function runCommand(
+  command: string,
+  ws: WorkspaceDir,
+  deadline: number,
+  opts: MiniAgentOptions,
+  sandbox: Sandbox,
+  limit: number,
+): Promise<string> {
   const workspace = ws.path;
-  const timeoutSec = Math.max(1, Math.min(opts.commandTimeoutSec ?? MINI_DEFAULTS.commandTimeoutSec, Math.floor((deadline - performance.now()) / 1000)));
+  const timeoutSec = Math.max(
+    1,
+    Math.min(opts.commandTimeoutSec ?? MINI_DEFAULTS.commandTimeoutSec, Math.floor((deadline - performance.now()) / 1000)),
+  );
   const home = agentHome(workspace);
   // Where the level forbids writes, the sandbox mounts the workspace read-only but for actions.json, which
   // must exist to be bound: an empty one is put there and taken away again if the command left it empty.
@@ -213,14 +278,22 @@ async function runCommand(command: string, ws: WorkspaceDir, deadline: number, o
       if (made.isErr()) return `not run: ${made.error.message}`;
     }
   }
-  const env: Record<string, string | undefined> = sandbox.environment({ ...process.env, HOME: home, PROLONG_WORKSPACE: workspace });
+  const env: Record<string, string | undefined> = sandbox.environment({
+    ...process.env,
+    HOME: home,
+    PROLONG_WORKSPACE: workspace,
+  });
   // The model's key is the harness's, not the agent's; nor are the other backends' credentials or anything
   // named like a secret (the commands need none of them).
   delete env[opts.endpoint.apiKeyEnv];
-  for (const name of Object.keys(env)) if (/^(ANTHROPIC|CLAUDE|OPENAI|CODEX)_|KEY|TOKEN|SECRET|PASSWORD/i.test(name)) delete env[name];
+  for (const name of Object.keys(env))
+    if (/^(ANTHROPIC|CLAUDE|OPENAI|CODEX)_|KEY|TOKEN|SECRET|PASSWORD/i.test(name)) delete env[name];
   const head = new OutputHead(limit);
   const outcome = await runInGroup({
-    argv: sandbox.wrap(["bash", "-c", command], { workspace, ...(readOnly ? { onlyWritableFiles: [answer] } : { writable: [home] }) }),
+    argv: sandbox.wrap(["bash", "-c", command], {
+      workspace,
+      ...(readOnly ? { onlyWritableFiles: [answer] } : { writable: [home] }),
+    }),
     cwd: workspace,
     stdin: null,
     timeoutSec,
@@ -228,7 +301,11 @@ async function runCommand(command: string, ws: WorkspaceDir, deadline: number, o
     onStdoutLine: (line) => head.add(line),
   });
   if (readOnly && !actionsWritten(ws)) ws.remove(ANSWER);
-  const status = outcome.timedOut ? `killed after ${timeoutSec}s (the time limit of one command)` : outcome.spawnError ? `could not start: ${outcome.spawnError}` : `exit status ${outcome.exitCode}`;
+  const status = outcome.timedOut
+    ? `killed after ${timeoutSec}s (the time limit of one command)`
+    : outcome.spawnError
+      ? `could not start: ${outcome.spawnError}`
+      : `exit status ${outcome.exitCode}`;
   return `${status}\n${cut(head, outcome.stdoutTail, outcome.stderrTail, limit)}`;
 }
 
@@ -257,7 +334,10 @@ function cut(head: OutputHead, stdoutTail: string, stderrTail: string, limit: nu
   }
   const err = stderrTail.trim();
   if (err === "") return out;
-  const errCut = err.length > limit / 4 ? `[… stderr truncated: the last ${Math.floor(limit / 4)} of ${err.length} characters …]\n${err.slice(-Math.floor(limit / 4))}` : err;
+  const errCut =
+    err.length > limit / 4
+      ? `[… stderr truncated: the last ${Math.floor(limit / 4)} of ${err.length} characters …]\n${err.slice(-Math.floor(limit / 4))}`
+      : err;
   return `${out}${out === "" ? "" : "\n"}[stderr]\n${errCut}`;
 }
 
@@ -267,12 +347,14 @@ function instructions(ws: WorkspaceDir): string {
 }
 
 function systemPrompt(opts: MiniAgentOptions, limit: number, instructionsText: string): string {
-  const how = opts.toolFormat === "tools"
-    ? "You act through one tool, `bash`, called with {\"command\": \"...\"}. A reply without a tool call ends your turn."
-    : "You act by writing a bash command in a fenced block that starts with ```bash and ends with ```. Each such block in a reply is run, in order. A reply without one ends your turn.";
-  const level = opts.policy.level === "all" && !opts.policy.noWrite
-    ? "Any command may be used."
-    : `Tool level ${describePolicy(opts.policy)}: a command outside it is refused (not run) and you are told why.`;
+  const how =
+    opts.toolFormat === "tools"
+      ? 'You act through one tool, `bash`, called with {"command": "..."}. A reply without a tool call ends your turn.'
+      : "You act by writing a bash command in a fenced block that starts with ```bash and ends with ```. Each such block in a reply is run, in order. A reply without one ends your turn.";
+  const level =
+    opts.policy.level === "all" && !opts.policy.noWrite
+      ? "Any command may be used."
+      : `Tool level ${describePolicy(opts.policy)}: a command outside it is refused (not run) and you are told why.`;
   return [
     "You are a coding agent working in one directory through bash commands.",
     how,

@@ -15,12 +15,51 @@ import type { ToolPolicy } from "../tool-ladder.ts";
 export type Verdict = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 
 /** Programs that only read files or print their arguments. */
-const READ = ["cat", "head", "tail", "wc", "ls", "nl", "echo", "printf", "pwd", "true", "false", "cut", "tr", "tac", "stat", "basename", "dirname"];
+const READ = [
+  "cat",
+  "head",
+  "tail",
+  "wc",
+  "ls",
+  "nl",
+  "echo",
+  "printf",
+  "pwd",
+  "true",
+  "false",
+  "cut",
+  "tr",
+  "tac",
+  "stat",
+  "basename",
+  "dirname",
+];
 const GREP = ["grep", "egrep", "fgrep"];
 const PYTHON = ["python3", "python"];
 
 /** Programs that change files, refused by --no-write even at level all (a courtesy check; the mount enforces). */
-const WRITERS = new Set(["rm", "rmdir", "mv", "cp", "touch", "mkdir", "tee", "dd", "truncate", "ln", "chmod", "chown", "install", "patch", "shred", "unlink", "rsync", "tar", "unzip", "git"]);
+const WRITERS = new Set([
+  "rm",
+  "rmdir",
+  "mv",
+  "cp",
+  "touch",
+  "mkdir",
+  "tee",
+  "dd",
+  "truncate",
+  "ln",
+  "chmod",
+  "chown",
+  "install",
+  "patch",
+  "shred",
+  "unlink",
+  "rsync",
+  "tar",
+  "unzip",
+  "git",
+]);
 
 /** Redirect targets that never write a file of the workspace. */
 const HARMLESS_TARGETS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr"]);
@@ -56,9 +95,13 @@ export function checkCommand(command: string, policy: ToolPolicy): Verdict {
       if (allowed !== "any") {
         if (program.expands) return refuse("the program name must be written literally (no $, globs or quotes tricks)", policy);
         if (program.text.includes("/")) return refuse(`programs are run by name, not by path (${program.text})`, policy);
-        if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(program.text)) return refuse("variable assignments are not allowed at this tool level", policy);
+        if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(program.text))
+          return refuse("variable assignments are not allowed at this tool level", policy);
         if (!allowed.includes(program.text)) return refuse(`${program.text} is not allowed at this tool level`, policy);
-        const bad = optionProblem(program.text, args.map((a) => a.text));
+        const bad = optionProblem(
+          program.text,
+          args.map((a) => a.text),
+        );
         if (bad) return refuse(bad, policy);
       } else if (WRITERS.has(basename(program.text))) {
         return refuse(`${program.text} changes files, and --no-write is set`, policy);
@@ -79,7 +122,10 @@ export function checkCommand(command: string, policy: ToolPolicy): Verdict {
 function refuse(why: string, p: ToolPolicy): Verdict {
   const allowed = programsFor(p);
   const list = allowed === "any" ? "any program that does not change files" : allowed.join(", ");
-  return { ok: false, reason: `refused (--tools ${p.level}${p.noWrite ? " --no-write" : ""}): ${why}. Allowed: ${list}; pipes, ;, &&, ||, input redirection, and output redirection to actions.json only${p.level === "read,grep,python" && !p.noWrite ? " (python may write files)" : ""}.` };
+  return {
+    ok: false,
+    reason: `refused (--tools ${p.level}${p.noWrite ? " --no-write" : ""}): ${why}. Allowed: ${list}; pipes, ;, &&, ||, input redirection, and output redirection to actions.json only${p.level === "read,grep,python" && !p.noWrite ? " (python may write files)" : ""}.`,
+  };
 }
 
 /**
@@ -212,7 +258,10 @@ export function tokenize(src: string): Tokens {
     }
     if (/^\d+$/.test(w.raw) && (src[i] === "<" || src[i] === ">")) continue;
     current.words.push({ text: w.text, expands: w.expands });
-    if (current.words.length === 1 && /^(\{|\}|\[\[|\(\(|!|if|then|else|elif|fi|for|while|until|do|done|case|esac|function|select|coproc)$/.test(w.text)) {
+    if (
+      current.words.length === 1 &&
+      /^(\{|\}|\[\[|\(\(|!|if|then|else|elif|fi|for|while|until|do|done|case|esac|function|select|coproc)$/.test(w.text)
+    ) {
       return fail(`shell keyword ${w.text} is not allowed at this tool level`);
     }
   }
@@ -222,7 +271,9 @@ export function tokenize(src: string): Tokens {
   return { ok: true, commands };
 }
 
-type WordRead = { ok: true; text: string; raw: string; quoted: boolean; expands: boolean; next: number } | { ok: false; reason: string };
+type WordRead =
+  | { ok: true; text: string; raw: string; quoted: boolean; expands: boolean; next: number }
+  | { ok: false; reason: string };
 
 function readWord(src: string, start: number): WordRead {
   let i = start;
@@ -249,7 +300,8 @@ function readWord(src: string, start: number): WordRead {
         const d = src[i]!;
         if (d === '"') break;
         if (d === "`") return { ok: false, reason: "command substitution (`…`) is not allowed at this tool level" };
-        if (d === "$" && src[i + 1] !== undefined && /[A-Za-z_{(0-9@*#?$!-]/.test(src[i + 1]!)) return { ok: false, reason: "$ expansion is not allowed at this tool level; write values literally" };
+        if (d === "$" && src[i + 1] !== undefined && /[A-Za-z_{(0-9@*#?$!-]/.test(src[i + 1]!))
+          return { ok: false, reason: "$ expansion is not allowed at this tool level; write values literally" };
         if (d === "\\" && i + 1 < src.length && '"\\$`\n'.includes(src[i + 1]!)) {
           if (src[i + 1] !== "\n") text += src[i + 1];
           i += 2;
@@ -267,8 +319,9 @@ function readWord(src: string, start: number): WordRead {
       continue;
     }
     if (c === "$") {
-      if (src[i + 1] === "'" ) return { ok: false, reason: "$'…' quoting is not allowed at this tool level" };
-      if (src[i + 1] !== undefined && /[A-Za-z_{(0-9@*#?$!-]/.test(src[i + 1]!)) return { ok: false, reason: "$ expansion is not allowed at this tool level; write values literally" };
+      if (src[i + 1] === "'") return { ok: false, reason: "$'…' quoting is not allowed at this tool level" };
+      if (src[i + 1] !== undefined && /[A-Za-z_{(0-9@*#?$!-]/.test(src[i + 1]!))
+        return { ok: false, reason: "$ expansion is not allowed at this tool level; write values literally" };
     }
     if (c === "*" || c === "?" || c === "[" || c === "{" || c === "~") expands = true;
     text += c;
@@ -278,7 +331,11 @@ function readWord(src: string, start: number): WordRead {
 }
 
 /** Skips the bodies of the here-documents opened on the line just ended; checks unquoted ones for expansions. */
-function readHeredocs(src: string, start: number, docs: readonly { delim: string; quoted: boolean; strip: boolean }[]): { ok: true; next: number } | { ok: false; reason: string } {
+function readHeredocs(
+  src: string,
+  start: number,
+  docs: readonly { delim: string; quoted: boolean; strip: boolean }[],
+): { ok: true; next: number } | { ok: false; reason: string } {
   let i = start;
   for (const doc of docs) {
     for (;;) {
@@ -288,7 +345,11 @@ function readHeredocs(src: string, start: number, docs: readonly { delim: string
       const line = src.slice(i, end);
       i = nl === -1 ? src.length : nl + 1;
       if ((doc.strip ? line.replace(/^\t+/, "") : line) === doc.delim) break;
-      if (!doc.quoted && /[`]|\$[A-Za-z_{(0-9@*#?$!-]/.test(line)) return { ok: false, reason: "$ expansion in a here-document is not allowed at this tool level; quote its delimiter (<<'EOF')" };
+      if (!doc.quoted && /[`]|\$[A-Za-z_{(0-9@*#?$!-]/.test(line))
+        return {
+          ok: false,
+          reason: "$ expansion in a here-document is not allowed at this tool level; quote its delimiter (<<'EOF')",
+        };
     }
   }
   return { ok: true, next: i };

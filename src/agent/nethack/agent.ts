@@ -29,17 +29,30 @@ export async function nethackTurn(input: TurnInput): Promise<Result<TurnReply, P
   try {
     bytes = readFileSync(logPath);
   } catch (e) {
-    return err(prolongError("nethack-agent-read", `cannot read the log: ${(e as Error).message}`, {
-      path: logPath,
-      fix: "the built-in NetHack agent needs the log (it does not play the --log-window -1 arm)",
-    }));
+    return err(
+      prolongError("nethack-agent-read", `cannot read the log: ${(e as Error).message}`, {
+        path: logPath,
+        fix: "the built-in NetHack agent needs the log (it does not play the --log-window -1 arm)",
+      }),
+    );
   }
   const decision = thinkFromLog(bytes);
   const path = join(input.workspace, ACTIONS_FILE);
   try {
     writeFileSync(path, `${JSON.stringify({ actions: decision.actions.slice(0, input.actionCap) })}\n`);
   } catch (e) {
-    return err(prolongError("nethack-agent-write", `cannot write actions: ${(e as Error).message}`, { path, fix: "check that the workspace is writable" }));
+    return err(
+      prolongError("nethack-agent-write", `cannot write actions: ${(e as Error).message}`, {
+        path,
+        fix: "check that the workspace is writable",
+      }),
+    );
   }
-  return ok({ text: `Next: ${decision.reason}.`, toolCalls: 0, tokens: NO_TOKENS, wallMs: performance.now() - started, exitCode: 0 });
+  return ok({
+    text: `Next: ${decision.reason}.`,
+    toolCalls: 0,
+    tokens: NO_TOKENS,
+    wallMs: performance.now() - started,
+    exitCode: 0,
+  });
 }

@@ -22,10 +22,10 @@ export const DIRECTIONS = [
 export type Direction = (typeof DIRECTIONS)[number];
 
 /** Objects lying on the floor. */
-const OBJECTS = new Set([")", "[", "%", "?", "!", "/", "=", "\"", "*", "(", "$"]);
+const OBJECTS = new Set([")", "[", "%", "?", "!", "/", "=", '"', "*", "(", "$"]);
 
 /** Glyphs a hero can stand on: floor, corridor, stairs, fountain, altar, items, open doorways. */
-const FLOOR = new Set([".", "#", "<", ">", "{", "_", ")", "[", "%", "?", "!", "/", "=", "\"", "*", "(", "$", "+", "-", "|", "^"]);
+const FLOOR = new Set([".", "#", "<", ">", "{", "_", ")", "[", "%", "?", "!", "/", "=", '"', "*", "(", "$", "+", "-", "|", "^"]);
 
 export class DungeonMap {
   constructor(readonly rows: readonly string[]) {}
@@ -100,7 +100,11 @@ export class DungeonMap {
   }
 
   /** Breadth-first from `from` to the nearest cell satisfying `goal`; the path's directions, or undefined. */
-  pathTo(from: Cell, goal: (x: number, y: number) => boolean, avoid: (x: number, y: number) => boolean = () => false): Direction[] | undefined {
+  pathTo(
+    from: Cell,
+    goal: (x: number, y: number) => boolean,
+    avoid: (x: number, y: number) => boolean = () => false,
+  ): Direction[] | undefined {
     const key = (x: number, y: number) => y * MAP_COLS + x;
     const prev = new Map<number, { from: number; d: Direction }>();
     const queue: Cell[] = [from];

@@ -51,7 +51,10 @@ export function decide(history: LevelHistory): Decision {
 
   const st = statusFields(now.status);
   const canPray = lastPrayerTurn === undefined || st.turn - lastPrayerTurn > PRAYER_TIMEOUT;
-  if (canPray && (st.hunger === "Weak" || st.hunger === "Fainting" || st.hunger === "Fainted" || st.hp < Math.max(5, Math.ceil(st.hpMax / 7)))) {
+  if (
+    canPray &&
+    (st.hunger === "Weak" || st.hunger === "Fainting" || st.hunger === "Fainted" || st.hp < Math.max(5, Math.ceil(st.hpMax / 7)))
+  ) {
     return { actions: ["pray"], reason: `praying (HP ${st.hp}/${st.hpMax}, ${st.hunger})` };
   }
   if ((st.hunger === "Hungry" || st.hunger === "Weak") && history.inventory.some(isFood)) {
@@ -78,7 +81,11 @@ export function decide(history: LevelHistory): Decision {
       const g = map.at(hero.x + d.dx, hero.y + d.dy);
       return map.isMonster(hero.x + d.dx, hero.y + d.dy) && g !== pet && map.canStep(hero, d);
     });
-    if (foe) return { actions: ["fight", foe.key], reason: `fighting the ${map.at(hero.x + foe.dx, hero.y + foe.dy)} to the ${foe.name}` };
+    if (foe)
+      return {
+        actions: ["fight", foe.key],
+        reason: `fighting the ${map.at(hero.x + foe.dx, hero.y + foe.dy)} to the ${foe.name}`,
+      };
   }
 
   const stuck = stuckFor(history);
@@ -91,7 +98,8 @@ export function decide(history: LevelHistory): Decision {
   }
 
   const stairs = downStairs(history, map);
-  if (stairs && stairs.x === hero.x && stairs.y === hero.y) return { actions: ["down"], reason: "standing on the down staircase" };
+  if (stairs && stairs.x === hero.x && stairs.y === hero.y)
+    return { actions: ["down"], reason: "standing on the down staircase" };
   if (stairs) {
     const path = map.pathTo(hero, (x, y) => x === stairs.x && y === stairs.y);
     if (path) return walk(map, hero, path, `walking to the down staircase at ${stairs.x},${stairs.y}`);
@@ -112,13 +120,13 @@ export function decide(history: LevelHistory): Decision {
     const c = cost(cell.x, cell.y, steps);
     if (!best || c < best.cost) best = { cell, cost: c };
   }
-  if (!best || (best.cell.x === hero.x && best.cell.y === hero.y)) return { actions: ["15", "search"], reason: "searching for hidden passages here" };
+  if (!best || (best.cell.x === hero.x && best.cell.y === hero.y))
+    return { actions: ["15", "search"], reason: "searching for hidden passages here" };
   const target = best.cell;
   const path = map.pathTo(hero, (x, y) => x === target.x && y === target.y);
   if (path) return walk(map, hero, path, `walking to ${target.x},${target.y} to search for hidden passages`);
   return { actions: ["15", "search"], reason: "nothing left to explore; searching" };
 }
-
 
 /** The letter next to the hero on the episode's first screen: the starting pet (kitten, little dog, pony). */
 function petLetter(start: NethackSection | undefined): string | undefined {
@@ -176,12 +184,17 @@ function answerPrompt(msg: string, inventory: readonly string[]): Decision | und
   }
   if (/Are you sure you want to pray\?/.test(msg)) return { actions: ["y"], reason: "yes, pray" };
   if (/\[yn[aq]*\]|\[ynaq\]/.test(msg)) return { actions: ["n"], reason: `answering no: ${msg.trim().slice(0, 60)}` };
-  if (/\? \[[^\]]*\]|What do you want to|Call it|Where do you want/.test(msg)) return { actions: ["esc"], reason: "cancelling a prompt" };
+  if (/\? \[[^\]]*\]|What do you want to|Call it|Where do you want/.test(msg))
+    return { actions: ["esc"], reason: "cancelling a prompt" };
   return undefined;
 }
 
 function isFood(line: string): boolean {
-  return /food ration|cram ration|lembas|fortune cookie|apple|orange|pear|melon|banana|carrot|egg|pancake|candy bar|tin\b/.test(line) && /^[a-zA-Z] - /.test(line);
+  return (
+    /food ration|cram ration|lembas|fortune cookie|apple|orange|pear|melon|banana|carrot|egg|pancake|candy bar|tin\b/.test(
+      line,
+    ) && /^[a-zA-Z] - /.test(line)
+  );
 }
 
 /** The hero's square in every section of the level, oldest first (sections where it is hidden are skipped). */

@@ -52,7 +52,12 @@ export class ArcApi {
       try {
         res = await fetch(url, {
           method,
-          headers: { "X-API-Key": this.o.apiKey, Accept: "application/json", ...(body !== undefined ? { "Content-Type": "application/json" } : {}), ...this.cookieHeader() },
+          headers: {
+            "X-API-Key": this.o.apiKey,
+            Accept: "application/json",
+            ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
+            ...this.cookieHeader(),
+          },
           ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
           keepalive: true,
         });
@@ -72,16 +77,30 @@ export class ArcApi {
       try {
         json = text.length > 0 ? JSON.parse(text) : null;
       } catch {
-        return err(prolongError("arc-api", `${method} ${path}: HTTP ${res.status}, a reply that is not JSON: ${text.slice(0, 200)}`, { fix: `is ${this.baseUrl} ARC-AGI-3's API? set PROLONG_ARC_URL` }));
+        return err(
+          prolongError("arc-api", `${method} ${path}: HTTP ${res.status}, a reply that is not JSON: ${text.slice(0, 200)}`, {
+            fix: `is ${this.baseUrl} ARC-AGI-3's API? set PROLONG_ARC_URL`,
+          }),
+        );
       }
       if (!res.ok) {
-        const message = typeof json === "object" && json !== null && "message" in json ? String((json as { message: unknown }).message) : text.slice(0, 300);
-        const fix = res.status === 401 || res.status === 403 ? "set ARC_API_KEY to your key (https://three.arcprize.org)" : "see the server's message above";
+        const message =
+          typeof json === "object" && json !== null && "message" in json
+            ? String((json as { message: unknown }).message)
+            : text.slice(0, 300);
+        const fix =
+          res.status === 401 || res.status === 403
+            ? "set ARC_API_KEY to your key (https://three.arcprize.org)"
+            : "see the server's message above";
         return err(prolongError("arc-api", `${method} ${path}: HTTP ${res.status}: ${message}`, { fix }));
       }
       return ok(json);
     }
-    return err(prolongError("arc-api", `${method} ${path}: gave up after ${this.maxRetries + 1} tries; last: ${last}`, { fix: "the service is unreachable or overloaded; the run is resumable later with `prolong resume`" }));
+    return err(
+      prolongError("arc-api", `${method} ${path}: gave up after ${this.maxRetries + 1} tries; last: ${last}`, {
+        fix: "the service is unreachable or overloaded; the run is resumable later with `prolong resume`",
+      }),
+    );
   }
 
   private cookieHeader(): Record<string, string> {

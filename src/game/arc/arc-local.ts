@@ -61,8 +61,10 @@ export function arcLocalEnv(o: ArcLocalOptions): Result<GameEnv, ProlongError> {
   if (entry.isErr()) return err(entry.error);
   const e = entry.value;
   const bridge = BridgeProcess.spawn({
-    ...(o.python ?? process.env.PROLONG_PYTHON ? { python: (o.python ?? process.env.PROLONG_PYTHON) as string } : {}),
-    ...(o.engineDir ?? process.env.PROLONG_ARC_ENGINE ? { engineDir: (o.engineDir ?? process.env.PROLONG_ARC_ENGINE) as string } : {}),
+    ...((o.python ?? process.env.PROLONG_PYTHON) ? { python: (o.python ?? process.env.PROLONG_PYTHON) as string } : {}),
+    ...((o.engineDir ?? process.env.PROLONG_ARC_ENGINE)
+      ? { engineDir: (o.engineDir ?? process.env.PROLONG_ARC_ENGINE) as string }
+      : {}),
     gameFile: e.gameFile,
     className: e.className,
     gameId: e.gameId,
@@ -116,7 +118,10 @@ class ArcLocalEnv implements GameEnv {
       const line = await this.bridge.readLine();
       if (line.isErr()) return err(line.error);
       const parsed = parseJson(line.value, ReadySchema);
-      if (!parsed) return err(this.bridge.died(`sent a start-up line that is not the bridge protocol: ${JSON.stringify(line.value.slice(0, 200))}`));
+      if (!parsed)
+        return err(
+          this.bridge.died(`sent a start-up line that is not the bridge protocol: ${JSON.stringify(line.value.slice(0, 200))}`),
+        );
       if (!parsed.ready) {
         const path = parsed.code === "game-file" ? this.entry.gameFile : undefined;
         const tail = this.bridge.tail();
@@ -131,15 +136,24 @@ class ArcLocalEnv implements GameEnv {
   private async request(action: Action): Promise<Result<FrameData, ProlongError>> {
     const started = await this.handshake();
     if (started.isErr()) return err(started.error);
-    const sent = this.bridge.send(action.id === 6 ? { op: "step", id: 6, x: action.x, y: action.y } : { op: "step", id: action.id });
+    const sent = this.bridge.send(
+      action.id === 6 ? { op: "step", id: 6, x: action.x, y: action.y } : { op: "step", id: action.id },
+    );
     if (sent.isErr()) return err(sent.error);
     const line = await this.bridge.readLine();
     if (line.isErr()) return err(line.error);
     const reply = parseJson(line.value, ReplySchema);
-    if (!reply) return err(this.bridge.died(`sent a reply that is not the bridge protocol: ${JSON.stringify(line.value.slice(0, 200))}`));
+    if (!reply)
+      return err(this.bridge.died(`sent a reply that is not the bridge protocol: ${JSON.stringify(line.value.slice(0, 200))}`));
     if (!reply.ok) {
       const tail = this.bridge.tail().split("\n").slice(-8).join("\n");
-      return err(prolongError("game-error", `${this.entry.gameId} raised on ${action.id === 0 ? "RESET" : `ACTION${action.id}`}: ${reply.message}${tail ? `\n${tail}` : ""}`, { path: this.entry.gameFile, fix: "a bug in the game file or the engine; the run is resumable once it is fixed" }));
+      return err(
+        prolongError(
+          "game-error",
+          `${this.entry.gameId} raised on ${action.id === 0 ? "RESET" : `ACTION${action.id}`}: ${reply.message}${tail ? `\n${tail}` : ""}`,
+          { path: this.entry.gameFile, fix: "a bug in the game file or the engine; the run is resumable once it is fixed" },
+        ),
+      );
     }
     const frames: Grid[] = [];
     for (const text of reply.frames) {
@@ -149,7 +163,13 @@ class ArcLocalEnv implements GameEnv {
     }
     const available = reply.available_actions as ActionId[];
     this.current = { ...this.current, winLevels: reply.win_levels, availableActions: available };
-    return ok({ frames, state: reply.state as GameState, levelsCompleted: reply.levels_completed, winLevels: reply.win_levels, availableActions: available });
+    return ok({
+      frames,
+      state: reply.state as GameState,
+      levelsCompleted: reply.levels_completed,
+      winLevels: reply.win_levels,
+      availableActions: available,
+    });
   }
 }
 

@@ -47,7 +47,14 @@ const OpenSchema = v.looseObject({ card_id: v.pipe(v.string(), v.minLength(1)) }
 const GameInfoSchema = v.looseObject({ game_id: v.string(), title: v.nullish(v.string()), tags: v.nullish(v.array(v.string())) });
 /** What we read from GET /api/scorecard/<card_id>: each game's runs with their baselines, when the service shares them. */
 const CardSchema = v.looseObject({
-  environments: v.optional(v.array(v.looseObject({ id: v.string(), runs: v.optional(v.array(v.looseObject({ level_baseline_actions: v.optional(v.array(v.number())) }))) }))),
+  environments: v.optional(
+    v.array(
+      v.looseObject({
+        id: v.string(),
+        runs: v.optional(v.array(v.looseObject({ level_baseline_actions: v.optional(v.array(v.number())) }))),
+      }),
+    ),
+  ),
 });
 
 function rowsToGrid(rows: number[][]): Grid | undefined {
@@ -62,10 +69,20 @@ function rowsToGrid(rows: number[][]): Grid | undefined {
 export function arcOnlineEnv(o: ArcOnlineOptions): Result<GameEnv, ProlongError> {
   const apiKey = o.apiKey ?? process.env.ARC_API_KEY;
   if (!apiKey) {
-    return err(prolongError("no-api-key", "--env arc-online needs an ARC API key in ARC_API_KEY", { fix: "export ARC_API_KEY=<your key> (get one at https://three.arcprize.org); or play offline with --env arc-local" }));
+    return err(
+      prolongError("no-api-key", "--env arc-online needs an ARC API key in ARC_API_KEY", {
+        fix: "export ARC_API_KEY=<your key> (get one at https://three.arcprize.org); or play offline with --env arc-local",
+      }),
+    );
   }
   const baseUrl = o.baseUrl ?? process.env.PROLONG_ARC_URL ?? DEFAULT_ARC_URL;
-  const api = new ArcApi({ baseUrl, apiKey, now: (o.clock ?? realClock).now, ...(o.requestsPerMinute ? { requestsPerMinute: o.requestsPerMinute } : {}), ...(o.maxRetries !== undefined ? { maxRetries: o.maxRetries } : {}) });
+  const api = new ArcApi({
+    baseUrl,
+    apiKey,
+    now: (o.clock ?? realClock).now,
+    ...(o.requestsPerMinute ? { requestsPerMinute: o.requestsPerMinute } : {}),
+    ...(o.maxRetries !== undefined ? { maxRetries: o.maxRetries } : {}),
+  });
   return ok(new ArcOnlineEnv(o, api));
 }
 
@@ -119,13 +136,20 @@ export class ArcOnlineEnv implements GameEnv {
     const body: Record<string, unknown> = { game_id: this.current.id, ...(this.guid ? { guid: this.guid } : {}) };
     if (action.id === 0) body.card_id = this.cardId;
     if (action.id === 6) Object.assign(body, { x: action.x, y: action.y });
-    if (action.id !== 0 && !this.guid) return err(prolongError("arc-online", `${name} before the first RESET: no game session yet`));
+    if (action.id !== 0 && !this.guid)
+      return err(prolongError("arc-online", `${name} before the first RESET: no game session yet`));
     const reply = await this.api.call("POST", `/api/cmd/${name}`, body);
     if (reply.isErr()) return err(reply.error);
     const parsed = v.safeParse(FrameSchema, reply.value);
     if (!parsed.success) {
       const issue = parsed.issues[0];
-      return err(prolongError("arc-api", `POST /api/cmd/${name}: the reply is not a frame (${issue.path?.map((p) => String(p.key)).join(".") ?? "reply"}: ${issue.message})`, { fix: "is PROLONG_ARC_URL an ARC-AGI-3 API?" }));
+      return err(
+        prolongError(
+          "arc-api",
+          `POST /api/cmd/${name}: the reply is not a frame (${issue.path?.map((p) => String(p.key)).join(".") ?? "reply"}: ${issue.message})`,
+          { fix: "is PROLONG_ARC_URL an ARC-AGI-3 API?" },
+        ),
+      );
     }
     const f = parsed.output;
     if (f.guid) this.guid = f.guid;
@@ -135,10 +159,17 @@ export class ArcOnlineEnv implements GameEnv {
       if (!g) return err(prolongError("arc-api", `POST /api/cmd/${name}: a frame whose rows differ in length`));
       frames.push(g);
     }
-    if (frames.length === 0) return err(prolongError("arc-api", `POST /api/cmd/${name}: a reply with no frame`, { fix: "send RESET first" }));
+    if (frames.length === 0)
+      return err(prolongError("arc-api", `POST /api/cmd/${name}: a reply with no frame`, { fix: "send RESET first" }));
     const available = f.available_actions as ActionId[];
     this.current = { ...this.current, id: f.game_id || this.current.id, winLevels: f.win_levels, availableActions: available };
-    return ok({ frames, state: f.state as GameState, levelsCompleted: f.levels_completed, winLevels: f.win_levels, availableActions: available });
+    return ok({
+      frames,
+      state: f.state as GameState,
+      levelsCompleted: f.levels_completed,
+      winLevels: f.win_levels,
+      availableActions: available,
+    });
   }
 
   async close(): Promise<void> {
@@ -169,13 +200,28 @@ export class ArcOnlineEnv implements GameEnv {
     const info = await this.api.call("GET", `/api/games/${encodeURIComponent(this.o.game)}`);
     if (info.isOk()) {
       const g = v.safeParse(GameInfoSchema, info.value);
-      if (g.success) this.current = { ...this.current, id: g.output.game_id, title: g.output.title ?? g.output.game_id, tags: g.output.tags ?? [] };
+      if (g.success)
+        this.current = {
+          ...this.current,
+          id: g.output.game_id,
+          title: g.output.title ?? g.output.game_id,
+          tags: g.output.tags ?? [],
+        };
     }
     const tags = ["prolong", ...(this.o.tags ?? [])];
-    const opened = await this.api.call("POST", "/api/scorecard/open", { tags, source_url: "https://github.com/prolong", opaque: { harness: "prolong" } });
+    const opened = await this.api.call("POST", "/api/scorecard/open", {
+      tags,
+      source_url: "https://github.com/prolong",
+      opaque: { harness: "prolong" },
+    });
     if (opened.isErr()) return err(opened.error);
     const card = v.safeParse(OpenSchema, opened.value);
-    if (!card.success) return err(prolongError("arc-api", "POST /api/scorecard/open: the reply has no card_id", { fix: "is PROLONG_ARC_URL an ARC-AGI-3 API?" }));
+    if (!card.success)
+      return err(
+        prolongError("arc-api", "POST /api/scorecard/open: the reply has no card_id", {
+          fix: "is PROLONG_ARC_URL an ARC-AGI-3 API?",
+        }),
+      );
     this.cardId = card.output.card_id;
     this.startKeepAlive();
     return ok(undefined);

@@ -26,7 +26,8 @@ export interface BridgeOptions {
   readonly seed: number;
 }
 
-const INSTALL_FIX = "install Python 3.11+ with ARC's toolkit (pip install arc-agi, which brings arcengine), or set PROLONG_PYTHON to such an interpreter";
+const INSTALL_FIX =
+  "install Python 3.11+ with ARC's toolkit (pip install arc-agi, which brings arcengine), or set PROLONG_PYTHON to such an interpreter";
 
 /** The bridge script on disk, named by a hash of its text so concurrent runs share one immutable file. */
 function bridgeFile(): string {
@@ -72,7 +73,12 @@ export class BridgeProcess {
     try {
       script = bridgeFile();
     } catch (e) {
-      return err(prolongError("bridge", `cannot write the Python bridge to the temporary directory: ${(e as Error).message}`, { path: tmpdir(), fix: "set TMPDIR to a writable directory" }));
+      return err(
+        prolongError("bridge", `cannot write the Python bridge to the temporary directory: ${(e as Error).message}`, {
+          path: tmpdir(),
+          fix: "set TMPDIR to a writable directory",
+        }),
+      );
     }
     try {
       const child = Bun.spawn([python, "-u", script, o.gameFile, o.className, o.gameId, String(o.seed)], {
@@ -83,7 +89,13 @@ export class BridgeProcess {
       });
       return ok(new BridgeProcess(child, `${python} (arc-local bridge for ${o.gameId})`));
     } catch (e) {
-      return err(prolongError("python-missing", `cannot start ${python}: ${(e as Error).message}. arc-local runs ARC's games in Python ≥ 3.11 with arcengine importable`, { fix: INSTALL_FIX }));
+      return err(
+        prolongError(
+          "python-missing",
+          `cannot start ${python}: ${(e as Error).message}. arc-local runs ARC's games in Python ≥ 3.11 with arcengine importable`,
+          { fix: INSTALL_FIX },
+        ),
+      );
     }
   }
 
@@ -146,9 +158,13 @@ export class BridgeProcess {
   /** The error for a bridge that went away: what happened, and what Python said last. */
   died(what: string): ProlongError {
     const tail = this.tail();
-    return prolongError("bridge-died", `${this.describe} ${what}${tail ? `; its stderr ends with:\n${tail}` : " (no stderr output)"}`, {
-      fix: "the run is resumable: fix the cause above, then `prolong resume <run dir>`",
-    });
+    return prolongError(
+      "bridge-died",
+      `${this.describe} ${what}${tail ? `; its stderr ends with:\n${tail}` : " (no stderr output)"}`,
+      {
+        fix: "the run is resumable: fix the cause above, then `prolong resume <run dir>`",
+      },
+    );
   }
 
   kill(): void {

@@ -9,9 +9,22 @@ import * as v from "valibot";
 import { prolongError, type ProlongError } from "../../errors.ts";
 
 const MetadataSchema = v.looseObject({
-  game_id: v.pipe(v.string("game_id must be a string"), v.regex(/^[a-z0-9]+(-[A-Za-z0-9_.]+)?$/, 'game_id must look like "ft09-0d8bbf25"')),
+  game_id: v.pipe(
+    v.string("game_id must be a string"),
+    v.regex(/^[a-z0-9]+(-[A-Za-z0-9_.]+)?$/, 'game_id must look like "ft09-0d8bbf25"'),
+  ),
   title: v.optional(v.nullable(v.string("title must be a string"))),
-  baseline_actions: v.optional(v.nullable(v.array(v.pipe(v.number("baseline_actions must hold numbers"), v.integer("baseline_actions must hold whole numbers"), v.minValue(1, "baseline_actions must be ≥ 1"))))),
+  baseline_actions: v.optional(
+    v.nullable(
+      v.array(
+        v.pipe(
+          v.number("baseline_actions must hold numbers"),
+          v.integer("baseline_actions must hold whole numbers"),
+          v.minValue(1, "baseline_actions must be ≥ 1"),
+        ),
+      ),
+    ),
+  ),
   tags: v.optional(v.nullable(v.array(v.string("tags must hold strings")))),
   class_name: v.optional(v.nullable(v.string("class_name must be a string"))),
   date_downloaded: v.optional(v.nullable(v.string())),
@@ -47,19 +60,34 @@ export function defaultClassName(gameId: string): string {
 export function readGameVersion(dir: string): Result<ArcGameEntry, ProlongError> {
   const metadataFile = join(dir, "metadata.json");
   if (!existsSync(metadataFile)) {
-    return err(prolongError("game-file", "metadata.json is missing", { path: metadataFile, fix: `every version directory needs metadata.json beside its game file (${LAYOUT}); copy it from the games' source` }));
+    return err(
+      prolongError("game-file", "metadata.json is missing", {
+        path: metadataFile,
+        fix: `every version directory needs metadata.json beside its game file (${LAYOUT}); copy it from the games' source`,
+      }),
+    );
   }
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(metadataFile, "utf8"));
   } catch (e) {
-    return err(prolongError("game-file", `metadata.json is not valid JSON: ${(e as Error).message}`, { path: metadataFile, fix: "restore the file from the games' source" }));
+    return err(
+      prolongError("game-file", `metadata.json is not valid JSON: ${(e as Error).message}`, {
+        path: metadataFile,
+        fix: "restore the file from the games' source",
+      }),
+    );
   }
   const parsed = v.safeParse(MetadataSchema, json);
   if (!parsed.success) {
     const issue = parsed.issues[0];
     const field = issue.path?.map((p) => String(p.key)).join(".") ?? "(file)";
-    return err(prolongError("game-file", `metadata.json: ${field}: ${issue.message}`, { path: metadataFile, fix: 'it needs at least {"game_id": "<id>-<version>", "baseline_actions": [..]}; restore it from the games\' source' }));
+    return err(
+      prolongError("game-file", `metadata.json: ${field}: ${issue.message}`, {
+        path: metadataFile,
+        fix: 'it needs at least {"game_id": "<id>-<version>", "baseline_actions": [..]}; restore it from the games\' source',
+      }),
+    );
   }
   const m = parsed.output;
   const [baseId = m.game_id, version = ""] = m.game_id.split(/-(.*)/s);
@@ -68,7 +96,12 @@ export function readGameVersion(dir: string): Result<ArcGameEntry, ProlongError>
   const candidates = [join(dir, `${className.toLowerCase()}.py`), join(dir, `${className}.py`)];
   const gameFile = candidates.find((p) => existsSync(p));
   if (!gameFile) {
-    return err(prolongError("game-file", `the game file ${className.toLowerCase()}.py is missing`, { path: candidates[0]!, fix: `put the game's Python file beside metadata.json (${LAYOUT})` }));
+    return err(
+      prolongError("game-file", `the game file ${className.toLowerCase()}.py is missing`, {
+        path: candidates[0]!,
+        fix: `put the game's Python file beside metadata.json (${LAYOUT})`,
+      }),
+    );
   }
   return ok({
     gameId: m.game_id,
@@ -89,7 +122,12 @@ export function readGameVersion(dir: string): Result<ArcGameEntry, ProlongError>
 export function listArcGames(root: string): Result<ArcGameEntry[], ProlongError> {
   const dir = resolve(root);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    return err(prolongError("no-games-dir", "the ARC games directory does not exist", { path: dir, fix: `pass --arc-games DIR with ARC's game files laid out as ${LAYOUT}` }));
+    return err(
+      prolongError("no-games-dir", "the ARC games directory does not exist", {
+        path: dir,
+        fix: `pass --arc-games DIR with ARC's game files laid out as ${LAYOUT}`,
+      }),
+    );
   }
   const out: ArcGameEntry[] = [];
   for (const id of readdirSync(dir).sort()) {
@@ -104,7 +142,12 @@ export function listArcGames(root: string): Result<ArcGameEntry[], ProlongError>
     }
   }
   if (out.length === 0) {
-    return err(prolongError("no-games", "no ARC games found (no <id>/<version>/metadata.json)", { path: dir, fix: `lay the game files out as ${LAYOUT}` }));
+    return err(
+      prolongError("no-games", "no ARC games found (no <id>/<version>/metadata.json)", {
+        path: dir,
+        fix: `lay the game files out as ${LAYOUT}`,
+      }),
+    );
   }
   return ok(out.sort((a, b) => a.gameId.localeCompare(b.gameId)));
 }
@@ -118,16 +161,33 @@ export function findArcGame(root: string, name: string): Result<ArcGameEntry, Pr
   const [baseId = name, version] = name.split(/-(.*)/s);
   const idDir = join(dir, baseId);
   if (!existsSync(dir)) {
-    return err(prolongError("no-games-dir", "the ARC games directory does not exist", { path: dir, fix: `pass --arc-games DIR with ARC's game files laid out as ${LAYOUT}` }));
+    return err(
+      prolongError("no-games-dir", "the ARC games directory does not exist", {
+        path: dir,
+        fix: `pass --arc-games DIR with ARC's game files laid out as ${LAYOUT}`,
+      }),
+    );
   }
   if (!existsSync(idDir) || !statSync(idDir).isDirectory()) {
     const known = readdirSync(dir).filter((d) => !d.startsWith(".") && statSync(join(dir, d)).isDirectory());
-    return err(prolongError("unknown-game", `no ARC game "${baseId}" in the games directory`, { path: dir, fix: `\`prolong games --arc-games ${root}\` lists them (${known.slice(0, 8).join(", ")}${known.length > 8 ? ", ..." : ""})` }));
+    return err(
+      prolongError("unknown-game", `no ARC game "${baseId}" in the games directory`, {
+        path: dir,
+        fix: `\`prolong games --arc-games ${root}\` lists them (${known.slice(0, 8).join(", ")}${known.length > 8 ? ", ..." : ""})`,
+      }),
+    );
   }
-  const versions = readdirSync(idDir).filter((d) => !d.startsWith(".") && statSync(join(idDir, d)).isDirectory()).sort();
+  const versions = readdirSync(idDir)
+    .filter((d) => !d.startsWith(".") && statSync(join(idDir, d)).isDirectory())
+    .sort();
   if (version !== undefined) {
     if (!versions.includes(version)) {
-      return err(prolongError("unknown-game", `game ${baseId} has no version "${version}" (it has: ${versions.join(", ") || "none"})`, { path: idDir, fix: `name one of the versions, e.g. ${baseId}-${versions[0] ?? "<version>"}` }));
+      return err(
+        prolongError("unknown-game", `game ${baseId} has no version "${version}" (it has: ${versions.join(", ") || "none"})`, {
+          path: idDir,
+          fix: `name one of the versions, e.g. ${baseId}-${versions[0] ?? "<version>"}`,
+        }),
+      );
     }
     return readGameVersion(join(idDir, version));
   }
@@ -138,6 +198,12 @@ export function findArcGame(root: string, name: string): Result<ArcGameEntry, Pr
     entries.push(entry.value);
   }
   const latest = entries.sort((a, b) => b.dateDownloaded.localeCompare(a.dateDownloaded))[0];
-  if (!latest) return err(prolongError("unknown-game", `game ${baseId} has no version directory`, { path: idDir, fix: `lay the game files out as ${LAYOUT}` }));
+  if (!latest)
+    return err(
+      prolongError("unknown-game", `game ${baseId} has no version directory`, {
+        path: idDir,
+        fix: `lay the game files out as ${LAYOUT}`,
+      }),
+    );
   return ok(latest);
 }

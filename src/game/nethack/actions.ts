@@ -62,7 +62,11 @@ const TABLE: readonly NamedAction[] = [
   { name: "swap", keys: "x", help: "swap wielded and secondary weapons" },
   { name: "takeoff", keys: "T", help: "take off one piece of armor" },
   { name: "throw", keys: "t", help: "throw something" },
-  { name: "travel", keys: "_", help: "travel to a map location (then move the cursor, '.' to confirm; '<' or '>' jumps to stairs)" },
+  {
+    name: "travel",
+    keys: "_",
+    help: "travel to a map location (then move the cursor, '.' to confirm; '<' or '>' jumps to stairs)",
+  },
   { name: "turn", keys: ext("turn"), help: "turn undead" },
   { name: "twoweapon", keys: "X", help: "toggle two-weapon combat" },
   { name: "untrap", keys: ext("untrap"), help: "disarm a trap" },
@@ -103,7 +107,10 @@ export function parseNethackAction(entry: string): { ok: true; action: NamedActi
   if (/^\d\d$/.test(entry)) return { ok: true, action: { name: entry, keys: entry, help: `the number ${entry}` } };
   const named = BY_NAME.get(normalise(entry));
   if (named) return { ok: true, action: named };
-  return { ok: false, reason: `'${entry.slice(0, 60)}' is not a NetHack action; valid: ${TABLE.map((a) => a.name).join(", ")}, a single letter a-z/A-Z, a digit 0-9 or a two-digit number 00-99` };
+  return {
+    ok: false,
+    reason: `'${entry.slice(0, 60)}' is not a NetHack action; valid: ${TABLE.map((a) => a.name).join(", ")}, a single letter a-z/A-Z, a digit 0-9 or a two-digit number 00-99`,
+  };
 }
 
 /** An actions.json entry of a NetHack run → the action the runner plays (see parseNethackAction). */

@@ -71,9 +71,24 @@ export function nethackEnv(opts: NethackEnvOptions): GameEnv {
       return ok(frameData(started.value.frame));
     },
     async step(action: Action): Promise<Result<FrameData, ProlongError>> {
-      if (!episode) return err(prolongError("nethack-not-started", "a NetHack action before the game started", { fix: "this is a bug in prolong: reset() comes first" }));
-      if (action.id !== "key") return err(prolongError("nethack-action", `${JSON.stringify(action)} is not a NetHack action`, { fix: "this is a bug in prolong: NetHack runs parse actions.json with the NetHack action names" }));
-      if (ended) return err(prolongError("nethack-ended", "the game has ended; no action can be played", { fix: "this is a bug in prolong: a GAME_OVER ends the episode" }));
+      if (!episode)
+        return err(
+          prolongError("nethack-not-started", "a NetHack action before the game started", {
+            fix: "this is a bug in prolong: reset() comes first",
+          }),
+        );
+      if (action.id !== "key")
+        return err(
+          prolongError("nethack-action", `${JSON.stringify(action)} is not a NetHack action`, {
+            fix: "this is a bug in prolong: NetHack runs parse actions.json with the NetHack action names",
+          }),
+        );
+      if (ended)
+        return err(
+          prolongError("nethack-ended", "the game has ended; no action can be played", {
+            fix: "this is a bug in prolong: a GAME_OVER ends the episode",
+          }),
+        );
       const r = await episode.step({ name: action.name, keys: action.keys, help: "" });
       if (r.isErr()) return err(r.error);
       ended = r.value.ended !== undefined;

@@ -21,9 +21,11 @@ export function prepareGameFolder(dir: string, install: NethackInstall, characte
     writeFileSync(join(dir, OPTIONS_FILE), optionsText(character));
     return ok(dir);
   } catch (e) {
-    return err(prolongError("nethack-folder", `cannot prepare the game folder: ${(e as Error).message}`, {
-      path: dir,
-      fix: "check that the run directory is writable",
-    }));
+    return err(
+      prolongError("nethack-folder", `cannot prepare the game folder: ${(e as Error).message}`, {
+        path: dir,
+        fix: "check that the run directory is writable",
+      }),
+    );
   }
 }

@@ -40,9 +40,33 @@ export interface NethackGameOptions {
 }
 
 /** Actions after which the inventory may have changed (moves, search and rest cannot change it). */
-const INVENTORY_STILL = new Set(["north", "east", "south", "west", "northeast", "southeast", "southwest", "northwest",
-  "far north", "far east", "far south", "far west", "far northeast", "far southeast", "far southwest", "far northwest",
-  "search", "wait", "up", "down", "esc", "look", "whatis", "inventory", "travel"]);
+const INVENTORY_STILL = new Set([
+  "north",
+  "east",
+  "south",
+  "west",
+  "northeast",
+  "southeast",
+  "southwest",
+  "northwest",
+  "far north",
+  "far east",
+  "far south",
+  "far west",
+  "far northeast",
+  "far southeast",
+  "far southwest",
+  "far northwest",
+  "search",
+  "wait",
+  "up",
+  "down",
+  "esc",
+  "look",
+  "whatis",
+  "inventory",
+  "travel",
+]);
 
 export class NethackGame {
   private status: Status | undefined;
@@ -53,7 +77,10 @@ export class NethackGame {
   /** Where the hero stands: the cursor while the game waits for a command, else where it last was. */
   private hero: Point;
 
-  private constructor(private readonly term: GameTerminal, private readonly opts: NethackGameOptions) {
+  private constructor(
+    private readonly term: GameTerminal,
+    private readonly opts: NethackGameOptions,
+  ) {
     this.status = statusOf(term.screen());
     this.hero = term.screen().cursor;
   }
@@ -146,7 +173,10 @@ export class NethackGame {
 
   private observation(inventory: readonly string[] | undefined): Observation {
     const screen = this.term.screen();
-    const ended = this.term.exited !== null ? (this.ending ?? endReason(screen) ?? `the game process exited (code ${this.term.exited})`) : undefined;
+    const ended =
+      this.term.exited !== null
+        ? (this.ending ?? endReason(screen) ?? `the game process exited (code ${this.term.exited})`)
+        : undefined;
     return { screen, status: this.status, ...(inventory ? { inventory } : {}), ...(ended ? { ended } : {}) };
   }
 

@@ -13,13 +13,14 @@ export interface NethackPromptContext {
 }
 
 export function nethackInstructions(c: NethackPromptContext): string {
-  const lifetime = c.episodes > 1
-    ? [
-      `This is a lifetime of ${c.episodes} episodes on the same seed: after a death (or ${c.maxActions} actions) a new game starts`,
-      "with the same dungeon. The log is kept across episodes; each episode starts with an INITIAL STATE section",
-      "marked `[EPISODE i/K]`. What you learned before — where the stairs are, what killed you — is worth using.",
-    ]
-    : [`The episode ends when you die or after ${c.maxActions} actions.`];
+  const lifetime =
+    c.episodes > 1
+      ? [
+          `This is a lifetime of ${c.episodes} episodes on the same seed: after a death (or ${c.maxActions} actions) a new game starts`,
+          "with the same dungeon. The log is kept across episodes; each episode starts with an INITIAL STATE section",
+          "marked `[EPISODE i/K]`. What you learned before — where the stairs are, what killed you — is worth using.",
+        ]
+      : [`The episode ends when you die or after ${c.maxActions} actions.`];
   return [
     "# Playing NetHack",
     "",

@@ -64,7 +64,10 @@ export function menuPage(s: Screen): { lines: string[]; more: boolean } | undefi
  * line ("killed by a jackal"). Undefined for screens that say nothing about it.
  */
 export function endReason(s: Screen): string | undefined {
-  const text = s.rows.map((r) => r.trim()).filter(Boolean).join(" ");
+  const text = s.rows
+    .map((r) => r.trim())
+    .filter(Boolean)
+    .join(" ");
   const summary = /You (?:died|quit|starved|escaped|ascended|were turned to stone|turned into slime)[^.]*/.exec(text);
   if (summary) return summary[0].replace(/\s+/g, " ").trim();
   const killed = /killed by [^.]*/.exec(text);

@@ -66,7 +66,10 @@ export function appendNethackSection(s: NethackSection, logIsEmpty: boolean): st
 }
 
 /** The fields of one NetHack section's text (separator to next separator), or why it is not one. */
-export function parseNethackSection(text: string, parseHeader: (line: string) => SectionHeader | undefined): NethackSection | string {
+export function parseNethackSection(
+  text: string,
+  parseHeader: (line: string) => SectionHeader | undefined,
+): NethackSection | string {
   const lines = text.split("\n").map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
   if (lines[0] !== SEPARATOR) return "no separator line";
   const header = parseHeader(lines[1] ?? "");
@@ -101,16 +104,21 @@ export function parseNethackSection(text: string, parseHeader: (line: string) =>
     while ((lines[i] ?? "").startsWith(" ")) inventory.push((lines[i++] ?? "").slice(1));
   }
   let events: string[] | undefined;
-  if ((lines[i] ?? "").startsWith(NETHACK_MARKER.event)) events = (lines[i++] ?? "").slice(NETHACK_MARKER.event.length).split("; ");
+  if ((lines[i] ?? "").startsWith(NETHACK_MARKER.event))
+    events = (lines[i++] ?? "").slice(NETHACK_MARKER.event.length).split("; ");
   let end: string | undefined;
   if ((lines[i] ?? "").startsWith(NETHACK_MARKER.end)) end = (lines[i++] ?? "").slice(NETHACK_MARKER.end.length);
   const marker = header.kind === "initial" ? "[INITIAL BOARD STATE]" : "[POST-ACTION BOARD STATE]";
   if (lines[i] !== marker) return `action ${header.action}: expected ${marker}`;
   const board: string[] = [];
   for (i++; i < lines.length && lines[i] !== ""; i++) board.push(lines[i] ?? "");
-  if (board.length !== 23) return `action ${header.action}: the screen has ${board.length} rows, expected 23 (the log was cut inside it)`;
+  if (board.length !== 23)
+    return `action ${header.action}: the screen has ${board.length} rows, expected 23 (the log was cut inside it)`;
   return {
-    header, status, message, board,
+    header,
+    status,
+    message,
+    board,
     ...(plan !== undefined ? { plan } : {}),
     ...(action !== undefined ? { action } : {}),
     ...(episode ? { episode } : {}),

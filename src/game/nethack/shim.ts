@@ -30,9 +30,11 @@ export function seedLibrary(): Result<string, ProlongError> {
     if (!existsSync(target)) installAt(target, (tmp) => writeFileSync(tmp, bytes, { mode: 0o755 }));
     return ok(target);
   } catch (e) {
-    return err(prolongError("nethack-shim", `cannot write the NetHack seeding library: ${(e as Error).message}`, {
-      fix: "set PROLONG_CACHE_DIR to a writable directory, or rebuild with npm run build:native",
-    }));
+    return err(
+      prolongError("nethack-shim", `cannot write the NetHack seeding library: ${(e as Error).message}`, {
+        fix: "set PROLONG_CACHE_DIR to a writable directory, or rebuild with npm run build:native",
+      }),
+    );
   }
 }
 
@@ -52,9 +54,11 @@ export function plainBinary(binary: string): Result<string, ProlongError> {
     }
     return ok(target);
   } catch (e) {
-    return err(prolongError("nethack-copy", `cannot copy ${binary}: ${(e as Error).message}`, {
-      path: binary,
-      fix: "set PROLONG_CACHE_DIR to a writable directory",
-    }));
+    return err(
+      prolongError("nethack-copy", `cannot copy ${binary}: ${(e as Error).message}`, {
+        path: binary,
+        fix: "set PROLONG_CACHE_DIR to a writable directory",
+      }),
+    );
   }
 }

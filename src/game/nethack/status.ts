@@ -5,7 +5,22 @@
 
 export const HUNGER = ["Satiated", "Hungry", "Weak", "Fainting", "Fainted", "Starved"] as const;
 export const ENCUMBRANCE = ["Burdened", "Stressed", "Strained", "Overtaxed", "Overloaded"] as const;
-export const CONDITIONS = ["Stone", "Slime", "Strngl", "FoodPois", "TermIll", "Ill", "Blind", "Deaf", "Stun", "Conf", "Hallu", "Lev", "Fly", "Ride"] as const;
+export const CONDITIONS = [
+  "Stone",
+  "Slime",
+  "Strngl",
+  "FoodPois",
+  "TermIll",
+  "Ill",
+  "Blind",
+  "Deaf",
+  "Stun",
+  "Conf",
+  "Hallu",
+  "Lev",
+  "Fly",
+  "Ride",
+] as const;
 
 export interface Status {
   readonly title: string;
@@ -36,7 +51,8 @@ export interface Status {
 }
 
 const LINE1 = /^(.*?)\s+St:(\d+(?:\/(?:\d\d|\*\*))?)\s+Dx:(\d+)\s+Co:(\d+)\s+In:(\d+)\s+Wi:(\d+)\s+Ch:(\d+)\s+(\S+)/;
-const LINE2 = /^(Dlvl:(\d+)|Home (\d+)|Fort Ludios|End Game|Astral Plane|Plane of (?:Earth|Air|Fire|Water))\s+\$:(\d+)\s+HP:(-?\d+)\((\d+)\)\s+Pw:(\d+)\((\d+)\)\s+AC:(-?\d+)\s+(?:Xp|HD):(\d+)(?:\/(\d+))?(?:\s+T:(\d+))?(.*)$/;
+const LINE2 =
+  /^(Dlvl:(\d+)|Home (\d+)|Fort Ludios|End Game|Astral Plane|Plane of (?:Earth|Air|Fire|Water))\s+\$:(\d+)\s+HP:(-?\d+)\((\d+)\)\s+Pw:(\d+)\((\d+)\)\s+AC:(-?\d+)\s+(?:Xp|HD):(\d+)(?:\/(\d+))?(?:\s+T:(\d+))?(.*)$/;
 
 export function parseStatus(line1: string, line2: string): Status | undefined {
   const a = LINE1.exec(line1.trimEnd());

@@ -71,7 +71,10 @@ export class GameTerminal {
   private readonly timeoutMs: number;
   private readonly silenceMs: number;
 
-  private constructor(private readonly proc: Bun.Subprocess, opts: TerminalOptions) {
+  private constructor(
+    private readonly proc: Bun.Subprocess,
+    opts: TerminalOptions,
+  ) {
     this.timeoutMs = opts.answerTimeoutMs ?? 10_000;
     this.silenceMs = opts.silenceMs ?? 150;
     void proc.exited.then((code) => {
@@ -111,9 +114,11 @@ export class GameTerminal {
       return err(ready.error);
     }
     if (self.exitCode !== null) {
-      return err(prolongError("nethack-start", `NetHack exited at start-up (code ${self.exitCode}): ${self.text().trim().slice(0, 300)}`, {
-        fix: "run the game by hand with the same options file to see its message",
-      }));
+      return err(
+        prolongError("nethack-start", `NetHack exited at start-up (code ${self.exitCode}): ${self.text().trim().slice(0, 300)}`, {
+          fix: "run the game by hand with the same options file to see its message",
+        }),
+      );
     }
     return ok(self);
   }
@@ -188,9 +193,11 @@ export class GameTerminal {
         }
       }
       if (performance.now() - start > this.timeoutMs) {
-        return err(prolongError("nethack-hung", `NetHack did not answer within ${this.timeoutMs} ms`, {
-          fix: "the episode ends here; `prolong resume` replays the log into a fresh game",
-        }));
+        return err(
+          prolongError("nethack-hung", `NetHack did not answer within ${this.timeoutMs} ms`, {
+            fix: "the episode ends here; `prolong resume` replays the log into a fresh game",
+          }),
+        );
       }
     }
   }
@@ -203,7 +210,9 @@ export class GameTerminal {
   }
 
   text(): string {
-    return this.screen().rows.map((r) => r.trimEnd()).join("\n");
+    return this.screen()
+      .rows.map((r) => r.trimEnd())
+      .join("\n");
   }
 
   kill(): void {

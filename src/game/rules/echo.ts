@@ -54,7 +54,11 @@ export const echoRules: Rules<EchoLevel, EchoState> = {
     const map = tileMap(l.map);
     if (move.kind === "interact") {
       const start = s.recording[0] ?? s.at;
-      return { state: { at: start, recording: [start], echo: s.recording, echoIndex: 0 }, between: [{ ...s, echo: [], echoIndex: 0 }], outcome: "play" };
+      return {
+        state: { at: start, recording: [start], echo: s.recording, echoIndex: 0 },
+        between: [{ ...s, echo: [], echoIndex: 0 }],
+        outcome: "play",
+      };
     }
     if (move.kind !== "move") return { state: s, outcome: "play" };
     const x = (s.at % map.width) + move.dx;

@@ -26,7 +26,8 @@ export const flipRules: Rules<FlipLevel, FlipState> = {
   check(l) {
     const bad = checkMap(l.map, "o.#", "", ".");
     if (bad) return bad;
-    if (l.pattern.some(([dx, dy]) => dx === 0 && dy === 0)) return { field: "pattern", problem: "[0,0] is the clicked tile itself" };
+    if (l.pattern.some(([dx, dy]) => dx === 0 && dy === 0))
+      return { field: "pattern", problem: "[0,0] is the clicked tile itself" };
     return undefined;
   },
   size: (l) => ({ width: tileMap(l.map).width, height: l.map.length }),

@@ -50,6 +50,7 @@ export function checkMap(
   for (const ch of some) {
     if (findAll(map, ch).length === 0) return { field: "map", problem: `needs at least one '${ch}'` };
   }
-  if (width > 64 || rows.length > 62) return { field: "map", problem: `${width}x${rows.length} tiles do not fit on the 64x62 board` };
+  if (width > 64 || rows.length > 62)
+    return { field: "map", problem: `${width}x${rows.length} tiles do not fit on the 64x62 board` };
   return undefined;
 }

@@ -48,7 +48,9 @@ export const vaultRules: Rules<VaultLevel, VaultState> = {
     if (pressed < 0 || pressed >= l.buttons.length) return { state: hidden, outcome: "play" };
     if (l.code[s.progress] === pressed) {
       const next = { ...hidden, progress: s.progress + 1 };
-      return next.progress === l.code.length ? { state: next, between: [next], outcome: "solved" } : { state: next, outcome: "play" };
+      return next.progress === l.code.length
+        ? { state: next, between: [next], outcome: "solved" }
+        : { state: next, outcome: "play" };
     }
     const flash = { progress: 0, reveal: false, flash: true };
     return { state: { ...flash, flash: false }, between: [flash, { ...flash, flash: false }, flash], outcome: "play" };

@@ -43,6 +43,4 @@ export default function prolongMemory(pi) {
 }
 `;
 
-export const pi = clientOf("pi", "pi", ".pi", [
-  { kind: "file", path: PI_EXTENSION_PATH, owner: "pi", text: PI_EXTENSION_TEXT },
-]);
+export const pi = clientOf("pi", "pi", ".pi", [{ kind: "file", path: PI_EXTENSION_PATH, owner: "pi", text: PI_EXTENSION_TEXT }]);

@@ -42,8 +42,19 @@ describe("the Claude Code backend on bad output (a stand-in CLI)", () => {
   test("the first turn creates the session by id, the next resumes it; --model and --effort pass through", async () => {
     const ws = workspace();
     const args = join(ws, "..", "args.txt");
-    const result = (id: string) => JSON.stringify({ type: "result", subtype: "success", is_error: false, result: "ok", session_id: id, usage: { input_tokens: 3, cache_read_input_tokens: 20, cache_creation_input_tokens: 5, output_tokens: 2 }, permission_denials: [] });
-    const bin = fakeClaude(`echo "$@" >> '${args}'; for a in "$@"; do if [ "$prev" = --session-id ] || [ "$prev" = --resume ]; then id=$a; fi; prev=$a; done; echo '{"type":"system"}'; echo "$(printf '%s' '${result("ID")}' | sed "s/ID/$id/")"`);
+    const result = (id: string) =>
+      JSON.stringify({
+        type: "result",
+        subtype: "success",
+        is_error: false,
+        result: "ok",
+        session_id: id,
+        usage: { input_tokens: 3, cache_read_input_tokens: 20, cache_creation_input_tokens: 5, output_tokens: 2 },
+        permission_denials: [],
+      });
+    const bin = fakeClaude(
+      `echo "$@" >> '${args}'; for a in "$@"; do if [ "$prev" = --session-id ] || [ "$prev" = --resume ]; then id=$a; fi; prev=$a; done; echo '{"type":"system"}'; echo "$(printf '%s' '${result("ID")}' | sed "s/ID/$id/")"`,
+    );
     const agent = claudeAgent({ bin, timeoutSec: 10, model: "m-1", effort: "high" });
     const one = (await agent.turn({ ...INPUT, workspace: ws }))._unsafeUnwrap();
     expect(one.tokens).toEqual({ input: 28, cached: 20, output: 2 });
@@ -59,7 +70,9 @@ describe("the Claude Code backend on bad output (a stand-in CLI)", () => {
   test("a session Claude no longer knows is not resumed forever: the retry starts a fresh one", async () => {
     const ws = workspace();
     const args = join(ws, "..", "args.txt");
-    const bin = fakeClaude(`echo "$@" >> '${args}'; case "$*" in *--resume*) echo 'No conversation found with session ID: x' >&2; exit 1;; esac; echo '{"type":"result","subtype":"success","result":"ok","session_id":"s-2"}'`);
+    const bin = fakeClaude(
+      `echo "$@" >> '${args}'; case "$*" in *--resume*) echo 'No conversation found with session ID: x' >&2; exit 1;; esac; echo '{"type":"result","subtype":"success","result":"ok","session_id":"s-2"}'`,
+    );
     writeSessionRecord(ws, { backend: "claude", sessionId: "s-1", confirmed: true });
     const agent = claudeAgent({ bin, timeoutSec: 10 });
     const failed = await agent.turn({ ...INPUT, workspace: ws });
@@ -73,7 +86,11 @@ describe("the Claude Code backend on bad output (a stand-in CLI)", () => {
   });
 
   test("usage maps to input = uncached + cache reads + cache creation, cached = cache reads", () => {
-    expect(claudeTokens({ usage: { input_tokens: 7, cache_read_input_tokens: 900, cache_creation_input_tokens: 40, output_tokens: 12 } })).toEqual({ input: 947, cached: 900, output: 12 });
+    expect(
+      claudeTokens({
+        usage: { input_tokens: 7, cache_read_input_tokens: 900, cache_creation_input_tokens: 40, output_tokens: 12 },
+      }),
+    ).toEqual({ input: 947, cached: 900, output: 12 });
     expect(claudeTokens({})).toEqual({ input: 0, cached: 0, output: 0 });
   });
 });

@@ -24,15 +24,25 @@ const INPUT = { prompt: "play", turn: 1, availableActions: [1, 2, 3, 4] as const
 
 describe("the Codex backend on bad output (a stand-in CLI)", () => {
   test("no turn.completed line is a failed turn, naming the last error Codex printed", async () => {
-    const agent = codexAgent({ bin: fakeCodex(`echo '{"type":"thread.started","thread_id":"th-1"}'; echo '{"type":"error","message":"401 Unauthorized"}'`), timeoutSec: 10, userCodexHome: tempRoot() });
+    const agent = codexAgent({
+      bin: fakeCodex(`echo '{"type":"thread.started","thread_id":"th-1"}'; echo '{"type":"error","message":"401 Unauthorized"}'`),
+      timeoutSec: 10,
+      userCodexHome: tempRoot(),
+    });
     const r = await agent.turn({ ...INPUT, workspace: workspace() });
     expect(r._unsafeUnwrapErr().code).toBe("agent-output");
     expect(r._unsafeUnwrapErr().message).toContain("401 Unauthorized");
   });
 
   test("turn.failed and a non-zero exit are failed turns; stdin is /dev/null", async () => {
-    const failed = codexAgent({ bin: fakeCodex(`echo '{"type":"turn.failed","error":{"message":"model not found"}}'`), timeoutSec: 10, userCodexHome: tempRoot() });
-    expect((await failed.turn({ ...INPUT, workspace: workspace() }))._unsafeUnwrapErr().message).toBe("codex reported a failed turn: model not found");
+    const failed = codexAgent({
+      bin: fakeCodex(`echo '{"type":"turn.failed","error":{"message":"model not found"}}'`),
+      timeoutSec: 10,
+      userCodexHome: tempRoot(),
+    });
+    expect((await failed.turn({ ...INPUT, workspace: workspace() }))._unsafeUnwrapErr().message).toBe(
+      "codex reported a failed turn: model not found",
+    );
     const ws = workspace();
     const exit = codexAgent({ bin: fakeCodex(`cat > '${ws}/stdin.txt'; exit 2`), timeoutSec: 10, userCodexHome: tempRoot() });
     expect((await exit.turn({ ...INPUT, workspace: ws }))._unsafeUnwrapErr().message).toBe("codex exited with status 2");
@@ -42,7 +52,9 @@ describe("the Codex backend on bad output (a stand-in CLI)", () => {
   test("the second turn resumes the thread by id; -m and the effort pass through", async () => {
     const ws = workspace();
     const args = join(ws, "..", "args.txt");
-    const bin = fakeCodex(`echo "$@" >> '${args}'; echo '{"type":"thread.started","thread_id":"th-9"}'; echo '{"type":"item.completed","item":{"type":"command_execution"}}'; echo '{"type":"item.completed","item":{"type":"agent_message","text":"done"}}'; echo '{"type":"turn.completed","usage":{"input_tokens":50,"cached_input_tokens":10,"output_tokens":4}}'`);
+    const bin = fakeCodex(
+      `echo "$@" >> '${args}'; echo '{"type":"thread.started","thread_id":"th-9"}'; echo '{"type":"item.completed","item":{"type":"command_execution"}}'; echo '{"type":"item.completed","item":{"type":"agent_message","text":"done"}}'; echo '{"type":"turn.completed","usage":{"input_tokens":50,"cached_input_tokens":10,"output_tokens":4}}'`,
+    );
     const agent = codexAgent({ bin, timeoutSec: 10, model: "gpt-x", effort: "high", userCodexHome: tempRoot() });
     const one = (await agent.turn({ ...INPUT, workspace: ws }))._unsafeUnwrap();
     expect(one).toMatchObject({ text: "done", toolCalls: 1, tokens: { input: 50, cached: 10, output: 4 } });
@@ -55,8 +67,16 @@ describe("the Codex backend on bad output (a stand-in CLI)", () => {
   });
 
   test("usage deltas: subtract the totals after the previous turn; a total that fell means a fresh thread", () => {
-    expect(usageDelta({ input: 600, cached: 240, output: 42 }, { input: 300, cached: 120, output: 21 })).toEqual({ input: 300, cached: 120, output: 21 });
-    expect(usageDelta({ input: 50, cached: 0, output: 5 }, { input: 300, cached: 120, output: 21 })).toEqual({ input: 50, cached: 0, output: 5 });
+    expect(usageDelta({ input: 600, cached: 240, output: 42 }, { input: 300, cached: 120, output: 21 })).toEqual({
+      input: 300,
+      cached: 120,
+      output: 21,
+    });
+    expect(usageDelta({ input: 50, cached: 0, output: 5 }, { input: 300, cached: 120, output: 21 })).toEqual({
+      input: 50,
+      cached: 0,
+      output: 5,
+    });
     expect(usageDelta({ input: 50, cached: 0, output: 5 }, undefined)).toEqual({ input: 50, cached: 0, output: 5 });
   });
 });

@@ -36,60 +36,88 @@ function env(server: ModelServer): Record<string, string> {
 }
 
 describe.skipIf(!codex)("the Codex backend, real CLI", () => {
-  test("three turns of glide: grep the log, write actions.json, one thread resumed each turn, per-turn token deltas", async () => {
-    const server = startModelServer([1, 2, 3].flatMap(turnScript));
-    try {
-      const run = await withEnv(env(server), () => play({ game: "glide", agent: "codex", maxActions: 3, agentTimeoutSec: CALL_TIMEOUT_SEC, agentRetries: 0, sandbox: HAVE_BWRAP ? "bwrap" : "none", effort: "low" }));
-      expect(run.end.reason).toBe("max-actions");
-      expect(server.remaining()).toBe(0);
+  test(
+    "three turns of glide: grep the log, write actions.json, one thread resumed each turn, per-turn token deltas",
+    async () => {
+      const server = startModelServer([1, 2, 3].flatMap(turnScript));
+      try {
+        const run = await withEnv(env(server), () =>
+          play({
+            game: "glide",
+            agent: "codex",
+            maxActions: 3,
+            agentTimeoutSec: CALL_TIMEOUT_SEC,
+            agentRetries: 0,
+            sandbox: HAVE_BWRAP ? "bwrap" : "none",
+            effort: "low",
+          }),
+        );
+        expect(run.end.reason).toBe("max-actions");
+        expect(server.remaining()).toBe(0);
 
-      const log = parseLog(run.master);
-      expect(log.sections.map((s) => s.toolCall?.id ?? null)).toEqual([null, 4, 2, 3]);
-      expect(log.sections[2]!.plan).toBe("Briefing 2: the log has grown.\n[PLAN]\nMove ACTION2.");
+        const log = parseLog(run.master);
+        expect(log.sections.map((s) => s.toolCall?.id ?? null)).toEqual([null, 4, 2, 3]);
+        expect(log.sections[2]!.plan).toBe("Briefing 2: the log has grown.\n[PLAN]\nMove ACTION2.");
 
-      const events = readEventsFile(run.session.paths.events);
-      const calls = events.filter((e) => e.kind === "agent-call") as unknown as { prompt: string; action: number }[];
-      const replies = events.filter((e) => e.kind === "agent-reply") as unknown as { text: string; toolCalls: number; tokens: { input: number; cached: number; output: number }; exitCode: number }[];
-      expect(calls.length).toBe(3);
-      expect(replies.map((r) => r.toolCalls)).toEqual([2, 2, 2]);
-      expect(replies.map((r) => r.exitCode)).toEqual([0, 0, 0]);
-      expect(replies[2]!.text).toBe("Briefing 3: the log has grown.\n[PLAN]\nMove ACTION3.");
-      // Codex reports 300/120/21 after turn 1, 600/240/42 after turn 2, ...: each turn records its own share.
-      for (const r of replies) expect(r.tokens).toEqual({ input: 300, cached: 120, output: 21 });
-      expect(run.session.tally.tokens).toEqual({ input: 900, cached: 360, output: 63 });
+        const events = readEventsFile(run.session.paths.events);
+        const calls = events.filter((e) => e.kind === "agent-call") as unknown as { prompt: string; action: number }[];
+        const replies = events.filter((e) => e.kind === "agent-reply") as unknown as {
+          text: string;
+          toolCalls: number;
+          tokens: { input: number; cached: number; output: number };
+          exitCode: number;
+        }[];
+        expect(calls.length).toBe(3);
+        expect(replies.map((r) => r.toolCalls)).toEqual([2, 2, 2]);
+        expect(replies.map((r) => r.exitCode)).toEqual([0, 0, 0]);
+        expect(replies[2]!.text).toBe("Briefing 3: the log has grown.\n[PLAN]\nMove ACTION3.");
+        // Codex reports 300/120/21 after turn 1, 600/240/42 after turn 2, ...: each turn records its own share.
+        for (const r of replies) expect(r.tokens).toEqual({ input: 300, cached: 120, output: 21 });
+        expect(run.session.tally.tokens).toEqual({ input: 900, cached: 360, output: 63 });
 
-      const reqs = scripted(server.requests);
-      expect(reqs.length).toBe(9);
-      for (const k of [0, 1, 2]) expect(conversation(reqs[3 * k + 1]!)).toContain(`Output:\\n${calls[k]!.action + 1}\\n"`);
-      expect(conversation(reqs[3]!)).toContain("Briefing 1: the log has grown.");
-      expect(conversation(reqs[6]!)).toContain("Briefing 2: the log has grown.");
-      expect(conversation(reqs[0]!)).not.toContain("Briefing");
-      expect(reqs[0]!.body["reasoning"]).toMatchObject({ effort: "low" });
+        const reqs = scripted(server.requests);
+        expect(reqs.length).toBe(9);
+        for (const k of [0, 1, 2]) expect(conversation(reqs[3 * k + 1]!)).toContain(`Output:\\n${calls[k]!.action + 1}\\n"`);
+        expect(conversation(reqs[3]!)).toContain("Briefing 1: the log has grown.");
+        expect(conversation(reqs[6]!)).toContain("Briefing 2: the log has grown.");
+        expect(conversation(reqs[0]!)).not.toContain("Briefing");
+        expect(reqs[0]!.body["reasoning"]).toMatchObject({ effort: "low" });
 
-      const record = readSessionRecord(run.session.paths.workspace)._unsafeUnwrap();
-      expect(record).toMatchObject({ backend: "codex", confirmed: true, cumulative: { input: 900, cached: 360, output: 63 } });
-      expect(readFileSync(join(run.session.paths.dir, "agent-home", "codex", "config.toml"), "utf8")).toContain(server.url);
-    } finally {
-      server.stop();
-    }
-  }, 4 * CALL_TIMEOUT_SEC * 1000);
+        const record = readSessionRecord(run.session.paths.workspace)._unsafeUnwrap();
+        expect(record).toMatchObject({ backend: "codex", confirmed: true, cumulative: { input: 900, cached: 360, output: 63 } });
+        expect(readFileSync(join(run.session.paths.dir, "agent-home", "codex", "config.toml"), "utf8")).toContain(server.url);
+      } finally {
+        server.stop();
+      }
+    },
+    4 * CALL_TIMEOUT_SEC * 1000,
+  );
 
-  test("prolong resume continues the same thread, and the token delta continues from the saved totals", async () => {
-    const server = startModelServer([1, 2].flatMap(turnScript));
-    try {
-      const vars = env(server);
-      const first = await withEnv(vars, () => play({ game: "glide", agent: "codex", maxActions: 2, agentTimeoutSec: CALL_TIMEOUT_SEC, agentRetries: 0 }, { stopAfter: 1 }));
-      expect(first.end.reason).toBe("interrupted");
-      const thread = readSessionRecord(first.session.paths.workspace)._unsafeUnwrap()!.sessionId;
-      const resumed = await withEnv(vars, () => resumeToEnd(first.session.paths.dir));
-      expect(resumed.end.reason).toBe("max-actions");
-      expect(readSessionRecord(first.session.paths.workspace)._unsafeUnwrap()?.sessionId).toBe(thread);
-      const reqs = scripted(server.requests);
-      expect(conversation(reqs[3]!)).toContain("Briefing 1: the log has grown.");
-      expect(conversation(reqs[3]!)).toContain("This run was interrupted and has been resumed");
-      expect(resumed.session.tally.tokens).toEqual({ input: 600, cached: 240, output: 42 });
-    } finally {
-      server.stop();
-    }
-  }, 3 * CALL_TIMEOUT_SEC * 1000);
+  test(
+    "prolong resume continues the same thread, and the token delta continues from the saved totals",
+    async () => {
+      const server = startModelServer([1, 2].flatMap(turnScript));
+      try {
+        const vars = env(server);
+        const first = await withEnv(vars, () =>
+          play(
+            { game: "glide", agent: "codex", maxActions: 2, agentTimeoutSec: CALL_TIMEOUT_SEC, agentRetries: 0 },
+            { stopAfter: 1 },
+          ),
+        );
+        expect(first.end.reason).toBe("interrupted");
+        const thread = readSessionRecord(first.session.paths.workspace)._unsafeUnwrap()!.sessionId;
+        const resumed = await withEnv(vars, () => resumeToEnd(first.session.paths.dir));
+        expect(resumed.end.reason).toBe("max-actions");
+        expect(readSessionRecord(first.session.paths.workspace)._unsafeUnwrap()?.sessionId).toBe(thread);
+        const reqs = scripted(server.requests);
+        expect(conversation(reqs[3]!)).toContain("Briefing 1: the log has grown.");
+        expect(conversation(reqs[3]!)).toContain("This run was interrupted and has been resumed");
+        expect(resumed.session.tally.tokens).toEqual({ input: 600, cached: 240, output: 42 });
+      } finally {
+        server.stop();
+      }
+    },
+    3 * CALL_TIMEOUT_SEC * 1000,
+  );
 });

@@ -21,16 +21,33 @@ const SHELL_AGENT = [
 
 describe("the command backend", () => {
   test("a shell agent that greps logs.txt plays four turns; every turn is recorded with its prompt, answer and status", async () => {
-    const run = await play({ game: "glide", agent: "command", cmd: SHELL_AGENT, maxActions: 4, sandbox: HAVE_BWRAP ? "bwrap" : "none" });
+    const run = await play({
+      game: "glide",
+      agent: "command",
+      cmd: SHELL_AGENT,
+      maxActions: 4,
+      sandbox: HAVE_BWRAP ? "bwrap" : "none",
+    });
     expect(run.end.reason).toBe("max-actions");
     const log = parseLog(run.master);
     expect(log.sections.map((s) => s.toolCall?.id ?? null)).toEqual([null, 4, 2, 4, 2]);
-    expect(log.sections[1]!.plan).toBe("I see 1 sections; the last is: Action 0 | Level 1 | Attempt 1 | INITIAL STATE | Score: 0\n[PLAN]\nACTION4 next.");
-    expect(log.sections[4]!.plan).toBe("I see 4 sections; the last is: Action 3 | Level 2 | Attempt 1 | Plan Step 1/1 | Score: 1\n[PLAN]\nACTION2 next.");
+    expect(log.sections[1]!.plan).toBe(
+      "I see 1 sections; the last is: Action 0 | Level 1 | Attempt 1 | INITIAL STATE | Score: 0\n[PLAN]\nACTION4 next.",
+    );
+    expect(log.sections[4]!.plan).toBe(
+      "I see 4 sections; the last is: Action 3 | Level 2 | Attempt 1 | Plan Step 1/1 | Score: 1\n[PLAN]\nACTION2 next.",
+    );
 
     const events = readEventsFile(run.session.paths.events);
     const calls = events.filter((e) => e.kind === "agent-call") as unknown as { turn: number; prompt: string }[];
-    const replies = events.filter((e) => e.kind === "agent-reply") as unknown as { turn: number; text: string; exitCode: number; toolCalls: number; tokens: unknown; ms: number }[];
+    const replies = events.filter((e) => e.kind === "agent-reply") as unknown as {
+      turn: number;
+      text: string;
+      exitCode: number;
+      toolCalls: number;
+      tokens: unknown;
+      ms: number;
+    }[];
     expect(calls.map((c) => c.turn)).toEqual([1, 2, 3, 4]);
     expect(calls[0]!.prompt).toContain("A new game has started");
     expect(calls[3]!.prompt).toContain("Now: action 3");
@@ -45,11 +62,16 @@ describe("the command backend", () => {
     const pids = join(root, "pids.txt");
     // The agent starts a background sleeper, records both pids outside the workspace (no sandbox here), then hangs.
     const cmd = `sleep 300 & echo $! >> '${pids}'; echo $$ >> '${pids}'; sleep 300`;
-    const run = await play({ game: "glide", agent: "command", cmd, maxActions: 3, agentTimeoutSec: 1, agentRetries: 1, sandbox: "none" }, { root });
+    const run = await play(
+      { game: "glide", agent: "command", cmd, maxActions: 3, agentTimeoutSec: 1, agentRetries: 1, sandbox: "none" },
+      { root },
+    );
     expect(run.end.reason).toBe("agent-failed");
     expect(run.end.detail).toContain("2 agent call(s) in a row failed");
     expect(run.end.detail).toContain("did not finish within 1s");
-    const timeouts = readEventsFile(run.session.paths.events).filter((e) => e.kind === "warning" && (e as { code?: string }).code === "agent-timeout");
+    const timeouts = readEventsFile(run.session.paths.events).filter(
+      (e) => e.kind === "warning" && (e as { code?: string }).code === "agent-timeout",
+    );
     expect(timeouts.length).toBe(2);
     const started = readFileSync(pids, "utf8").trim().split("\n").map(Number);
     expect(started.length).toBe(4);
@@ -60,12 +82,31 @@ describe("the command backend", () => {
 
   test("runInGroup: stdin text, /dev/null, exit status, lines as they come, a program that cannot start", async () => {
     const lines: string[] = [];
-    const r = await runInGroup({ argv: ["sh", "-c", "cat; printf 'a\\nb'; exit 3"], cwd: tempRoot(), env: process.env, stdin: "in\n", timeoutSec: 10, onStdoutLine: (l) => lines.push(l) });
+    const r = await runInGroup({
+      argv: ["sh", "-c", "cat; printf 'a\\nb'; exit 3"],
+      cwd: tempRoot(),
+      env: process.env,
+      stdin: "in\n",
+      timeoutSec: 10,
+      onStdoutLine: (l) => lines.push(l),
+    });
     expect(r.exitCode).toBe(3);
     expect(lines).toEqual(["in", "a", "b"]);
-    const empty = await runInGroup({ argv: ["sh", "-c", "wc -c"], cwd: tempRoot(), env: process.env, stdin: null, timeoutSec: 10 });
+    const empty = await runInGroup({
+      argv: ["sh", "-c", "wc -c"],
+      cwd: tempRoot(),
+      env: process.env,
+      stdin: null,
+      timeoutSec: 10,
+    });
     expect(empty.stdoutTail.trim()).toBe("0");
-    const missing = await runInGroup({ argv: ["/nonexistent/agent"], cwd: tempRoot(), env: process.env, stdin: null, timeoutSec: 10 });
+    const missing = await runInGroup({
+      argv: ["/nonexistent/agent"],
+      cwd: tempRoot(),
+      env: process.env,
+      stdin: null,
+      timeoutSec: 10,
+    });
     expect(missing.exitCode).toBe(127);
     expect(missing.spawnError).toContain("ENOENT");
   });
@@ -98,7 +139,10 @@ describe("finding a coding CLI", () => {
   });
 
   test("--agent claude or codex with the CLI nowhere: an error naming the npm package", () => {
-    for (const [agent, pkg] of [["claude", "@anthropic-ai/claude-code"], ["codex", "@openai/codex"]] as const) {
+    for (const [agent, pkg] of [
+      ["claude", "@anthropic-ai/claude-code"],
+      ["codex", "@openai/codex"],
+    ] as const) {
       const e = createAgent(newConfig({ game: "glide", agent, sandbox: "none" })._unsafeUnwrap(), () => null)._unsafeUnwrapErr();
       expect(e.code).toBe("cli-missing");
       expect(e.message).toBe(`the ${agent} CLI was found neither in ./node_modules/.bin nor on PATH`);

@@ -22,7 +22,10 @@ export function realCli(name: "claude" | "codex", npmPackage: string): string | 
 }
 
 export const HAVE_BWRAP = probeBwrap() !== null;
-if (!HAVE_BWRAP) console.log("skipping the bubblewrap tests: bwrap is not installed or cannot create a sandbox here (apt-get install bubblewrap)");
+if (!HAVE_BWRAP)
+  console.log(
+    "skipping the bubblewrap tests: bwrap is not installed or cannot create a sandbox here (apt-get install bubblewrap)",
+  );
 
 /** Runs `fn` with extra variables in process.env (the backends pass process.env on to the CLI), then restores it. */
 export async function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
@@ -45,7 +48,10 @@ export interface Played {
 }
 
 /** Plays a whole run, or stops it (as Ctrl-C does) once `stopAfter` actions are in the log, leaving it resumable. */
-export async function play(fields: Partial<RunConfigInput> & { game: string }, opts: { root?: string; name?: string; stopAfter?: number } = {}): Promise<Played> {
+export async function play(
+  fields: Partial<RunConfigInput> & { game: string },
+  opts: { root?: string; name?: string; stopAfter?: number } = {},
+): Promise<Played> {
   const config = newConfig(fields)._unsafeUnwrap();
   const stop = new AbortController();
   const stopAfter = opts.stopAfter;
@@ -53,7 +59,13 @@ export async function play(fields: Partial<RunConfigInput> & { game: string }, o
     runsRoot: opts.root ?? tempRoot(),
     stamp: "t",
     ...(opts.name ? { name: opts.name } : {}),
-    ...(stopAfter !== undefined ? { onProgress: (x: RunSession) => { if (x.tally.action >= stopAfter) stop.abort(); } } : {}),
+    ...(stopAfter !== undefined
+      ? {
+          onProgress: (x: RunSession) => {
+            if (x.tally.action >= stopAfter) stop.abort();
+          },
+        }
+      : {}),
   });
   const session = started._unsafeUnwrap();
   const end = await runLoop(session, stop.signal);

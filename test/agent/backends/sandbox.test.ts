@@ -12,19 +12,72 @@ describe("the bwrap command line", () => {
   test("takes every privilege away, hides /tmp, the homes and the runs root, binds the workspace and HOME writable, re-exposes a kept install, then locks the hidden layers", () => {
     const ws = "/srv/runs/2026-01-01T00-00-00/glide/workspace";
     const home = "/srv/runs/2026-01-01T00-00-00/glide/agent-home";
-    const argv = bwrapArgv({ bin: "/usr/bin/bwrap", userns: true }, ["claude", "-p", "hi"], { workspace: ws, writable: [home], keep: ["/srv/runs/node_modules", "/opt/tools"] });
+    const argv = bwrapArgv({ bin: "/usr/bin/bwrap", userns: true }, ["claude", "-p", "hi"], {
+      workspace: ws,
+      writable: [home],
+      keep: ["/srv/runs/node_modules", "/opt/tools"],
+    });
     expect(argv).toEqual([
-      "/usr/bin/bwrap", "--unshare-user", "--uid", "1000", "--gid", "1000", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc",
-      "--die-with-parent", "--new-session", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-      "--tmpfs", "/tmp", "--tmpfs", "/root", "--tmpfs", "/home", "--tmpfs", "/srv/runs",
-      "--bind", ws, ws, "--bind", home, home,
-      "--ro-bind", "/srv/runs/node_modules", "/srv/runs/node_modules",
-      "--remount-ro", "/root", "--remount-ro", "/home", "--remount-ro", "/srv/runs",
-      "--chdir", ws, "claude", "-p", "hi",
+      "/usr/bin/bwrap",
+      "--unshare-user",
+      "--uid",
+      "1000",
+      "--gid",
+      "1000",
+      "--cap-drop",
+      "ALL",
+      "--unshare-pid",
+      "--unshare-ipc",
+      "--die-with-parent",
+      "--new-session",
+      "--ro-bind",
+      "/",
+      "/",
+      "--dev",
+      "/dev",
+      "--proc",
+      "/proc",
+      "--tmpfs",
+      "/tmp",
+      "--tmpfs",
+      "/root",
+      "--tmpfs",
+      "/home",
+      "--tmpfs",
+      "/srv/runs",
+      "--bind",
+      ws,
+      ws,
+      "--bind",
+      home,
+      home,
+      "--ro-bind",
+      "/srv/runs/node_modules",
+      "/srv/runs/node_modules",
+      "--remount-ro",
+      "/root",
+      "--remount-ro",
+      "/home",
+      "--remount-ro",
+      "/srv/runs",
+      "--chdir",
+      ws,
+      "claude",
+      "-p",
+      "hi",
     ]);
     // Without user namespaces the capabilities still go.
     const plain = bwrapArgv({ bin: "/usr/bin/bwrap", userns: false }, ["x"], { workspace: ws });
-    expect(plain.slice(0, 8)).toEqual(["/usr/bin/bwrap", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--die-with-parent", "--new-session", "--ro-bind"]);
+    expect(plain.slice(0, 8)).toEqual([
+      "/usr/bin/bwrap",
+      "--cap-drop",
+      "ALL",
+      "--unshare-pid",
+      "--unshare-ipc",
+      "--die-with-parent",
+      "--new-session",
+      "--ro-bind",
+    ]);
   });
 
   test("a runs root at / hides the stamp directory instead; a workspace at the top hides only /tmp and the homes", () => {
@@ -67,7 +120,16 @@ const HOSTILE = [
 async function hostileRun(sandbox: "bwrap" | "none") {
   const root = tempRoot();
   // A neighbour game in the same invocation (same stamp), with a file in its workspace.
-  const neighbour = await play({ game: "glide", agent: "command", cmd: `echo the-secret > secret.txt; printf '{"actions":["ACTION1"]}' > actions.json`, maxActions: 1, sandbox }, { root, name: "neighbour" });
+  const neighbour = await play(
+    {
+      game: "glide",
+      agent: "command",
+      cmd: `echo the-secret > secret.txt; printf '{"actions":["ACTION1"]}' > actions.json`,
+      maxActions: 1,
+      sandbox,
+    },
+    { root, name: "neighbour" },
+  );
   expect(readFileSync(join(neighbour.session.paths.workspace, "secret.txt"), "utf8")).toBe("the-secret\n");
   const run = await play({ game: "glide", agent: "command", cmd: HOSTILE, maxActions: 2, sandbox }, { root, name: "hostile" });
   const attacks = readFileSync(join(run.session.paths.workspace, "attacks.txt"), "utf8").trim().split("\n");
@@ -109,12 +171,20 @@ const NOT_ROOT_BWRAP = !HAVE_BWRAP || process.getuid?.() !== 0;
 describe.skipIf(NOT_ROOT_BWRAP)(`root inside bwrap${NOT_ROOT_BWRAP ? " (skipped: needs bwrap and a run as root)" : ""}`, () => {
   test("holds no capability, cannot unmount the covers, remount / writable, read /root or write the system", async () => {
     const root = tempRoot();
-    const run = await play({ game: "glide", agent: "command", cmd: ROOT_ESCAPE, maxActions: 1, sandbox: "bwrap" }, { root, name: "escape" });
+    const run = await play(
+      { game: "glide", agent: "command", cmd: ROOT_ESCAPE, maxActions: 1, sandbox: "bwrap" },
+      { root, name: "escape" },
+    );
     expect(run.end.reason).toBe("max-actions");
     const ws = run.session.paths.workspace;
     expect(readFileSync(join(ws, "caps.txt"), "utf8").trim()).toBe("CapEff:\t0000000000000000");
     expect(readFileSync(join(ws, "uid.txt"), "utf8").trim()).not.toBe("0");
-    expect(readFileSync(join(ws, "attacks.txt"), "utf8").trim().split("\n")).toEqual(["umount failed", "remount failed", "read-root-home failed", "write-etc failed"]);
+    expect(readFileSync(join(ws, "attacks.txt"), "utf8").trim().split("\n")).toEqual([
+      "umount failed",
+      "remount failed",
+      "read-root-home failed",
+      "write-etc failed",
+    ]);
     expect(existsSync("/etc/prolong-escape")).toBe(false);
   }, 60_000);
 });
@@ -122,7 +192,13 @@ describe.skipIf(NOT_ROOT_BWRAP)(`root inside bwrap${NOT_ROOT_BWRAP ? " (skipped:
 describe("the same hostile agent without a sandbox", () => {
   test("every attack succeeds (so the bwrap test above can fail)", async () => {
     const { root, run, attacks } = await hostileRun("none");
-    expect(attacks.slice(0, 5)).toEqual(["read-master ok", "write-run-dir ok", "write-runs-root ok", "read-neighbour ok", "tamper ok"]);
+    expect(attacks.slice(0, 5)).toEqual([
+      "read-master ok",
+      "write-run-dir ok",
+      "write-runs-root ok",
+      "read-neighbour ok",
+      "tamper ok",
+    ]);
     expect(readFileSync(join(run.session.paths.dir, "escape.txt"), "utf8")).toBe("pwned\n");
     expect(existsSync(join(root, "escape.txt"))).toBe(true);
     expect(run.master).not.toContain("forged"); // the tamper repair does not depend on the sandbox
@@ -131,17 +207,47 @@ describe("the same hostile agent without a sandbox", () => {
 
 describe("the agent's environment", () => {
   test("under bwrap: the basics, the CLIs' own variables and --pass-env names; nothing else", () => {
-    const env = { PATH: "/bin", HOME: "/h", LC_ALL: "C", ANTHROPIC_API_KEY: "k", OPENAI_BASE_URL: "u", PROLONG_TURN: "1", AWS_SECRET_ACCESS_KEY: "s", GITHUB_TOKEN: "t", MY_TOOL: "m" };
-    expect(agentEnvironment(env, ["MY_TOOL"])).toEqual({ PATH: "/bin", HOME: "/h", LC_ALL: "C", ANTHROPIC_API_KEY: "k", OPENAI_BASE_URL: "u", PROLONG_TURN: "1", MY_TOOL: "m" });
+    const env = {
+      PATH: "/bin",
+      HOME: "/h",
+      LC_ALL: "C",
+      ANTHROPIC_API_KEY: "k",
+      OPENAI_BASE_URL: "u",
+      PROLONG_TURN: "1",
+      AWS_SECRET_ACCESS_KEY: "s",
+      GITHUB_TOKEN: "t",
+      MY_TOOL: "m",
+    };
+    expect(agentEnvironment(env, ["MY_TOOL"])).toEqual({
+      PATH: "/bin",
+      HOME: "/h",
+      LC_ALL: "C",
+      ANTHROPIC_API_KEY: "k",
+      OPENAI_BASE_URL: "u",
+      PROLONG_TURN: "1",
+      MY_TOOL: "m",
+    });
     expect(chooseSandbox("none")._unsafeUnwrap().environment(env)).toEqual(env);
   });
 
-  test.skipIf(!HAVE_BWRAP)(`a command agent under bwrap sees PATH and the passed name, not the harness's secrets${HAVE_BWRAP ? "" : " (skipped: bwrap cannot run here)"}`, async () => {
-    const run = await withEnv({ SECRET_FOR_ENV_TEST: "hunter2", PASSED_FOR_ENV_TEST: "yes" }, () =>
-      play({ game: "glide", agent: "command", cmd: `env > env.txt; printf '{"actions":["ACTION1"]}' > actions.json`, maxActions: 1, sandbox: "bwrap", passEnv: ["PASSED_FOR_ENV_TEST"] }));
-    const seen = readFileSync(join(run.session.paths.workspace, "env.txt"), "utf8");
-    expect(seen).toMatch(/^PATH=/m);
-    expect(seen).toContain("PASSED_FOR_ENV_TEST=yes");
-    expect(seen).not.toContain("hunter2");
-  }, 60_000);
+  test.skipIf(!HAVE_BWRAP)(
+    `a command agent under bwrap sees PATH and the passed name, not the harness's secrets${HAVE_BWRAP ? "" : " (skipped: bwrap cannot run here)"}`,
+    async () => {
+      const run = await withEnv({ SECRET_FOR_ENV_TEST: "hunter2", PASSED_FOR_ENV_TEST: "yes" }, () =>
+        play({
+          game: "glide",
+          agent: "command",
+          cmd: `env > env.txt; printf '{"actions":["ACTION1"]}' > actions.json`,
+          maxActions: 1,
+          sandbox: "bwrap",
+          passEnv: ["PASSED_FOR_ENV_TEST"],
+        }),
+      );
+      const seen = readFileSync(join(run.session.paths.workspace, "env.txt"), "utf8");
+      expect(seen).toMatch(/^PATH=/m);
+      expect(seen).toContain("PASSED_FOR_ENV_TEST=yes");
+      expect(seen).not.toContain("hunter2");
+    },
+    60_000,
+  );
 });

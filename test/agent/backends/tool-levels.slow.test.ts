@@ -21,8 +21,18 @@ describe.skipIf(!claude)("Claude Code at --tools read, real CLI", () => {
       { text: "Read the log.\n[PLAN]\nMove right." },
     ]);
     try {
-      const run = await withEnv({ ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: "scripted", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" }, () =>
-        play({ game: "glide", agent: "claude", tools: "read", maxActions: 1, agentRetries: 0, agentTimeoutSec: 60, sandbox: HAVE_BWRAP ? "bwrap" : "none" }),
+      const run = await withEnv(
+        { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: "scripted", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
+        () =>
+          play({
+            game: "glide",
+            agent: "claude",
+            tools: "read",
+            maxActions: 1,
+            agentRetries: 0,
+            agentTimeoutSec: 60,
+            sandbox: HAVE_BWRAP ? "bwrap" : "none",
+          }),
       );
       expect(run.end.reason).toBe("max-actions");
       expect(parseLog(run.master).sections[1]!.plan).toBe("Read the log.\n[PLAN]\nMove right.");
@@ -45,10 +55,21 @@ describe.skipIf(!codex)("Codex with --context-limit, real CLI", () => {
       { text: "[PLAN]\nright" },
     ]);
     const home = tempRoot();
-    writeFileSync(join(home, "config.toml"), `model = "scripted"\nmodel_provider = "local"\n\n[model_providers.local]\nname = "local"\nbase_url = "${server.url}/v1"\nwire_api = "responses"\nenv_key = "CODEX_LOCAL_KEY"\n`);
+    writeFileSync(
+      join(home, "config.toml"),
+      `model = "scripted"\nmodel_provider = "local"\n\n[model_providers.local]\nname = "local"\nbase_url = "${server.url}/v1"\nwire_api = "responses"\nenv_key = "CODEX_LOCAL_KEY"\n`,
+    );
     try {
       const run = await withEnv({ CODEX_HOME: home, CODEX_LOCAL_KEY: "scripted" }, () =>
-        play({ game: "glide", agent: "codex", contextLimit: 64_000, maxActions: 1, agentRetries: 0, agentTimeoutSec: 60, sandbox: HAVE_BWRAP ? "bwrap" : "none" }),
+        play({
+          game: "glide",
+          agent: "codex",
+          contextLimit: 64_000,
+          maxActions: 1,
+          agentRetries: 0,
+          agentTimeoutSec: 60,
+          sandbox: HAVE_BWRAP ? "bwrap" : "none",
+        }),
       );
       expect(run.end.reason).toBe("max-actions");
       expect(scripted(server.requests).length).toBe(2);

@@ -15,9 +15,16 @@ const INPUT = { prompt: "play", turn: 1, availableActions: [1, 2, 3, 4] as const
 function recordingCli(answer: string): { bin: string; argv: () => string[]; env: () => string } {
   const dir = tempRoot();
   const bin = join(dir, "cli");
-  writeFileSync(bin, `#!/bin/sh\nfor a in "$@"; do printf '%s\\n' "$a"; done > '${dir}/argv.txt'\nprintf '%s' "$CLAUDE_CODE_AUTO_COMPACT_WINDOW" > '${dir}/env.txt'\n${answer}\n`);
+  writeFileSync(
+    bin,
+    `#!/bin/sh\nfor a in "$@"; do printf '%s\\n' "$a"; done > '${dir}/argv.txt'\nprintf '%s' "$CLAUDE_CODE_AUTO_COMPACT_WINDOW" > '${dir}/env.txt'\n${answer}\n`,
+  );
   chmodSync(bin, 0o755);
-  return { bin, argv: () => readFileSync(join(dir, "argv.txt"), "utf8").trim().split("\n"), env: () => readFileSync(join(dir, "env.txt"), "utf8") };
+  return {
+    bin,
+    argv: () => readFileSync(join(dir, "argv.txt"), "utf8").trim().split("\n"),
+    env: () => readFileSync(join(dir, "env.txt"), "utf8"),
+  };
 }
 
 function workspace(): string {
@@ -48,8 +55,18 @@ describe("Claude Code's effective arguments per tool level", () => {
     ["all (the default)", {}, undefined, "Bash,Read,Write,Edit,Glob,Grep"],
     ["read", { tools: "read" }, "Read,Write", "Read,Edit(./actions.json)"],
     ["read,grep", { tools: "read,grep" }, "Read,Write,Grep,Glob", "Read,Edit(./actions.json),Grep,Glob"],
-    ["read,grep,python", { tools: "read,grep,python" }, "Read,Write,Grep,Glob,Bash,Edit", "Read,Write,Edit,Grep,Glob,Bash(python3:*),Bash(python:*)"],
-    ["read,grep,python --no-write", { tools: "read,grep,python", noWrite: true }, "Read,Write,Grep,Glob,Bash", "Read,Edit(./actions.json),Grep,Glob,Bash(python3:*),Bash(python:*)"],
+    [
+      "read,grep,python",
+      { tools: "read,grep,python" },
+      "Read,Write,Grep,Glob,Bash,Edit",
+      "Read,Write,Edit,Grep,Glob,Bash(python3:*),Bash(python:*)",
+    ],
+    [
+      "read,grep,python --no-write",
+      { tools: "read,grep,python", noWrite: true },
+      "Read,Write,Grep,Glob,Bash",
+      "Read,Edit(./actions.json),Grep,Glob,Bash(python3:*),Bash(python:*)",
+    ],
     ["all --no-write", { noWrite: true }, "Read,Write,Grep,Glob,Bash,Edit", "Read,Edit(./actions.json),Grep,Glob,Bash"],
   ];
   for (const [name, fields, offered, allowed] of cases) {
@@ -65,7 +82,10 @@ describe("Claude Code's effective arguments per tool level", () => {
   test("--context-limit is Claude Code's auto-compact window; below its floor of 100,000 the run is refused", async () => {
     expect((await claudeArgs({ contextLimit: 150_000 })).env).toBe("150000");
     expect((await claudeArgs({})).env).toBe("");
-    const e = createAgent(newConfig({ game: "glide", agent: "claude", contextLimit: 64_000 })._unsafeUnwrap(), () => "/bin/true")._unsafeUnwrapErr();
+    const e = createAgent(
+      newConfig({ game: "glide", agent: "claude", contextLimit: 64_000 })._unsafeUnwrap(),
+      () => "/bin/true",
+    )._unsafeUnwrapErr();
     expect(e.message).toContain("below Claude Code's smallest auto-compact window (100000 tokens");
   });
 });
@@ -73,15 +93,26 @@ describe("Claude Code's effective arguments per tool level", () => {
 describe("Codex's effective arguments", () => {
   test("--context-limit passes model_auto_compact_token_limit", async () => {
     const cli = recordingCli(CODEX_OK);
-    const agent = createAgent(newConfig({ game: "glide", agent: "codex", sandbox: "none", contextLimit: 64_000 })._unsafeUnwrap(), () => cli.bin)._unsafeUnwrap();
+    const agent = createAgent(
+      newConfig({ game: "glide", agent: "codex", sandbox: "none", contextLimit: 64_000 })._unsafeUnwrap(),
+      () => cli.bin,
+    )._unsafeUnwrap();
     expect((await agent.turn({ ...INPUT, workspace: workspace() })).isOk()).toBe(true);
     const argv = cli.argv();
     expect(argv[argv.indexOf("model_auto_compact_token_limit=64000") - 1]).toBe("-c");
   });
 
   test("levels below all and --no-write cannot be enforced for Codex: refused before the run, naming the alternatives", () => {
-    for (const fields of [{ tools: "read" }, { tools: "read,grep" }, { tools: "read,grep,python" }, { noWrite: true }] as Partial<RunConfig>[]) {
-      const e = createAgent(newConfig({ game: "glide", agent: "codex", ...fields })._unsafeUnwrap(), () => "/bin/true")._unsafeUnwrapErr();
+    for (const fields of [
+      { tools: "read" },
+      { tools: "read,grep" },
+      { tools: "read,grep,python" },
+      { noWrite: true },
+    ] as Partial<RunConfig>[]) {
+      const e = createAgent(
+        newConfig({ game: "glide", agent: "codex", ...fields })._unsafeUnwrap(),
+        () => "/bin/true",
+      )._unsafeUnwrapErr();
       expect(e.message).toContain("cannot be enforced for Codex");
       expect(e.fix).toContain("--agent mini or --agent claude");
     }

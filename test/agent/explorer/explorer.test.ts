@@ -51,7 +51,9 @@ describe("explorerTurn", () => {
     try {
       const b = board64(5, [{ x: 8, y: 8, w: 4, h: 4, c: 8 }]);
       writeFileSync(join(ws, "logs.txt"), logOf(b, [{ action: { id: 1 }, board: b }]));
-      const reply = (await explorerTurn({ workspace: ws, prompt: "", turn: 2, availableActions: [1, 2, 3, 4], actionCap: 1, seed: 1 }))._unsafeUnwrap();
+      const reply = (
+        await explorerTurn({ workspace: ws, prompt: "", turn: 2, availableActions: [1, 2, 3, 4], actionCap: 1, seed: 1 })
+      )._unsafeUnwrap();
       expect(JSON.parse(readFileSync(join(ws, "actions.json"), "utf8"))).toEqual({ actions: ["ACTION2"] });
       expect(reply.toolCalls).toBe(0);
       expect(reply.tokens).toEqual({ input: 0, cached: 0, output: 0 });

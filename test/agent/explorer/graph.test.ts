@@ -14,10 +14,17 @@ const at = (x: number) => board64(5, [{ x: 4 * x, y: 0, w: 4, h: 4, c: 8 }]);
 function graphOf(log: string) {
   const run = readLog(bytes(log), "logs.txt")._unsafeUnwrap();
   const known = new Knowledge(run.width, run.height);
-  known.fold(run.steps.map((s) => ({
-    kind: s.kind, actionNumber: s.actionNumber, level: s.level, attempt: s.attempt, score: s.score,
-    ...(s.action ? { action: s.action } : {}), ...(s.board ? { cells: s.board.cells } : {}),
-  })));
+  known.fold(
+    run.steps.map((s) => ({
+      kind: s.kind,
+      actionNumber: s.actionNumber,
+      level: s.level,
+      attempt: s.attempt,
+      score: s.score,
+      ...(s.action ? { action: s.action } : {}),
+      ...(s.board ? { cells: s.board.cells } : {}),
+    })),
+  );
   const { graph, mask } = known.view();
   expect(mask.indicators).toEqual([]);
   return { graph, hasher: { key: (score: number, cells: Uint8Array) => graph.key(score, cells) }, run };
@@ -85,7 +92,11 @@ describe("ExplorationGraph", () => {
   });
 
   test("the no-change memory: an action that left the state as it was is a no-op there", () => {
-    const steps: Step[] = [{ action: { id: 1 }, board: at(0) }, { action: { id: 1 }, board: at(0) }, { action: { id: 4 }, board: at(1) }];
+    const steps: Step[] = [
+      { action: { id: 1 }, board: at(0) },
+      { action: { id: 1 }, board: at(0) },
+      { action: { id: 4 }, board: at(1) },
+    ];
     const { graph, hasher } = graphOf(logOf(at(0), steps));
     const out = graph.edges.get(hasher.key(0, at(0).cells))!;
     expect(out.get("1")).toMatchObject({ tries: 2, changes: 0 });
@@ -159,7 +170,10 @@ describe("decide", () => {
 
   test("with only the newest section, the choice varies with the action number but is deterministic", () => {
     const pick = (n: number) => {
-      const log = logOf(at(0), Array.from({ length: n }, () => ({ action: { id: 1 as const }, board: at(0) })));
+      const log = logOf(
+        at(0),
+        Array.from({ length: n }, () => ({ action: { id: 1 as const }, board: at(0) })),
+      );
       const last = log.lastIndexOf("=".repeat(80));
       return decide(graphOf(log.slice(last)).graph, ctx([1, 2, 3, 4])).actions;
     };
@@ -171,8 +185,12 @@ describe("decide", () => {
   test("everything tested: re-tries only actions that changed the state, then wanders through them, never through a no-op", () => {
     // two tiles; at each, the moves that bump the wall change nothing
     const explored: Step[] = [
-      { action: { id: 1 }, board: at(0) }, { action: { id: 3 }, board: at(0) }, { action: { id: 4 }, board: at(1) },
-      { action: { id: 1 }, board: at(1) }, { action: { id: 4 }, board: at(1) }, { action: { id: 3 }, board: at(0) },
+      { action: { id: 1 }, board: at(0) },
+      { action: { id: 3 }, board: at(0) },
+      { action: { id: 4 }, board: at(1) },
+      { action: { id: 1 }, board: at(1) },
+      { action: { id: 4 }, board: at(1) },
+      { action: { id: 3 }, board: at(0) },
     ];
     const first = decide(graphOf(logOf(at(0), explored)).graph, ctx([1, 3, 4]));
     expect(first.kind).toBe("retry");
@@ -185,7 +203,10 @@ describe("decide", () => {
   });
 
   test("gives up when nothing changes anything at the level's start", () => {
-    const still: Step[] = [{ action: { id: 1 }, board: at(0) }, { action: { id: 3 }, board: at(0) }];
+    const still: Step[] = [
+      { action: { id: 1 }, board: at(0) },
+      { action: { id: 3 }, board: at(0) },
+    ];
     const d = decide(graphOf(logOf(at(0), still)).graph, ctx([1, 3]));
     expect(d.kind).toBe("give-up");
     expect(d.actions).toEqual([]);
@@ -193,9 +214,14 @@ describe("decide", () => {
 });
 
 describe("sequences (a combination: right presses lead on, wrong ones back to the start)", () => {
-  const buttons = [{ x: 8, y: 40, w: 4, h: 4, c: 9 }, { x: 28, y: 40, w: 4, h: 4, c: 11 }, { x: 48, y: 40, w: 4, h: 4, c: 14 }];
+  const buttons = [
+    { x: 8, y: 40, w: 4, h: 4, c: 9 },
+    { x: 28, y: 40, w: 4, h: 4, c: 11 },
+    { x: 48, y: 40, w: 4, h: 4, c: 14 },
+  ];
   /** The board after `k` right presses: one lit slot per press. */
-  const progress = (k: number) => board64(5, [...buttons, ...Array.from({ length: k }, (_, i) => ({ x: 8 + 20 * i, y: 10, w: 4, h: 4, c: 12 }))]);
+  const progress = (k: number) =>
+    board64(5, [...buttons, ...Array.from({ length: k }, (_, i) => ({ x: 8 + 20 * i, y: 10, w: 4, h: 4, c: 12 }))]);
   const press = (i: number) => ({ id: 6 as const, x: 9 + 20 * i, y: 41 });
   const steps: Step[] = [
     { action: press(1), board: progress(0) }, // wrong at the start: nothing happens
@@ -246,7 +272,15 @@ describe("deaths on a spent meter", () => {
     const graph = new ExplorationGraph(mask, "meter", 64, 64, [meter]);
     let n = 0;
     const step = (attempt: number, cells: Uint8Array, action?: GridAction) =>
-      graph.add({ kind: n === 0 ? "initial" : "action", actionNumber: n++, level: 1, attempt, score: 0, cells, ...(action ? { action } : {}) });
+      graph.add({
+        kind: n === 0 ? "initial" : "action",
+        actionNumber: n++,
+        level: 1,
+        attempt,
+        score: 0,
+        cells,
+        ...(action ? { action } : {}),
+      });
     step(1, metered(0, 64));
     step(1, metered(1, 50), { id: 4 });
     if (known) {

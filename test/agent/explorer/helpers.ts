@@ -29,10 +29,17 @@ export interface Step {
 
 /** A log: the initial board, then one section per step (level = score + 1 unless given). */
 export function logOf(initial: Grid, steps: Step[]): string {
-  const sections: LogSection[] = [{ header: { action: 0, level: 1, attempt: 1, score: 0, kind: "initial" }, frames: [], board: initial }];
+  const sections: LogSection[] = [
+    { header: { action: 0, level: 1, attempt: 1, score: 0, kind: "initial" }, frames: [], board: initial },
+  ];
   steps.forEach((s, i) => {
     const score = s.score ?? 0;
-    sections.push({ header: { action: i + 1, level: score + 1, attempt: s.attempt ?? 1, score, kind: "action" }, toolCall: s.action, frames: [], board: s.board });
+    sections.push({
+      header: { action: i + 1, level: score + 1, attempt: s.attempt ?? 1, score, kind: "action" },
+      toolCall: s.action,
+      frames: [],
+      board: s.board,
+    });
   });
   return writeLog(sections, "ascii");
 }

@@ -10,8 +10,12 @@ type Rect = { x: number; y: number; w: number; h: number; c: number };
 
 /** A player square walking a fixed tour (right, down, left, up), one 4-cell step per action. */
 const TOUR: { action: Action; dx: number; dy: number }[] = [
-  { action: { id: 4 }, dx: 4, dy: 0 }, { action: { id: 4 }, dx: 4, dy: 0 }, { action: { id: 2 }, dx: 0, dy: 4 },
-  { action: { id: 3 }, dx: -4, dy: 0 }, { action: { id: 3 }, dx: -4, dy: 0 }, { action: { id: 1 }, dx: 0, dy: -4 },
+  { action: { id: 4 }, dx: 4, dy: 0 },
+  { action: { id: 4 }, dx: 4, dy: 0 },
+  { action: { id: 2 }, dx: 0, dy: 4 },
+  { action: { id: 3 }, dx: -4, dy: 0 },
+  { action: { id: 3 }, dx: -4, dy: 0 },
+  { action: { id: 1 }, dx: 0, dy: -4 },
 ];
 
 interface Played {
@@ -119,11 +123,23 @@ describe("status indicators", () => {
 
   test("cells that differ between the first boards of two attempts (lives) are masked; the scene's moving parts are not", () => {
     const p = play(6, () => []);
-    const lives3 = board64(5, [{ x: 20, y: 20, w: 4, h: 4, c: 8 }, { x: 50, y: 1, w: 9, h: 2, c: 8 }]);
-    const lives2 = board64(5, [{ x: 20, y: 20, w: 4, h: 4, c: 8 }, { x: 50, y: 1, w: 6, h: 2, c: 8 }]);
+    const lives3 = board64(5, [
+      { x: 20, y: 20, w: 4, h: 4, c: 8 },
+      { x: 50, y: 1, w: 9, h: 2, c: 8 },
+    ]);
+    const lives2 = board64(5, [
+      { x: 20, y: 20, w: 4, h: 4, c: 8 },
+      { x: 50, y: 1, w: 6, h: 2, c: 8 },
+    ]);
     p.stats.addAttemptStarts(lives3.cells, lives2.cells);
     // an attempt that started with the player elsewhere: the player's cells are scene, not a marker
-    p.stats.addAttemptStarts(lives2.cells, board64(5, [{ x: 24, y: 20, w: 4, h: 4, c: 8 }, { x: 50, y: 1, w: 6, h: 2, c: 8 }]).cells);
+    p.stats.addAttemptStarts(
+      lives2.cells,
+      board64(5, [
+        { x: 24, y: 20, w: 4, h: 4, c: 8 },
+        { x: 50, y: 1, w: 6, h: 2, c: 8 },
+      ]).cells,
+    );
     const m = p.stats.mask(lives2.cells);
     expect(m.cells[1 * 64 + 57]).toBe(1);
     expect(m.cells[20 * 64 + 20]).toBe(0);

@@ -29,7 +29,12 @@ function sections(count: number): LogSection[] {
   let py = 2;
   let attempt = 1;
   let meter = 40;
-  const board = () => board64(5, [{ x: 4 * px, y: 4 * py, w: 4, h: 4, c: 8 }, { x: 40, y: 20, w: 3, h: 3, c: 11 }, { x: 10, y: 50, w: meter, h: 1, c: 9 }]);
+  const board = () =>
+    board64(5, [
+      { x: 4 * px, y: 4 * py, w: 4, h: 4, c: 8 },
+      { x: 40, y: 20, w: 3, h: 3, c: 11 },
+      { x: 10, y: 50, w: meter, h: 1, c: 9 },
+    ]);
   out.push({ header: { action: 0, level: 1, attempt: 1, score: 0, kind: "initial" }, frames: [], board: board() });
   for (let i = 1; i < count; i++) {
     const id = ((i * 7) % 5) + 1;
@@ -38,7 +43,12 @@ function sections(count: number): LogSection[] {
       px = 2;
       py = 2;
       meter = 40;
-      out.push({ header: { action: i, level: 1, attempt, score: 0, kind: "action" }, toolCall: { id: 0 }, frames: [], board: board() });
+      out.push({
+        header: { action: i, level: 1, attempt, score: 0, kind: "action" },
+        toolCall: { id: 0 },
+        frames: [],
+        board: board(),
+      });
       continue;
     }
     if (id === 1 && py > 0) py--;
@@ -46,7 +56,12 @@ function sections(count: number): LogSection[] {
     if (id === 3 && px > 0) px--;
     if (id === 4 && px < 5) px++;
     meter--;
-    out.push({ header: { action: i, level: 1, attempt, score: 0, kind: "action" }, toolCall: { id: id as 1 | 2 | 3 | 4 | 5 }, frames: [], board: board() });
+    out.push({
+      header: { action: i, level: 1, attempt, score: 0, kind: "action" },
+      toolCall: { id: id as 1 | 2 | 3 | 4 | 5 },
+      frames: [],
+      board: board(),
+    });
   }
   return out;
 }
@@ -81,7 +96,13 @@ describe("incremental reading", () => {
     writeFileSync(path, text(all.slice(0, 20)));
     const first = knowledgeOf(path)._unsafeUnwrap()!;
     expect(first.steps.length).toBe(20);
-    appendFileSync(path, all.slice(20).map((s) => sectionAppendText(s, "ascii", false)).join(""));
+    appendFileSync(
+      path,
+      all
+        .slice(20)
+        .map((s) => sectionAppendText(s, "ascii", false))
+        .join(""),
+    );
     const second = knowledgeOf(path)._unsafeUnwrap()!;
     expect(second).toBe(first); // the same fold, extended
     expect(second.steps.length).toBe(30);
@@ -94,8 +115,16 @@ describe("incremental reading", () => {
 
   test("a window that shifts over sections with identical boards is still seen as a rewrite", () => {
     const still = board64(5, [{ x: 8, y: 8, w: 4, h: 4, c: 8 }]);
-    const list: LogSection[] = [{ header: { action: 0, level: 1, attempt: 1, score: 0, kind: "initial" }, frames: [], board: still }];
-    for (let i = 1; i <= 12; i++) list.push({ header: { action: i, level: 1, attempt: 1, score: 0, kind: "action" }, toolCall: { id: 5 }, frames: [], board: still });
+    const list: LogSection[] = [
+      { header: { action: 0, level: 1, attempt: 1, score: 0, kind: "initial" }, frames: [], board: still },
+    ];
+    for (let i = 1; i <= 12; i++)
+      list.push({
+        header: { action: i, level: 1, attempt: 1, score: 0, kind: "action" },
+        toolCall: { id: 5 },
+        frames: [],
+        board: still,
+      });
     const text = (l: LogSection[]) => l.map((s, i) => sectionAppendText(s, "ascii", i === 0)).join("");
     const ws = workspace();
     const path = join(ws, "logs.txt");

@@ -12,10 +12,17 @@ describe("readLog", () => {
   test("reads header fields, tool calls and settled boards of a written log", () => {
     const a = board64(5, [{ x: 0, y: 0, w: 4, h: 4, c: 8 }]);
     const b = board64(5, [{ x: 4, y: 0, w: 4, h: 4, c: 8 }]);
-    const log = logOf(a, [{ action: { id: 4 }, board: b }, { action: { id: 6, x: 12, y: 40 }, board: b, attempt: 2 }]);
+    const log = logOf(a, [
+      { action: { id: 4 }, board: b },
+      { action: { id: 6, x: 12, y: 40 }, board: b, attempt: 2 },
+    ]);
     const run = readLog(bytes(log), "logs.txt")._unsafeUnwrap();
     expect(run.width).toBe(64);
-    expect(run.steps.map((s) => [s.kind, s.actionNumber, s.attempt, s.score])).toEqual([["initial", 0, 1, 0], ["action", 1, 1, 0], ["action", 2, 2, 0]]);
+    expect(run.steps.map((s) => [s.kind, s.actionNumber, s.attempt, s.score])).toEqual([
+      ["initial", 0, 1, 0],
+      ["action", 1, 1, 0],
+      ["action", 2, 2, 0],
+    ]);
     expect(run.steps[1]!.action).toEqual({ id: 4 });
     expect(run.steps[2]!.action).toEqual({ id: 6, x: 12, y: 40 });
     expect(Array.from(run.steps[1]!.board!.cells)).toEqual(Array.from(b.cells));
@@ -23,7 +30,10 @@ describe("readLog", () => {
 
   test("a plan that quotes a tool call does not fool it", () => {
     const a = board64(5);
-    const log = logOf(a, [{ action: { id: 2 }, board: a }]).replace("Tool Call: ACTION2({})", "\n[PLAN]\nTool Call: ACTION6({\"x\": 1, \"y\": 1}) is what I would do\n\nTool Call: ACTION2({})");
+    const log = logOf(a, [{ action: { id: 2 }, board: a }]).replace(
+      "Tool Call: ACTION2({})",
+      '\n[PLAN]\nTool Call: ACTION6({"x": 1, "y": 1}) is what I would do\n\nTool Call: ACTION2({})',
+    );
     const run = readLog(bytes(log), "logs.txt")._unsafeUnwrap();
     expect(run.steps[1]!.action).toEqual({ id: 2 });
   });
@@ -53,18 +63,21 @@ describe("readLog", () => {
     expect(Array.from(crlf.steps[1]!.board!.cells)).toEqual(Array.from(lf.steps[1]!.board!.cells));
   });
 
-  test.skipIf(!existsSync(FIXTURES))(`agrees with format.parseLog on every section of the real logs${existsSync(FIXTURES) ? "" : ` (skipped: ${FIXTURES} is absent; the shared fixtures are not in a user's checkout)`}`, () => {
-    for (const game of ["ft09", "lp85"]) {
-      const text = readFileSync(path.join(FIXTURES, game, "logs.txt"), "utf8");
-      const run = readLog(bytes(text), game)._unsafeUnwrap();
-      const parsed = parseLog(text).sections;
-      expect(run.steps.length).toBe(parsed.length);
-      parsed.forEach((s, i) => {
-        const step = run.steps[i]!;
-        expect(step.score).toBe(s.header.score);
-        expect(step.action).toEqual(s.toolCall);
-        expect(Array.from(step.board!.cells)).toEqual(Array.from(s.board.cells));
-      });
-    }
-  });
+  test.skipIf(!existsSync(FIXTURES))(
+    `agrees with format.parseLog on every section of the real logs${existsSync(FIXTURES) ? "" : ` (skipped: ${FIXTURES} is absent; the shared fixtures are not in a user's checkout)`}`,
+    () => {
+      for (const game of ["ft09", "lp85"]) {
+        const text = readFileSync(path.join(FIXTURES, game, "logs.txt"), "utf8");
+        const run = readLog(bytes(text), game)._unsafeUnwrap();
+        const parsed = parseLog(text).sections;
+        expect(run.steps.length).toBe(parsed.length);
+        parsed.forEach((s, i) => {
+          const step = run.steps[i]!;
+          expect(step.score).toBe(s.header.score);
+          expect(step.action).toEqual(s.toolCall);
+          expect(Array.from(step.board!.cells)).toEqual(Array.from(s.board.cells));
+        });
+      }
+    },
+  );
 });

@@ -24,7 +24,14 @@ export class ToyGame implements Game {
   private completed = 0;
 
   constructor(private readonly levels: readonly ToyLevel[]) {
-    this.info = { id: "toy", title: "toy", winLevels: levels.length, availableActions: [1, 2, 3, 4, 6], baselineActions: levels.map(() => 5), tags: [] };
+    this.info = {
+      id: "toy",
+      title: "toy",
+      winLevels: levels.length,
+      availableActions: [1, 2, 3, 4, 6],
+      baselineActions: levels.map(() => 5),
+      tags: [],
+    };
   }
 
   reset(): FrameData {
@@ -87,8 +94,20 @@ export class ToyGame implements Game {
     lvl.map.forEach((row, ty) => {
       for (let tx = 0; tx < row.length; tx++) {
         const ch = row[tx]!;
-        const colour = ch === "#" ? COLOURS.wall : ch === "G" ? COLOURS.goal : ch === "X" ? COLOURS.pit : ch === "S" ? COLOURS.switch
-          : ch === "D" ? (this.open ? COLOURS.floor : COLOURS.closed) : COLOURS.floor;
+        const colour =
+          ch === "#"
+            ? COLOURS.wall
+            : ch === "G"
+              ? COLOURS.goal
+              : ch === "X"
+                ? COLOURS.pit
+                : ch === "S"
+                  ? COLOURS.switch
+                  : ch === "D"
+                    ? this.open
+                      ? COLOURS.floor
+                      : COLOURS.closed
+                    : COLOURS.floor;
         paint(cells, tx, ty, colour);
       }
     });
@@ -96,7 +115,13 @@ export class ToyGame implements Game {
     const full = Math.round((SIZE * this.left) / lvl.budget);
     for (let x = 0; x < SIZE; x++) cells[(SIZE - 1) * SIZE + x] = x < full ? COLOURS.bar : COLOURS.barEmpty;
     const grid: Grid = { width: SIZE, height: SIZE, cells };
-    return { frames: [grid], state: this.state, levelsCompleted: this.completed, winLevels: this.levels.length, availableActions: this.info.availableActions };
+    return {
+      frames: [grid],
+      state: this.state,
+      levelsCompleted: this.completed,
+      winLevels: this.levels.length,
+      availableActions: this.info.availableActions,
+    };
   }
 }
 

@@ -13,9 +13,14 @@ const MAIN = path.resolve(import.meta.dir, "../../../src/main.ts");
 /** A grep on a fresh prompt; after a command's output, the first move the instructions list for this game. */
 function player(r: ChatRequest): ChatStep {
   const msgs = r.body["messages"] as { role: string; content: string | null }[];
-  if (msgs.at(-1)!.role === "user") return { commands: ["grep -c '^Action ' logs.txt"], usage: { input: 300, cached: 100, output: 20 } };
+  if (msgs.at(-1)!.role === "user")
+    return { commands: ["grep -c '^Action ' logs.txt"], usage: { input: 300, cached: 100, output: 20 } };
   const listed = /^- (ACTION[1-57])\b/m.exec(msgs[0]!.content ?? "")?.[1] ?? "ACTION6(3,3)";
-  return { commands: [`echo '{"actions": ["${listed}"]}' > actions.json`], text: `[PLAN]\n${listed}`, usage: { input: 300, cached: 100, output: 20 } };
+  return {
+    commands: [`echo '{"actions": ["${listed}"]}' > actions.json`],
+    text: `[PLAN]\n${listed}`,
+    usage: { input: 300, cached: 100, output: 20 },
+  };
 }
 
 describe("a batch of mini-agent runs on one server", () => {
@@ -23,13 +28,48 @@ describe("a batch of mini-agent runs on one server", () => {
     const server = startChatServer(Array.from({ length: 200 }, () => player));
     try {
       const root = tempRoot();
-      const child = Bun.spawn([process.execPath, MAIN, "play", "--games", "all", "--runs", "2", "--parallel", "2", "--agent", "mini", "--model", "scripted", "--base-url", server.baseUrl, "--max-actions", "2", "--agent-retries", "0", "--sandbox", HAVE_BWRAP ? "bwrap" : "none", "--runs-dir", root, "--json"], {
-        env: { ...process.env, OPENAI_API_KEY: "scripted-key" },
-        stdout: "pipe",
-        stderr: "pipe",
-      });
-      const [out, errText, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-      const summary = JSON.parse(out.trim().split("\n").at(-1)!) as { kind: string; runs: { run: string; dir: string; state: string; actions: number }[] };
+      const child = Bun.spawn(
+        [
+          process.execPath,
+          MAIN,
+          "play",
+          "--games",
+          "all",
+          "--runs",
+          "2",
+          "--parallel",
+          "2",
+          "--agent",
+          "mini",
+          "--model",
+          "scripted",
+          "--base-url",
+          server.baseUrl,
+          "--max-actions",
+          "2",
+          "--agent-retries",
+          "0",
+          "--sandbox",
+          HAVE_BWRAP ? "bwrap" : "none",
+          "--runs-dir",
+          root,
+          "--json",
+        ],
+        {
+          env: { ...process.env, OPENAI_API_KEY: "scripted-key" },
+          stdout: "pipe",
+          stderr: "pipe",
+        },
+      );
+      const [out, errText, code] = await Promise.all([
+        new Response(child.stdout).text(),
+        new Response(child.stderr).text(),
+        child.exited,
+      ]);
+      const summary = JSON.parse(out.trim().split("\n").at(-1)!) as {
+        kind: string;
+        runs: { run: string; dir: string; state: string; actions: number }[];
+      };
       expect({ code, stderr: code === 0 ? "" : errText }).toEqual({ code: 0, stderr: "" });
       expect(summary.kind).toBe("swarm-summary");
       expect(summary.runs.length).toBeGreaterThanOrEqual(10);

@@ -67,29 +67,49 @@ describe("chatCompletion", () => {
     expect(e.code).toBe("api-reply");
     expect(e.message).toContain("not a Chat Completions response: choices.0.message.content");
     server.push({ noChoices: true });
-    expect((await chatCompletion(endpoint(server), BODY, far(), recording(0)))._unsafeUnwrapErr().message).toContain("held no choices");
+    expect((await chatCompletion(endpoint(server), BODY, far(), recording(0)))._unsafeUnwrapErr().message).toContain(
+      "held no choices",
+    );
   });
 
   test("bad settings: an unreachable --base-url (retried: it may be starting), a wrong one, a refused key, a refused model — each named", async () => {
     server = startChatServer([], { key: "right", models: ["good"] });
-    const unreachable = (await chatCompletion({ ...endpoint(server), baseUrl: "http://127.0.0.1:9/v1" }, BODY, far(), recording(1)))._unsafeUnwrapErr();
+    const unreachable = (
+      await chatCompletion({ ...endpoint(server), baseUrl: "http://127.0.0.1:9/v1" }, BODY, far(), recording(1))
+    )._unsafeUnwrapErr();
     expect(unreachable.code).toBe("api-unreachable");
     expect(unreachable.fix).toContain("--base-url");
     expect(unreachable.message).toContain("(after 2 attempts)");
-    const wrongPath = (await chatCompletion({ ...endpoint(server), baseUrl: server.baseUrl.replace("/v1", "/api") , apiKey: "right", model: "good" }, BODY, far(), recording()))._unsafeUnwrapErr();
+    const wrongPath = (
+      await chatCompletion(
+        { ...endpoint(server), baseUrl: server.baseUrl.replace("/v1", "/api"), apiKey: "right", model: "good" },
+        BODY,
+        far(),
+        recording(),
+      )
+    )._unsafeUnwrapErr();
     expect(wrongPath.code).toBe("api-url");
     expect(wrongPath.fix).toContain("--base-url");
-    const key = (await chatCompletion(endpoint(server, { apiKey: "wrong", model: "good" }), BODY, far(), recording()))._unsafeUnwrapErr();
+    const key = (
+      await chatCompletion(endpoint(server, { apiKey: "wrong", model: "good" }), BODY, far(), recording())
+    )._unsafeUnwrapErr();
     expect(key.code).toBe("api-key");
     expect(key.fix).toContain("$OPENAI_API_KEY");
     expect(key.fix).toContain("--api-key-env");
-    const model = (await chatCompletion(endpoint(server, { apiKey: "right", model: "nope" }), BODY, far(), recording()))._unsafeUnwrapErr();
+    const model = (
+      await chatCompletion(endpoint(server, { apiKey: "right", model: "nope" }), BODY, far(), recording())
+    )._unsafeUnwrapErr();
     expect(model.code).toBe("api-model");
     expect(model.message).toContain('the server refused the model "nope" (--model)');
     expect(model.message).toContain("does not exist");
     // A conversation past the model's window (vLLM's and llama.cpp's wording) names --context-limit.
-    server.push({ status: 400, body: { error: { message: "This model's maximum context length is 32768 tokens. However, you requested 40000 tokens." } } });
-    const context = (await chatCompletion(endpoint(server, { apiKey: "right", model: "good" }), BODY, far(), recording()))._unsafeUnwrapErr();
+    server.push({
+      status: 400,
+      body: { error: { message: "This model's maximum context length is 32768 tokens. However, you requested 40000 tokens." } },
+    });
+    const context = (
+      await chatCompletion(endpoint(server, { apiKey: "right", model: "good" }), BODY, far(), recording())
+    )._unsafeUnwrapErr();
     expect(context.code).toBe("api-context");
     expect(context.fix).toContain("--context-limit");
   });

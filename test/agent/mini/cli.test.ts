@@ -11,14 +11,28 @@ function play(args: string[], env: Record<string, string> = {}) {
   const root = tempRoot();
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "OPENAI_API_KEY")) as Record<string, string>;
   const r = Bun.spawnSync([process.execPath, MAIN, "play", "glide", "--runs-dir", root, ...args], { env: { ...clean, ...env } });
-  return { code: r.exitCode, stderr: r.stderr.toString(), stdout: r.stdout.toString(), created: existsSync(root) && Bun.spawnSync(["ls", "-A", root]).stdout.toString().trim() !== "" };
+  return {
+    code: r.exitCode,
+    stderr: r.stderr.toString(),
+    stdout: r.stdout.toString(),
+    created: existsSync(root) && Bun.spawnSync(["ls", "-A", root]).stdout.toString().trim() !== "",
+  };
 }
 
 describe("prolong play: the mini agent's and the arms' flags", () => {
   test("--help lists them", () => {
     const r = Bun.spawnSync([process.execPath, MAIN, "play", "--help"]);
     const text = r.stdout.toString() + r.stderr.toString();
-    for (const flag of ["--base-url", "--api-key-env", "--tool-format", "--step-limit", "--tools", "--no-write", "--context-limit"]) expect(text).toContain(flag);
+    for (const flag of [
+      "--base-url",
+      "--api-key-env",
+      "--tool-format",
+      "--step-limit",
+      "--tools",
+      "--no-write",
+      "--context-limit",
+    ])
+      expect(text).toContain(flag);
   });
 
   test("bad settings exit 2 before any run directory exists, naming the setting and the fix", () => {
@@ -26,9 +40,17 @@ describe("prolong play: the mini agent's and the arms' flags", () => {
       [["--agent", "mini", "--model", "m"], {}, "$OPENAI_API_KEY (--api-key-env), which is not set"],
       [["--agent", "mini"], { OPENAI_API_KEY: "x" }, "--agent mini needs --model"],
       [["--agent", "mini", "--model", "m", "--base-url", "localhost:8080"], { OPENAI_API_KEY: "x" }, "--base-url must"],
-      [["--agent", "mini", "--model", "m", "--tools", "grep"], { OPENAI_API_KEY: "x" }, "--tools must be one of read | read,grep | read,grep,python | all"],
+      [
+        ["--agent", "mini", "--model", "m", "--tools", "grep"],
+        { OPENAI_API_KEY: "x" },
+        "--tools must be one of read | read,grep | read,grep,python | all",
+      ],
       [["--agent", "mini", "--model", "m", "--tool-format", "xml"], { OPENAI_API_KEY: "x" }, "--tool-format"],
-      [["--agent", "mini", "--model", "m", "--no-write", "--sandbox", "none"], { OPENAI_API_KEY: "x" }, "--no-write with --tools all needs bubblewrap"],
+      [
+        ["--agent", "mini", "--model", "m", "--no-write", "--sandbox", "none"],
+        { OPENAI_API_KEY: "x" },
+        "--no-write with --tools all needs bubblewrap",
+      ],
       [["--agent", "codex", "--tools", "read"], {}, "cannot be enforced for Codex"],
       [["--agent", "claude", "--context-limit", "64000"], {}, "below Claude Code's smallest auto-compact window"],
       [["--base-url", "http://127.0.0.1:8080/v1"], {}, "--base-url does not apply to --agent explorer"],

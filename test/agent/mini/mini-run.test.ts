@@ -22,12 +22,25 @@ function turnScript(k: number): ChatStep[] {
   const move = MOVES[(k - 1) % MOVES.length]!;
   return [
     { commands: ["grep -c '^Action ' logs.txt"], usage: USAGE },
-    { commands: [`echo '{"actions": ["${move}"]}' > actions.json`], text: `Briefing ${k}: the log has grown.\n[PLAN]\nMove ${move}.`, usage: USAGE },
+    {
+      commands: [`echo '{"actions": ["${move}"]}' > actions.json`],
+      text: `Briefing ${k}: the log has grown.\n[PLAN]\nMove ${move}.`,
+      usage: USAGE,
+    },
   ];
 }
 
 function mini(baseUrl: string, extra: Record<string, unknown> = {}) {
-  return { game: "glide", agent: "mini" as const, baseUrl, model: "scripted-model", sandbox: SANDBOX as "bwrap" | "none", agentRetries: 0, agentTimeoutSec: 60, ...extra };
+  return {
+    game: "glide",
+    agent: "mini" as const,
+    baseUrl,
+    model: "scripted-model",
+    sandbox: SANDBOX as "bwrap" | "none",
+    agentRetries: 0,
+    agentTimeoutSec: 60,
+    ...extra,
+  };
 }
 
 /** The messages a request carried. */
@@ -36,7 +49,9 @@ function messages(r: ChatRequest): { role: string; content: string | null; tool_
 }
 
 function warnings(dir: string, code: string) {
-  return readEventsFile(join(dir, "events.jsonl")).filter((e) => e.kind === "warning" && (e as { code?: string }).code === code) as unknown as { message: string }[];
+  return readEventsFile(join(dir, "events.jsonl")).filter(
+    (e) => e.kind === "warning" && (e as { code?: string }).code === code,
+  ) as unknown as { message: string }[];
 }
 
 describe("the mini agent plays glide through a Chat Completions server", () => {
@@ -52,11 +67,14 @@ describe("the mini agent plays glide through a Chat Completions server", () => {
 
       const events = readEventsFile(run.session.paths.events);
       expect((events.find((e) => e.kind === "run-start") as { sandbox?: string }).sandbox).toBe(SANDBOX);
-      const replies = events.filter((e) => e.kind === "agent-reply") as unknown as { toolCalls: number; tokens: { input: number; cached: number; output: number } }[];
+      const replies = events.filter((e) => e.kind === "agent-reply") as unknown as {
+        toolCalls: number;
+        tokens: { input: number; cached: number; output: number };
+      }[];
       expect(replies.map((r) => r.toolCalls)).toEqual([2, 2, 2]);
       for (const r of replies) expect(r.tokens).toEqual({ input: 4000, cached: 3000, output: 80 });
       const card = JSON.parse(readFileSync(run.session.paths.scorecard, "utf8")) as { billed_tokens: number };
-      expect(card.billed_tokens).toBeCloseTo((12000 - 9000) + 6 * 240 + 0.1 * 9000, 6);
+      expect(card.billed_tokens).toBeCloseTo(12000 - 9000 + 6 * 240 + 0.1 * 9000, 6);
 
       // What the model saw: the instructions in the system message, grep's count as the tool's answer (the
       // sections synced before the call), and from turn 2 on the earlier turns in the same conversation.
@@ -156,7 +174,10 @@ describe("the mini agent plays glide through a Chat Completions server", () => {
   }, 60_000);
 
   test("long output is cut in the middle and the cut is said", async () => {
-    const server = startChatServer([{ commands: ["cat logs.txt logs.txt logs.txt logs.txt logs.txt logs.txt"] }, ...turnScript(1).slice(1)]);
+    const server = startChatServer([
+      { commands: ["cat logs.txt logs.txt logs.txt logs.txt logs.txt logs.txt"] },
+      ...turnScript(1).slice(1),
+    ]);
     try {
       await withEnv(KEY, () => play(mini(server.baseUrl, { maxActions: 1 })));
       const out = messages(server.requests[1]!).at(-1)!.content!;
@@ -169,9 +190,14 @@ describe("the mini agent plays glide through a Chat Completions server", () => {
   }, 60_000);
 
   test("the API key (and any other credential) is not in the commands' environment", async () => {
-    const server = startChatServer([{ commands: ["env | grep -c -e scripted-key -e other-secret; echo end"] }, ...turnScript(1).slice(1)]);
+    const server = startChatServer([
+      { commands: ["env | grep -c -e scripted-key -e other-secret; echo end"] },
+      ...turnScript(1).slice(1),
+    ]);
     try {
-      await withEnv({ ...KEY, ANTHROPIC_API_KEY: "other-secret", MY_TOKEN: "other-secret" }, () => play(mini(server.baseUrl, { maxActions: 1 })));
+      await withEnv({ ...KEY, ANTHROPIC_API_KEY: "other-secret", MY_TOKEN: "other-secret" }, () =>
+        play(mini(server.baseUrl, { maxActions: 1 })),
+      );
       expect(messages(server.requests[1]!).at(-1)!.content).toBe("exit status 0\n0\nend");
     } finally {
       server.stop();
@@ -187,7 +213,9 @@ describe("the mini agent on bad input", () => {
     expect(e.fix).toContain("export PROLONG_TEST_NO_SUCH_KEY=");
     expect(newConfig({ ...mini("localhost:8080") }).isErr()).toBe(true);
     const noModel = newConfig({ game: "glide", agent: "mini" })._unsafeUnwrap();
-    expect((await withEnv(KEY, () => startRun(noModel, { runsRoot: tempRoot(), stamp: "t" })))._unsafeUnwrapErr().message).toContain("--agent mini needs --model");
+    expect(
+      (await withEnv(KEY, () => startRun(noModel, { runsRoot: tempRoot(), stamp: "t" })))._unsafeUnwrapErr().message,
+    ).toContain("--agent mini needs --model");
   });
 
   test("an unreachable server: the run ends with the reason naming --base-url, and stays resumable", async () => {
@@ -223,7 +251,13 @@ describe("the mini agent on bad input", () => {
   }, 60_000);
 
   test("tool calls with invalid JSON arguments: the model is told; three in a row fail the call naming --tool-format text, its tokens still counted", async () => {
-    const server = startChatServer([{ badArguments: "{not json" }, ...turnScript(1), { badArguments: "{" }, { badArguments: "[" }, { badArguments: '{"cmd": 1}' }]);
+    const server = startChatServer([
+      { badArguments: "{not json" },
+      ...turnScript(1),
+      { badArguments: "{" },
+      { badArguments: "[" },
+      { badArguments: '{"cmd": 1}' },
+    ]);
     try {
       const run = await withEnv(KEY, () => play(mini(server.baseUrl, { maxActions: 2 })));
       const told = messages(server.requests[1]!).at(-1)!;
@@ -235,7 +269,11 @@ describe("the mini agent on bad input", () => {
       expect(run.end.detail).toContain("--tool-format text");
       expect(warnings(run.session.paths.dir, "api-tool-args")[0]!.message).toContain("unusable arguments");
       // The failed call's three replies still count: 1 bad + 2 good replies in turn 1, 3 bad in turn 2.
-      expect(run.session.tally.tokens).toEqual({ input: 100 + 2 * 2000 + 3 * 100, cached: 2 * 1500, output: 10 + 2 * 40 + 3 * 10 });
+      expect(run.session.tally.tokens).toEqual({
+        input: 100 + 2 * 2000 + 3 * 100,
+        cached: 2 * 1500,
+        output: 10 + 2 * 40 + 3 * 10,
+      });
     } finally {
       server.stop();
     }

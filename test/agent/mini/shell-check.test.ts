@@ -29,16 +29,42 @@ describe("the tool ladder", () => {
 
   test("Claude Code: the tools offered and the tools allowed, per level", () => {
     expect(claudeToolArgs(READ)).toEqual(["--tools", "Read,Write", "--allowedTools", "Read,Edit(./actions.json)"]);
-    expect(claudeToolArgs(GREP)).toEqual(["--tools", "Read,Write,Grep,Glob", "--allowedTools", "Read,Edit(./actions.json),Grep,Glob"]);
-    expect(claudeToolArgs(PY)).toEqual(["--tools", "Read,Write,Grep,Glob,Bash,Edit", "--allowedTools", "Read,Write,Edit,Grep,Glob,Bash(python3:*),Bash(python:*)"]);
-    expect(claudeToolArgs(PY_NW)).toEqual(["--tools", "Read,Write,Grep,Glob,Bash", "--allowedTools", "Read,Edit(./actions.json),Grep,Glob,Bash(python3:*),Bash(python:*)"]);
-    expect(claudeToolArgs(ALL)).toEqual(["--tools", "Read,Write,Grep,Glob,Bash,Edit", "--allowedTools", "Read,Write,Edit,Grep,Glob,Bash"]);
-    expect(claudeToolArgs(ALL_NW)).toEqual(["--tools", "Read,Write,Grep,Glob,Bash,Edit", "--allowedTools", "Read,Edit(./actions.json),Grep,Glob,Bash"]);
+    expect(claudeToolArgs(GREP)).toEqual([
+      "--tools",
+      "Read,Write,Grep,Glob",
+      "--allowedTools",
+      "Read,Edit(./actions.json),Grep,Glob",
+    ]);
+    expect(claudeToolArgs(PY)).toEqual([
+      "--tools",
+      "Read,Write,Grep,Glob,Bash,Edit",
+      "--allowedTools",
+      "Read,Write,Edit,Grep,Glob,Bash(python3:*),Bash(python:*)",
+    ]);
+    expect(claudeToolArgs(PY_NW)).toEqual([
+      "--tools",
+      "Read,Write,Grep,Glob,Bash",
+      "--allowedTools",
+      "Read,Edit(./actions.json),Grep,Glob,Bash(python3:*),Bash(python:*)",
+    ]);
+    expect(claudeToolArgs(ALL)).toEqual([
+      "--tools",
+      "Read,Write,Grep,Glob,Bash,Edit",
+      "--allowedTools",
+      "Read,Write,Edit,Grep,Glob,Bash",
+    ]);
+    expect(claudeToolArgs(ALL_NW)).toEqual([
+      "--tools",
+      "Read,Write,Grep,Glob,Bash,Edit",
+      "--allowedTools",
+      "Read,Edit(./actions.json),Grep,Glob,Bash",
+    ]);
   });
 
   test("Codex: only level all without --no-write can be enforced; the others are refused with the reason", () => {
     expect(codexToolArgs(ALL)._unsafeUnwrap()).toEqual([]);
-    for (const p of [READ, GREP, PY, ALL_NW]) expect(codexToolArgs(p)._unsafeUnwrapErr().message).toContain("cannot be enforced for Codex");
+    for (const p of [READ, GREP, PY, ALL_NW])
+      expect(codexToolArgs(p)._unsafeUnwrapErr().message).toContain("cannot be enforced for Codex");
   });
 });
 
@@ -51,10 +77,11 @@ describe("checkCommand", () => {
       `echo '{"actions": ["ACTION1"]}' > actions.json`,
       `printf '%s' '{"actions":[]}' >actions.json 2>/dev/null`,
       "tail -5 < logs.txt 2>&1",
-      "cat > actions.json <<'EOF'\n{\"actions\": [\"ACTION2\"], \"x\": \"$HOME\"}\nEOF",
+      'cat > actions.json <<\'EOF\'\n{"actions": ["ACTION2"], "x": "$HOME"}\nEOF',
       "cat logs.txt # a comment with $(danger)",
-      "echo \"quoted ; | && stays one word\"",
-    ]) expect([cmd, allowed(cmd, READ)]).toEqual([cmd, true]);
+      'echo "quoted ; | && stays one word"',
+    ])
+      expect([cmd, allowed(cmd, READ)]).toEqual([cmd, true]);
   });
 
   test("read: other programs, other write targets and every construct the check cannot follow are refused", () => {
@@ -67,7 +94,7 @@ describe("checkCommand", () => {
       ["echo $(rm -rf /)", "$ expansion"],
       ["echo `id`", "command substitution"],
       ["cat $HOME/.bashrc", "$ expansion"],
-      ["cat \"${X}\"", "$ expansion"],
+      ['cat "${X}"', "$ expansion"],
       ["(cat logs.txt)", "subshells"],
       ["{ cat logs.txt; }", "shell keyword {"],
       ["for f in *; do cat $f; done", "shell keyword for"],
@@ -103,7 +130,7 @@ describe("checkCommand", () => {
     expect(allowed("grep -c '^Action ' logs.txt | head -1", GREP)).toBe(true);
     expect(allowed("egrep 'Level [0-9]+' logs.txt", GREP)).toBe(true);
     expect(allowed("python3 -c 'print(1)'", GREP)).toBe(false);
-    expect(allowed("python3 -c 'open(\"notes.txt\",\"w\")'", PY)).toBe(true);
+    expect(allowed('python3 -c \'open("notes.txt","w")\'', PY)).toBe(true);
     expect(allowed("python3 parse.py > summary.txt", PY)).toBe(true);
     expect(reason("python3 parse.py > summary.txt", PY_NW)).toContain("writing to summary.txt is not allowed");
     expect(allowed("python3 parse.py > actions.json", PY_NW)).toBe(true);
@@ -124,6 +151,12 @@ describe("checkCommand", () => {
 
   test("the tokenizer splits at operators and keeps fd numbers with their redirections", () => {
     const t = tokenize("grep -c x logs.txt 2>/dev/null || echo 0; cat a | wc -l && echo done");
-    expect(t.ok && t.commands.map((c) => c.words.map((w) => w.text).join(" "))).toEqual(["grep -c x logs.txt", "echo 0", "cat a", "wc -l", "echo done"]);
+    expect(t.ok && t.commands.map((c) => c.words.map((w) => w.text).join(" "))).toEqual([
+      "grep -c x logs.txt",
+      "echo 0",
+      "cat a",
+      "wc -l",
+      "echo done",
+    ]);
   });
 });

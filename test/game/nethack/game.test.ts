@@ -5,7 +5,20 @@ import { action, gameRoot, NO_NETHACK, play, startGame } from "./helpers.ts";
 import { NethackGame } from "../../../src/game/nethack/game.ts";
 import { DEFAULT_CHARACTER } from "../../../src/game/nethack/character.ts";
 
-const WALK = ["far west", "far south", "far east", "far north", "search", "northeast", "southwest", "inventory", "esc", "far southeast", "wait", "far northwest"];
+const WALK = [
+  "far west",
+  "far south",
+  "far east",
+  "far north",
+  "search",
+  "northeast",
+  "southwest",
+  "inventory",
+  "esc",
+  "far southeast",
+  "wait",
+  "far northwest",
+];
 
 describe.skipIf(NO_NETHACK)(`the real game${NO_NETHACK ? " (skipped: NetHack not installed)" : ""}`, () => {
   test("a seed replays key for key: the same actions give the same screens; another seed gives another game", async () => {
@@ -27,13 +40,15 @@ describe.skipIf(NO_NETHACK)(`the real game${NO_NETHACK ? " (skipped: NetHack not
     const games = await Promise.all([1, 2, 3, 4].map((k) => startGame(k, join(root, `g${k}`))));
     try {
       await Promise.all(games.map((g) => play(g, WALK.slice(0, 6))));
-      const opened = games.map((g) => readdirSync(`/proc/${g.pid}/fd`).map((fd) => {
-        try {
-          return readlinkSync(`/proc/${g.pid}/fd/${fd}`);
-        } catch {
-          return "";
-        }
-      }));
+      const opened = games.map((g) =>
+        readdirSync(`/proc/${g.pid}/fd`).map((fd) => {
+          try {
+            return readlinkSync(`/proc/${g.pid}/fd/${fd}`);
+          } catch {
+            return "";
+          }
+        }),
+      );
       games.forEach((g, k) => {
         const own = join(root, `g${k + 1}`);
         expect(readlinkSync(`/proc/${g.pid}/cwd`)).toBe(own);
@@ -50,7 +65,12 @@ describe.skipIf(NO_NETHACK)(`the real game${NO_NETHACK ? " (skipped: NetHack not
   });
 
   test("a prompt nobody answers is escaped after a bounded number of actions, and said so", async () => {
-    const started = await NethackGame.start({ folder: join(gameRoot(), "game"), seed: 5, character: DEFAULT_CHARACTER, stuckAfter: 3 });
+    const started = await NethackGame.start({
+      folder: join(gameRoot(), "game"),
+      seed: 5,
+      character: DEFAULT_CHARACTER,
+      stuckAfter: 3,
+    });
     const game = started._unsafeUnwrap().game;
     try {
       // 'x' swaps weapons: "b - a +0 dagger (weapon in hand).--More--", which 'x' does not dismiss.

@@ -7,7 +7,9 @@ import { parseActions } from "../../../src/agent/actions.ts";
 import { progressionAt, progressionScore, PROGRESSION_SOURCE } from "../../../src/game/nethack/progression.ts";
 import { appendNethackSection, parseNethackSection, type NethackSection } from "../../../src/game/nethack/section.ts";
 
-const BOARD = Array.from({ length: 23 }, (_, y) => (y === 5 ? "      |..@..|" : y === 21 ? "Agent the Stripling St:18 Dx:12 Co:18 In:10 Wi:11 Ch:9 Neutral" : ""));
+const BOARD = Array.from({ length: 23 }, (_, y) =>
+  y === 5 ? "      |..@..|" : y === 21 ? "Agent the Stripling St:18 Dx:12 Co:18 In:10 Wi:11 Ch:9 Neutral" : "",
+);
 
 describe("named actions", () => {
   test("BALROG's names map to keys; case, '_' and '-' do not matter; letters, digits and counts pass", () => {

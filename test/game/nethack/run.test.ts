@@ -46,7 +46,10 @@ describe.skipIf(NO_NETHACK)(`NetHack runs${NO_NETHACK ? " (skipped: NetHack not 
     else expect(deaths).toEqual([]);
 
     // view: each step's screen as text, its status and HP over time, the death.
-    const replay = buildReplay(loadLog(run.session.paths.log)._unsafeUnwrap(), openViewSource(run.session.paths.dir)._unsafeUnwrap());
+    const replay = buildReplay(
+      loadLog(run.session.paths.log)._unsafeUnwrap(),
+      openViewSource(run.session.paths.dir)._unsafeUnwrap(),
+    );
     expect(replay.steps.length).toBe(all.length);
     expect(replay.warnings).toEqual([]);
     expect(replay.steps.every((s) => s.screen !== undefined)).toBe(true);
@@ -81,7 +84,10 @@ describe.skipIf(NO_NETHACK)(`NetHack runs${NO_NETHACK ? " (skipped: NetHack not 
     const whole = await playGame({ game: "nethack", env: "nethack", seed: 2, maxActions: 150 });
 
     const root = tempRoot();
-    const child = Bun.spawn(["bun", join(ROOT, "src/main.ts"), "play", ...flags, "--json", "--runs-dir", root], { stdout: "pipe", stderr: "ignore" });
+    const child = Bun.spawn(["bun", join(ROOT, "src/main.ts"), "play", ...flags, "--json", "--runs-dir", root], {
+      stdout: "pipe",
+      stderr: "ignore",
+    });
     const reader = child.stdout.getReader();
     let text = "";
     // The child's events on stdout say how far it is; it is killed once 60 actions are in the log.
@@ -108,7 +114,14 @@ describe.skipIf(NO_NETHACK)(`NetHack runs${NO_NETHACK ? " (skipped: NetHack not 
       const a = resumed.split("\n");
       const b = whole.master.split("\n");
       const at = a.findIndex((l, i) => l !== b[i]);
-      console.log("FIRST DIFF at line", at, "\n", a.slice(Math.max(0, at - 40), at + 3).join("\n"), "\n----\n", b.slice(at - 3, at + 3).join("\n"));
+      console.log(
+        "FIRST DIFF at line",
+        at,
+        "\n",
+        a.slice(Math.max(0, at - 40), at + 3).join("\n"),
+        "\n----\n",
+        b.slice(at - 3, at + 3).join("\n"),
+      );
     }
     expect(resumed).toBe(whole.master);
   }, 180_000);

@@ -9,7 +9,24 @@ describe("status parser", () => {
       "Agent the Stripling            St:18/50 Dx:12 Co:18 In:10 Wi:11 Ch:9 Neutral",
       "Dlvl:3 $:42 HP:0(16) Pw:2(7) AC:-1 Xp:4/61 T:1203 Hungry Burdened Conf Blind",
     );
-    expect(s).toMatchObject({ title: "Agent the Stripling", strength: "18/50", dlvl: 3, gold: 42, hp: 0, hpMax: 16, pw: 2, pwMax: 7, ac: -1, xl: 4, exp: 61, turn: 1203, hunger: "Hungry", encumbrance: "Burdened", conditions: ["Conf", "Blind"], alignment: "Neutral" });
+    expect(s).toMatchObject({
+      title: "Agent the Stripling",
+      strength: "18/50",
+      dlvl: 3,
+      gold: 42,
+      hp: 0,
+      hpMax: 16,
+      pw: 2,
+      pwMax: 7,
+      ac: -1,
+      xl: 4,
+      exp: 61,
+      turn: 1203,
+      hunger: "Hungry",
+      encumbrance: "Burdened",
+      conditions: ["Conf", "Blind"],
+      alignment: "Neutral",
+    });
   });
 
   test("a screen without status lines (a full-screen menu) gives undefined", () => {
@@ -18,7 +35,10 @@ describe("status parser", () => {
   });
 
   test("places without a number and polymorphed hit dice", () => {
-    const s = parseStatus("Agent the Stripling St:18 Dx:12 Co:18 In:10 Wi:11 Ch:9 Lawful", "Astral Plane $:0 HP:5(9) Pw:0(0) AC:3 HD:2 T:90");
+    const s = parseStatus(
+      "Agent the Stripling St:18 Dx:12 Co:18 In:10 Wi:11 Ch:9 Lawful",
+      "Astral Plane $:0 HP:5(9) Pw:0(0) AC:3 HD:2 T:90",
+    );
     expect(s).toMatchObject({ place: "Astral Plane", dlvl: 0, xl: 2, exp: 0, turn: 90 });
   });
 });
@@ -63,7 +83,8 @@ describe.skipIf(NO_NETHACK)(`status and screens of the real game${NO_NETHACK ? "
       expect(q._unsafeUnwrap().observation.screen.rows[0]).toContain("Really quit?");
       const end = (await game.step(action("y")))._unsafeUnwrap().observation;
       let last = end;
-      for (let i = 0; i < 5 && last.ended === undefined; i++) last = (await game.step(action("more")))._unsafeUnwrap().observation;
+      for (let i = 0; i < 5 && last.ended === undefined; i++)
+        last = (await game.step(action("more")))._unsafeUnwrap().observation;
       expect(last.ended).toBeDefined();
       expect(last.ended).toMatch(/^You quit in The Dungeons of Doom on dungeon level 1/);
     } finally {
