@@ -1,4 +1,4 @@
-// The typed wrapper over the Rust addon (native/). The ONLY file that loads it: the require below is
+// The typed wrapper over the Rust addon (native/), and the one file that reaches into native/. The ONLY file that loads it: the require below is
 // a string literal so `bun build --compile` embeds the addon in the single binary.
 //
 // CONTRACT (each function has a pure-TS twin in test/oracle/ that the differential tests compare to):
@@ -86,6 +86,12 @@ interface Addon {
 }
 
 // Implementation below is written by the native work (see native/README.md).
+
+// The NetHack seeding library (native/nethack-seed/seed.c, built beside the addon by build-native), imported
+// as a file so `bun build --compile` embeds it; here because this is the one file that reaches into native/.
+import nethackSeedLibrary from "../native/nethack-seed.so" with { type: "file" };
+/** Where the seeding library's bytes are (inside the single binary, a path its file system serves). */
+export const NETHACK_SEED_LIBRARY: string = nethackSeedLibrary;
 
 const BUILD_HINT = "run `npm run build:native` (needs cargo: apt-get install cargo, or rustup)";
 

@@ -2,17 +2,38 @@
 // the game binary it needs. The library is imported as a file so `bun build --compile` embeds it in the
 // single binary; the dynamic loader needs a real path, so both land in a per-user cache directory, written
 // by temp + rename and reused while their bytes are the same.
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../../errors.ts";
-import shimFile from "../../../native/nethack-seed.so" with { type: "file" };
+import { NETHACK_SEED_LIBRARY as shimFile } from "../../native.ts";
 
+/**
+ * The per-user cache folder. What lands here is preloaded into the game, so a folder another user made first
+ * in a shared /tmp (or a symlink planted there) would let them run code as this user: it must be a real
+ * directory of ours that nobody else can write. Throws; both callers turn it into an error value.
+ */
 function cacheDir(): string {
   const uid = typeof process.getuid === "function" ? process.getuid() : 0;
   const dir = join(process.env.PROLONG_CACHE_DIR ?? tmpdir(), `prolong-nethack-${uid}`);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const st = lstatSync(dir);
+  if (!st.isDirectory() || st.uid !== uid || (st.mode & 0o022) !== 0) {
+    throw new Error(
+      `${dir} is not a private directory of this user (a symlink, another owner, or writable by others); remove it`,
+    );
+  }
   return dir;
 }
 
