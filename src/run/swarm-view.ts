@@ -1,7 +1,15 @@
 // What people see of a swarm: on a terminal, one live line per running run under a counts line, redrawn in
 // place (at most 10 times a second), with each finished run printed once above it; elsewhere, one line per
-// finished run. Then the overall summary: every run's end, levels, actions, RHAE and time.
+// finished run. Then the overall summary: every run's end, levels, actions, score and time. The score is named
+// by what it measures (RHAE for grid games, progression % for NetHack).
+import { configMetric, metricLabel } from "../score/scorecard.ts";
 import type { RunStatus } from "./swarm.ts";
+
+/** The score column's name for these runs: the metric's, or "score" when a swarm mixes metrics. */
+function scoreName(runs: readonly RunStatus[]): string {
+  const names = new Set(runs.map((s) => metricLabel(configMetric(s.run.config))));
+  return names.size === 1 ? [...names][0]! : "score";
+}
 
 export interface SwarmView {
   update(changed: readonly RunStatus[]): void;
@@ -13,7 +21,7 @@ export function finishedLine(s: RunStatus): string {
   if (s.state === "failed" && s.end === undefined)
     return `${s.run.name}: failed (exit ${s.exitCode ?? "?"}) ${lastLine(s.stderrTail)}`;
   const levels = s.levelsCompleted !== undefined ? `${s.levelsCompleted}/${s.winLevels ?? "?"} levels` : `score ${s.score}`;
-  return `${s.run.name}: ${s.end ?? s.state}, ${levels}, ${s.action} actions, RHAE ${(s.rhae ?? 0).toFixed(2)}, ${secs}s`;
+  return `${s.run.name}: ${s.end ?? s.state}, ${levels}, ${s.action} actions, ${scoreName([s])} ${(s.rhae ?? 0).toFixed(2)}, ${secs}s`;
 }
 
 function lastLine(text: string): string {
@@ -86,7 +94,7 @@ export function swarmView(
 
 /** The overall summary, a line per run and the totals. */
 export function swarmSummary(runs: readonly RunStatus[], root: string): string {
-  const head = ["run", "seed", "end", "levels", "actions", "RHAE", "time"];
+  const head = ["run", "seed", "end", "levels", "actions", scoreName(runs), "time"];
   const rows = runs.map((s) => [
     s.run.name,
     String(s.run.config.seed),

@@ -175,8 +175,13 @@ export interface ScorecardInput {
   readonly wallMs: number;
 }
 
+/** The metric a run is scored by, from its settings: NetHack runs by BALROG progression, grid games by RHAE. */
+export function configMetric(config: Pick<ScorecardInput["config"], "env">): ScoreMetric {
+  return config.env === "nethack" ? "progression" : "rhae";
+}
+
 export function buildScorecard(i: ScorecardInput): Scorecard {
-  const metric = i.config.env === "nethack" ? "progression" : "rhae";
+  const metric = configMetric(i.config);
   const episodes = scoreEpisodes(i.baselines, i.episodes, metric);
   const best = bestEpisode(episodes);
   return {
