@@ -116,6 +116,13 @@ export function buildReplay(log: LoadedLog, source: ViewSource): Replay {
   const store = new BoardStore();
   const plans: string[] = [];
   const planIds = new Map<string, number>();
+  /** A plan's number in `plans`: each distinct plan text is stored once, however many steps share it. */
+  const planId = (p: string): number => {
+    const known = planIds.get(p);
+    if (known !== undefined) return known;
+    planIds.set(p, plans.length);
+    return plans.push(p) - 1;
+  };
   const steps: ReplayStep[] = [];
   const warnings = [...source.warnings];
   let skipped = 0;
@@ -128,14 +135,7 @@ export function buildReplay(log: LoadedLog, source: ViewSource): Replay {
     let episode: string | null = null;
     const nethack = r.section ? null : parseNethackSection(r.text, parseHeader);
     if (nethack !== null && typeof nethack !== "string") {
-      const p = nethack.plan;
-      if (p !== undefined) {
-        plan = planIds.get(p) ?? plans.length;
-        if (plan === plans.length) {
-          plans.push(p);
-          planIds.set(p, plan);
-        }
-      }
+      if (nethack.plan !== undefined) plan = planId(nethack.plan);
       steps.push({
         section: i,
         kind: r.kind,
@@ -164,14 +164,7 @@ export function buildReplay(log: LoadedLog, source: ViewSource): Replay {
     if (r.section) {
       for (const f of r.section.frames) store.add(f);
       store.add(r.section.board);
-      const p = r.section.plan;
-      if (p !== undefined) {
-        plan = planIds.get(p) ?? plans.length;
-        if (plan === plans.length) {
-          plans.push(p);
-          planIds.set(p, plan);
-        }
-      }
+      if (r.section.plan !== undefined) plan = planId(r.section.plan);
       const a = r.section.toolCall;
       if (a) {
         toolCall = formatToolCall(a);
