@@ -6,7 +6,7 @@ import path from "node:path";
 import { formatError } from "../errors.ts";
 import { logPathOf } from "../inspect/cli-support.ts";
 import { loadLog } from "../log/load.ts";
-import { checkAgainstPlan, planCheckMarkdown } from "../plan/check.ts";
+import { checkAgainstPlan, PLAN_INCOMPLETE_EXIT, planCheckMarkdown, planComplete } from "../plan/check.ts";
 import { readPlan } from "../plan/plan.ts";
 import { buildReport } from "../report/data.ts";
 import { reportFigures, type Figure } from "../report/figures.ts";
@@ -42,13 +42,16 @@ The page embeds its data as JSON (<script id="report-data">); every mark in a fi
   --svg DIR           also write each figure as DIR/<figure>.svg
   --png DIR           also write each figure as DIR/<figure>.png (2x), rendered by Chromium (PROLONG_CHROMIUM,
                       or chromium on PATH: apt-get install chromium)
+  --png-timeout SECS  how long Chromium may take over one figure before it is stopped and the report fails
+                      (default 60)
   --title TEXT        the page's heading (default "prolong report")
   --seed N, --resamples N   bootstrap seed and resamples (as for score)
   --plan FILE         only the runs of a plan, checked as \`prolong score DIR --plan plan.json\` does (problems printed)
   --json              print the report's data (the embedded JSON) instead of a sentence
 
 exit status: 0 when the page was written, 1 when no run could be scored, 2 on bad options or runs that
-cannot be pooled.`;
+cannot be pooled; with --plan, 3 when the page was written but the plan is not complete (a job missing or
+unfinished).`;
 
 const flags = {
   out: flag.text({ short: "o" }),
@@ -56,6 +59,7 @@ const flags = {
   views: flag.bool(),
   svg: flag.text(),
   png: flag.text(),
+  "png-timeout": flag.int(1, 86_400),
   title: flag.text(),
   seed: flag.int(0, 2 ** 32 - 1),
   resamples: flag.int(1, 10_000_000),
@@ -87,8 +91,12 @@ export function findChromium(): string | null {
   return Bun.which("chromium") ?? Bun.which("chromium-browser") ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : null);
 }
 
+/** Seconds Chromium may spend on one figure: a browser that hangs (a broken GPU stack, a locked profile)
+ * must end the report with an error, not hold the user's terminal forever. */
+const PNG_TIMEOUT_S = 60;
+
 /** Each figure's SVG screenshotted by headless Chromium at twice its size; errors name the figure. */
-function writePngs(figures: readonly Figure[], dir: string, chromium: string): string | null {
+function writePngs(figures: readonly Figure[], dir: string, chromium: string, timeoutS: number): string | null {
   const work = mkdtempSync(path.join(tmpdir(), "prolong-report-png-"));
   try {
     for (const f of figures) {
@@ -114,8 +122,10 @@ function writePngs(figures: readonly Figure[], dir: string, chromium: string): s
           `--screenshot=${out}`,
           `file://${svgFile}`,
         ],
-        { stdout: "pipe", stderr: "pipe" },
+        { stdout: "pipe", stderr: "pipe", timeout: timeoutS * 1000, killSignal: "SIGTERM" },
       );
+      if (p.exitedDueToTimeout)
+        return `${f.id}: chromium did not finish within ${timeoutS} s and was stopped (raise it with --png-timeout)`;
       if (p.exitCode !== 0 || !existsSync(out))
         return `${f.id}: chromium exited ${p.exitCode}: ${p.stderr.toString().trim().split("\n").slice(-2).join(" ")}`;
     }
@@ -153,6 +163,7 @@ export const reportCommand: Command = {
       level: BOOTSTRAP_DEFAULTS.level,
     };
     let found = findRuns(parsed.positionals);
+    let complete = true;
     if (o.plan !== undefined) {
       const plan = readPlan(o.plan);
       if (plan.isErr()) {
@@ -161,6 +172,7 @@ export const reportCommand: Command = {
       }
       const c = checkAgainstPlan(found, plan.value);
       found = c.kept;
+      complete = planComplete(c.check);
       console.error(planCheckMarkdown(c.check, plan.value.jobs.length));
     }
     const data = buildReport(found, { boot, ...(budgets ? { budgets } : {}) });
@@ -184,7 +196,7 @@ export const reportCommand: Command = {
     }
     if (o.png !== undefined) {
       mkdirSync(o.png, { recursive: true });
-      const failed = writePngs(figures, o.png, chromium!);
+      const failed = writePngs(figures, o.png, chromium!, o["png-timeout"] ?? PNG_TIMEOUT_S);
       if (failed) {
         console.error(
           `prolong report: wrote ${out}, but a PNG failed: ${failed}\n  fix: use --svg, or check that ${chromium} runs headless`,
@@ -197,6 +209,6 @@ export const reportCommand: Command = {
       console.log(
         `wrote ${out}: ${d.arms.length} arm(s), ${d.runs.length} run(s), ${figures.length} figures${o.svg !== undefined ? `; SVGs in ${o.svg}` : ""}${o.png !== undefined ? `; PNGs in ${o.png}` : ""}`,
       );
-    return 0;
+    return complete ? 0 : PLAN_INCOMPLETE_EXIT;
   },
 };

@@ -3,7 +3,7 @@
 // budget; --compare A B sets two arms side by side at equal k.
 import { conflictText, groupArms, metricConflict, type ArmConflict } from "../score/arms.ts";
 import { formatError } from "../errors.ts";
-import { checkAgainstPlan, planCheckMarkdown, type PlanCheck } from "../plan/check.ts";
+import { checkAgainstPlan, PLAN_INCOMPLETE_EXIT, planCheckMarkdown, planComplete, type PlanCheck } from "../plan/check.ts";
 import { readPlan } from "../plan/plan.ts";
 import { collectRuns, scoreFound } from "../score/collect.ts";
 import { findRuns } from "../score/find-runs.ts";
@@ -46,7 +46,8 @@ A directory that is half-written, interrupted, edited or not prolong's is named 
                     the plan or differing from it are named; the rest are scored as one process would
 
 exit status: 0 when at least one run was scored, 1 when none could be, 2 on bad options or runs that
-cannot be pooled.`;
+cannot be pooled; with --plan, 3 when runs were scored but the plan is not complete (a job missing or
+unfinished).`;
 
 /** `--at 100,250,500` as budgets in the order given; a message for anything else. */
 export function parseBudgets(v: string | undefined): (number | null)[] | string {
@@ -233,6 +234,7 @@ export const scoreCommand: Command = {
       const skipped = skippedMarkdown(first.skipped);
       console.log([...blocks, skipped].filter(Boolean).join("\n\n"));
     }
-    return all.some((b) => b.runs.some((r) => r.status === "scored")) ? 0 : 1;
+    if (!all.some((b) => b.runs.some((r) => r.status === "scored"))) return 1;
+    return check && !planComplete(check.data) ? PLAN_INCOMPLETE_EXIT : 0;
   },
 };

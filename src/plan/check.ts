@@ -21,6 +21,16 @@ export interface PlanCheck {
   readonly unfinished: number;
 }
 
+/** Whether the runs complete the plan: every job present and finished. Duplicates, foreign runs and
+ * differing runs are named but do not make a plan incomplete (the first copy of each job is scored). */
+export function planComplete(c: PlanCheck): boolean {
+  return c.missing.length === 0 && c.unfinished === 0;
+}
+
+/** Exit status of `score --plan` / `report --plan` when runs were scored but the plan is not complete, so a
+ * script gathering a cluster's results can tell "done" from "scored what is there so far". */
+export const PLAN_INCOMPLETE_EXIT = 3;
+
 export function checkAgainstPlan(found: Collected, plan: Plan): { kept: Collected; check: PlanCheck } {
   const jobs = new Map(plan.jobs.map((j) => [j.id, j]));
   const fingerprints = new Map(plan.arms.map((a) => [a.name, a.fingerprint]));

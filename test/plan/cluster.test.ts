@@ -131,9 +131,9 @@ const viaParallel = hasParallel
     )
   : null;
 
-function scoreJson(dir: string) {
+function scoreJson(dir: string, exitCode = 0) {
   const r = prolong(["score", dir, "--plan", planFile, "--json"]);
-  expect(r.code).toBe(0);
+  expect(r.code).toBe(exitCode);
   return JSON.parse(r.out) as {
     arms: unknown[];
     runs: { dir: string; wallMs: number | null; agentCalls: number | null }[];
@@ -211,15 +211,29 @@ describe("a plan on a cluster", () => {
     expect(s).toMatchObject({ jobs: 36, ran: 0, resumed: 0, alreadyComplete: 36, elsewhere: 0 });
   });
 
-  test("gathered from two machines: a copied job is named as duplicated, a missing one as missing", () => {
+  test("gathered from two machines: a copied job is named as duplicated, a missing one as missing; exit status 3", () => {
     const gathered = path.join(work, "gathered");
     cpSync(one, path.join(gathered, "machine-a"), { recursive: true });
     cpSync(path.join(one, plan.jobs[0]!.dir), path.join(gathered, "machine-b", plan.jobs[0]!.dir), { recursive: true });
     Bun.spawnSync(["rm", "-rf", path.join(gathered, "machine-a", plan.jobs[1]!.dir)]);
-    const s = scoreJson(gathered);
+    const s = scoreJson(gathered, 3);
     expect(s.plan.missing).toEqual([{ job: plan.jobs[1]!.id, dir: plan.jobs[1]!.dir }]);
     expect(s.plan.duplicated).toHaveLength(1);
     expect(s.runs).toHaveLength(35);
+    const page = prolong(["report", gathered, "--plan", planFile, "-o", path.join(work, "gathered.html")]);
+    expect(page.code).toBe(3);
+    expect(page.err).toContain("1 missing");
+    expect(existsSync(path.join(work, "gathered.html"))).toBe(true);
+  });
+
+  test("a complete plan whose one job was copied twice exits 0: duplicates are named, the first scored", () => {
+    const twice = path.join(work, "twice");
+    cpSync(one, path.join(twice, "machine-a"), { recursive: true });
+    cpSync(path.join(one, plan.jobs[0]!.dir), path.join(twice, "machine-b", plan.jobs[0]!.dir), { recursive: true });
+    const s = scoreJson(twice, 0);
+    expect(s.plan.missing).toEqual([]);
+    expect(s.plan.duplicated).toHaveLength(1);
+    expect(s.runs).toHaveLength(36);
   });
 });
 

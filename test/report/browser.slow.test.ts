@@ -3,7 +3,7 @@
 // `prolong score --json`), nothing overflows a 1400x900 window, and a screenshot is left in the test output.
 // Skips with a printed reason when chromium or playwright-core is missing.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ReportData } from "../../src/report/data.ts";
@@ -48,8 +48,13 @@ const work = mkdtempSync(path.join(tmpdir(), "prolong-report-test-"));
 /** Where the screenshot is left for a person to look at. */
 const SHOTS = path.join(tmpdir(), "prolong-test-output");
 
-function prolong(args: string[]): { code: number; out: string; err: string } {
-  const p = Bun.spawnSync([process.execPath, MAIN, ...args], { stdout: "pipe", stderr: "pipe", cwd: work });
+function prolong(args: string[], env: Record<string, string> = {}): { code: number; out: string; err: string } {
+  const p = Bun.spawnSync([process.execPath, MAIN, ...args], {
+    stdout: "pipe",
+    stderr: "pipe",
+    cwd: work,
+    env: { ...process.env, ...env },
+  });
   return { code: p.exitCode ?? -1, out: p.stdout.toString(), err: p.stderr.toString() };
 }
 
@@ -124,6 +129,22 @@ test.skipIf(skipReason !== null)(
   },
   300_000,
 );
+
+test("--png-timeout: a browser that hangs is stopped, the figure named, the exit status 1, the page still written", () => {
+  const hang = path.join(work, "hanging-chromium");
+  writeFileSync(hang, "#!/bin/sh\nexec sleep 120\n", { mode: 0o755 });
+  const page = path.join(work, "hang.html");
+  const started = Date.now();
+  const r = prolong(["report", runs, "-o", page, "--png", path.join(work, "png-hang"), "--png-timeout", "1"], {
+    PROLONG_CHROMIUM: hang,
+  });
+  expect(r.code).toBe(1);
+  expect(r.err).toContain("score-vs-budget: chromium did not finish within 1 s and was stopped");
+  expect(r.err).toContain("--png-timeout");
+  expect(existsSync(page)).toBe(true);
+  // Stopped, not waited out: far below the script's 120 s (a bound, not a timing claim).
+  expect(Date.now() - started).toBeLessThan(60_000);
+});
 
 describe.skipIf(skipReason !== null)("prolong report in chromium", () => {
   let context: Context | null = null;
