@@ -6,11 +6,11 @@ import path from "node:path";
 import { formatError } from "../errors.ts";
 import { logPathOf } from "../inspect/cli-support.ts";
 import { loadLog } from "../log/load.ts";
-import { checkAgainstPlan, PLAN_INCOMPLETE_EXIT, planCheckMarkdown, planComplete } from "../plan/check.ts";
-import { readPlan } from "../plan/plan.ts";
+import { checkAgainstPlanFile, PLAN_INCOMPLETE_EXIT, planComplete } from "../plan/check.ts";
 import { buildReport } from "../report/data.ts";
 import { reportFigures, type Figure } from "../report/figures.ts";
 import { reportHtml } from "../report/html.ts";
+import { findChromium, HEADLESS_FLAGS } from "../report/chromium.ts";
 import { HEIGHT, WIDTH } from "../report/svg.ts";
 import { conflictText } from "../score/arms.ts";
 import { findRuns } from "../score/find-runs.ts";
@@ -84,13 +84,6 @@ function writeViews(paths: readonly string[]): string[] {
   return failed;
 }
 
-/** Chromium to render PNGs: $PROLONG_CHROMIUM, else chromium (or chromium-browser) on PATH, else Debian's. */
-export function findChromium(): string | null {
-  const env = process.env.PROLONG_CHROMIUM;
-  if (env) return existsSync(env) ? env : null;
-  return Bun.which("chromium") ?? Bun.which("chromium-browser") ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : null);
-}
-
 /** Seconds Chromium may spend on one figure: a browser that hangs (a broken GPU stack, a locked profile)
  * must end the report with an error, not hold the user's terminal forever. */
 const PNG_TIMEOUT_S = 60;
@@ -106,13 +99,7 @@ function writePngs(figures: readonly Figure[], dir: string, chromium: string, ti
       const p = Bun.spawnSync(
         [
           chromium,
-          "--headless",
-          "--no-sandbox",
-          "--disable-gpu",
-          "--no-first-run",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--disable-sync",
+          ...HEADLESS_FLAGS,
           "--hide-scrollbars",
           `--user-data-dir=${path.join(work, "profile")}`,
           "--force-device-scale-factor=2",
@@ -165,15 +152,14 @@ export const reportCommand: Command = {
     let found = findRuns(parsed.positionals);
     let complete = true;
     if (o.plan !== undefined) {
-      const plan = readPlan(o.plan);
-      if (plan.isErr()) {
-        console.error(formatError(plan.error));
+      const c = checkAgainstPlanFile(found, o.plan);
+      if (c.isErr()) {
+        console.error(formatError(c.error));
         return 2;
       }
-      const c = checkAgainstPlan(found, plan.value);
-      found = c.kept;
-      complete = planComplete(c.check);
-      console.error(planCheckMarkdown(c.check, plan.value.jobs.length));
+      found = c.value.kept;
+      complete = planComplete(c.value.check);
+      console.error(c.value.text);
     }
     const data = buildReport(found, { boot, ...(budgets ? { budgets } : {}) });
     if (data.isErr()) {

@@ -3,8 +3,7 @@
 // budget; --compare A B sets two arms side by side at equal k.
 import { conflictText, groupArms, metricConflict, type ArmConflict } from "../score/arms.ts";
 import { formatError } from "../errors.ts";
-import { checkAgainstPlan, PLAN_INCOMPLETE_EXIT, planCheckMarkdown, planComplete, type PlanCheck } from "../plan/check.ts";
-import { readPlan } from "../plan/plan.ts";
+import { checkAgainstPlanFile, PLAN_INCOMPLETE_EXIT, planComplete, type PlanCheck } from "../plan/check.ts";
 import { collectRuns, scoreFound } from "../score/collect.ts";
 import { findRuns } from "../score/find-runs.ts";
 import { armMarkdown, armsMarkdown, budgetsMarkdown, compareMarkdown, skippedMarkdown } from "../score/markdown.ts";
@@ -191,14 +190,13 @@ export const scoreCommand: Command = {
     let found = findRuns(paths);
     let check: { text: string; data: PlanCheck } | null = null;
     if (o.plan !== undefined) {
-      const plan = readPlan(o.plan);
-      if (plan.isErr()) {
-        console.error(formatError(plan.error));
+      const c = checkAgainstPlanFile(found, o.plan);
+      if (c.isErr()) {
+        console.error(formatError(c.error));
         return 2;
       }
-      const c = checkAgainstPlan(found, plan.value);
-      found = c.kept;
-      check = { text: planCheckMarkdown(c.check, plan.value.jobs.length), data: c.check };
+      found = c.value.kept;
+      check = { text: c.value.text, data: c.value.check };
     }
     const scored = scoreFound(found, at, boot);
     if (scored.isErr()) return refuse(scored.error);

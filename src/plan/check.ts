@@ -6,7 +6,9 @@ import { armOf } from "../config/arm.ts";
 import type { RunConfig } from "../config/run-config.ts";
 import type { Collected } from "../score/collect.ts";
 import type { SkippedRun } from "../score/find-runs.ts";
-import { sameConfig, type Job, type Plan } from "./plan.ts";
+import type { Result } from "neverthrow";
+import type { ProlongError } from "../errors.ts";
+import { readPlan, sameConfig, type Job, type Plan } from "./plan.ts";
 
 export interface PlanCheck {
   /** Jobs with no run directory at all. */
@@ -78,6 +80,17 @@ export function checkAgainstPlan(found: Collected, plan: Plan): { kept: Collecte
   const missing = plan.jobs.filter((j) => !seen.has(j.id)).map((j) => ({ job: j.id, dir: j.dir }));
   const duplicated = [...seen.entries()].filter(([, d]) => d.length > 1).map(([job, dirs]) => ({ job, dirs }));
   return { kept: { runs, skipped }, check: { missing, duplicated, foreign, mismatched, unfinished } };
+}
+
+/** `--plan FILE` of `score` and `report`: the plan read, the runs checked against it, the check as text. */
+export function checkAgainstPlanFile(
+  found: Collected,
+  planFile: string,
+): Result<{ kept: Collected; check: PlanCheck; text: string }, ProlongError> {
+  return readPlan(planFile).map((plan) => {
+    const c = checkAgainstPlan(found, plan);
+    return { ...c, text: planCheckMarkdown(c.check, plan.jobs.length) };
+  });
 }
 
 /** The check as Markdown lines for `score`'s output (empty when everything matches). */

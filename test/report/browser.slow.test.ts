@@ -8,17 +8,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ReportData } from "../../src/report/data.ts";
 import { playGame } from "../run/helpers.ts";
+import { browserSkipReason, launchBrowser, type BrowserContext } from "../browser.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
 
 declare const document: {
@@ -28,21 +19,10 @@ declare const document: {
   documentElement: { scrollWidth: number };
 };
 
-type Playwright = typeof import("playwright-core");
-let playwright: Playwright | null = null;
-try {
-  playwright = await import("playwright-core");
-} catch {
-  playwright = null;
-}
-const skipReason = !existsSync(CHROMIUM)
-  ? `${CHROMIUM} not found (apt-get install -y chromium)`
-  : playwright === null
-    ? "playwright-core is not installed (npm install -D playwright-core)"
-    : null;
+const skipReason = browserSkipReason;
 if (skipReason) console.log(`skipped: report browser test: ${skipReason}`);
 
-type Context = Awaited<ReturnType<Playwright["chromium"]["launchPersistentContext"]>>;
+type Context = BrowserContext;
 
 const work = mkdtempSync(path.join(tmpdir(), "prolong-report-test-"));
 /** Where the screenshot is left for a person to look at. */
@@ -149,12 +129,7 @@ test("--png-timeout: a browser that hangs is stopped, the figure named, the exit
 describe.skipIf(skipReason !== null)("prolong report in chromium", () => {
   let context: Context | null = null;
   beforeAll(async () => {
-    context = await playwright!.chromium.launchPersistentContext(mkdtempSync(path.join(work, "profile-")), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: FLAGS,
-      viewport: { width: 1400, height: 900 },
-    });
+    context = await launchBrowser(mkdtempSync(path.join(work, "profile-")), { width: 1400, height: 900 });
   });
   afterAll(async () => {
     await context?.close();

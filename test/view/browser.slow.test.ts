@@ -10,17 +10,8 @@ import type { Grid } from "../../src/game-model.ts";
 import { formatHeader, parseLog, type LogSection } from "../../src/log/format.ts";
 import { generateLog } from "../../src/bench/gen-log.ts";
 import { fixturesDir } from "../inspect/helpers.ts";
+import { browserSkipReason, launchBrowser, type BrowserContext, type BrowserPage } from "../browser.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
 
 // The few browser globals the page.evaluate callbacks use (they run in the page; tsconfig has no DOM lib).
@@ -40,22 +31,11 @@ interface ReplayState {
   boards: number;
 }
 
-type Playwright = typeof import("playwright-core");
-let playwright: Playwright | null = null;
-try {
-  playwright = await import("playwright-core");
-} catch {
-  playwright = null;
-}
-const skipReason = !existsSync(CHROMIUM)
-  ? `${CHROMIUM} not found (apt-get install -y chromium)`
-  : playwright === null
-    ? "playwright-core is not installed (npm install -D playwright-core)"
-    : null;
+const skipReason = browserSkipReason;
 if (skipReason) console.log(`skipped: browser test: ${skipReason}`);
 
-type Context = Awaited<ReturnType<Playwright["chromium"]["launchPersistentContext"]>>;
-type Page = Awaited<ReturnType<Context["newPage"]>>;
+type Context = BrowserContext;
+type Page = BrowserPage;
 
 const work = mkdtempSync(path.join(tmpdir(), "prolong-browser-test-"));
 let context: Context | null = null;
@@ -129,11 +109,7 @@ const state = (page: Page): Promise<ReplayState> => page.evaluate(() => window.p
 
 describe.skipIf(skipReason !== null)("prolong view in chromium", () => {
   beforeAll(async () => {
-    context = await playwright!.chromium.launchPersistentContext(mkdtempSync(path.join(work, "profile-")), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: FLAGS,
-    });
+    context = await launchBrowser(mkdtempSync(path.join(work, "profile-")));
   });
   afterAll(async () => {
     await context?.close();
