@@ -42,6 +42,18 @@
 // cellChanges(buf, table) — per section, the number of cells whose settled board differs from the
 //   previous section's settled board (the first section, and any whose board is missing or of another
 //   shape than the previous one, gives -1).
+//
+// sectionRowsText(buf) — the text table of `prolong log sections` as UTF-8 bytes: a header line
+//   ("#", "action", "level", "attempt", "score", "plan", "tool call", "frames", "changed", "offset") and a
+//   line per section, every line ending in '\n'. Cells: the index; the action ("N init" for kind initial,
+//   "?" for kind other); level, attempt and score ("-" when kind other or negative); "step/total" or "-";
+//   the tool call — for kind action the rest of the first line that starts "Tool Call: " right after a
+//   '\n' between the section start and its board start (the section end when it has no board), one final
+//   '\r' dropped, decoded as TextDecoder does (BOM dropped, bad bytes U+FFFD), else "(unreadable header)"
+//   for kind other and "-" otherwise; frames; cellChanges's count or "-" when negative; the start offset,
+//   " CUT" after it when complete is 0. Cells are joined by two spaces and padded to the column's widest
+//   cell, counted in UTF-16 units as JavaScript's .length: the tool call on its right, the others on their
+//   left. The sections are sectionIndex(buf)'s and the counts cellChanges's, found in the same scan.
 
 export interface SectionTable {
   readonly count: number;
@@ -83,6 +95,7 @@ interface Addon {
   cellChanges(buf: Uint8Array, table: SectionTable): Int32Array;
   lineCount(buf: Uint8Array, start?: number, end?: number): number;
   mapFile(path: string, limit?: number): Uint8Array | { kind: string; message: string };
+  sectionRowsText(buf: Uint8Array): Uint8Array;
 }
 
 // Implementation below is written by the native work (see native/README.md).
@@ -138,6 +151,11 @@ export function boardDiff(a: Uint8Array, b: Uint8Array): Int32Array {
 /** Per section, cells changed since the previous section's settled board (-1 where not comparable). */
 export function cellChanges(buf: Uint8Array, table: SectionTable): Int32Array {
   return addon.cellChanges(buf, table);
+}
+
+/** The text table of `prolong log sections`, as UTF-8 bytes ending in '\n' (see CONTRACT). */
+export function sectionRowsText(buf: Uint8Array): Uint8Array {
+  return addon.sectionRowsText(buf);
 }
 
 /** '\n' bytes in buf[start, end). */

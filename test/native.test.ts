@@ -4,16 +4,27 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { generateLog } from "../src/bench/gen-log.ts";
-import { blake3, boardDiff, cellChanges, prefixCheck, sectionIndex, xxh3_128, type SectionTable } from "../src/native.ts";
+import {
+  blake3,
+  boardDiff,
+  cellChanges,
+  prefixCheck,
+  sectionIndex,
+  sectionRowsText,
+  xxh3_128,
+  type SectionTable,
+} from "../src/native.ts";
 import { blake3Oracle } from "./oracle/blake3.ts";
 import { boardDiffOracle, cellChangesOracle } from "./oracle/diff.ts";
 import { prefixCheckOracle } from "./oracle/prefix.ts";
+import { sectionRowsTextOracle } from "./oracle/rows.ts";
 import { sectionIndexOracle } from "./oracle/sections.ts";
 import { xxh3_128Oracle } from "./oracle/xxh3.ts";
 
 const FIXTURES = path.resolve(import.meta.dir, "../..", "shared", "fixtures", "prolong-release");
 const SEP = "=".repeat(80);
 const enc = (s: string) => new TextEncoder().encode(s);
+const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Plain object of plain arrays, so a mismatch prints which field and section differ. */
 function plain(t: SectionTable): Record<string, number | number[]> {
@@ -42,6 +53,7 @@ function expectSameIndex(buf: Uint8Array): SectionTable {
   const native = sectionIndex(buf);
   expect(plain(native)).toEqual(plain(sectionIndexOracle(buf)));
   expect(Array.from(cellChanges(buf, native))).toEqual(Array.from(cellChangesOracle(buf, native)));
+  expect(utf8.decode(sectionRowsText(buf))).toBe(sectionRowsTextOracle(buf));
   return native;
 }
 
@@ -111,6 +123,7 @@ describe("edge cases", () => {
     "cut mid-board": `${SEP}\n${header}\n[POST-ACTION BOARD STATE]\n${board(64, 64)}\n${SEP}\n${header}\n[POST-ACTION BOARD STATE]\n${board(10, 64)}aaa`,
     "frames and settled": `${SEP}\n${header}\n[POST-ACTION BOARD STATE]\n[frame 1/2]\n${board(2, 2)}[frame 2/2]\n${board(2, 2, "b")}[settled]\n${board(2, 2, "c")}\n`,
     "multi-byte UTF-8 and brackets": `${SEP}\n${header}\n[PLAN]\nné ✓ 🧩 [x]\n[settled]\n[POST-ACTION BOARD STATE]\n${board(2, 2)}[a\n\n`,
+    "tool calls in other scripts, with a BOM, bad bytes and CR": `${SEP}\n${header}\nTool Call: ACTION6({"x": "né 🧩"})\r\n[settled]\n${board(2, 2)}\n${SEP}\n${header}\nTool Call: \ufeffACTION1({})\n${SEP}\n${header}\nTool Call: ACTION2(\u{1F9E9}\u00e9)\n${SEP}\n${header}\n Tool Call: not at a line start\nTool Call:\n${SEP}\nAction 9 | Level 1 | Attempt 1 | INITIAL STATE | Score: 0\nTool Call: ACTION3({})\n`,
     "bad headers": `${SEP}\nAction 1 | Level 1 | Attempt 1 | Score: 99999999999\n${SEP}\nAction 2 | Level 1 | Attempt 1 | Score: 3\n${SEP}\nAction x\n${SEP}\n${SEP}\n`,
   };
   for (const [name, text] of Object.entries(cases)) {
@@ -135,6 +148,21 @@ describe("edge cases", () => {
     const bad = sectionIndex(enc(cases["bad headers"]!));
     expect(Array.from(bad.kind)).toEqual([2, 1, 2, 2, 2]);
     expect(bad.score[1]).toBe(3);
+  });
+
+  test("sectionRowsText: ill-formed UTF-8 in a tool call is replaced as TextDecoder does", () => {
+    const pre = enc(`${SEP}\n${header}\nTool Call: A`);
+    const post = enc(`B\n[settled]\n${board(2, 2)}`);
+    for (const bad of [[0xff], [0xe2, 0x9c], [0xf0, 0x9f, 0xa7], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xef, 0xbb, 0xbf]]) {
+      const buf = new Uint8Array([...pre, ...bad, ...post]);
+      expectSameIndex(buf);
+    }
+  });
+
+  test("sectionRowsText: a table of 5,000 rows (written by two threads) = oracle", () => {
+    const one = (i: number) =>
+      `${SEP}\nAction ${i} | Level 1 | Attempt 1 | Plan Step ${i % 9}/9 | Score: 0\nTool Call: ACTION${i % 7}(${"é".repeat(i % 5)})\n[settled]\n${board(3, 3, i % 4 === 0 ? "b" : "a")}\n`;
+    expectSameIndex(enc(Array.from({ length: 5000 }, (_, i) => one(i)).join("")));
   });
 
   test("prefixCheck: equal, shorter, longer, different", () => {
@@ -186,6 +214,7 @@ describe("edge cases", () => {
       expect(() => blake3(v as unknown as Uint8Array)).toThrow(TypeError);
       expect(() => boardDiff(v as unknown as Uint8Array, enc("a"))).toThrow(TypeError);
       expect(() => cellChanges(v as unknown as Uint8Array, sectionIndex(enc("")))).toThrow(TypeError);
+      expect(() => sectionRowsText(v as unknown as Uint8Array)).toThrow(TypeError);
     }
     expect(() => xxh3_128(enc("abc"), "1" as unknown as number)).toThrow(TypeError);
     expect(() => cellChanges(enc(""), null as unknown as SectionTable)).toThrow(TypeError);

@@ -6,6 +6,7 @@
 
 pub mod diff;
 pub mod hash;
+pub mod listing;
 pub mod mapped;
 pub mod prefix;
 pub mod sections;

@@ -11,7 +11,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
 
 use crate::mapped::Mapped;
-use crate::{diff, hash, prefix, sections};
+use crate::{diff, hash, listing, prefix, sections};
 
 type Env = *mut c_void;
 type Value = *mut c_void;
@@ -342,6 +342,41 @@ fn cell_changes(env: Env, info: CallbackInfo) -> R<Value> {
     typed_array(env, TA_INT32, &diff::cell_changes(buf, &boards))
 }
 
+/// Called by the engine when the last reference to a buffer made by `owned_bytes` is gone: free it.
+unsafe extern "C" fn free_vec(_env: Env, _data: *mut c_void, hint: *mut c_void) {
+    // SAFETY: hint is the Box<Vec<u8>> leaked by owned_bytes, and the engine calls this once.
+    drop(unsafe { Box::from_raw(hint as *mut Vec<u8>) });
+}
+
+/// A Uint8Array over bytes Rust made, handed over without a copy (the engine frees them with the array).
+fn owned_bytes(env: Env, bytes: Vec<u8>) -> R<Value> {
+    if bytes.is_empty() {
+        return typed_array::<u8>(env, TA_UINT8, &[]);
+    }
+    let len = bytes.len();
+    let boxed = Box::into_raw(Box::new(bytes));
+    // SAFETY: boxed is a live Box<Vec<u8>>; its heap bytes stay put until free_vec drops it.
+    let data = unsafe { (*boxed).as_mut_ptr() } as *mut c_void;
+    let mut ab = ptr::null_mut();
+    // SAFETY: data points to len bytes owned by boxed, which the engine releases through free_vec.
+    let status = unsafe { napi_create_external_arraybuffer(env, data, len, free_vec, boxed as *mut c_void, &mut ab) };
+    if status != NAPI_OK {
+        // SAFETY: the engine did not take the bytes, so they are still ours to free.
+        drop(unsafe { Box::from_raw(boxed) });
+        return Err(Fail::Napi("napi_create_external_arraybuffer"));
+    }
+    let mut out = ptr::null_mut();
+    // SAFETY: ab is the external array buffer just created, len bytes long.
+    check(unsafe { napi_create_typedarray(env, TA_UINT8, len, ab, 0, &mut out) }, "napi_create_typedarray")?;
+    Ok(out)
+}
+
+fn section_rows_text(env: Env, info: CallbackInfo) -> R<Value> {
+    let [b] = args::<1>(env, info)?;
+    let text = listing::section_rows_text(bytes(env, b, "sectionRowsText(buf): buf")?);
+    owned_bytes(env, text)
+}
+
 fn throw(env: Env, fail: Fail) {
     let (kind, msg) = match fail {
         Fail::Type(m) => (0, m),
@@ -393,6 +428,7 @@ export! {
     "cellChanges" => cell_changes,
     "lineCount" => line_count,
     "mapFile" => map_file,
+    "sectionRowsText" => section_rows_text,
 }
 
 fn register(env: Env, exports: Value) -> R<Value> {

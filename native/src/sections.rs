@@ -8,6 +8,8 @@
 
 use memchr::memmem;
 
+use crate::diff::count_changes;
+
 pub const SEPARATOR_LEN: usize = 80;
 const SEPARATOR: [u8; SEPARATOR_LEN] = [b'='; SEPARATOR_LEN];
 
@@ -43,6 +45,10 @@ pub struct Section {
     /// Byte range of the settled board including its last line's '\n'; None when the section has none.
     pub board: Option<(usize, usize)>,
     pub complete: bool,
+    /// Only when the scan was asked for them (`section_index_with`), else -1 and None: cells changed since
+    /// the previous section's settled board (diff::cell_changes's count), and the tool call's byte range.
+    pub changed: i32,
+    pub tool: Option<(usize, usize)>,
 }
 
 #[derive(Debug, Default)]
@@ -254,6 +260,21 @@ fn board_run(buf: &[u8], at: usize, end: usize) -> (usize, usize, usize) {
     (pos, rows, width)
 }
 
+const TOOL_CALL: &[u8] = b"\nTool Call: ";
+
+/// The tool call of a section: the rest of the first line starting "Tool Call: " right after a '\n' in
+/// [start, limit), one final '\r' dropped (the format escapes agent text that would read as one).
+pub fn tool_call(buf: &[u8], start: usize, limit: usize) -> Option<(usize, usize)> {
+    let view = &buf[start..limit];
+    let at = memmem::find(view, TOOL_CALL)?;
+    let from = at + TOOL_CALL.len();
+    let mut end = memchr::memchr(b'\n', &view[from..]).map_or(view.len(), |i| from + i);
+    if end > from && view[end - 1] == b'\r' {
+        end -= 1;
+    }
+    Some((start + from, start + end))
+}
+
 fn describe_section(buf: &[u8], start: usize, end: usize) -> Section {
     let lines_start = (start + SEPARATOR_LEN..end).find(|&i| buf[i] == b'\n').map_or(end, |i| i + 1);
     let header = if lines_start < end { parse_header(line_at(buf, lines_start, end).0) } else { NOT_A_HEADER };
@@ -269,20 +290,39 @@ fn describe_section(buf: &[u8], start: usize, end: usize) -> Section {
         }
         None => (None, false),
     };
-    Section { start, end, header, frames, board, complete }
+    Section { start, end, header, frames, board, complete, changed: -1, tool: None }
+}
+
+/// What `section_index_with` adds to a section, while its bytes are still in cache from the search.
+fn add_extras(buf: &[u8], s: &mut Section, prev_board: Option<(usize, usize)>) {
+    s.changed = match (prev_board, s.board) {
+        (Some((a, b)), Some((c, d))) => count_changes(&buf[a..b], &buf[c..d]).unwrap_or(-1),
+        _ => -1,
+    };
+    if s.header.kind == KIND_ACTION {
+        let limit = s.board.map_or(s.end, |(from, _)| if from > s.start { from } else { s.end });
+        s.tool = tool_call(buf, s.start, limit);
+    }
 }
 
 /// Sections of `buf` and its '\n' count. Each section is described, and its newlines counted, as soon as
 /// the next separator is found, while its bytes are still in cache from the search.
-fn scan(buf: &[u8]) -> (Vec<Section>, usize) {
-    let mut sections = Vec::new();
+fn scan(buf: &[u8], extras: bool) -> (Vec<Section>, usize) {
+    let mut sections: Vec<Section> = Vec::new();
     let mut newlines = 0;
     let mut open: Option<usize> = None;
+    let mut push = |sections: &mut Vec<Section>, start: usize, end: usize| {
+        let mut s = describe_section(buf, start, end);
+        if extras {
+            add_extras(buf, &mut s, sections.last().and_then(|p| p.board));
+        }
+        sections.push(s);
+    };
     for_each_separator(buf, |at| {
         match open.replace(at) {
             Some(start) => {
                 newlines += count_newlines(&buf[start..at]);
-                sections.push(describe_section(buf, start, at));
+                push(&mut sections, start, at);
             }
             None => newlines += count_newlines(&buf[..at]),
         }
@@ -290,7 +330,7 @@ fn scan(buf: &[u8]) -> (Vec<Section>, usize) {
     match open {
         Some(start) => {
             newlines += count_newlines(&buf[start..]);
-            sections.push(describe_section(buf, start, buf.len()));
+            push(&mut sections, start, buf.len());
         }
         None => newlines += count_newlines(buf),
     }
@@ -316,24 +356,36 @@ fn split_point(buf: &[u8], from: usize) -> Option<usize> {
 }
 
 pub fn section_index(buf: &[u8]) -> SectionTable {
+    section_index_with(buf, false)
+}
+
+/// The section index; with `extras`, each section's `changed` and `tool` too (see Section).
+pub fn section_index_with(buf: &[u8], extras: bool) -> SectionTable {
     let split = if buf.len() >= PARALLEL_MIN { split_point(buf, buf.len() / 2).filter(|&s| s > 0) } else { None };
     let (sections, newlines) = match split {
-        None => scan(buf),
+        None => scan(buf, extras),
         Some(split) => {
             // Two halves on two threads (the machine's second core); the right half's offsets are shifted back.
             let (left, right) = std::thread::scope(|scope| {
-                let right = scope.spawn(|| scan(&buf[split..]));
-                let left = scan(&buf[..split]);
+                let right = scope.spawn(|| scan(&buf[split..], extras));
+                let left = scan(&buf[..split], extras);
                 (left, right.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
             });
             let (mut sections, left_newlines) = left;
             let (right_sections, right_newlines) = right;
+            let left_count = sections.len();
             sections.extend(right_sections.into_iter().map(|s| Section {
                 start: s.start + split,
                 end: s.end + split,
                 board: s.board.map(|(a, b)| (a + split, b + split)),
+                tool: s.tool.map(|(a, b)| (a + split, b + split)),
                 ..s
             }));
+            // The right half's first section was compared with nothing: its previous board is the left's last.
+            if extras && left_count > 0 && left_count < sections.len() {
+                let prev = sections[left_count - 1].board;
+                add_extras(buf, &mut sections[left_count], prev);
+            }
             (sections, left_newlines + right_newlines)
         }
     };
@@ -471,10 +523,14 @@ mod tests {
             i += 1;
         }
         let parallel = section_index(log.as_bytes());
-        let (sections, newlines) = scan(log.as_bytes());
+        let (sections, newlines) = scan(log.as_bytes(), false);
         assert!(split_point(log.as_bytes(), log.len() / 2).is_some());
         assert_eq!(parallel.sections, sections);
         assert_eq!(parallel.lines, newlines);
         assert_eq!(parallel.lines, log.matches('\n').count());
+        let parallel = section_index_with(log.as_bytes(), true);
+        let (sections, _) = scan(log.as_bytes(), true);
+        assert_eq!(parallel.sections, sections);
+        assert!(sections[1..].iter().all(|s| s.changed == 0 && s.tool.is_none()));
     }
 }

@@ -4,12 +4,12 @@
 import path from "node:path";
 import { replayHtml } from "../view/html.ts";
 import { buildReplay } from "../view/replay.ts";
-import { loadLog, type LoadedLog } from "../log/load.ts";
+import { loadLog, loadLogBytes, type LoadedLog } from "../log/load.ts";
+import { sectionRowsText } from "../native.ts";
 import { logStats } from "../log/stats.ts";
 import { logGridMode } from "../inspect/board.ts";
 import { diffSections, formatDiff } from "../inspect/diff.ts";
 import { formatGrep, grepLog } from "../inspect/grep.ts";
-import { formatRows, sectionRows } from "../inspect/rows.ts";
 import { renderShown } from "../inspect/show.ts";
 import { parseTarget, resolveOne, resolveTarget } from "../inspect/target.ts";
 
@@ -51,7 +51,7 @@ export function benchLogCommands(file: string, measure: Measure, processes: bool
       command: "log sections LOG",
       argv: ["log", "sections", file],
       targeted: true,
-      run: () => formatRows(sectionRows(load(file))),
+      run: () => sectionRowsText(loadLogBytes(file)._unsafeUnwrap()),
     },
     {
       command: `log show LOG ${a}..${b} --color always`,

@@ -1,7 +1,8 @@
 // `prolong log sections <log>`: a line per section (action, level, attempt, score, tool call, frames,
 // cells changed, byte offset) straight from the native index.
-import { formatRows, sectionRows } from "../inspect/rows.ts";
-import { openLogOrReport } from "../inspect/cli-support.ts";
+import { sectionRows } from "../inspect/rows.ts";
+import { openLogBytesOrReport, openLogOrReport } from "../inspect/cli-support.ts";
+import { sectionRowsText } from "../native.ts";
 import { flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
@@ -30,10 +31,16 @@ export const logSectionsCommand: Command = {
       console.error(usage);
       return 2;
     }
-    const log = openLogOrReport(file);
-    if (!log) return 2;
-    const rows = sectionRows(log);
-    process.stdout.write(`${parsed.values.json ? JSON.stringify(rows) : formatRows(rows)}\n`);
+    if (parsed.values.json) {
+      const log = openLogOrReport(file);
+      if (!log) return 2;
+      process.stdout.write(`${JSON.stringify(sectionRows(log))}\n`);
+      return 0;
+    }
+    // The text table is written natively from the bytes, its scan included: no section table in JavaScript.
+    const bytes = openLogBytesOrReport(file);
+    if (!bytes) return 2;
+    process.stdout.write(sectionRowsText(bytes));
     return 0;
   },
 };

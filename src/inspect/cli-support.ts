@@ -2,7 +2,7 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { formatError } from "../errors.ts";
-import { loadLog, type LoadedLog } from "../log/load.ts";
+import { loadLog, loadLogBytes, type LoadedLog } from "../log/load.ts";
 import { RUN_FILES } from "../run-files/layout.ts";
 
 /** A run directory (or any directory holding logs.txt) stands for its logs.txt. */
@@ -23,4 +23,14 @@ export function openLogOrReport(given: string): LoadedLog | null {
     return null;
   }
   return log.value;
+}
+
+/** The log's bytes (refused as loadLog refuses), or null after printing the error (the caller exits 2). */
+export function openLogBytesOrReport(given: string): Uint8Array | null {
+  const bytes = loadLogBytes(logPathOf(given));
+  if (bytes.isErr()) {
+    console.error(formatError(bytes.error));
+    return null;
+  }
+  return bytes.value;
 }

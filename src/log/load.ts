@@ -65,6 +65,11 @@ export function checkIsLog(path: string, bytes: Uint8Array): Result<void, Prolon
   return bad ? err(bad) : ok(undefined);
 }
 
+/** A log's bytes with loadLog's refusals, for a command that never needs the section table in JavaScript. */
+export function loadLogBytes(path: string): Result<Uint8Array, ProlongError> {
+  return readLogBytes(path).andThen((bytes) => checkIsLog(path, bytes).map(() => bytes));
+}
+
 /** 1-based line number of a byte offset (counts '\n' before it, natively). */
 export function lineOfOffset(bytes: Uint8Array, offset: number): number {
   return lineCount(bytes, 0, Math.min(Math.max(0, offset), bytes.length)) + 1;

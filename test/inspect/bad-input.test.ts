@@ -5,11 +5,13 @@ import { logGridMode } from "../../src/inspect/board.ts";
 import { diffSections } from "../../src/inspect/diff.ts";
 import { grepLog } from "../../src/inspect/grep.ts";
 import { sectionRows } from "../../src/inspect/rows.ts";
+import { sectionRowsText } from "../../src/native.ts";
 import { renderShown, showSection } from "../../src/inspect/show.ts";
 import { loadLog } from "../../src/log/load.ts";
 import { replayHtml } from "../../src/view/html.ts";
 import { buildReplay } from "../../src/view/replay.ts";
 import { generateLog } from "../../src/bench/gen-log.ts";
+import { sectionRowsTextOracle } from "../oracle/rows.ts";
 import { logFile } from "./helpers.ts";
 
 function exercise(text: string): { loaded: boolean; steps: number } {
@@ -22,6 +24,7 @@ function exercise(text: string): { loaded: boolean; steps: number } {
   const mode = logGridMode(l);
   const rows = sectionRows(l);
   expect(rows.length).toBe(l.table.count);
+  expect(new TextDecoder().decode(sectionRowsText(l.bytes))).toBe(sectionRowsTextOracle(l.bytes));
   for (let i = 0; i < l.table.count; i++) {
     const shown = showSection(l, i, { colour: false, frames: true, mode });
     expect(shown.error === null ? shown.board !== null : shown.text !== undefined).toBe(true);

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { formatRows, sectionRows } from "../../src/inspect/rows.ts";
+import { sectionRows } from "../../src/inspect/rows.ts";
+import { sectionRowsText } from "../../src/native.ts";
 import { formatToolCall, parseLog, type LogSection } from "../../src/log/format.ts";
 import type { LoadedLog } from "../../src/log/load.ts";
 import { generateLog } from "../../src/bench/gen-log.ts";
@@ -45,17 +46,18 @@ describe("sectionRows", () => {
   test("a log cut inside its last board: the last row says so", () => {
     const text = generateLog({ sections: 10, seed: 5 });
     const cut = text.slice(0, text.length - 64 * 20);
-    const rows = sectionRows(loaded(cut));
+    const log = loaded(cut);
+    const rows = sectionRows(log);
     expect(rows.length).toBe(10);
     expect(rows[9]!.complete).toBe(false);
     expect(rows.slice(0, 9).every((r) => r.complete)).toBe(true);
-    expect(formatRows(rows).split("\n")[10]).toContain("CUT");
+    expect(new TextDecoder().decode(sectionRowsText(log.bytes)).split("\n")[10]).toContain("CUT");
   });
 
   test("the table has one line per section under a header", () => {
-    const rows = sectionRows(loaded(generateLog({ sections: 5, seed: 1 })));
-    const lines = formatRows(rows).split("\n");
-    expect(lines.length).toBe(6);
+    const lines = new TextDecoder().decode(sectionRowsText(loaded(generateLog({ sections: 5, seed: 1 })).bytes)).split("\n");
+    expect(lines.length).toBe(7);
+    expect(lines[6]).toBe("");
     expect(lines[0]).toMatch(/#\s+action\s+level\s+attempt\s+score\s+plan\s+tool call\s+frames\s+changed\s+offset/);
     expect(lines[1]).toMatch(/^\s*0\s+0 init\s+1\s+1\s+0\s/);
   });
