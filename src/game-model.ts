@@ -56,6 +56,14 @@ export interface FrameData {
   readonly screen?: ScreenFrame;
 }
 
+/** A terminal game's experience level, hit points and turn counter, as its section header carries them. */
+export interface HeaderVitals {
+  readonly xl: number;
+  readonly hp: number;
+  readonly hpMax: number;
+  readonly turn: number;
+}
+
 /**
  * What a terminal game shows after a step, and what the run needs from it: the section body (status line,
  * message line, inventory when it changed, events, how the game ended, the screen's rows), the header's Level
@@ -79,6 +87,8 @@ export interface ScreenFrame {
   readonly end?: string;
   /** Screen rows below the message line. */
   readonly rows: readonly string[];
+  /** The header's XL, HP and Turn (from the status; absent while no status line was ever read). */
+  readonly vitals?: HeaderVitals;
 }
 
 export interface GameInfo {

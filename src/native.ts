@@ -11,13 +11,16 @@
 //     "Action N | Level L | Attempt A | INITIAL STATE | Score: S"            → kind 0 (initial)
 //     "Action N | Level L | Attempt A | Plan Step i/K | Score: S"            → kind 1 (action)
 //     "Action N | Level L | Attempt A | Score: S"                            → kind 1, planStep/planTotal -1
+//     each of the three may carry a terminal game's vitals right before its Score:
+//     "... | XL x | HP h(H) | Turn t | Score: S" (validated, not returned: the TS parser reads them)
 //     anything else                                                          → kind 2 (other), fields -1
 //   Fields are decimal integers; a field that does not parse as 0..2^31-1 makes the whole header kind 2.
 //   frames = number of "[frame " marker lines in the section + 1 (a section without a board still says 1).
 //   The settled board is the run of non-empty lines starting right after the LAST of "[settled]", "[POST-ACTION BOARD
 //   STATE]", "[INITIAL BOARD STATE]", "[CURRENT BOARD STATE]" lines (exact, "\r" stripped) after the separator
 //   line (a "[frame " marker line ends that run too; an empty line right after the marker means no board); boardStart/boardEnd are its byte range including the final line's '\n' (-1 if none).
-//   complete = 1 when the board has as many rows as its first row is long (64 rows of 64 for ARC), else 0.
+//   complete = 1 when the board has as many rows as its first row is long (64 rows of 64 for ARC), or, for a
+//   header with a terminal game's vitals, when an empty line follows the board (a screen is never square), else 0.
 //   lines = the buffer's '\n' bytes, plus 1 when it is non-empty and does not end in '\n' (counted in the
 //   same pass). Big buffers are scanned in two halves on two threads, split at a separator line (same table).
 //

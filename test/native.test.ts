@@ -110,6 +110,7 @@ describe("generated logs (src/bench/gen-log.ts)", () => {
 
 describe("edge cases", () => {
   const header = "Action 1 | Level 1 | Attempt 1 | Plan Step 1/2 | Score: 0";
+  const VITALS = "Action 2 | Level 1 | Attempt 1 | XL 1 | HP 16(16) | Turn 3 | Score: 0";
   const board = (rows: number, width: number, c = "a") => (c.repeat(width) + "\n").repeat(rows);
   const cases: Record<string, string> = {
     "empty buffer": "",
@@ -124,6 +125,8 @@ describe("edge cases", () => {
     "frames and settled": `${SEP}\n${header}\n[POST-ACTION BOARD STATE]\n[frame 1/2]\n${board(2, 2)}[frame 2/2]\n${board(2, 2, "b")}[settled]\n${board(2, 2, "c")}\n`,
     "multi-byte UTF-8 and brackets": `${SEP}\n${header}\n[PLAN]\nné ✓ 🧩 [x]\n[settled]\n[POST-ACTION BOARD STATE]\n${board(2, 2)}[a\n\n`,
     "tool calls in other scripts, with a BOM, bad bytes and CR": `${SEP}\n${header}\nTool Call: ACTION6({"x": "né 🧩"})\r\n[settled]\n${board(2, 2)}\n${SEP}\n${header}\nTool Call: \ufeffACTION1({})\n${SEP}\n${header}\nTool Call: ACTION2(\u{1F9E9}\u00e9)\n${SEP}\n${header}\n Tool Call: not at a line start\nTool Call:\n${SEP}\nAction 9 | Level 1 | Attempt 1 | INITIAL STATE | Score: 0\nTool Call: ACTION3({})\n`,
+    "terminal-game vitals in headers": `${SEP}\nAction 0 | Level 1 | Attempt 2 | INITIAL STATE | XL 1 | HP 16(16) | Turn 1 | Score: 0\n${SEP}\nAction 3 | Level 2 | Attempt 1 | Plan Step 2/5 | XL 3 | HP 0(16) | Turn 812 | Score: 154\n${SEP}\nAction 4 | Level 2 | Attempt 1 | XL 3 | HP 7(16) | Turn 9 | Score: 1\n${SEP}\nAction 5 | Level 2 | Attempt 1 | XL 3 | HP -1(16) | Turn 9 | Score: 1\n${SEP}\nAction 6 | Level 2 | Attempt 1 | HP 7(16) | XL 3 | Turn 9 | Score: 1\n${SEP}\nAction 7 | Level 2 | Attempt 1 | XL 3 | HP 7(16) | Turn 99999999999 | Score: 1\n`,
+    "terminal screens, whole and cut": `${SEP}\n${VITALS}\n[POST-ACTION BOARD STATE]\n${board(23, 80)}\n${SEP}\n${VITALS}\n[POST-ACTION BOARD STATE]\n${board(23, 80)}\n\n${SEP}\n${VITALS}\n[POST-ACTION BOARD STATE]\n${board(9, 80)}`,
     "bad headers": `${SEP}\nAction 1 | Level 1 | Attempt 1 | Score: 99999999999\n${SEP}\nAction 2 | Level 1 | Attempt 1 | Score: 3\n${SEP}\nAction x\n${SEP}\n${SEP}\n`,
   };
   for (const [name, text] of Object.entries(cases)) {
@@ -131,6 +134,14 @@ describe("edge cases", () => {
       expectSameIndex(enc(text));
     });
   }
+
+  test("a terminal game's screen is whole when the blank line after it is there, not when it is square", () => {
+    const t = sectionIndex(enc(cases["terminal screens, whole and cut"]!));
+    expect([...t.complete]).toEqual([1, 1, 0]);
+    // A grid board of 23 rows of 80 followed by a blank line is still cut: only a terminal header says otherwise.
+    const grid = sectionIndex(enc(`${SEP}\n${header}\n[POST-ACTION BOARD STATE]\n${board(23, 80)}\n`));
+    expect([...grid.complete]).toEqual([0]);
+  });
 
   test("what the edge cases index to", () => {
     expect(sectionIndex(enc("")).count).toBe(0);

@@ -133,16 +133,18 @@ fn labelled(part: &[u8], label: &[u8]) -> Option<i32> {
 }
 
 /// Parse a header line (without its line ending); anything that is not exactly one of the three
-/// header shapes is KIND_OTHER with every field -1.
+/// header shapes (each optionally with a terminal game's "XL x | HP h(H) | Turn t" before its Score)
+/// is KIND_OTHER with every field -1.
 pub fn parse_header(line: &[u8]) -> Header {
-    parse_header_fields(line).unwrap_or(NOT_A_HEADER)
+    parse_header_fields(line).map_or(NOT_A_HEADER, |(h, _)| h)
 }
 
-fn parse_header_fields(line: &[u8]) -> Option<Header> {
+/// The header's fields and whether it carries a terminal game's vitals.
+fn parse_header_fields(line: &[u8]) -> Option<(Header, bool)> {
     if !line.starts_with(b"Action ") {
         return None;
     }
-    let mut parts: [&[u8]; 5] = [b""; 5];
+    let mut parts: [&[u8]; 8] = [b""; 8];
     let mut n = 0;
     let mut rest = line;
     loop {
@@ -162,23 +164,41 @@ fn parse_header_fields(line: &[u8]) -> Option<Header> {
             }
         }
     }
-    if n != 4 && n != 5 {
+    if n < 4 {
         return None;
     }
     let action = labelled(parts[0], b"Action ")?;
     let level = labelled(parts[1], b"Level ")?;
     let attempt = labelled(parts[2], b"Attempt ")?;
     let score = labelled(parts[n - 1], b"Score: ")?;
-    let (kind, plan_step, plan_total) = if n == 4 {
-        (KIND_ACTION, -1, -1)
-    } else if parts[3] == b"INITIAL STATE" {
-        (KIND_INITIAL, -1, -1)
-    } else {
-        let plan = parts[3].strip_prefix(b"Plan Step ")?;
-        let slash = memchr::memchr(b'/', plan)?;
-        (KIND_ACTION, parse_field(&plan[..slash])?, parse_field(&plan[slash + 1..])?)
+    // Between Attempt and Score: the kind (INITIAL STATE / Plan Step i/K) or nothing, then a terminal game's
+    // vitals (XL x | HP h(H) | Turn t) or nothing — 0, 1, 3 or 4 parts.
+    let middle = &parts[3..n - 1];
+    let (kind_part, vitals) = match middle.len() {
+        0 => (None, None),
+        1 => (Some(middle[0]), None),
+        3 => (None, Some(&middle[0..3])),
+        4 => (Some(middle[0]), Some(&middle[1..4])),
+        _ => return None,
     };
-    Some(Header { kind, action, level, attempt, plan_step, plan_total, score })
+    if let Some(v) = vitals {
+        labelled(v[0], b"XL ")?;
+        let hp = v[1].strip_prefix(b"HP ")?;
+        let open = memchr::memchr(b'(', hp)?;
+        parse_field(&hp[..open])?;
+        parse_field(hp[open + 1..].strip_suffix(b")")?)?;
+        labelled(v[2], b"Turn ")?;
+    }
+    let (kind, plan_step, plan_total) = match kind_part {
+        None => (KIND_ACTION, -1, -1),
+        Some(b"INITIAL STATE") => (KIND_INITIAL, -1, -1),
+        Some(p) => {
+            let plan = p.strip_prefix(b"Plan Step ")?;
+            let slash = memchr::memchr(b'/', plan)?;
+            (KIND_ACTION, parse_field(&plan[..slash])?, parse_field(&plan[slash + 1..])?)
+        }
+    };
+    Some((Header { kind, action, level, attempt, plan_step, plan_total, score }, vitals.is_some()))
 }
 
 fn is_board_marker(line: &[u8]) -> bool {
@@ -277,7 +297,8 @@ pub fn tool_call(buf: &[u8], start: usize, limit: usize) -> Option<(usize, usize
 
 fn describe_section(buf: &[u8], start: usize, end: usize) -> Section {
     let lines_start = (start + SEPARATOR_LEN..end).find(|&i| buf[i] == b'\n').map_or(end, |i| i + 1);
-    let header = if lines_start < end { parse_header(line_at(buf, lines_start, end).0) } else { NOT_A_HEADER };
+    let parsed = if lines_start < end { parse_header_fields(line_at(buf, lines_start, end).0) } else { None };
+    let (header, terminal) = parsed.unwrap_or((NOT_A_HEADER, false));
     let (frames, marker_end) = scan_markers(buf, lines_start, end);
     let (board, complete) = match marker_end {
         Some(from) => {
@@ -285,7 +306,10 @@ fn describe_section(buf: &[u8], start: usize, end: usize) -> Section {
             if rows == 0 {
                 (None, false)
             } else {
-                (Some((from, to)), rows == width)
+                // A grid is whole when square; a terminal game's screen never is: it is whole when the
+                // blank line written after it is there.
+                let blank_after = terminal && to < end && line_at(buf, to, end).0.is_empty();
+                (Some((from, to)), rows == width || blank_after)
             }
         }
         None => (None, false),
@@ -418,6 +442,16 @@ mod tests {
         assert_eq!(parse_header(b"Action -1 | Level 1 | Attempt 1 | Score: 0"), NOT_A_HEADER);
         assert_eq!(parse_header(b"Action 1 | Level 1 | Attempt 1 | Plan Step 1/ | Score: 0"), NOT_A_HEADER);
         assert_eq!(parse_header(b"Action 1 | Level 1 | Attempt 1 | Plan Step 1/2 | Score: 0 "), NOT_A_HEADER);
+        let h = parse_header(b"Action 9 | Level 2 | Attempt 1 | Plan Step 2/5 | XL 3 | HP 7(16) | Turn 812 | Score: 154");
+        assert_eq!(h, Header { kind: 1, action: 9, level: 2, attempt: 1, plan_step: 2, plan_total: 5, score: 154 });
+        let h = parse_header(b"Action 0 | Level 1 | Attempt 2 | INITIAL STATE | XL 1 | HP 16(16) | Turn 1 | Score: 0");
+        assert_eq!((h.kind, h.action, h.attempt, h.score), (0, 0, 2, 0));
+        let h = parse_header(b"Action 4 | Level 1 | Attempt 1 | XL 1 | HP 0(16) | Turn 30 | Score: 0");
+        assert_eq!((h.kind, h.action, h.plan_step, h.score), (1, 4, -1, 0));
+        assert_eq!(parse_header(b"Action 4 | Level 1 | Attempt 1 | XL 1 | HP 16 | Turn 30 | Score: 0"), NOT_A_HEADER);
+        assert_eq!(parse_header(b"Action 4 | Level 1 | Attempt 1 | HP 1(1) | XL 1 | Turn 30 | Score: 0"), NOT_A_HEADER);
+        assert_eq!(parse_header(b"Action 4 | Level 1 | Attempt 1 | XL 1 | HP 1(1) | Score: 0"), NOT_A_HEADER);
+        assert_eq!(parse_header(b"Action 4 | Level 1 | Attempt 1 | XL 1 | HP 1(1) | Turn 3 | x | Score: 0"), NOT_A_HEADER);
         assert_eq!(parse_header(b"hello"), NOT_A_HEADER);
         assert_eq!(parse_header(b""), NOT_A_HEADER);
     }

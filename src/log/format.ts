@@ -22,7 +22,9 @@
 //   <blank>
 //
 // The header is "Action N | Level L | Attempt A | Plan Step i/K | Score: S" (" | Plan Step i/K" only while a
-// plan is loaded) or "Action 0 | Level L | Attempt A | INITIAL STATE | Score: S" for the initial board.
+// plan is loaded) or "Action 0 | Level L | Attempt A | INITIAL STATE | Score: S" for the initial board. A
+// terminal game (NetHack) adds its vitals right before the Score, so the line still ends in "Score: S":
+// "Action 12 | Level 2 | Attempt 1 | XL 3 | HP 7(16) | Turn 812 | Score: 154". Grid games never write them.
 //
 // NEWLINES. writeSection returns the section as it stands at the END of a log: it starts with the separator
 // and ends with the settled board's last row + "\n\n" (the row's newline and one blank line). Sections in a
@@ -58,7 +60,9 @@
 // reproduced exactly (test/log/fixtures.test.ts).
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
-import type { Action, Grid } from "../game-model.ts";
+import type { Action, Grid, HeaderVitals } from "../game-model.ts";
+
+export type { HeaderVitals };
 import { detectGridMode, gridToText, textToGrid, type GridMode } from "./grid-text.ts";
 import { escapePlan, unescapePlan } from "./plan-escape.ts";
 import { formatToolCall, parseToolCall } from "./tool-call.ts";
@@ -86,6 +90,8 @@ export interface SectionHeader {
   score: number;
   kind: "initial" | "action";
   planStep?: { step: number; total: number };
+  /** A terminal game's experience level, hit points and turn counter after the action (NetHack). */
+  vitals?: HeaderVitals;
 }
 
 export interface LogSection {
@@ -104,27 +110,31 @@ export interface LogSection {
 
 // ---------------------------------------------------------------- header
 
-const HEADER_RE = /^Action (\d+) \| Level (\d+) \| Attempt (\d+) \| (?:(INITIAL STATE)|Plan Step (\d+)\/(\d+)) \| Score: (\d+)$/;
-const HEADER_NO_PLAN_RE = /^Action (\d+) \| Level (\d+) \| Attempt (\d+) \| Score: (\d+)$/;
+const HEADER_RE =
+  /^Action (\d+) \| Level (\d+) \| Attempt (\d+)(?: \| (?:(INITIAL STATE)|Plan Step (\d+)\/(\d+)))?(?: \| XL (\d+) \| HP (\d+)\((\d+)\) \| Turn (\d+))? \| Score: (\d+)$/;
 
 export function formatHeader(h: SectionHeader): string {
   const middle =
     h.kind === "initial" ? " | INITIAL STATE" : h.planStep ? ` | Plan Step ${h.planStep.step}/${h.planStep.total}` : "";
-  return `Action ${h.action} | Level ${h.level} | Attempt ${h.attempt}${middle} | Score: ${h.score}`;
+  const v = h.vitals;
+  const vitals = v ? ` | XL ${v.xl} | HP ${v.hp}(${v.hpMax}) | Turn ${v.turn}` : "";
+  return `Action ${h.action} | Level ${h.level} | Attempt ${h.attempt}${middle}${vitals} | Score: ${h.score}`;
 }
 
 /** The header line's fields, or undefined when the line is not a header (a trailing "\r" is ignored). */
 export function parseHeader(line: string): SectionHeader | undefined {
-  const l = stripCr(line);
-  const m = HEADER_RE.exec(l);
-  if (m) {
-    const base = { action: Number(m[1]), level: Number(m[2]), attempt: Number(m[3]), score: Number(m[7]) };
-    if (m[4]) return { ...base, kind: "initial" };
-    return { ...base, kind: "action", planStep: { step: Number(m[5]), total: Number(m[6]) } };
-  }
-  const n = HEADER_NO_PLAN_RE.exec(l);
-  if (n) return { action: Number(n[1]), level: Number(n[2]), attempt: Number(n[3]), score: Number(n[4]), kind: "action" };
-  return undefined;
+  const m = HEADER_RE.exec(stripCr(line));
+  if (!m) return undefined;
+  const base: SectionHeader = {
+    action: Number(m[1]),
+    level: Number(m[2]),
+    attempt: Number(m[3]),
+    score: Number(m[11]),
+    kind: m[4] ? "initial" : "action",
+  };
+  if (m[5] !== undefined) base.planStep = { step: Number(m[5]), total: Number(m[6]) };
+  if (m[7] !== undefined) base.vitals = { xl: Number(m[7]), hp: Number(m[8]), hpMax: Number(m[9]), turn: Number(m[10]) };
+  return base;
 }
 
 // ---------------------------------------------------------------- writing

@@ -69,6 +69,7 @@ export function recordInitial(s: RunSession, frame: FrameData): Result<void, Pro
       attempt: s.tally.episode,
       score: frame.screen.score,
       kind: "initial" as const,
+      ...(frame.screen.vitals ? { vitals: frame.screen.vitals } : {}),
     };
     return writeScreenSection(s, frame.screen, header, episode);
   }

@@ -43,7 +43,10 @@ export function readSection(text: string, screen: boolean): Result<Omit<Recovere
     };
     const check = (frame: FrameData) => {
       if (!frame.screen) return "the replay gave a grid, the log holds a screen";
-      const again = writeNethackSection(screenSection(frame.screen, parsed.header, extra));
+      // The header's vitals come from the replayed screen, so a different XL, HP or turn is a divergence too.
+      const { vitals: _logged, ...rest } = parsed.header;
+      const header = { ...rest, ...(frame.screen.vitals ? { vitals: frame.screen.vitals } : {}) };
+      const again = writeNethackSection(screenSection(frame.screen, header, extra));
       if (again === text || again === `${text}\n`) return null;
       const a = again.split("\n");
       const b = text.split("\n");

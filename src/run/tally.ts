@@ -3,6 +3,7 @@
 // Level rises with the score, Attempt rises after a GAME_OVER and returns to 1 on a new level.
 import type { TokenUsage } from "../agent/agent.ts";
 import type { FrameData, GameState, ScreenFrame } from "../game-model.ts";
+import type { HeaderVitals } from "../log/format.ts";
 import type { EpisodeResult } from "../score/scorecard.ts";
 
 export interface RunTally {
@@ -52,7 +53,13 @@ export function newTally(frame: FrameData): RunTally {
 
 export interface StepEffect {
   /** The header fields of the section this step writes. */
-  readonly header: { readonly action: number; readonly level: number; readonly attempt: number; readonly score: number };
+  readonly header: {
+    readonly action: number;
+    readonly level: number;
+    readonly attempt: number;
+    readonly score: number;
+    readonly vitals?: HeaderVitals;
+  };
   readonly levelUp: boolean;
   readonly gameOver: boolean;
   readonly win: boolean;
@@ -87,7 +94,13 @@ export function recordStep(t: RunTally, frame: FrameData): StepEffect {
  */
 function recordScreenStep(t: RunTally, frame: FrameData, screen: ScreenFrame): StepEffect {
   t.action += 1;
-  const header = { action: t.action, level: screen.level, attempt: t.episode, score: screen.score };
+  const header = {
+    action: t.action,
+    level: screen.level,
+    attempt: t.episode,
+    score: screen.score,
+    ...(screen.vitals ? { vitals: screen.vitals } : {}),
+  };
   const gameOver = frame.state === "GAME_OVER" && t.state !== "GAME_OVER";
   t.level = screen.level;
   t.attempt = t.episode;

@@ -74,7 +74,8 @@ function drawBoard() {
 function header(s) {
   if (s.action === null) return "(unreadable header) section #" + s.section;
   const mid = s.kind === "initial" ? " | INITIAL STATE" : s.planStep ? " | Plan Step " + s.planStep : "";
-  return "Action " + s.action + " | Level " + s.level + " | Attempt " + s.attempt + mid + " | Score: " + s.score;
+  const vitals = s.screen && s.screen.vitals ? " | " + s.screen.vitals : "";
+  return "Action " + s.action + " | Level " + s.level + " | Attempt " + s.attempt + mid + vitals + " | Score: " + s.score;
 }
 
 let lastChanged = null;

@@ -8,7 +8,7 @@ import type { LoadedLog } from "../log/load.ts";
 import { logGridMode, settledBoard } from "../inspect/board.ts";
 import { readSection } from "../inspect/section-read.ts";
 import { parseNethackSection } from "../game/nethack/section.ts";
-import { parseHeader } from "../log/format.ts";
+import { parseHeader, type HeaderVitals } from "../log/format.ts";
 import type { ViewSource } from "./source.ts";
 
 /**
@@ -37,6 +37,8 @@ export interface ReplayStep extends Pick<SectionSummary, "kind" | "action" | "le
     readonly hp: number | null;
     readonly end: string | null;
     readonly events: string | null;
+    /** The header's "XL x | HP h(H) | Turn t", when it carries them. */
+    readonly vitals: string | null;
   };
 }
 
@@ -157,6 +159,7 @@ export function buildReplay(log: LoadedLog, source: ViewSource): Replay {
           hp: hpOf(nethack.status),
           end: nethack.end ?? null,
           events: nethack.events ? nethack.events.join("; ") : null,
+          vitals: vitalsText(nethack.header.vitals),
         },
       });
       continue;
@@ -215,4 +218,8 @@ export function buildReplay(log: LoadedLog, source: ViewSource): Replay {
     scorecard: source.scorecard,
     warnings,
   };
+}
+
+function vitalsText(v: HeaderVitals | undefined): string | null {
+  return v ? `XL ${v.xl} | HP ${v.hp}(${v.hpMax}) | Turn ${v.turn}` : null;
 }

@@ -9,6 +9,7 @@ import {
   escapePlan,
   formatToolCall,
   gridToText,
+  formatHeader,
   parseHeader,
   parseLog,
   parseSection,
@@ -21,6 +22,7 @@ import {
   writeSection,
   type GridMode,
   type LogSection,
+  type SectionHeader,
 } from "../../src/log/format.ts";
 import { generateLog } from "../../src/bench/gen-log.ts";
 
@@ -175,7 +177,37 @@ describe("headers", () => {
       kind: "action",
     });
     expect(parseHeader("Action x | Level 1 | Attempt 1 | Score: 0")).toBeUndefined();
+    expect(parseHeader("Action 5 | Level 1 | Attempt 1 | HP 1(1) | XL 1 | Turn 3 | Score: 0")).toBeUndefined();
     expect(parseHeader("Action 5 | Level 1 | Attempt 1 | Score: 0 ")).toBeUndefined();
+  });
+});
+
+describe("a terminal game's vitals in the header (XL, HP, Turn before the Score)", () => {
+  const vitals = { xl: 3, hp: 7, hpMax: 16, turn: 812 };
+  const shapes: [string, SectionHeader][] = [
+    [
+      "Action 0 | Level 1 | Attempt 2 | INITIAL STATE | XL 3 | HP 7(16) | Turn 812 | Score: 0",
+      { action: 0, level: 1, attempt: 2, score: 0, kind: "initial", vitals },
+    ],
+    [
+      "Action 12 | Level 2 | Attempt 1 | Plan Step 4/9 | XL 3 | HP 7(16) | Turn 812 | Score: 154",
+      { action: 12, level: 2, attempt: 1, score: 154, kind: "action", planStep: { step: 4, total: 9 }, vitals },
+    ],
+    [
+      "Action 5 | Level 2 | Attempt 1 | XL 3 | HP 7(16) | Turn 812 | Score: 154",
+      { action: 5, level: 2, attempt: 1, score: 154, kind: "action", vitals },
+    ],
+  ];
+  for (const [line, header] of shapes)
+    test(`${line.slice(0, 40)}…: parsed, and written back byte for byte`, () => {
+      expect(parseHeader(line)).toEqual(header);
+      expect(formatHeader(header)).toBe(line);
+      expect(parseHeader(`${line}\r`)).toEqual(header);
+    });
+  test("a grid game's header is written as before (no vitals)", () => {
+    expect(formatHeader({ action: 5, level: 1, attempt: 1, score: 0, kind: "action" })).toBe(
+      "Action 5 | Level 1 | Attempt 1 | Score: 0",
+    );
   });
 });
 

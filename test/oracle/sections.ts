@@ -54,12 +54,13 @@ const OTHER: Header = { kind: 2, action: -1, level: -1, attempt: -1, planStep: -
 
 export function parseHeaderOracle(line: string): Header {
   const m =
-    /^Action (\d+) \| Level (\d+) \| Attempt (\d+) \| (?:(INITIAL STATE) \| |Plan Step (\d+)\/(\d+) \| )?Score: (\d+)$/.exec(
+    /^Action (\d+) \| Level (\d+) \| Attempt (\d+) \| (?:(INITIAL STATE) \| |Plan Step (\d+)\/(\d+) \| )?(?:XL (\d+) \| HP (\d+)\((\d+)\) \| Turn (\d+) \| )?Score: (\d+)$/.exec(
       line,
     );
   if (!m) return OTHER;
-  const [action, level, attempt, score] = [field(m[1]), field(m[2]), field(m[3]), field(m[7])];
+  const [action, level, attempt, score] = [field(m[1]), field(m[2]), field(m[3]), field(m[11])];
   if (action === null || level === null || attempt === null || score === null) return OTHER;
+  if (m[7] !== undefined && [m[7], m[8], m[9], m[10]].some((v) => field(v) === null)) return OTHER;
   if (m[4] !== undefined) return { kind: 0, action, level, attempt, planStep: -1, planTotal: -1, score };
   if (m[5] === undefined) return { kind: 1, action, level, attempt, planStep: -1, planTotal: -1, score };
   const [planStep, planTotal] = [field(m[5]), field(m[6])];
@@ -79,6 +80,8 @@ export function sectionIndexOracle(buf: Uint8Array): SectionTable {
     const start = all[sepLine]!.start;
     const end = nextSep === undefined ? buf.length : all[nextSep]!.start;
     const header = body[0] ? parseHeaderOracle(stripCR(body[0].raw)) : OTHER;
+    // A header that parses and names XL, HP and Turn is a terminal game's (its screen is not square).
+    const terminal = header.kind !== 2 && / \| XL \d+ \| HP \d+\(\d+\) \| Turn \d+ \| Score: /.test(stripCR(body[0]!.raw));
     const frames = body.filter((l) => l.raw.startsWith("[frame ")).length + 1;
     let lastMarker = -1;
     body.forEach((l, i) => {
@@ -97,7 +100,9 @@ export function sectionIndexOracle(buf: Uint8Array): SectionTable {
       if (board.length > 0) {
         boardStart = board[0]!.start;
         boardEnd = board[board.length - 1]!.next;
-        complete = board.length === stripCR(board[0]!.raw).length ? 1 : 0;
+        const after = body[lastMarker + 1 + board.length];
+        const blankAfter = terminal && after !== undefined && stripCR(after.raw) === "" && after.start < end;
+        complete = board.length === stripCR(board[0]!.raw).length || blankAfter ? 1 : 0;
       }
     }
     rows.push({ ...header, start, end, frames, boardStart, boardEnd, complete });

@@ -9,7 +9,7 @@ import type { Action, FrameData, GameInfo, ScreenFrame } from "../../game-model.
 import type { Character } from "./character.ts";
 import { NethackEpisode, type NethackFrame } from "./episode.ts";
 import { progressionScore } from "./progression.ts";
-import { formatStatus } from "./status.ts";
+import { formatStatus, vitalsOf } from "./status.ts";
 
 export const NETHACK_GAME_ID = "nethack";
 
@@ -43,6 +43,7 @@ export function screenFrame(f: NethackFrame): ScreenFrame {
     notes: f.effect?.escaped ? [f.effect.escaped] : [],
     ...(f.ended !== undefined ? { end: f.ended } : {}),
     rows: o.screen.rows.slice(1),
+    ...(o.status ? { vitals: vitalsOf(o.status) } : {}),
   };
 }
 

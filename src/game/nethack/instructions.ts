@@ -32,8 +32,10 @@ export function nethackInstructions(c: NethackPromptContext): string {
     c.hasLog
       ? `\`logs.txt\` in this directory is your memory: ${c.memory} Parse it with code (grep, python, awk); do not read it whole.`
       : "There is no log file: each prompt shows the current screen. Keep anything you want to remember in files here.",
-    "Each section starts with a line of exactly 80 `=` and a header `Action N | Level D | Attempt E | Score: S`:",
-    "Level is the dungeon level, Attempt the episode, Score the progression in hundredths of a percent (154 = 1.54%).",
+    "Each section starts with a line of exactly 80 `=` and a header",
+    "`Action N | Level D | Attempt E | XL x | HP h(H) | Turn t | Score: S` (` | Plan Step i/K` after the Attempt",
+    "while a plan runs): Level is the dungeon level, Attempt the episode, XL, HP and Turn as after the action,",
+    "Score the progression in hundredths of a percent (154 = 1.54%).",
     "- `[PLAN]` is YOUR earlier text; `Tool Call: far east` the action taken.",
     "- `[STATUS] Dlvl:1 | $:0 | HP:16(16) | Pw:2(2) | AC:6 | Xp:1/0 | T:8 | Not Hungry | Unencumbered` the status.",
     "- `[MESSAGE]` the game's message line; `[INVENTORY]` your items, written when they change;",

@@ -2,7 +2,9 @@
 // Tool Call, observation — so `prolong log`, verify, windows and the native scanner read NetHack logs too:
 //
 //   ================================================================================
-//   Action 12 | Level 1 | Attempt 1 | Score: 154                 Level = Dlvl, Attempt = episode,
+//   Action 12 | Level 1 | Attempt 1 | XL 1 | HP 16(16) | Turn 8 | Score: 154
+//                                                                Level = Dlvl, Attempt = episode, XL, HP and
+//                                                                Turn from the status (log/format.ts),
 //   <blank>                                                      Score = BALROG progression × 10,000
 //   [<blank> [PLAN] <plan text> <blank>]                         as in every section
 //   Tool Call: far east                                          the named action (none in INITIAL STATE)

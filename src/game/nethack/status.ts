@@ -3,6 +3,8 @@
 // "Dlvl:1 $:0 HP:16(16) Pw:2(2) AC:6 Xp:1/0 T:1 Hungry Burdened Conf". A screen without them (a full-screen
 // menu, the end of the game) gives undefined and the caller keeps the last status it saw.
 
+import type { HeaderVitals } from "../../log/format.ts";
+
 export const HUNGER = ["Satiated", "Hungry", "Weak", "Fainting", "Fainted", "Starved"] as const;
 export const ENCUMBRANCE = ["Burdened", "Stressed", "Strained", "Overtaxed", "Overloaded"] as const;
 export const CONDITIONS = [
@@ -84,6 +86,11 @@ export function parseStatus(line1: string, line2: string): Status | undefined {
     encumbrance: words.find((w) => (ENCUMBRANCE as readonly string[]).includes(w)) ?? "Unencumbered",
     conditions: words.filter((w) => (CONDITIONS as readonly string[]).includes(w)),
   };
+}
+
+/** The header's XL, HP and Turn. HP is shown from 0: a dying hero's negative HP stays on the [STATUS] line. */
+export function vitalsOf(s: Status): HeaderVitals {
+  return { xl: s.xl, hp: Math.max(0, s.hp), hpMax: s.hpMax, turn: s.turn };
 }
 
 /** The status as one line of the log: every field by name, so `grep HP:` and friends work on the log. */

@@ -40,6 +40,17 @@ describe.skipIf(NO_NETHACK)(`NetHack runs${NO_NETHACK ? " (skipped: NetHack not 
     // The header carries the dungeon level, the episode and the progression; the summary the progression.
     expect(all.every((s) => s.header.attempt === 1)).toBe(true);
     expect(all[all.length - 1]!.status).toMatch(/^Dlvl:\d+ \| \$:\d+ \| HP:-?\d+\(\d+\)/);
+    // ...and XL, HP and the turn, the same as the section's [STATUS] line says.
+    for (const s of all) {
+      const m = /^Dlvl:(\d+) \| \$:\d+ \| HP:(-?\d+)\((\d+)\) .*\| Xp:(\d+)\/\d+ \| T:(\d+) /.exec(s.status)!;
+      expect(s.header.vitals).toEqual({
+        xl: Number(m[4]),
+        hp: Math.max(0, Number(m[2])),
+        hpMax: Number(m[3]),
+        turn: Number(m[5]),
+      });
+      expect(s.header.level).toBe(Number(m[1]));
+    }
     // A death ends the episode there, with how, and the run says so.
     const deaths = all.filter((s) => s.end !== undefined);
     if (run.end.reason === "game-over") expect(deaths.map((s) => s === all[all.length - 1])).toEqual([true]);
