@@ -3,8 +3,8 @@
 // divergence. Tells whether a game (or a game version) is the one that wrote a log.
 import { existsSync, statSync } from "node:fs";
 import { formatError, prolongError, type ProlongError } from "../errors.ts";
-import { parseLog } from "../log/format.ts";
 import { readLogBytes } from "../log/load.ts";
+import { LogSectionStream } from "../log/stream.ts";
 import { replaySections, type ReplayDifference } from "../run/replay.ts";
 import { replayScreenLog } from "../run/replay-run.ts";
 import { join } from "node:path";
@@ -59,32 +59,33 @@ export async function replayLog(
   // Mapped, like every inspection command: a FIFO, a device or a directory is an error naming it, not a hang.
   const bytes = readLogBytes(logPath);
   if (bytes.isErr()) return { ok: false, error: bytes.error };
-  const parsed = parseLog(new TextDecoder("utf-8").decode(bytes.value));
-  if (parsed.sections.length === 0) {
+  // Section by section from the mapping: the log is never decoded into one string.
+  const stream = new LogSectionStream(bytes.value);
+  const replayed = await replaySections(stream, () => openEnv(config, NO_ENV_CONTEXT));
+  if (stream.parsed === 0) {
+    // Nothing parsed, so no game was opened (one opens at the first section).
     return {
       ok: false,
-      error: prolongError("not-a-log", parsed.cut?.reason ?? "the log holds no section", {
+      error: prolongError("not-a-log", stream.cut?.reason ?? "the log holds no section", {
         path: logPath,
         fix: "pass a logs.txt written by prolong or the PRO-LONG harness",
       }),
     };
   }
-  const replayed = await replaySections(parsed.sections, () => openEnv(config, NO_ENV_CONTEXT));
   if (!replayed.ok) return replayed;
   const { differences, boards } = replayed;
+  const cut = stream.cut;
   return {
     ok: true,
     report: {
       log: logPath,
       game: config.game,
-      sections: parsed.sections.length,
+      sections: stream.parsed,
       boards,
-      matched: parsed.sections.length - differences.length,
+      matched: stream.parsed - differences.length,
       differences,
       firstDivergence: differences[0] ?? null,
-      ...(parsed.cut
-        ? { cut: `section ${parsed.cut.index} does not parse (${parsed.cut.reason}); replayed the ${parsed.cut.index} before it` }
-        : {}),
+      ...(cut ? { cut: `section ${cut.index} does not parse (${cut.reason}); replayed the ${cut.index} before it` } : {}),
     },
   };
 }

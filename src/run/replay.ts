@@ -79,17 +79,19 @@ export interface ReplayDifference {
   readonly what: readonly string[];
 }
 
-/** Replays every section and collects the differences; game I/O errors end the replay as errors. */
+/** Replays every section and collects the differences; game I/O errors end the replay as errors. A game is opened at the first section. */
 export async function replaySections(
-  sections: readonly LogSection[],
+  sections: Iterable<LogSection>,
   open: () => Result<GameEnv, ProlongError>,
 ): Promise<{ ok: true; differences: ReplayDifference[]; boards: number } | { ok: false; error: ProlongError }> {
   const differences: ReplayDifference[] = [];
   const replayer = new SectionReplayer(open);
   let boards = 0;
+  let i = -1;
   try {
-    for (let i = 0; i < sections.length; i++) {
-      const section = sections[i]!;
+    // An iterable, so a log can be parsed one section at a time as it is replayed (log/stream.ts).
+    for (const section of sections) {
+      i++;
       if (i > 0 && section.header.kind !== "initial" && !section.toolCall) {
         differences.push({
           section: i,
