@@ -74,6 +74,8 @@ export class ExplorationGraph {
   readonly states = new Map<string, StateNode>();
   /** from-state key → action key → edge */
   readonly edges = new Map<string, Map<string, Edge>>();
+  /** to-state key → the edges that led there at some time (an edge's `to` may since have moved on). */
+  readonly incoming = new Map<string, { readonly from: string; readonly edge: Edge }[]>();
   /** The state the game is in after the last folded section, if that section has a board. */
   current: string | undefined;
   currentScore = 0;
@@ -197,6 +199,11 @@ export class ExplorationGraph {
       if (!edge) {
         out.set(k, (edge = { action, to: key, tries: 0, changes: 0, deaths: 0 }));
         this.learn(prevKey, action, changed);
+      }
+      if (edge.to !== key || edge.tries === 0) {
+        let into = this.incoming.get(key);
+        if (!into) this.incoming.set(key, (into = []));
+        if (!into.some((i) => i.edge === edge)) into.push({ from: prevKey, edge });
       }
       edge.to = key;
       edge.tries++;

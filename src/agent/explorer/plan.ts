@@ -12,6 +12,7 @@
 import type { Action, ActionId } from "../../game-model.ts";
 import { formatToolCall } from "../../log/format.ts";
 import { isDeadly, isNoop, type Edge, type ExplorationGraph } from "./graph.ts";
+import { predictedOutcome, PREDICTED_TIERS } from "./predict.ts";
 import { untestedCandidates, type Candidate } from "./targets.ts";
 
 export const TIER_STEPS = 8;
@@ -190,7 +191,7 @@ function nearestUntested(graph: ExplorationGraph, from: string, ctx: PlanContext
       const into =
         key === graph.current ? (graph.streak < MAX_STREAK ? graph.arrivedBy : undefined) : via.get(key)?.edge.action.id;
       const list = untestedCandidates(graph.segmentation(node), ctx.available, out, graph, node.score, into);
-      const top = list[0];
+      const top = unpredicted(graph, key, list);
       if (top) {
         const d = depth.get(key) ?? 0;
         const passed = sequence && passedPrefix(graph, key, d, depth) ? PASSED_TIERS : 0;
@@ -205,6 +206,22 @@ function nearestUntested(graph: ExplorationGraph, from: string, ctx: PlanContext
       expand(graph, key, out, start.score, via, next);
     }
     frontier = next;
+  }
+  return best;
+}
+
+/**
+ * The best candidate once those predicted to lead to a known state wait PREDICTED_TIERS (predict.ts): the
+ * first of the list whose tier, so raised, is lowest. Returned with its raised tier.
+ */
+function unpredicted(graph: ExplorationGraph, key: string, list: readonly Candidate[]): Candidate | undefined {
+  let best: Candidate | undefined;
+  for (const c of list) {
+    if (best && c.tier >= best.tier) break;
+    const to = predictedOutcome(graph, key, c.action);
+    const tier = to === undefined ? c.tier : c.tier + PREDICTED_TIERS;
+    if (!best || tier < best.tier)
+      best = to === undefined ? c : { ...c, tier, why: `${c.why}, probably leading back to a known state` };
   }
   return best;
 }
