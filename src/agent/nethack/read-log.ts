@@ -16,6 +16,13 @@ export interface LevelHistory {
   readonly start: NethackSection | undefined;
   /** The turn of the episode's last prayer, if it prayed. */
   readonly lastPrayerTurn: number | undefined;
+  /** How careful to be (0 normally; more after earlier episodes of the lifetime died). */
+  readonly caution?: number;
+}
+
+/** An [INVENTORY] block that lists items (a message mistaken for one lists none). */
+function isInventory(lines: readonly string[] | undefined): lines is readonly string[] {
+  return lines !== undefined && lines.some((l) => /^[a-zA-Z$#] - /.test(l));
 }
 
 export function readLevelHistory(bytes: Uint8Array): LevelHistory | undefined {
@@ -41,7 +48,7 @@ export function readLevelHistory(bytes: Uint8Array): LevelHistory | undefined {
       if (out.length === 0) continue; // a cut last section: the one before it is the present
       break;
     }
-    if (inventory === undefined && parsed.inventory) inventory = parsed.inventory;
+    if (inventory === undefined && isInventory(parsed.inventory)) inventory = parsed.inventory;
     if (contiguous) out.push(parsed);
   }
   if (out.length === 0) return undefined;
