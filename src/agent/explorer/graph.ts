@@ -4,6 +4,7 @@
 // changes the graph is folded again from the kept steps (cheap: boards are kept decoded).
 // It also keeps what the explorer learns across states: which kinds of action never change anything.
 import type { GridAction as Action } from "../../game-model.ts";
+import { ClickMemory } from "./click-memory.ts";
 import type { Indicator } from "./indicators.ts";
 import type { Step } from "./log-cursor.ts";
 import { segment, type Segmentation } from "./segment.ts";
@@ -94,6 +95,8 @@ export class ExplorationGraph {
   readonly clickLooks = new Map<string, Tally>();
   /** Per level (score): where clicks were first tried in some state, and whether they changed it. */
   readonly clicks = new Map<number, ClickTry[]>();
+  /** What clicks did, by the thing clicked (its place and look, its kind): see click-memory.ts. */
+  readonly clickMemory = new ClickMemory();
 
   /** "a>b" → how often move b, right after move a, led back to the state before a: learned inverses. */
   readonly followUps = new Map<string, Tally>();
@@ -162,6 +165,7 @@ export class ExplorationGraph {
       this.lastMove = undefined;
       this.arrivedBy = undefined;
       this.streak = 0;
+      this.clickMemory.arrivedByClick = undefined;
       return;
     }
     const key = this.key(step.score, step.cells);
@@ -198,7 +202,7 @@ export class ExplorationGraph {
       const changed = key !== prevKey;
       if (!edge) {
         out.set(k, (edge = { action, to: key, tries: 0, changes: 0, deaths: 0 }));
-        this.learn(prevKey, action, changed);
+        this.learn(prevKey, action, changed, key);
       }
       if (edge.to !== key || edge.tries === 0) {
         let into = this.incoming.get(key);
@@ -223,6 +227,7 @@ export class ExplorationGraph {
       this.lastEdge = undefined;
       this.lastMove = undefined;
     }
+    this.clickMemory.follow(sameLevel ? prevKey : undefined, key, step.kind === "action" ? action : undefined);
     this.streak =
       this.lastMove !== undefined && this.lastMove === this.arrivedBy ? this.streak + 1 : this.lastMove !== undefined ? 1 : 0;
     this.arrivedBy = this.lastMove;
@@ -268,7 +273,7 @@ export class ExplorationGraph {
     this.beforeLast = from;
   }
 
-  private learn(from: string, a: Action, changed: boolean): void {
+  private learn(from: string, a: Action, changed: boolean, to: string): void {
     const bump = <K>(m: Map<K, Tally>, k: K) => {
       const t = m.get(k) ?? { tries: 0, changes: 0 };
       t.tries++;
@@ -290,6 +295,8 @@ export class ExplorationGraph {
     bump(this.clickColours, node.cells[i]!);
     const seg = this.segmentation(node);
     const id = seg.labels[i]!;
-    if (id >= 0) bump(this.clickLooks, seg.components[id]!.look);
+    if (id < 0) return;
+    bump(this.clickLooks, seg.components[id]!.look);
+    this.clickMemory.note(node.score, seg.components[id]!, changed, to);
   }
 }

@@ -190,7 +190,9 @@ function nearestUntested(graph: ExplorationGraph, from: string, ctx: PlanContext
       // Momentum, but not forever: after MAX_STREAK of one move the others go first.
       const into =
         key === graph.current ? (graph.streak < MAX_STREAK ? graph.arrivedBy : undefined) : via.get(key)?.edge.action.id;
-      const list = untestedCandidates(graph.segmentation(node), ctx.available, out, graph, node.score, into);
+      const walked = via.get(key)?.edge.action;
+      const clickedInto = key === graph.current ? graph.clickMemory.arrivedByClick : walked?.id === 6 ? walked : undefined;
+      const list = untestedCandidates(graph.segmentation(node), ctx.available, out, graph, node.score, into, clickedInto);
       const top = unpredicted(graph, key, list);
       if (top) {
         const d = depth.get(key) ?? 0;

@@ -19,6 +19,11 @@ export interface Component {
   readonly look: string;
   /** True when the component touches the board's edge. */
   readonly touchesEdge: boolean;
+  /**
+   * The commonest colour on the ring of cells just outside the bounding box (-1 at the board's edge all
+   * round): what the thing sits on — the board's background, a panel, a frame.
+   */
+  readonly surround: number;
 }
 
 export interface Segmentation {
@@ -63,7 +68,8 @@ export function segment(grid: Grid, masked?: Uint8Array): Segmentation {
       if (y > 0) top = visit(c - width, top);
       if (y < height - 1) top = visit(c + width, top);
     }
-    components.push(describe(id, color, members.subarray(0, count), minX, minY, maxX, maxY, width, height));
+    const surround = ringColour(cells, masked, minX, minY, maxX, maxY, width, height);
+    components.push(describe(id, color, members.subarray(0, count), minX, minY, maxX, maxY, width, height, surround));
 
     function visit(c: number, t: number): number {
       if (labels[c] !== -1 || cells[c] !== color || (masked !== undefined && masked[c] === 1)) return t;
@@ -85,6 +91,7 @@ function describe(
   maxY: number,
   width: number,
   height: number,
+  surround: number,
 ): Component {
   const cx = (minX + maxX) / 2;
   const cy = (minY + maxY) / 2;
@@ -111,5 +118,35 @@ function describe(
   }
   const look = pattern ? `${color}:${bw}x${bh}:${pattern.join("")}` : `${color}:${bw}x${bh}:${members.length}`;
   const touchesEdge = minX === 0 || minY === 0 || maxX === width - 1 || maxY === height - 1;
-  return { id, color, size: members.length, minX, minY, maxX, maxY, clickX, clickY, look, touchesEdge };
+  return { id, color, size: members.length, minX, minY, maxX, maxY, clickX, clickY, look, touchesEdge, surround };
+}
+
+/** The commonest unmasked colour just outside a bounding box; ties to the lower colour; -1 when there is none. */
+function ringColour(
+  cells: Uint8Array,
+  masked: Uint8Array | undefined,
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+  width: number,
+  height: number,
+): number {
+  const counts = new Int32Array(256);
+  const see = (x: number, y: number) => {
+    if (x < 0 || y < 0 || x >= width || y >= height) return;
+    const i = y * width + x;
+    if (masked === undefined || masked[i] !== 1) counts[cells[i]!]!++;
+  };
+  for (let x = minX - 1; x <= maxX + 1; x++) {
+    see(x, minY - 1);
+    see(x, maxY + 1);
+  }
+  for (let y = minY; y <= maxY; y++) {
+    see(minX - 1, y);
+    see(maxX + 1, y);
+  }
+  let best = -1;
+  for (let c = 0; c < 256; c++) if (counts[c]! > 0 && (best < 0 || counts[c]! > counts[best]!)) best = c;
+  return best;
 }

@@ -2,11 +2,16 @@
 // most about a game; the move that led here before the one that usually undoes it); then clicks at connected
 // components in salience tiers: small rare-colour things, then larger ones and backgrounds. Within a tier,
 // places near earlier clicks that changed the board come first and places near clicks that did nothing
-// last; an area where clicks did nothing drops a tier. What never changed anything goes last: a colour
-// clicked three times without effect, a move that never did anything in eight states. A target that looks
-// exactly like one already tried in this state waits too: lookalikes usually behave alike, yet some puzzles
-// (toggle grids) need them all.
+// last; an area where clicks did nothing drops a tier. What never changed anything goes last: a kind of thing
+// (a colour on what it sits on) clicked three times without effect, a move that never did anything in eight
+// states. What clicks did is remembered by the thing clicked (click-memory.ts): the same thing at the same
+// place that did nothing in another state waits within its tier; one that led to one same state from every
+// state waits a tier (its outcome is known); in a game where clicking a place again undoes the click, the
+// thing clicked into a state waits there. A target that looks exactly like one already tried in this state,
+// on the same surround, waits too: lookalikes usually behave alike, yet some puzzles (toggle grids) need them
+// all.
 import type { Action, ActionId } from "../../game-model.ts";
+import { ClickMemory } from "./click-memory.ts";
 import { actionKey, diedOnce, type ClickTry, type Edge, type Tally } from "./graph.ts";
 import type { Component, Segmentation } from "./segment.ts";
 
@@ -26,6 +31,8 @@ const BACKTRACK_TIER = 1;
 const RETRY_FATAL_TIER = 3;
 /** Clicks near earlier clicks that did nothing. */
 const QUIET_AREA_TIER = 4;
+/** Prior taken off the same thing at the same place when it did nothing in another state of the level. */
+const QUIET_SPOT = 2;
 /** Kinds of action that never did anything anywhere come after everything else. */
 const INERT_TIER = 5;
 const INERT_CLICK_AFTER = 3;
@@ -44,6 +51,8 @@ export interface Learned {
   readonly clickLooks: ReadonlyMap<string, Tally>;
   /** Clicks first tried on each level (by score): where, and whether they changed the state. */
   readonly clicks: ReadonlyMap<number, readonly ClickTry[]>;
+  /** What clicks did by the thing clicked: the same thing at the same place, things of one kind. */
+  readonly clickMemory: ClickMemory;
   /** Whether move b, right after move a, usually leads straight back. */
   isInverse(a: number, b: number): boolean;
 }
@@ -53,6 +62,7 @@ export const NOTHING_LEARNED: Learned = {
   clickColours: new Map(),
   clickLooks: new Map(),
   clicks: new Map(),
+  clickMemory: new ClickMemory(),
   isInverse: () => false,
 };
 
@@ -66,6 +76,7 @@ export function untestedCandidates(
   learned: Learned = NOTHING_LEARNED,
   score = 0,
   arrivedBy?: number,
+  clickedInto?: { readonly x: number; readonly y: number },
 ): Candidate[] {
   const out: Candidate[] = [];
   // Keep going the way that led here first; a move that usually undoes that one comes later.
@@ -84,7 +95,7 @@ export function untestedCandidates(
       out.push({ action, key, tier: BACKTRACK_TIER, why: `ACTION${id}, which usually undoes ACTION${moving}` });
     else out.push({ action, key, tier: 0, why: `ACTION${id}` });
   }
-  if (available.includes(6)) out.push(...clickCandidates(seg, tried, learned, learned.clicks.get(score) ?? []));
+  if (available.includes(6)) out.push(...clickCandidates(seg, tried, learned, score, clickedInto));
   for (const [key, edge] of tried ?? []) {
     if (diedOnce(edge))
       out.push({
@@ -118,9 +129,21 @@ function clickCandidates(
   seg: Segmentation,
   tried: ReadonlyMap<string, Edge> | undefined,
   learned: Learned,
-  clicks: readonly ClickTry[],
+  score: number,
+  clickedInto: { readonly x: number; readonly y: number } | undefined,
 ): Candidate[] {
   const { width, height } = seg;
+  const clicks = learned.clicks.get(score) ?? [];
+  // Where the click that led here landed, when clicking a place again usually undoes the click there.
+  const undoing =
+    clickedInto !== undefined &&
+    learned.clickMemory.repeatUndoes() &&
+    clickedInto.x >= 0 &&
+    clickedInto.y >= 0 &&
+    clickedInto.x < width &&
+    clickedInto.y < height
+      ? seg.labels[clickedInto.y * width + clickedInto.x]!
+      : -1;
   const testedComponents = new Set<number>();
   const testedLooks = new Set<string>();
   for (const edge of tried?.values() ?? []) {
@@ -129,7 +152,7 @@ function clickCandidates(
     const id = seg.labels[a.y * width + a.x]!;
     if (id < 0) continue;
     testedComponents.add(id);
-    testedLooks.add(seg.components[id]!.look);
+    testedLooks.add(lookInPlace(seg.components[id]!));
   }
   const colourCells = new Int32Array(16);
   let visible = 0;
@@ -144,17 +167,28 @@ function clickCandidates(
     const share = colourCells[c.color]! / area;
     const look = learned.clickLooks.get(c.look);
     const prior = clickPrior(c.clickX, c.clickY, clicks);
-    const why = `${c.size}-cell colour-${c.color} component`;
-    const tier = inert(learned.clickColours.get(c.color), INERT_CLICK_AFTER)
-      ? INERT_TIER
-      : testedLooks.has(c.look)
-        ? LOOKALIKE_TIER
-        : prior < QUIET
-          ? QUIET_AREA_TIER
-          : salienceTier(c, share, area);
-    // Lookalikes of a click that did nothing wait within their tier.
+    const spot = learned.clickMemory.spot(score, c);
+    const what = `${c.size}-cell colour-${c.color} component`;
+    let tier: number;
+    let why = what;
+    if (c.id === undoing && undoing >= 0) {
+      tier = LOOKALIKE_TIER;
+      why = `${what} clicked just before (clicking it again usually undoes that)`;
+    } else if (spot !== undefined && spot.to !== undefined) {
+      // It changed the board in other states, always to one same state: its outcome is known already.
+      tier = LOOKALIKE_TIER;
+      why = `${what} that always leads to one known state`;
+    } else if (inert(learned.clickMemory.kind(c), INERT_CLICK_AFTER)) tier = INERT_TIER;
+    else if (testedLooks.has(lookInPlace(c))) tier = LOOKALIKE_TIER;
+    else if (prior < QUIET) tier = QUIET_AREA_TIER;
+    else tier = salienceTier(c, share, area);
+    // Lookalikes of a click that did nothing wait within their tier, and the same thing at the same place
+    // that did nothing in another state waits longer — within its tier only: a check or submit button does
+    // nothing until the board is right.
     const quietLook = look !== undefined && look.changes === 0 ? 1 : 0;
-    ranked.push({ c, tier, share, prior: prior - quietLook, why });
+    const quietSpot = spot !== undefined && spot.changes === 0 ? QUIET_SPOT : 0;
+    if (quietSpot > 0 && tier !== INERT_TIER) why = `${what} that did nothing before`;
+    ranked.push({ c, tier, share, prior: prior - quietLook - quietSpot, why });
   }
   ranked.sort(
     (a, b) =>
@@ -169,6 +203,11 @@ function clickCandidates(
     const action: Action = { id: 6, x: c.clickX, y: c.clickY };
     return { action, key: actionKey(action), tier, why };
   });
+}
+
+/** A thing's look and what it sits on: tiles of a reference panel are not lookalikes of the play area's. */
+function lookInPlace(c: Component): string {
+  return `${c.look}/${c.surround}`;
 }
 
 /** Tier of a click target by size and colour rarity; `area` is the number of unmasked cells. */

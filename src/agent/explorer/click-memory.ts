@@ -1,0 +1,91 @@
+// What clicks did on each level, remembered by what was clicked rather than by the state it was clicked in.
+// A state reached by a click differs from the last one in a few cells, so most of its components are the
+// same things in the same places: a button that did nothing in the state before almost always does nothing
+// now, and a button that changed the board (a rotator, a toggle, a counter) is the first thing worth
+// pressing again. Two keys:
+// - a spot: the component's look at its place (a component that changed colour or moved is a new spot);
+// - a kind: the component's colour inside the colour that surrounds it, so tiles of one colour in a
+//   reference panel and tiles of that colour in the play area are learned apart (a colour alone would
+//   condemn the play area's tiles after three clicks on the panel's).
+// And whether clicking a place again right after a click there that changed the board leads straight back
+// (a toggle): then the click that led into a state is the last one worth repeating there.
+import type { Tally } from "./graph.ts";
+import type { Component } from "./segment.ts";
+
+export interface SpotTally extends Tally {
+  /** Set once it was tried in two or more states and led to this one state every time. */
+  to: string | undefined;
+  /** Where the first try led, when it changed the board. */
+  first: string | undefined;
+  /** Every try so far changed the board and led to `first`. */
+  oneWay: boolean;
+}
+
+export function spotKey(c: Component): string {
+  return `${c.look}@${c.minX},${c.minY}`;
+}
+
+export function kindKey(c: Component): string {
+  return `${c.color}/${c.surround}`;
+}
+
+export class ClickMemory {
+  /** Per level (score): spot → outcomes of the first click of it in each state. */
+  private readonly spots = new Map<number, Map<string, SpotTally>>();
+  /** Kind → outcomes, over all levels: a game's reference panels stay inert from level to level. */
+  private readonly kinds = new Map<string, Tally>();
+
+  /** Repeats of a click right after it changed the board, and how many led straight back. */
+  readonly repeats: Tally = { tries: 0, changes: 0 };
+  /** The click that led into the newest state, when it changed the board. */
+  arrivedByClick: { readonly x: number; readonly y: number } | undefined;
+  private before: string | undefined;
+
+  /** Every folded step, in order: `from` → `to` by `action` (undefined: a step that is no transition). */
+  follow(from: string | undefined, to: string, action: { id: number; x?: number; y?: number } | undefined): void {
+    const last = this.arrivedByClick;
+    const click = action?.id === 6 && from !== undefined && from !== to ? { x: action.x!, y: action.y! } : undefined;
+    if (click && last && last.x === click.x && last.y === click.y) {
+      this.repeats.tries++;
+      if (to === this.before) this.repeats.changes++;
+    }
+    this.arrivedByClick = click;
+    this.before = click ? from : undefined;
+  }
+
+  /** Clicking again where the last click landed usually undoes it (seen twice, and more often than not). */
+  repeatUndoes(): boolean {
+    return this.repeats.changes >= 2 && this.repeats.changes * 2 > this.repeats.tries;
+  }
+
+  /** A click's first try in some state: `c` is the component clicked there. */
+  note(score: number, c: Component, changed: boolean, to: string): void {
+    let level = this.spots.get(score);
+    if (!level) this.spots.set(score, (level = new Map()));
+    const k = spotKey(c);
+    const t = level.get(k);
+    if (!t) level.set(k, { tries: 1, changes: changed ? 1 : 0, to: undefined, first: changed ? to : undefined, oneWay: changed });
+    else {
+      t.tries++;
+      if (changed) t.changes++;
+      t.oneWay &&= changed && to === t.first;
+      t.to = t.oneWay ? t.first : undefined;
+    }
+    bump(this.kinds, kindKey(c), changed);
+  }
+
+  spot(score: number, c: Component): SpotTally | undefined {
+    return this.spots.get(score)?.get(spotKey(c));
+  }
+
+  kind(c: Component): Tally | undefined {
+    return this.kinds.get(kindKey(c));
+  }
+}
+
+function bump(m: Map<string, Tally>, k: string, changed: boolean): void {
+  const t = m.get(k) ?? { tries: 0, changes: 0 };
+  t.tries++;
+  if (changed) t.changes++;
+  m.set(k, t);
+}
