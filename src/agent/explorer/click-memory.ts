@@ -39,7 +39,8 @@ export class ClickMemory {
   readonly repeats: Tally = { tries: 0, changes: 0 };
   /** The click that led into the newest state, when it changed the board. */
   arrivedByClick: { readonly x: number; readonly y: number } | undefined;
-  private before: string | undefined;
+  /** The state that click was made in. */
+  before: string | undefined;
 
   /** Every folded step, in order: `from` → `to` by `action` (undefined: a step that is no transition). */
   follow(from: string | undefined, to: string, action: { id: number; x?: number; y?: number } | undefined): void {
