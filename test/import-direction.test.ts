@@ -102,6 +102,19 @@ export function violations(edges: readonly Edge[], layers: readonly (readonly st
   return [...new Set(out)];
 }
 
+/** Folders whose code plays any environment without knowing which: they reach games through game/'s own files. */
+const KIND_BLIND = ["run"];
+
+/**
+ * Imports from a kind-blind folder into one environment's folder (game/nethack/, game/arc/, ...): the runner
+ * stays one code path by reaching an environment only through what its kind supplies (game/kinds.ts).
+ */
+export function kindLeaks(edges: readonly Edge[]): string[] {
+  return edges
+    .filter((e) => KIND_BLIND.includes(e.from) && e.to === "game" && e.target.split(sep).length > 2)
+    .map((e) => `${e.file} imports ${e.target}: '${e.from}' reaches environments only through game/kinds.ts`);
+}
+
 /** Folder cycles (strongly connected components of more than one folder), for a readable failure. */
 function cycles(edges: readonly Edge[]): string[][] {
   const next = new Map<string, Set<string>>();
@@ -148,6 +161,19 @@ describe("import direction", () => {
 
   test("every import points down the layers, and none leaves src/ for code", () => {
     expect(violations(edges, LAYERS)).toEqual([]);
+  });
+
+  test("run/ imports no environment's own folder (game/nethack/, game/arc/): only what game/kinds.ts supplies", () => {
+    expect(kindLeaks(edges)).toEqual([]);
+    expect(edges.some((e) => e.from === "run" && e.target === join("game", "kinds.ts"))).toBe(true);
+  });
+
+  test("the kind check fails on a run/ file importing game/nethack/ and passes game/'s own files", () => {
+    const leak = (target: string): Edge => ({ from: "run", to: "game", file: join("run", "record.ts"), target });
+    expect(kindLeaks([leak(join("game", "nethack", "section.ts"))])).toEqual([
+      `${join("run", "record.ts")} imports ${join("game", "nethack", "section.ts")}: 'run' reaches environments only through game/kinds.ts`,
+    ]);
+    expect(kindLeaks([leak(join("game", "kinds.ts")), leak(join("game", "env.ts"))])).toEqual([]);
   });
 
   test("the check fails on an upward import, a sideways one, an unknown folder and code outside src/", () => {

@@ -1,6 +1,7 @@
 // `prolong replay <log>`: re-executes a log's actions against a fresh game and reports every section whose
 // boards (each animation frame and the settled board) or score differ from the logged ones, and the first
 // divergence. Tells whether a game (or a game version) is the one that wrote a log.
+import { envKind } from "../game/kinds.ts";
 import { existsSync, statSync } from "node:fs";
 import { formatError, prolongError, type ProlongError } from "../errors.ts";
 import { readLogBytes } from "../log/load.ts";
@@ -115,7 +116,9 @@ export function reportText(r: ReplayReport, maxReport: number): string {
  * screen compared byte for byte, stopping at the first divergence, which exits 1.
  */
 async function replayNethack(log: string, config: RunConfig, json: boolean): Promise<number> {
-  const r = await replayScreenLog(log, () => openEnv(config, NO_ENV_CONTEXT));
+  const screenLog = envKind(config.env).screenLog;
+  if (!screenLog) throw new Error(`replayNethack called for a run of --env ${config.env}`);
+  const r = await replayScreenLog(log, screenLog, () => openEnv(config, NO_ENV_CONTEXT));
   if (r.isErr() && r.error.code !== "replay-mismatch") {
     console.error(formatError(r.error));
     return 2;

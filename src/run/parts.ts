@@ -1,60 +1,23 @@
 // The parts a run is played with when the caller passes none: the game, the agent and the event log a
 // RunConfig names (the clock defaults to the real one). One place that knows every environment, and the
 // context through which environments leave files in the run.
-import { err, ok, type Result } from "neverthrow";
+import { ok, type Result } from "neverthrow";
 import { createAgent } from "../agent/create.ts";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { Agent } from "../agent/agent.ts";
 import type { Clock } from "../clock.ts";
-import { prolongError, type ProlongError } from "../errors.ts";
-import { createGame } from "../game/catalog.ts";
-import { arcLocalEnv } from "../game/arc/arc-local.ts";
-import { arcOnlineEnv } from "../game/arc/arc-online.ts";
-import { localEnv, type EnvContext, type GameEnv } from "../game/env.ts";
+import type { ProlongError } from "../errors.ts";
+import type { EnvContext, GameEnv } from "../game/env.ts";
+import { envKind } from "../game/kinds.ts";
+import { writeFileSync } from "node:fs";
 import type { RunConfig } from "../config/run-config.ts";
-import { DEFAULT_CHARACTER } from "../game/nethack/character.ts";
-import { nethackEnv } from "../game/nethack/env.ts";
-import { findNethack } from "../game/nethack/install.ts";
 import { EventLog, type EventSink } from "../run-files/events.ts";
 import type { RunPaths } from "../run-files/layout.ts";
 import type { RunParts } from "./session.ts";
 
-/** The game a config names, behind the GameEnv boundary. */
+/** The game a config names, behind the GameEnv boundary (opened by its environment kind). */
 export function openEnv(config: RunConfig, context: EnvContext): Result<GameEnv, ProlongError> {
-  switch (config.env) {
-    case "local":
-      return createGame(config.game, { seed: config.seed }).map(localEnv);
-    case "arc-local": {
-      const gamesDir = config.arcGames ?? process.env.PROLONG_ARC_GAMES;
-      if (!gamesDir) {
-        return err(
-          prolongError("bad-config", "--env arc-local needs the ARC games directory", {
-            fix: "pass --arc-games DIR (<id>/<version>/<id>.py + metadata.json) or set PROLONG_ARC_GAMES",
-          }),
-        );
-      }
-      return arcLocalEnv({ gamesDir, game: config.game, seed: config.seed });
-    }
-    case "arc-online":
-      return arcOnlineEnv({ game: config.game, context });
-    case "nethack": {
-      const character = {
-        ...DEFAULT_CHARACTER,
-        ...(config.role ? { role: config.role } : {}),
-        ...(config.race ? { race: config.race } : {}),
-        ...(config.alignment ? { alignment: config.alignment } : {}),
-      };
-      return findNethack().map(() =>
-        nethackEnv({
-          folder: join(context.workDir ?? mkdtempSync(join(tmpdir(), "prolong-nethack-")), "nethack"),
-          seed: config.seed,
-          character,
-        }),
-      );
-    }
-  }
+  return envKind(config.env).open(config, context);
 }
 
 /**

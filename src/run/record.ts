@@ -2,10 +2,10 @@
 // master (and the index), the events say so. Also the run's other records — the first section of an
 // episode, a repaired tamper, a warning — so that everything the loop writes goes through this file.
 import { err, ok, type Result } from "neverthrow";
-import { formatError, type ProlongError } from "../errors.ts";
-import { appendNethackSection, type NethackSection } from "../game/nethack/section.ts";
+import { formatError, prolongError, type ProlongError } from "../errors.ts";
+import { envKind, type ScreenExtra } from "../game/kinds.ts";
 import { actionName, type Action, type FrameData, type ScreenFrame } from "../game-model.ts";
-import { formatToolCall, type LogSection, type SectionHeader } from "../log/format.ts";
+import { formatToolCall, SECTION_JOIN, type LogSection, type SectionHeader } from "../log/format.ts";
 import { appendSection, appendSectionText } from "../log/run-index.ts";
 import { COPY_FILE, type TamperEvent } from "../workspace/copy.ts";
 import type { WorkspaceTamper } from "../workspace/dir.ts";
@@ -81,33 +81,22 @@ export function recordInitial(s: RunSession, frame: FrameData): Result<void, Pro
   );
 }
 
-/** A terminal game's section: the family's header, [PLAN] and Tool Call, then the screen observation. */
+/** A terminal game's section: the family's header, [PLAN] and Tool Call, then the kind's screen observation. */
 function writeScreenSection(
   s: RunSession,
   screen: ScreenFrame,
   header: SectionHeader,
   extra: ScreenExtra,
 ): Result<void, ProlongError> {
-  const section = screenSection(screen, header, extra);
-  return appendSectionText(s.master, s.index, (empty) => appendNethackSection(section, empty), header, 1).map(() => undefined);
-}
-
-type ScreenExtra = { plan?: string; toolCall?: Action; episode?: { index: number; total: number } };
-
-/** The log section of a terminal game's step (also what resume re-renders to check a replayed step). */
-export function screenSection(screen: ScreenFrame, header: SectionHeader, extra: ScreenExtra): NethackSection {
-  return {
-    header,
-    status: screen.status,
-    message: screen.message,
-    board: screen.rows,
-    ...(extra.plan !== undefined ? { plan: extra.plan } : {}),
-    ...(extra.toolCall ? { action: formatToolCall(extra.toolCall) } : {}),
-    ...(extra.episode ? { episode: extra.episode } : {}),
-    ...(screen.inventory ? { inventory: screen.inventory } : {}),
-    ...(screen.stops.length + screen.notes.length > 0 ? { events: [...screen.stops, ...screen.notes] } : {}),
-    ...(screen.end !== undefined ? { end: screen.end } : {}),
-  };
+  const codec = envKind(s.config.env).screenLog;
+  if (!codec)
+    return err(
+      prolongError("screen-without-codec", `the environment '${s.config.env}' gave a screen but writes no screen sections`, {
+        fix: "this is a bug in prolong: a kind whose frames carry a screen supplies its screenLog",
+      }),
+    );
+  const text = codec.write(screen, header, extra);
+  return appendSectionText(s.master, s.index, (empty) => (empty ? "" : SECTION_JOIN) + text, header, 1).map(() => undefined);
 }
 
 /** Writes one section to the master (one write) and the index. */

@@ -4,14 +4,12 @@
 // `prolong resume` replays a run before it plays on; `prolong replay <run-dir>` of a terminal game replays it alone.
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
-import { nethackEntry } from "../game/nethack/actions.ts";
-import { parseNethackSection, writeNethackSection } from "../game/nethack/section.ts";
+import type { ScreenSectionCodec } from "../game/kinds.ts";
 import type { GameEnv } from "../game/env.ts";
 import type { Action, FrameData } from "../game-model.ts";
-import { parseHeader, parseSection, type SectionHeader } from "../log/format.ts";
+import { parseSection, type SectionHeader } from "../log/format.ts";
 import { readLogBytes } from "../log/load.ts";
 import { sectionIndex } from "../native.ts";
-import { screenSection } from "./record.ts";
 import { compareSection, SectionReplayer } from "./replay.ts";
 import { recordStep, startEpisode, newTally, type RunTally, type StepEffect } from "./tally.ts";
 
@@ -28,32 +26,31 @@ export interface RecoveredSection {
   readonly unindexed: { start: number; end: number } | null;
 }
 
-/** One section of the master read back by its environment kind: a grid game's boards or a terminal game's screen. */
-export function readSection(text: string, screen: boolean): Result<Omit<RecoveredSection, "unindexed">, ProlongError> {
-  if (screen) {
-    const parsed = parseNethackSection(text, parseHeader);
-    if (typeof parsed === "string") return err(prolongError("bad-section", parsed));
-    const named = parsed.action === undefined ? undefined : nethackEntry(parsed.action);
-    if (named?.isErr()) return err(prolongError("bad-section", `action ${parsed.header.action}: ${named.error}`));
-    const action = named?.isOk() ? named.value : undefined;
-    const extra = {
-      ...(parsed.plan !== undefined ? { plan: parsed.plan } : {}),
-      ...(action ? { toolCall: action } : {}),
-      ...(parsed.episode ? { episode: parsed.episode } : {}),
-    };
+/** One section of the master read back by its environment kind: a grid game's boards, or a terminal game's screen by its codec. */
+export function readSection(
+  text: string,
+  screenLog: ScreenSectionCodec | undefined,
+): Result<Omit<RecoveredSection, "unindexed">, ProlongError> {
+  if (screenLog) {
+    const read = screenLog.read(text);
+    if (read.isErr()) return err(prolongError("bad-section", read.error));
+    const { header, ...extra } = read.value;
     const check = (frame: FrameData) => {
       if (!frame.screen) return "the replay gave a grid, the log holds a screen";
       // The header's vitals come from the replayed screen, so a different XL, HP or turn is a divergence too.
-      const { vitals: _logged, ...rest } = parsed.header;
-      const header = { ...rest, ...(frame.screen.vitals ? { vitals: frame.screen.vitals } : {}) };
-      const again = writeNethackSection(screenSection(frame.screen, header, extra));
+      const { vitals: _logged, ...rest } = header;
+      const again = screenLog.write(
+        frame.screen,
+        { ...rest, ...(frame.screen.vitals ? { vitals: frame.screen.vitals } : {}) },
+        extra,
+      );
       if (again === text || again === `${text}\n`) return null;
       const a = again.split("\n");
       const b = text.split("\n");
       const line = a.findIndex((l, i) => l !== b[i]);
       return `line ${line + 1} of the section differs: the log has ${JSON.stringify(b[line] ?? "")}, the replay ${JSON.stringify(a[line] ?? "")}`;
     };
-    return ok({ header: parsed.header, ...(action ? { toolCall: action } : {}), frames: 1, text, check });
+    return ok({ header, ...(extra.toolCall ? { toolCall: extra.toolCall } : {}), frames: 1, text, check });
   }
   const parsed = parseSection(text);
   if (parsed.isErr()) return err(parsed.error);
@@ -133,14 +130,18 @@ export async function replayRecorded(
 }
 
 /** A finished log's sections, each read back by its environment kind (the master's bytes, split as the addon does). */
-export function logSections(bytes: Uint8Array, screen: boolean, logPath: string): Result<RecoveredSection[], ProlongError> {
+export function logSections(
+  bytes: Uint8Array,
+  screenLog: ScreenSectionCodec | undefined,
+  logPath: string,
+): Result<RecoveredSection[], ProlongError> {
   const table = sectionIndex(bytes);
   const out: RecoveredSection[] = [];
   const decoder = new TextDecoder();
   for (let i = 0; i < table.count; i++) {
     const start = table.start[i] as number;
     const end = i + 1 < table.count ? (table.start[i + 1] as number) - 1 : bytes.length;
-    const parsed = readSection(decoder.decode(bytes.subarray(start, end)), screen);
+    const parsed = readSection(decoder.decode(bytes.subarray(start, end)), screenLog);
     if (parsed.isErr())
       return err(prolongError("bad-log", `section ${i} of the log does not parse: ${parsed.error.message}`, { path: logPath }));
     out.push({ ...parsed.value, unindexed: null });
@@ -154,11 +155,12 @@ export function logSections(bytes: Uint8Array, screen: boolean, logPath: string)
  */
 export async function replayScreenLog(
   logPath: string,
+  screenLog: ScreenSectionCodec,
   open: () => Result<GameEnv, ProlongError>,
 ): Promise<Result<{ sections: number; actions: number }, ProlongError>> {
   const bytes = readLogBytes(logPath);
   if (bytes.isErr()) return err(bytes.error);
-  const sections = logSections(bytes.value, true, logPath);
+  const sections = logSections(bytes.value, screenLog, logPath);
   if (sections.isErr()) return err(sections.error);
   if (sections.value.length === 0)
     return err(

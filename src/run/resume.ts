@@ -2,6 +2,7 @@
 // checked against the index's checksums, every logged action is replayed against a fresh game with every
 // replayed board compared to the logged one, and the loop continues where the log ends — finishing a batch
 // the agent had asked for, so a resumed run writes the same bytes an uninterrupted one would have.
+import { envKind, type ScreenSectionCodec } from "../game/kinds.ts";
 import { err, ok, type Result } from "neverthrow";
 import { existsSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -109,7 +110,7 @@ async function resumeLocked(
       ),
     );
   }
-  const recovered = recoverSections(master, index, paths.dir, config.value.env === "nethack");
+  const recovered = recoverSections(master, index, paths.dir, envKind(config.value.env).screenLog);
   if (recovered.isErr()) return err(recovered.error);
   if (recovered.value.truncated) {
     // MasterLog keeps its size; after the torn tail was cut, open it afresh.
@@ -248,7 +249,7 @@ function recoverSections(
   master: MasterLog,
   index: RunIndex,
   dir: string,
-  screen: boolean,
+  screenLog: ScreenSectionCodec | undefined,
 ): Result<{ sections: RecoveredSection[]; truncated: boolean }, ProlongError> {
   const all = master.read(0, master.size);
   if (all.isErr()) return err(all.error);
@@ -263,7 +264,7 @@ function recoverSections(
     const start = table.start[i] as number;
     const end = i + 1 < table.count ? (table.start[i + 1] as number) - 1 : bytes.length; // minus the join "\n"
     const text = decoder.decode(bytes.subarray(start, end));
-    const parsed = readSection(text, screen);
+    const parsed = readSection(text, screenLog);
     if (start < indexedEnd) {
       if (parsed.isErr())
         return err(
@@ -273,7 +274,7 @@ function recoverSections(
       continue;
     }
     // Past the index: whole only if it parses and ends as a written section does.
-    if (parsed.isErr() || !text.endsWith("\n\n") || (!screen && table.complete[i] !== 1)) break;
+    if (parsed.isErr() || !text.endsWith("\n\n") || table.complete[i] !== 1) break;
     out.push({ ...parsed.value, unindexed: { start, end } });
     keepEnd = end;
   }

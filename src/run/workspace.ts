@@ -7,8 +7,7 @@ import { err, ok, type Result } from "neverthrow";
 import { ACTIONS_FILE, ACTIONS_MAX_BYTES, parseActions, type ActionBatch } from "../agent/actions.ts";
 import { quote } from "../game/action-text.ts";
 import { INSTRUCTION_FILES, instructionsText, memoryNow } from "../agent/prompts.ts";
-import { nethackEntry } from "../game/nethack/actions.ts";
-import { nethackInstructions } from "../game/nethack/instructions.ts";
+import { envKind } from "../game/kinds.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { verifyMasterTail } from "../log/run-index.ts";
 import { currentBoardText } from "../log/window.ts";
@@ -72,16 +71,16 @@ export function prepareTurn(s: RunSession): Result<PreparedTurn, ProlongError> {
 /** The instructions file, under each name the coding CLIs look for. */
 export function writeInstructions(s: RunSession): Result<WorkspaceTamper[], ProlongError> {
   const c = promptContext(s);
-  const text =
-    s.config.env === "nethack"
-      ? nethackInstructions({
-          actionCap: c.actionCap,
-          maxActions: c.maxActions,
-          episodes: c.episodes,
-          hasLog: c.window.kind !== "none",
-          memory: memoryNow(c),
-        })
-      : instructionsText(c);
+  const own = envKind(s.config.env).instructions;
+  const text = own
+    ? own({
+        actionCap: c.actionCap,
+        maxActions: c.maxActions,
+        episodes: c.episodes,
+        hasLog: c.window.kind !== "none",
+        memory: memoryNow(c),
+      })
+    : instructionsText(c);
   const written = writeInstructionFiles(s.workspace, INSTRUCTION_FILES, text, s.instructions);
   if (written.isOk()) s.instructions = text;
   return written;
@@ -122,13 +121,14 @@ export function readActions(s: RunSession): Result<ActionsRead, ProlongError> {
       batch: err(prolongError("unusable-actions-json", `actions.json was not read: ${f.tamper.detail}`, { path, fix })),
     });
   }
+  const entry = envKind(s.config.env).actionEntry;
   return ok({
     tamper: null,
     batch: parseActions(f.text, {
       cap: s.config.actionCap,
       available: promptContext(s).availableActions,
       path,
-      ...(s.config.env === "nethack" ? { entry: nethackEntry } : {}),
+      ...(entry ? { entry } : {}),
     }),
   });
 }

@@ -3,6 +3,7 @@
 // by rescore.ts so a run cut at N actions is scored exactly as a run that stopped there).
 // Top-level names follow ARC's scorecard where they exist (game_id, levels_completed, level_actions,
 // level_baseline_actions, level_scores, score); the settings block is the run's RunConfig, one definition.
+import { envKind } from "../game/kinds.ts";
 import { err, ok, type Result } from "neverthrow";
 import { existsSync, readFileSync } from "node:fs";
 import * as v from "valibot";
@@ -177,7 +178,7 @@ export interface ScorecardInput {
 
 /** The metric a run is scored by, from its settings: NetHack runs by BALROG progression, grid games by RHAE. */
 export function configMetric(config: Pick<ScorecardInput["config"], "env">): ScoreMetric {
-  return config.env === "nethack" ? "progression" : "rhae";
+  return envKind(config.env).metric;
 }
 
 export function buildScorecard(i: ScorecardInput): Scorecard {

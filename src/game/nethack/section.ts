@@ -21,7 +21,16 @@
 //
 // The screen's top row is the [MESSAGE] line, not a board row, so text the game echoes (a pet's name) never
 // starts a board line; board rows are padded to 80 so an empty map row is never an empty line.
-import { escapePlan, formatHeader, SECTION_JOIN, SEPARATOR, unescapePlan, type SectionHeader } from "../../log/format.ts";
+import type { Action, ScreenFrame } from "../../game-model.ts";
+import {
+  escapePlan,
+  formatHeader,
+  formatToolCall,
+  SECTION_JOIN,
+  SEPARATOR,
+  unescapePlan,
+  type SectionHeader,
+} from "../../log/format.ts";
 
 export const NETHACK_MARKER = {
   status: "[STATUS] ",
@@ -127,5 +136,25 @@ export function parseNethackSection(
     ...(inventory ? { inventory } : {}),
     ...(events ? { events } : {}),
     ...(end !== undefined ? { end } : {}),
+  };
+}
+
+/** The section of a terminal game's step as the run writes it (and resume re-renders to check a replayed step). */
+export function screenSectionOf(
+  screen: ScreenFrame,
+  header: SectionHeader,
+  extra: { plan?: string; toolCall?: Action; episode?: { index: number; total: number } },
+): NethackSection {
+  return {
+    header,
+    status: screen.status,
+    message: screen.message,
+    board: screen.rows,
+    ...(extra.plan !== undefined ? { plan: extra.plan } : {}),
+    ...(extra.toolCall ? { action: formatToolCall(extra.toolCall) } : {}),
+    ...(extra.episode ? { episode: extra.episode } : {}),
+    ...(screen.inventory ? { inventory: screen.inventory } : {}),
+    ...(screen.stops.length + screen.notes.length > 0 ? { events: [...screen.stops, ...screen.notes] } : {}),
+    ...(screen.end !== undefined ? { end: screen.end } : {}),
   };
 }
