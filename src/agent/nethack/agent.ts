@@ -1,6 +1,7 @@
 // The built-in NetHack agent: plays through the same contract as any agent and keeps nothing between turns.
-// Each call reads workspace/logs.txt back (this level's sections, the inventory, the episode's start), applies
-// the rules of policy.ts and writes workspace/actions.json. Deterministic for a given log.
+// Each call reads workspace/logs.txt back (this level's sections, the inventory, the episode's start, and the
+// earlier episodes of a lifetime: lifetime.ts), applies the rules of policy.ts and writes
+// workspace/actions.json. Deterministic for a given log.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
@@ -8,7 +9,9 @@ import { prolongError, type ProlongError } from "../../errors.ts";
 import { ACTIONS_FILE } from "../actions.ts";
 import { NO_TOKENS, type Agent, type TurnInput, type TurnReply } from "../agent.ts";
 import { decide, type Decision } from "./policy.ts";
+import { readLifetime } from "./lifetime.ts";
 import { readLevelHistory } from "./read-log.ts";
+import { sectionIndex } from "../../native.ts";
 
 export const LOG_FILE = "logs.txt";
 
@@ -17,7 +20,10 @@ export function createNethackAgent(): Agent {
 }
 
 export function thinkFromLog(bytes: Uint8Array): Decision {
-  const history = readLevelHistory(bytes);
+  const table = sectionIndex(bytes);
+  const lifetime = readLifetime(bytes, table);
+  if (lifetime.replay) return lifetime.replay;
+  const history = readLevelHistory(bytes, table, { caution: lifetime.deaths, variant: lifetime.earlier.length });
   if (!history) return { actions: ["esc"], reason: "no readable NetHack section in the log yet" };
   return decide(history);
 }

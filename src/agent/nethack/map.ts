@@ -47,6 +47,8 @@ export interface MapMemory {
   readonly blocked?: ReadonlySet<string>;
   readonly avoid?: ReadonlySet<number>;
   readonly notDoors?: ReadonlySet<number>;
+  /** Directions are tried in this many steps of rotation (ties between equal paths go another way). */
+  readonly rotate?: number;
 }
 
 export class DungeonMap {
@@ -54,6 +56,11 @@ export class DungeonMap {
     readonly rows: readonly string[],
     readonly memory: MapMemory = {},
   ) {}
+
+  private get order(): readonly Direction[] {
+    const r = (this.memory.rotate ?? 0) % DIRECTIONS.length;
+    return r === 0 ? DIRECTIONS : [...DIRECTIONS.slice(r), ...DIRECTIONS.slice(0, r)];
+  }
 
   at(x: number, y: number): string {
     if (y < 0 || y >= MAP_ROWS || x < 0 || x >= MAP_COLS) return " ";
@@ -132,11 +139,12 @@ export class DungeonMap {
 
   /** Every square reachable from `from` (monsters block), with its distance in moves. */
   reachable(from: Cell): { cell: Cell; steps: number }[] {
+    const order = this.order;
     const out = [{ cell: from, steps: 0 }];
     const seen = new Set([cellKey(from.x, from.y)]);
     for (let i = 0; i < out.length; i++) {
       const { cell, steps } = out[i]!;
-      for (const d of DIRECTIONS) {
+      for (const d of order) {
         const nx = cell.x + d.dx;
         const ny = cell.y + d.dy;
         const k = cellKey(nx, ny);
@@ -150,6 +158,7 @@ export class DungeonMap {
 
   /** Breadth-first from `from` to the nearest cell satisfying `goal`; the path's directions, or undefined. */
   pathTo(from: Cell, goal: (x: number, y: number) => boolean): Direction[] | undefined {
+    const order = this.order;
     const prev = new Map<number, { from: number; d: Direction }>();
     const queue: Cell[] = [from];
     const seen = new Set([cellKey(from.x, from.y)]);
@@ -165,7 +174,7 @@ export class DungeonMap {
         }
         return path.reverse();
       }
-      for (const d of DIRECTIONS) {
+      for (const d of order) {
         const nx = c.x + d.dx;
         const ny = c.y + d.dy;
         const k = cellKey(nx, ny);

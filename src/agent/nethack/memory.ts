@@ -24,6 +24,8 @@ export interface LevelMemory {
   /** Letters that asked "Really attack?" on this level. */
   readonly peaceful: ReadonlySet<string>;
   readonly notDoors: ReadonlySet<number>;
+  /** Squares holding a statue (drawn as the monster it shows: never fought, walked over). */
+  readonly statues: ReadonlySet<number>;
   /** Locked doors (square key) and how many kicks they took. */
   readonly locked: ReadonlyMap<number, number>;
   /** Turns searched at each square. */
@@ -61,6 +63,7 @@ export function levelMemory(sections: readonly NethackSection[]): LevelMemory {
   const blocked = new Set<string>();
   const peaceful = new Set<string>();
   const notDoors = new Set<number>();
+  const statues = new Set<number>();
   const locked = new Map<number, number>();
   const searched = new Map<number, number>();
   let elbereth: LevelMemory["elbereth"];
@@ -75,6 +78,11 @@ export function levelMemory(sections: readonly NethackSection[]): LevelMemory {
     const map = boardMap(s);
     hero = locateHero(map, before, s, tookTime) ?? before;
     trail.push(hero);
+    if (hero && /You see here a statue|There is a statue|statue of .* here/.test(s.message)) statues.add(cellKey(hero.x, hero.y));
+    // A statue bumped into from beside it ("Perhaps that's why you cannot move past it").
+    const bumped = directionNamed(s.action);
+    if (bumped && before && /(a|an|the) statue of/i.test(s.message) && hero && hero.x === before.x && hero.y === before.y)
+      statues.add(cellKey(before.x + bumped.dx, before.y + bumped.dy));
     const d = directionNamed(s.action);
     if (d && before && /Really attack/.test(s.message)) {
       const target = map.at(before.x + d.dx, before.y + d.dy);
@@ -101,7 +109,7 @@ export function levelMemory(sections: readonly NethackSection[]): LevelMemory {
     if (s.action === "more" && prev && /write in the dust here\?\s*Elbereth\s*$/i.test(prev.message) && hero)
       elbereth = { at: hero, section: k };
   }
-  return { trail, hero, blocked, peaceful, notDoors, locked, searched, elbereth };
+  return { trail, hero, blocked, peaceful, notDoors, statues, locked, searched, elbereth };
 }
 
 const DIRECTION_BY_KEY = new Map<string, Direction>(DIRECTIONS.map((d) => [d.key, d]));

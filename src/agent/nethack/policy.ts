@@ -69,8 +69,14 @@ export function decide(history: LevelHistory): Decision {
   const hurtNow = history.sections.slice(-4).some((s) => (s.events ?? []).some((e) => e.startsWith("hp lost")));
   const pet = hurtNow ? undefined : petLetter(history.start);
   const rows = now.board.slice(0, 21).map((r) => (pet ? r.replaceAll(pet, ".") : r));
+  // Statues look like monsters: drawn as the rock they are ('`', walked over).
+  for (const k of memory.statues) {
+    const y = Math.floor(k / 80);
+    const x = k % 80;
+    if (/[a-zA-Z&:;']/.test(rows[y]?.[x] ?? "")) rows[y] = `${rows[y]!.slice(0, x)}\`${rows[y]!.slice(x + 1)}`;
+  }
   if (hero) rows[hero.y] = `${rows[hero.y]!.slice(0, hero.x)}@${rows[hero.y]!.slice(hero.x + 1)}`;
-  const map = new DungeonMap(rows, { blocked: memory.blocked, notDoors: memory.notDoors });
+  const map = new DungeonMap(rows, { blocked: memory.blocked, notDoors: memory.notDoors, rotate: history.variant });
   if (!hero) return { actions: ["search"], reason: "the hero is not on the map; waiting a turn" };
 
   const neighbours = DIRECTIONS.map((d) => ({ d, g: map.at(hero.x + d.dx, hero.y + d.dy) }));
@@ -86,7 +92,7 @@ export function decide(history: LevelHistory): Decision {
     hpHistory: history.sections.map((s) => statusOf(s).hp),
     fearlessNear: hostile.some(({ g }) => FEARLESS.test(g)),
     hostiles: hostile.length,
-    caution: history.caution ?? 0,
+    caution: history.caution,
   });
   if (survival) return survival;
 

@@ -2,7 +2,7 @@
 // on the current dungeon level (the native index finds them; only those are parsed), newest last.
 import { parseHeader } from "../../log/format.ts";
 import { parseNethackSection, type NethackSection } from "../../game/nethack/section.ts";
-import { sectionIndex } from "../../native.ts";
+import type { SectionTable } from "../../native.ts";
 
 /** Most sections read back per turn: enough memory for one level, bounded time on a 20,000-action log. */
 const MAX_SECTIONS = 3000;
@@ -16,8 +16,10 @@ export interface LevelHistory {
   readonly start: NethackSection | undefined;
   /** The turn of the episode's last prayer, if it prayed. */
   readonly lastPrayerTurn: number | undefined;
-  /** How careful to be (0 normally; more after earlier episodes of the lifetime died). */
-  readonly caution?: number;
+  /** How careful to be: 0 normally, the number of earlier episodes of the lifetime that died. */
+  readonly caution: number;
+  /** Earlier episodes of the lifetime: each explores in another order of directions. */
+  readonly variant: number;
 }
 
 /** An [INVENTORY] block that lists items (a message mistaken for one lists none). */
@@ -25,8 +27,11 @@ function isInventory(lines: readonly string[] | undefined): lines is readonly st
   return lines !== undefined && lines.some((l) => /^[a-zA-Z$#] - /.test(l));
 }
 
-export function readLevelHistory(bytes: Uint8Array): LevelHistory | undefined {
-  const table = sectionIndex(bytes);
+export function readLevelHistory(
+  bytes: Uint8Array,
+  table: SectionTable,
+  lifetime: { readonly caution: number; readonly variant: number } = { caution: 0, variant: 0 },
+): LevelHistory | undefined {
   const decoder = new TextDecoder();
   const out: NethackSection[] = [];
   let inventory: readonly string[] | undefined;
@@ -69,5 +74,5 @@ export function readLevelHistory(bytes: Uint8Array): LevelHistory | undefined {
       break;
     }
   }
-  return { sections: out.reverse(), inventory: inventory ?? [], start, lastPrayerTurn };
+  return { sections: out.reverse(), inventory: inventory ?? [], start, lastPrayerTurn, ...lifetime };
 }

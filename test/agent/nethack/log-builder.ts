@@ -31,7 +31,7 @@ export const VALKYRIE_INVENTORY = [
   "d - an uncursed food ration",
 ];
 
-/** The text of a log holding these steps in order; action numbers restart at 0 on each new episode. */
+/** The text of a log holding these steps in order; action numbers go on across episodes, as the harness writes. */
 export function buildLog(steps: readonly Step[]): string {
   let out = "";
   let action = 0;
@@ -39,7 +39,6 @@ export function buildLog(steps: readonly Step[]): string {
   for (const s of steps) {
     const episode = s.episode ?? 1;
     const first = episode !== lastEpisode;
-    if (first) action = 0;
     lastEpisode = episode;
     const dlvl = s.dlvl ?? 1;
     const hp = s.hp ?? 16;

@@ -128,6 +128,26 @@ describe("no loops on moves that fail", () => {
   });
 });
 
+describe("statues", () => {
+  test("a statue drawn as its monster (seed 4's lichen, fought 460 times) is not fought once the log has seen it", () => {
+    const rows = ["", "  -------", "  |.....|", "  |.....|", "  -------"];
+    const withF = (hx: number) =>
+      withHero(
+        rows.map((r, y) => (y === 2 ? r.slice(0, 6) + "F" + r.slice(7) : r)),
+        hx,
+        2,
+      );
+    const steps = [
+      { map: withHero(["", "  ..f.."], 3, 1), turn: 1 },
+      { action: "down", dlvl: 5, map: withF(5), turn: 380 },
+      { action: "east", dlvl: 5, map: withHero(rows, 6, 2), turn: 381, message: "You see here a statue of a lichen." },
+      { action: "west", dlvl: 5, map: withF(5), turn: 382 },
+    ];
+    expect(think(buildLog(steps.slice(0, 2))).reason).toContain("fighting the F");
+    expect(think(buildLog(steps)).reason).not.toContain("fighting");
+  });
+});
+
 describe("doors", () => {
   test("a door found locked is kicked", () => {
     const rows = withHero(["", "  ---+---", "  |.....|", "  -------"], 5, 0);
