@@ -31,15 +31,24 @@ fn utf16_len(text: &str) -> usize {
     text.chars().map(char::len_utf16).sum()
 }
 
-/// The tool call cell of a section as text, and its UTF-16 length.
-fn tool_text<'a>(buf: &'a [u8], s: &Section) -> (Cow<'a, str>, usize) {
-    let text: Cow<str> = match s.tool {
-        Some((a, b)) => decoded(&buf[a..b]),
-        None if is_other(s.header.kind) => Cow::Borrowed("(unreadable header)"),
-        None => Cow::Borrowed("-"),
-    };
-    let units = utf16_len(&text);
-    (text, units)
+/// Appends a tool call's text as shown to `out` and returns its length in UTF-16 units.
+pub fn push_shown(bytes: &[u8], out: &mut Vec<u8>) -> usize {
+    if bytes.is_ascii() {
+        out.extend_from_slice(bytes);
+        return bytes.len();
+    }
+    let text = decoded(bytes);
+    out.extend_from_slice(text.as_bytes());
+    utf16_len(&text)
+}
+
+/// The tool call cell of a section: its text and width (UTF-16 units).
+fn tool_cell<'a>(tool_text: &'a [u8], s: &Section) -> (&'a [u8], usize) {
+    match s.tool {
+        Some(t) => (&tool_text[t.at..t.at + t.bytes], t.units),
+        None if is_other(s.header.kind) => (b"(unreadable header)", 19),
+        None => (b"-", 1),
+    }
 }
 
 /// Every cell but the tool call: a number, a number with a suffix, a pair, or a fixed word.
@@ -103,13 +112,13 @@ fn width(cell: Cell) -> usize {
 
 /// Rows [from, to): the widest cell of each column, and the bytes their tool calls take beyond one per
 /// UTF-16 unit (what makes a line longer than the sum of its widths).
-fn measure(buf: &[u8], sections: &[Section], from: usize) -> ([usize; COLUMNS], usize) {
+fn measure(tool_text: &[u8], sections: &[Section], from: usize) -> ([usize; COLUMNS], usize) {
     let mut widths = [0; COLUMNS];
     let mut extra = 0;
     for (k, s) in sections.iter().enumerate() {
         for (c, w) in widths.iter_mut().enumerate() {
             if c == TOOL {
-                let (text, units) = tool_text(buf, s);
+                let (text, units) = tool_cell(tool_text, s);
                 *w = (*w).max(units);
                 extra += text.len() - units;
             } else {
@@ -171,7 +180,7 @@ impl Cursor<'_> {
 
 /// One line per section: cells joined by two spaces, the tool call padded on its right, every other column
 /// on its left, then '\n'. (The last column is never blank, so no line ends in spaces.)
-fn write_rows(buf: &[u8], sections: &[Section], from: usize, widths: &[usize; COLUMNS], out: &mut [u8]) {
+fn write_rows(tool_text: &[u8], sections: &[Section], from: usize, widths: &[usize; COLUMNS], out: &mut [u8]) {
     let mut w = Cursor { out, at: 0 };
     for (k, s) in sections.iter().enumerate() {
         for (c, &width_c) in widths.iter().enumerate() {
@@ -179,8 +188,8 @@ fn write_rows(buf: &[u8], sections: &[Section], from: usize, widths: &[usize; CO
                 w.bytes(b"  ");
             }
             if c == TOOL {
-                let (text, units) = tool_text(buf, s);
-                w.bytes(text.as_bytes());
+                let (text, units) = tool_cell(tool_text, s);
+                w.bytes(text);
                 w.spaces(width_c - units);
             } else {
                 let x = cell(s, from + k, c);
@@ -230,7 +239,8 @@ pub fn section_rows_text(buf: &[u8]) -> Vec<u8> {
     let sections = &table.sections;
     let n = sections.len();
     let cuts: Vec<(usize, usize)> = if n >= PARALLEL_MIN { vec![(0, n / 2), (n / 2, n)] } else { vec![(0, n)] };
-    let measured = on_threads(cuts.clone(), |(a, b)| measure(buf, &sections[a..b], a));
+    let text = &table.tool_text;
+    let measured = on_threads(cuts.clone(), |(a, b)| measure(text, &sections[a..b], a));
     let mut widths: [usize; COLUMNS] = HEADERS.map(str::len);
     for (w, _) in &measured {
         for c in 0..COLUMNS {
@@ -249,7 +259,7 @@ pub fn section_rows_text(buf: &[u8]) -> Vec<u8> {
         parts.push((a, b, part));
         rest = tail;
     }
-    on_threads(parts, |(a, b, part)| write_rows(buf, &sections[a..b], a, &widths, part));
+    on_threads(parts, |(a, b, part)| write_rows(text, &sections[a..b], a, &widths, part));
     out
 }
 

@@ -46,9 +46,19 @@ pub struct Section {
     pub board: Option<(usize, usize)>,
     pub complete: bool,
     /// Only when the scan was asked for them (`section_index_with`), else -1 and None: cells changed since
-    /// the previous section's settled board (diff::cell_changes's count), and the tool call's byte range.
+    /// the previous section's settled board (diff::cell_changes's count), and the tool call.
     pub changed: i32,
-    pub tool: Option<(usize, usize)>,
+    pub tool: Option<ToolCall>,
+}
+
+/// A section's tool call as `log sections` shows it, copied during the scan (while the section is in cache)
+/// into the table's `tool_text`: its place there, and its length in UTF-8 bytes and in UTF-16 units (what
+/// the column is padded by).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ToolCall {
+    pub at: usize,
+    pub bytes: usize,
+    pub units: usize,
 }
 
 #[derive(Debug, Default)]
@@ -57,6 +67,8 @@ pub struct SectionTable {
     pub sections: Vec<Section>,
     /// Lines of the whole buffer: '\n' bytes, plus one for a final line without one.
     pub lines: usize,
+    /// The tool calls' text, one after another (only with `section_index_with`'s extras).
+    pub tool_text: Vec<u8>,
 }
 
 /// End of the separator line starting at `at` (just past its '\n', or the buffer end), if the 80 '='
@@ -286,7 +298,8 @@ const TOOL_CALL: &[u8] = b"\nTool Call: ";
 /// [start, limit), one final '\r' dropped (the format escapes agent text that would read as one).
 pub fn tool_call(buf: &[u8], start: usize, limit: usize) -> Option<(usize, usize)> {
     let view = &buf[start..limit];
-    let at = memmem::find(view, TOOL_CALL)?;
+    static FINDER: std::sync::OnceLock<memmem::Finder<'static>> = std::sync::OnceLock::new();
+    let at = FINDER.get_or_init(|| memmem::Finder::new(TOOL_CALL)).find(view)?;
     let from = at + TOOL_CALL.len();
     let mut end = memchr::memchr(b'\n', &view[from..]).map_or(view.len(), |i| from + i);
     if end > from && view[end - 1] == b'\r' {
@@ -317,28 +330,38 @@ fn describe_section(buf: &[u8], start: usize, end: usize) -> Section {
     Section { start, end, header, frames, board, complete, changed: -1, tool: None }
 }
 
-/// What `section_index_with` adds to a section, while its bytes are still in cache from the search.
-fn add_extras(buf: &[u8], s: &mut Section, prev_board: Option<(usize, usize)>) {
-    s.changed = match (prev_board, s.board) {
+/// Cells changed between two settled boards (diff::cell_changes's count; -1 when either is missing).
+fn changed_since(buf: &[u8], prev: Option<(usize, usize)>, board: Option<(usize, usize)>) -> i32 {
+    match (prev, board) {
         (Some((a, b)), Some((c, d))) => count_changes(&buf[a..b], &buf[c..d]).unwrap_or(-1),
         _ => -1,
-    };
+    }
+}
+
+/// What `section_index_with` adds to a section, while its bytes are still in cache from the search.
+fn add_extras(buf: &[u8], s: &mut Section, prev_board: Option<(usize, usize)>, tool_text: &mut Vec<u8>) {
+    s.changed = changed_since(buf, prev_board, s.board);
     if s.header.kind == KIND_ACTION {
         let limit = s.board.map_or(s.end, |(from, _)| if from > s.start { from } else { s.end });
-        s.tool = tool_call(buf, s.start, limit);
+        s.tool = tool_call(buf, s.start, limit).map(|(start, end)| {
+            let at = tool_text.len();
+            let units = crate::listing::push_shown(&buf[start..end], tool_text);
+            ToolCall { at, bytes: tool_text.len() - at, units }
+        });
     }
 }
 
 /// Sections of `buf` and its '\n' count. Each section is described, and its newlines counted, as soon as
 /// the next separator is found, while its bytes are still in cache from the search.
-fn scan(buf: &[u8], extras: bool) -> (Vec<Section>, usize) {
+fn scan(buf: &[u8], extras: bool) -> (Vec<Section>, usize, Vec<u8>) {
     let mut sections: Vec<Section> = Vec::new();
+    let mut tool_text = Vec::new();
     let mut newlines = 0;
     let mut open: Option<usize> = None;
     let mut push = |sections: &mut Vec<Section>, start: usize, end: usize| {
         let mut s = describe_section(buf, start, end);
         if extras {
-            add_extras(buf, &mut s, sections.last().and_then(|p| p.board));
+            add_extras(buf, &mut s, sections.last().and_then(|p| p.board), &mut tool_text);
         }
         sections.push(s);
     };
@@ -358,7 +381,7 @@ fn scan(buf: &[u8], extras: bool) -> (Vec<Section>, usize) {
         }
         None => newlines += count_newlines(buf),
     }
-    (sections, newlines)
+    (sections, newlines, tool_text)
 }
 
 /// Below this size one thread is quicker than starting a second.
@@ -386,7 +409,7 @@ pub fn section_index(buf: &[u8]) -> SectionTable {
 /// The section index; with `extras`, each section's `changed` and `tool` too (see Section).
 pub fn section_index_with(buf: &[u8], extras: bool) -> SectionTable {
     let split = if buf.len() >= PARALLEL_MIN { split_point(buf, buf.len() / 2).filter(|&s| s > 0) } else { None };
-    let (sections, newlines) = match split {
+    let (sections, newlines, tool_text) = match split {
         None => scan(buf, extras),
         Some(split) => {
             // Two halves on two threads (the machine's second core); the right half's offsets are shifted back.
@@ -395,27 +418,28 @@ pub fn section_index_with(buf: &[u8], extras: bool) -> SectionTable {
                 let left = scan(&buf[..split], extras);
                 (left, right.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
             });
-            let (mut sections, left_newlines) = left;
-            let (right_sections, right_newlines) = right;
-            let left_count = sections.len();
+            let (mut sections, left_newlines, mut tool_text) = left;
+            let (right_sections, right_newlines, right_text) = right;
+            let (left_count, text_shift) = (sections.len(), tool_text.len());
             sections.extend(right_sections.into_iter().map(|s| Section {
                 start: s.start + split,
                 end: s.end + split,
                 board: s.board.map(|(a, b)| (a + split, b + split)),
-                tool: s.tool.map(|(a, b)| (a + split, b + split)),
+                tool: s.tool.map(|t| ToolCall { at: t.at + text_shift, ..t }),
                 ..s
             }));
+            tool_text.extend_from_slice(&right_text);
             // The right half's first section was compared with nothing: its previous board is the left's last.
             if extras && left_count > 0 && left_count < sections.len() {
-                let prev = sections[left_count - 1].board;
-                add_extras(buf, &mut sections[left_count], prev);
+                let (prev, board) = (sections[left_count - 1].board, sections[left_count].board);
+                sections[left_count].changed = changed_since(buf, prev, board);
             }
-            (sections, left_newlines + right_newlines)
+            (sections, left_newlines + right_newlines, tool_text)
         }
     };
     let preamble_end = sections.first().map_or(buf.len(), |s| s.start);
     let lines = newlines + usize::from(buf.last().is_some_and(|&c| c != b'\n'));
-    SectionTable { preamble_end, sections, lines }
+    SectionTable { preamble_end, sections, lines, tool_text }
 }
 
 #[cfg(test)]
@@ -557,13 +581,13 @@ mod tests {
             i += 1;
         }
         let parallel = section_index(log.as_bytes());
-        let (sections, newlines) = scan(log.as_bytes(), false);
+        let (sections, newlines, _) = scan(log.as_bytes(), false);
         assert!(split_point(log.as_bytes(), log.len() / 2).is_some());
         assert_eq!(parallel.sections, sections);
         assert_eq!(parallel.lines, newlines);
         assert_eq!(parallel.lines, log.matches('\n').count());
         let parallel = section_index_with(log.as_bytes(), true);
-        let (sections, _) = scan(log.as_bytes(), true);
+        let (sections, _, _) = scan(log.as_bytes(), true);
         assert_eq!(parallel.sections, sections);
         assert!(sections[1..].iter().all(|s| s.changed == 0 && s.tool.is_none()));
     }
