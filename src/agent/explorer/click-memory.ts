@@ -8,7 +8,8 @@
 //   reference panel and tiles of that colour in the play area are learned apart (a colour alone would
 //   condemn the play area's tiles after three clicks on the panel's).
 // And whether clicking a place again right after a click there that changed the board leads straight back
-// (a toggle): then the click that led into a state is the last one worth repeating there.
+// (a toggle), in general or for one pair of places (a rotator's two directions): then the click that undoes
+// the one that led into a state is the last one worth trying there.
 import type { Tally } from "./graph.ts";
 import type { Component } from "./segment.ts";
 
@@ -41,14 +42,20 @@ export class ClickMemory {
   arrivedByClick: { readonly x: number; readonly y: number } | undefined;
   /** The state that click was made in. */
   before: string | undefined;
+  /** "<level>|a>b" → how often a click at b right after one at a (both changing the board) led straight back. */
+  private readonly pairs = new Map<string, Tally>();
 
   /** Every folded step, in order: `from` → `to` by `action` (undefined: a step that is no transition). */
   follow(from: string | undefined, to: string, action: { id: number; x?: number; y?: number } | undefined): void {
     const last = this.arrivedByClick;
     const click = action?.id === 6 && from !== undefined && from !== to ? { x: action.x!, y: action.y! } : undefined;
-    if (click && last && last.x === click.x && last.y === click.y) {
-      this.repeats.tries++;
-      if (to === this.before) this.repeats.changes++;
+    if (click && last) {
+      const back = to === this.before;
+      if (last.x === click.x && last.y === click.y) {
+        this.repeats.tries++;
+        if (back) this.repeats.changes++;
+      }
+      bump(this.pairs, pairKey(from!, last, click), back);
     }
     this.arrivedByClick = click;
     this.before = click ? from : undefined;
@@ -57,6 +64,15 @@ export class ClickMemory {
   /** Clicking again where the last click landed usually undoes it (seen twice, and more often than not). */
   repeatUndoes(): boolean {
     return this.repeats.changes >= 2 && this.repeats.changes * 2 > this.repeats.tries;
+  }
+
+  /**
+   * A click at `b` on level `score`, in a state reached by a click at `a`, probably leads straight back: b right after a
+   * did so more often than not on this level (a rotator's other direction, a toggle clicked again).
+   */
+  undoes(score: number, a: { x: number; y: number }, b: { x: number; y: number }): boolean {
+    const t = this.pairs.get(pairKey(`${score}:`, a, b));
+    return t !== undefined && t.changes >= 1 && t.changes * 2 > t.tries;
   }
 
   /** A click's first try in some state: `c` is the component clicked there. */
@@ -82,6 +98,11 @@ export class ClickMemory {
   kind(c: Component): Tally | undefined {
     return this.kinds.get(kindKey(c));
   }
+}
+
+/** Pairs are learned per level: the level is the state key's prefix ("<score>:<hash>"). */
+function pairKey(state: string, a: { x: number; y: number }, b: { x: number; y: number }): string {
+  return `${state.slice(0, state.indexOf(":"))}|${a.x},${a.y}>${b.x},${b.y}`;
 }
 
 function bump(m: Map<string, Tally>, k: string, changed: boolean): void {

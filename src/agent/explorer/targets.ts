@@ -171,9 +171,12 @@ function clickCandidates(
     const what = `${c.size}-cell colour-${c.color} component`;
     let tier: number;
     let why = what;
-    if (c.id === undoing && undoing >= 0) {
+    if (
+      (c.id === undoing && undoing >= 0) ||
+      (clickedInto !== undefined && learned.clickMemory.undoes(score, clickedInto, { x: c.clickX, y: c.clickY }))
+    ) {
       tier = LOOKALIKE_TIER;
-      why = `${what} clicked just before (clicking it again usually undoes that)`;
+      why = `${what} whose click usually undoes the click just before`;
     } else if (spot !== undefined && spot.to !== undefined) {
       // It changed the board in other states, always to one same state: its outcome is known already.
       tier = LOOKALIKE_TIER;

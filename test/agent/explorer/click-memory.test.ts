@@ -148,6 +148,38 @@ describe("click targets from what clicks did", () => {
     expect(pick).not.toEqual({ id: 6, x: 43, y: 35 });
   });
 
+  test("a click that undid the click before it (a rotator's other direction) waits after that click", () => {
+    // two buttons (colour 4 at the left, colour 6 at the right) turn a marker round the play area's tiles
+    const turned = (at: number) => {
+      const play: [number, number, number] = [9, 9, 9];
+      play[at] = 8;
+      const b = panelAndFrame(play);
+      for (let y = 50; y < 54; y++) for (let x = 40; x < 44; x++) b.cells[y * 64 + x] = 4;
+      for (let y = 50; y < 54; y++) for (let x = 50; x < 54; x++) b.cells[y * 64 + x] = 6;
+      return b;
+    };
+    const left = { id: 6 as const, x: 41, y: 51 };
+    const right = { id: 6 as const, x: 51, y: 51 };
+    const steps: Step[] = [
+      { action: left, board: turned(1) },
+      { action: right, board: turned(0) },
+      { action: left, board: turned(1) },
+      { action: left, board: turned(2) },
+    ];
+    const graph = graphOf(logOf(turned(0), steps));
+    expect(graph.clickMemory.undoes(0, left, right)).toBe(true);
+    expect(graph.clickMemory.undoes(0, right, left)).toBe(true);
+    expect(graph.clickMemory.undoes(0, left, left)).toBe(false);
+    expect(graph.clickMemory.undoes(1, left, right)).toBe(false);
+    const node = graph.states.get(graph.current!)!;
+    const seg = graph.segmentation(node);
+    const tried = graph.edges.get(graph.current!);
+    const tierOf = (list: ReturnType<typeof untestedCandidates>) =>
+      list.find((c) => c.action.id === 6 && c.action.x === 51 && c.action.y === 51)!.tier;
+    expect(tierOf(untestedCandidates(seg, [6], tried, graph, 0, undefined, graph.clickMemory.arrivedByClick))).toBe(3);
+    expect(tierOf(untestedCandidates(seg, [6], tried, graph, 0, undefined, undefined))).toBeLessThan(3);
+  });
+
   test("a button that led to one same state from two states waits: its outcome is known", () => {
     // a reset button (colour 4) sends the play area back to all-9 from anywhere
     const withButton = (play: [number, number, number]) => {
