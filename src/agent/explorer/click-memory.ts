@@ -42,6 +42,8 @@ export class ClickMemory {
   arrivedByClick: { readonly x: number; readonly y: number } | undefined;
   /** The state that click was made in. */
   before: string | undefined;
+  /** The legend symbol that read "should have the centre's colour" on the board before the last level won. */
+  legendSymbol: number | undefined;
   /** "<level>|a>b" → how often a click at b right after one at a (both changing the board) led straight back. */
   private readonly pairs = new Map<string, Tally>();
 

@@ -6,6 +6,7 @@
 import type { GridAction as Action } from "../../game-model.ts";
 import { ClickMemory } from "./click-memory.ts";
 import type { Indicator } from "./indicators.ts";
+import { legendSymbolOf } from "./legend.ts";
 import type { Step } from "./log-cursor.ts";
 import { segment, type Segmentation } from "./segment.ts";
 
@@ -182,6 +183,12 @@ export class ExplorationGraph {
     const action = logged !== undefined && logged.id !== "key" ? logged : undefined;
     if (step.kind === "initial" || action?.id === 0 || (prevStep !== undefined && step.score > prevStep.score))
       this.levelStart = key;
+    // A level won: how the legends on the board just before read (see legend.ts) carries to the next level.
+    if (prevStep !== undefined && prevKey !== undefined && step.score > prevStep.score) {
+      const before = this.states.get(prevKey);
+      const symbol = before && legendSymbolOf(this.segmentation(before));
+      if (symbol !== undefined) this.clickMemory.legendSymbol = symbol;
+    }
     if (step.kind === "action" && action !== undefined && action.id === 0) {
       // A RESET that opens a new attempt: the action before it is what ended the last one.
       if (attemptRose && this.lastEdge !== undefined && !this.lastEdgeForgiven) this.lastEdge.deaths++;

@@ -13,6 +13,7 @@
 import type { Action, ActionId } from "../../game-model.ts";
 import { ClickMemory } from "./click-memory.ts";
 import { actionKey, diedOnce, type ClickTry, type Edge, type Tally } from "./graph.ts";
+import { readLegends, type LegendReading } from "./legend.ts";
 import type { Component, Segmentation } from "./segment.ts";
 
 export interface Candidate {
@@ -33,6 +34,8 @@ const RETRY_FATAL_TIER = 3;
 const QUIET_AREA_TIER = 4;
 /** Prior taken off the same thing at the same place when it did nothing in another state of the level. */
 const QUIET_SPOT = 2;
+/** Prior added to a tile that disagrees with a legend (see legend.ts): such tiles go first. */
+const LEGEND = 10;
 /** Kinds of action that never did anything anywhere come after everything else. */
 const INERT_TIER = 5;
 const INERT_CLICK_AFTER = 3;
@@ -144,6 +147,8 @@ function clickCandidates(
     clickedInto.y < height
       ? seg.labels[clickedInto.y * width + clickedInto.x]!
       : -1;
+  const legendIds = new Set<number>();
+  for (const p of legendOf(seg, learned.clickMemory.legendSymbol)?.clicks ?? []) legendIds.add(seg.labels[p.y * width + p.x]!);
   const testedComponents = new Set<number>();
   const testedLooks = new Set<string>();
   for (const edge of tried?.values() ?? []) {
@@ -171,7 +176,10 @@ function clickCandidates(
     const what = `${c.size}-cell colour-${c.color} component`;
     let tier: number;
     let why = what;
-    if (
+    if (legendIds.has(c.id)) {
+      tier = 0;
+      why = `${what} that disagrees with the legend drawn beside it`;
+    } else if (
       (c.id === undoing && undoing >= 0) ||
       (clickedInto !== undefined && learned.clickMemory.undoes(score, clickedInto, { x: c.clickX, y: c.clickY }))
     ) {
@@ -191,7 +199,8 @@ function clickCandidates(
     const quietLook = look !== undefined && look.changes === 0 ? 1 : 0;
     const quietSpot = spot !== undefined && spot.changes === 0 ? QUIET_SPOT : 0;
     if (quietSpot > 0 && tier !== INERT_TIER) why = `${what} that did nothing before`;
-    ranked.push({ c, tier, share, prior: prior - quietLook - quietSpot, why });
+    const legend = legendIds.has(c.id) ? LEGEND : 0;
+    ranked.push({ c, tier, share, prior: prior - quietLook - quietSpot + legend, why });
   }
   ranked.sort(
     (a, b) =>
@@ -206,6 +215,17 @@ function clickCandidates(
     const action: Action = { id: 6, x: c.clickX, y: c.clickY };
     return { action, key: actionKey(action), tier, why };
   });
+}
+
+/** Legend readings per board (a board's segmentation is made once per state), with the symbol they assumed. */
+const legends = new WeakMap<Segmentation, { symbol: number | undefined; reading: LegendReading | undefined }>();
+
+function legendOf(seg: Segmentation, symbol: number | undefined): LegendReading | undefined {
+  const hit = legends.get(seg);
+  if (hit && hit.symbol === symbol) return hit.reading;
+  const reading = readLegends(seg, symbol);
+  legends.set(seg, { symbol, reading });
+  return reading;
 }
 
 /** A thing's look and what it sits on: tiles of a reference panel are not lookalikes of the play area's. */

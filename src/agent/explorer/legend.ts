@@ -1,0 +1,197 @@
+// Legends: a tile of a tile grid drawn as a small k×k picture (k = 3) of its own neighbourhood. The centre
+// cell has a colour C; each outer cell is one of a few symbol colours and stands for the neighbouring tile in
+// that direction. The usual reading: the neighbours drawn in one symbol colour should have colour C, the
+// others should not. Which symbol means "C" is not known in advance; it is taken, in order, from what the
+// previous levels showed (the board just before a level was won), from examples on the board (legends whose
+// neighbours all already agree with one reading), or else the symbol drawn least often (the smaller set of
+// neighbours to change). The tiles that disagree with the reading are worth clicking first: a click game
+// with a legend is a puzzle to make the grid agree with it. Nothing here knows any game; it reads the board.
+import type { Segmentation } from "./segment.ts";
+
+/** Cells per side of a legend's picture. */
+const K = 3;
+const MIN_TILE = 3;
+const MAX_TILE = 16;
+/** Tiles of one size needed before a grid of them is believed. */
+const MIN_TILES = 4;
+
+interface Legend {
+  /** The centre's colour. */
+  readonly centre: number;
+  /** Per outer cell: the symbol colour and the neighbouring tile's top-left corner (undefined off the grid). */
+  readonly cells: { readonly symbol: number; readonly x: number; readonly y: number; readonly colour: number }[];
+}
+
+export interface LegendReading {
+  /** The symbol colour read as "should have the centre's colour". */
+  readonly symbol: number;
+  /** Click cells of the tiles that disagree with the reading. */
+  readonly clicks: { readonly x: number; readonly y: number }[];
+}
+
+/** Colour per cell from a segmentation (-1 where masked). */
+function colours(seg: Segmentation): Int16Array {
+  const out = new Int16Array(seg.labels.length);
+  for (let i = 0; i < out.length; i++) {
+    const id = seg.labels[i]!;
+    out[i] = id < 0 ? -1 : seg.components[id]!.color;
+  }
+  return out;
+}
+
+/** The colour of a uniform s×s block at (x, y), or -1 when it is not uniform or leaves the board. */
+function uniform(cells: Int16Array, width: number, height: number, x: number, y: number, s: number): number {
+  if (x < 0 || y < 0 || x + s > width || y + s > height) return -1;
+  const c = cells[y * width + x]!;
+  for (let dy = 0; dy < s; dy++) for (let dx = 0; dx < s; dx++) if (cells[(y + dy) * width + x + dx] !== c) return -1;
+  return c;
+}
+
+/** The colour of the s×s tile (a whole component, nothing more) with its top-left corner at (x, y), or -1. */
+function tileAt(seg: Segmentation, x: number, y: number, s: number): number {
+  if (x < 0 || y < 0 || x + s > seg.width || y + s > seg.height) return -1;
+  const id = seg.labels[y * seg.width + x]!;
+  if (id < 0) return -1;
+  const c = seg.components[id]!;
+  return c.minX === x && c.minY === y && c.maxX === x + s - 1 && c.maxY === y + s - 1 && c.size === s * s ? c.color : -1;
+}
+
+/** The legends on a board: grids of square tiles with a pitch, and blocks of the grid drawn as K×K pictures. */
+export function findLegends(seg: Segmentation): Legend[] {
+  const { width, height } = seg;
+  const cells = colours(seg);
+  const bySize = new Map<number, { x: number; y: number }[]>();
+  for (const c of seg.components) {
+    const w = c.maxX - c.minX + 1;
+    const h = c.maxY - c.minY + 1;
+    if (w !== h || w < MIN_TILE || w > MAX_TILE || w % K !== 0 || c.size !== w * h) continue;
+    let list = bySize.get(w);
+    if (!list) bySize.set(w, (list = []));
+    list.push({ x: c.minX, y: c.minY });
+  }
+  const out: Legend[] = [];
+  for (const [s, tiles] of bySize) {
+    if (tiles.length < MIN_TILES) continue;
+    const px = commonGap(tiles, s, "x");
+    const py = commonGap(tiles, s, "y");
+    if (px === undefined || py === undefined) continue;
+    const seen = new Set<string>();
+    const sub = s / K;
+    for (const t of tiles) {
+      // Blocks on the grid next to a tile that are no tile: legend candidates.
+      for (const [gx, gy] of [
+        [t.x - px, t.y],
+        [t.x + px, t.y],
+        [t.x, t.y - py],
+        [t.x, t.y + py],
+      ] as const) {
+        const key = `${gx},${gy}`;
+        if (seen.has(key) || gx < 0 || gy < 0 || gx + s > width || gy + s > height) continue;
+        seen.add(key);
+        if (uniform(cells, width, height, gx, gy, s) >= 0) continue;
+        const picture: number[] = [];
+        for (let b = 0; b < K; b++)
+          for (let a = 0; a < K; a++) picture.push(uniform(cells, width, height, gx + a * sub, gy + b * sub, sub));
+        if (picture.some((c) => c < 0)) continue;
+        const centre = picture[(K * K - 1) / 2]!;
+        const legendCells: Legend["cells"][number][] = [];
+        for (let b = 0; b < K; b++)
+          for (let a = 0; a < K; a++) {
+            if (a === (K - 1) / 2 && b === (K - 1) / 2) continue;
+            const x = gx + (a - (K - 1) / 2) * px;
+            const y = gy + (b - (K - 1) / 2) * py;
+            const colour = tileAt(seg, x, y, s);
+            if (colour >= 0) legendCells.push({ symbol: picture[b * K + a]!, x, y, colour });
+          }
+        const symbols = new Set(legendCells.map((c) => c.symbol));
+        // Every neighbour a tile of the grid: a picture of part of a neighbourhood is too easily a pattern by chance.
+        if (legendCells.length === K * K - 1 && symbols.size === 2) out.push({ centre, cells: legendCells });
+      }
+    }
+  }
+  return out;
+}
+
+/** The commonest distance (more than the tile's side, at most twice it plus two) between tiles in a row or column. */
+function commonGap(tiles: readonly { x: number; y: number }[], s: number, axis: "x" | "y"): number | undefined {
+  const counts = new Map<number, number>();
+  const other = axis === "x" ? "y" : "x";
+  for (const a of tiles)
+    for (const b of tiles) {
+      if (a[other] !== b[other]) continue;
+      const d = b[axis] - a[axis];
+      if (d > s && d <= 2 * s + 2) counts.set(d, (counts.get(d) ?? 0) + 1);
+    }
+  let best: number | undefined;
+  for (const [d, n] of counts) if (best === undefined || n > counts.get(best)! || (n === counts.get(best)! && d < best)) best = d;
+  return best;
+}
+
+/** Whether a neighbour agrees with the reading "symbol means the centre's colour". */
+const agrees = (l: Legend, c: Legend["cells"][number], symbol: number) =>
+  c.symbol === symbol ? c.colour === l.centre : c.colour !== l.centre;
+
+/** The symbol that reads the board best: legends whose neighbours all agree (examples), then the most agreeing neighbours. */
+export function bestReading(legends: readonly Legend[]): { symbol: number; agreeing: number } | undefined {
+  const symbols = [...new Set(legends.flatMap((l) => l.cells.map((c) => c.symbol)))].sort((a, b) => a - b);
+  let best: { symbol: number; whole: number; agreeing: number } | undefined;
+  for (const symbol of symbols) {
+    let whole = 0;
+    let agreeing = 0;
+    for (const l of legends) {
+      const n = l.cells.filter((c) => agrees(l, c, symbol)).length;
+      agreeing += n;
+      if (n === l.cells.length) whole++;
+    }
+    if (!best || whole > best.whole || (whole === best.whole && agreeing > best.agreeing)) best = { symbol, whole, agreeing };
+  }
+  return best && { symbol: best.symbol, agreeing: best.agreeing };
+}
+
+/**
+ * The tiles to click on this board: those that disagree with the reading. `learned` is the symbol earlier
+ * levels were won with, if any. Legends whose neighbours all agree are examples (or done) and ask for nothing.
+ */
+export function readLegends(seg: Segmentation, learned?: number): LegendReading | undefined {
+  const legends = findLegends(seg);
+  if (legends.length === 0) return undefined;
+  const symbols = new Set(legends.flatMap((l) => l.cells.map((c) => c.symbol)));
+  let symbol: number | undefined = learned !== undefined && symbols.has(learned) ? learned : undefined;
+  if (symbol === undefined) {
+    const examples = bestReading(legends);
+    const anyWhole = examples && legends.some((l) => l.cells.every((c) => agrees(l, c, examples.symbol)));
+    if (examples && anyWhole) symbol = examples.symbol;
+    else symbol = leastDrawn(legends);
+  }
+  const clicks: { x: number; y: number }[] = [];
+  const seen = new Set<string>();
+  const side = (x: number, y: number) => {
+    const id = seg.labels[y * seg.width + x]!;
+    return id < 0 ? undefined : seg.components[id]!;
+  };
+  for (const l of legends) {
+    if (l.cells.every((c) => agrees(l, c, symbol!))) continue;
+    for (const c of l.cells) {
+      if (agrees(l, c, symbol) || seen.has(`${c.x},${c.y}`)) continue;
+      seen.add(`${c.x},${c.y}`);
+      const tile = side(c.x, c.y);
+      if (tile) clicks.push({ x: tile.clickX, y: tile.clickY });
+    }
+  }
+  return { symbol, clicks };
+}
+
+/** The symbol drawn on the fewest outer cells (ties to the lower colour). */
+function leastDrawn(legends: readonly Legend[]): number {
+  const counts = new Map<number, number>();
+  for (const l of legends) for (const c of l.cells) counts.set(c.symbol, (counts.get(c.symbol) ?? 0) + 1);
+  let best = -1;
+  for (const [s, n] of counts) if (best < 0 || n < counts.get(best)! || (n === counts.get(best)! && s < best)) best = s;
+  return best;
+}
+
+/** The reading the legends on a board agree with most (the board just before a level was won), if any. */
+export function legendSymbolOf(seg: Segmentation): number | undefined {
+  const legends = findLegends(seg);
+  return legends.length === 0 ? undefined : bestReading(legends)?.symbol;
+}

@@ -1,0 +1,122 @@
+// Legends: a tile of a tile grid drawn as a 3×3 picture of its neighbourhood. Boards built for the tests:
+// 6×6 tiles at a pitch of 8, pictures of 2×2 cells; background 0.
+import { describe, expect, test } from "bun:test";
+import { Knowledge } from "../../../src/agent/explorer/knowledge.ts";
+import { findLegends, legendSymbolOf, readLegends } from "../../../src/agent/explorer/legend.ts";
+import { decide } from "../../../src/agent/explorer/plan.ts";
+import { readLog } from "../../../src/agent/explorer/read-log.ts";
+import { segment } from "../../../src/agent/explorer/segment.ts";
+import type { Grid } from "../../../src/game-model.ts";
+import { board64, logOf, type Step } from "./helpers.ts";
+
+const A = 3; // symbol colours
+const B = 4;
+const CENTRE = 8;
+const BASE = 9;
+
+/**
+ * A 3×3 group at (x, y): the legend in the middle (picture rows of symbols, centre CENTRE) and eight tiles
+ * around it, coloured by `tiles` (row-major, the middle entry ignored).
+ */
+function group(cells: Uint8Array, x: number, y: number, picture: number[][], tiles: number[]): void {
+  const paint = (px: number, py: number, s: number, c: number) => {
+    for (let dy = 0; dy < s; dy++) for (let dx = 0; dx < s; dx++) cells[(py + dy) * 64 + px + dx] = c;
+  };
+  for (let b = 0; b < 3; b++)
+    for (let a = 0; a < 3; a++) {
+      const tx = x + 8 * a;
+      const ty = y + 8 * b;
+      if (a === 1 && b === 1) {
+        for (let j = 0; j < 3; j++)
+          for (let i = 0; i < 3; i++) paint(tx + 2 * i, ty + 2 * j, 2, i === 1 && j === 1 ? CENTRE : picture[j]![i]!);
+      } else paint(tx, ty, 6, tiles[b * 3 + a]!);
+    }
+}
+
+const PICTURE = [
+  [A, B, B],
+  [A, 0, A],
+  [A, B, B],
+];
+/** Tiles where the picture shows A: top-left, middle-left, middle-right, bottom-left. */
+const AT_A = [0, 3, 5, 6];
+const tilesFor = (symbolIsCentre: number) => PICTURE.flat().map((s, i) => (i === 4 ? 0 : s === symbolIsCentre ? CENTRE : BASE));
+
+function board(opts: { example?: boolean; work?: number[] }): Grid {
+  const b = board64(0);
+  if (opts.example) group(b.cells, 2, 2, PICTURE, tilesFor(A));
+  group(b.cells, 34, 34, PICTURE, opts.work ?? [BASE, BASE, BASE, BASE, 0, BASE, BASE, BASE, BASE]);
+  return b;
+}
+
+/** The click cell of the work group's tile number i (row-major). */
+const workTile = (i: number) => ({ x: 34 + 8 * (i % 3) + 2, y: 34 + 8 * Math.floor(i / 3) + 2 });
+
+describe("legends", () => {
+  test("a 3×3 picture in a grid of tiles, with all eight neighbours, is a legend", () => {
+    const legends = findLegends(segment(board({})));
+    expect(legends.length).toBe(1);
+    expect(legends[0]!.centre).toBe(CENTRE);
+    expect(legends[0]!.cells.length).toBe(8);
+  });
+
+  test("a picture missing a neighbour is no legend", () => {
+    const b = board({});
+    for (let y = 34; y < 40; y++) for (let x = 34; x < 40; x++) b.cells[y * 64 + x] = 0;
+    expect(findLegends(segment(b))).toEqual([]);
+  });
+
+  test("an example on the board (a legend its neighbours agree with) says which symbol means the centre's colour", () => {
+    const reading = readLegends(segment(board({ example: true })))!;
+    expect(reading.symbol).toBe(A);
+    expect(reading.clicks).toEqual(AT_A.map(workTile));
+  });
+
+  test("without examples, the symbol earlier levels were won with; else the symbol drawn least", () => {
+    const seg = segment(board({}));
+    expect(readLegends(seg, A)!.symbol).toBe(A);
+    expect(readLegends(seg, B)!.symbol).toBe(B);
+    // A is drawn on four outer cells, B on four: ties go to the lower colour
+    expect(readLegends(seg)!.symbol).toBe(A);
+    // a tile already of the centre's colour under a B cell disagrees with reading A
+    const work = [BASE, BASE, CENTRE, BASE, 0, BASE, BASE, BASE, BASE];
+    expect(readLegends(segment(board({ work })), A)!.clicks).toContainEqual(workTile(2));
+  });
+
+  test("the reading of the board just before a level was won carries to the next level", () => {
+    const solvedButOne = [CENTRE, BASE, BASE, CENTRE, 0, CENTRE, BASE, BASE, BASE];
+    expect(legendSymbolOf(segment(board({ work: solvedButOne })))).toBe(A);
+    const start = board({ work: solvedButOne });
+    const next = board64(0, [{ x: 10, y: 10, w: 4, h: 4, c: 5 }]);
+    const steps: Step[] = [{ action: { id: 6, ...workTile(6) }, board: next, score: 1 }];
+    const graph = graphOf(logOf(start, steps));
+    expect(graph.clickMemory.legendSymbol).toBe(A);
+  });
+
+  test("the explorer clicks the tiles that disagree with the legend first", () => {
+    const b = board({});
+    // one quiet click elsewhere so the graph has a transition to plan from
+    const graph = graphOf(logOf(b, [{ action: { id: 6, x: 1, y: 60 }, board: b }]));
+    const d = decide(graph, { available: [6], actionCap: 1, seed: 1 });
+    const { x, y } = d.actions[0] as { x: number; y: number };
+    expect(AT_A.map(workTile)).toContainEqual({ x, y });
+    expect(d.reason).toContain("legend");
+  });
+});
+
+function graphOf(log: string) {
+  const run = readLog(new TextEncoder().encode(log), "logs.txt")._unsafeUnwrap();
+  const known = new Knowledge(run.width, run.height);
+  known.fold(
+    run.steps.map((s) => ({
+      kind: s.kind,
+      actionNumber: s.actionNumber,
+      level: s.level,
+      attempt: s.attempt,
+      score: s.score,
+      ...(s.action ? { action: s.action } : {}),
+      ...(s.board ? { cells: s.board.cells } : {}),
+    })),
+  );
+  return known.view().graph;
+}
