@@ -102,6 +102,9 @@ export function decide(history: LevelHistory): Decision {
   const foe = hostile[0];
   if (foe) return { actions: [foe.d.name], reason: `fighting the ${foe.g} to the ${foe.d.name}` };
 
+  // Under half HP with nothing next to the hero: rest before walking on (a new level met with low HP kills).
+  if (status.hp * 2 < status.hpMax) return { actions: ["20", "search"], reason: `resting (HP ${status.hp}/${status.hpMax})` };
+
   // A peaceful monster refused us and no time has passed since: let a turn go by so it moves.
   const refusedLately = history.sections.slice(-3).some((s) => /Really attack/.test(s.message));
   if (

@@ -1,6 +1,7 @@
 // Staying alive: pray when weak from hunger or nearly dead (the gods answer about once in 1,000 turns),
 // eat when hungry, and when HP is low and prayer is not available write Elbereth in the dust and rest on it
-// (most monsters will not attack a hero standing on it; attacking from it would erase it, so the hero waits).
+// (most monsters will not attack a hero standing on it; attacking from it would erase it, so the hero waits,
+// unless a neighbour hurts it anyway: then it fights back and writes the word again when alone).
 import type { Status } from "../../game/nethack/status.ts";
 import type { Decision } from "./decision.ts";
 import type { Cell } from "./map.ts";
@@ -50,8 +51,11 @@ export function survive(input: SurvivalInput): Decision | undefined {
   const weak = status.hp < Math.max(6, Math.ceil((status.hpMax * sevenths) / 7));
   if (input.fearlessNear) return undefined;
   if (onElbereth) {
-    const since = input.hpHistory.slice(memory.elbereth!.section + 1);
+    const since = input.hpHistory.slice(memory.elbereth!.section);
     const hurtSince = since.some((hp, i) => i > 0 && hp < since[i - 1]!);
+    // Hurt by a neighbour anyway (it ignores Elbereth, or cannot flee): fight it; attacking erases the word,
+    // which is written again once nothing stands next to the hero.
+    if (hurtSince && input.hostiles > 0) return undefined;
     if (hurtSince && weak) return { actions: ["E"], reason: "hurt while on Elbereth: writing it again" };
     if (status.hp < Math.ceil((status.hpMax * 2) / 3))
       return { actions: ["20", "search"], reason: `resting on Elbereth (HP ${status.hp}/${status.hpMax})` };

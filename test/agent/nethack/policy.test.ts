@@ -128,6 +128,14 @@ describe("no loops on moves that fail", () => {
   });
 });
 
+describe("resting", () => {
+  test("under half HP with no monster next to the hero it rests instead of walking to the stairs", () => {
+    const rows = withHero(["", "  -------", "  |....>|", "  |.....|", "  -------"], 3, 2);
+    expect(think(buildLog([{ map: rows, hp: 7, hpMax: 16 }])).actions).toEqual(["20", "search"]);
+    expect(think(buildLog([{ map: rows, hp: 9, hpMax: 16 }])).reason).toContain("down staircase");
+  });
+});
+
 describe("statues", () => {
   test("a statue drawn as its monster (seed 4's lichen, fought 460 times) is not fought once the log has seen it", () => {
     const rows = ["", "  -------", "  |.....|", "  |.....|", "  -------"];
@@ -219,6 +227,23 @@ describe("Elbereth when prayer is spent", () => {
     expect(think(buildLog([...prayed, typed, done])).actions).toEqual(["20", "search"]);
     const healed = { action: "search", map: room, turn: 800, hp: 30, hpMax: 35 };
     expect(think(buildLog([...prayed, typed, done, healed])).actions).not.toEqual(["20", "search"]);
+  });
+
+  test("hurt on Elbereth by a neighbour that ignores it: fight back, then write it again once alone", () => {
+    const typed = {
+      action: "h",
+      map: room,
+      turn: 601,
+      hp: 6,
+      hpMax: 35,
+      message: "What do you want to write in the dust here? Elbereth",
+    };
+    const done = { action: "more", map: room, turn: 602, hp: 6, hpMax: 35 };
+    const dwarf = withHero(["", "  -------", "  |h....|", "  |.....|", "  -------"], 4, 2);
+    const hit = { action: "search", map: dwarf, turn: 603, hp: 3, hpMax: 35, message: "The dwarf hits!" };
+    expect(think(buildLog([...prayed, typed, done, hit])).actions).toEqual(["west"]);
+    const killed = { action: "west", map: room, turn: 604, hp: 3, hpMax: 35, message: "You kill the dwarf!" };
+    expect(think(buildLog([...prayed, typed, done, hit, killed])).actions).toEqual(["E"]);
   });
 
   test("with prayer available, low HP prays instead", () => {
