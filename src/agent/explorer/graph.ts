@@ -19,6 +19,11 @@ export interface Edge {
   changes: number;
   /** Times the action ended the attempt (GAME_OVER: the next section's Attempt rose on the same level). */
   deaths: number;
+  /**
+   * Deaths with a step meter on the board and far from spent: the action's own doing, not the budget's, so
+   * a single one is not worth a second try.
+   */
+  ownDeaths: number;
 }
 
 export interface StateNode {
@@ -63,11 +68,14 @@ export function isNoop(e: Edge): boolean {
  * on it. Worth one more try (late), since a budget death would otherwise wall off the rest of the level.
  */
 export function diedOnce(e: Edge): boolean {
-  return e.deaths === 1 && e.tries === 1;
+  return e.deaths === 1 && e.tries === 1 && e.ownDeaths === 0;
 }
 
 /** Cells of a meter's draining colour left when one more step may end the attempt (a meter step is small). */
 const METER_LAST = 10;
+
+/** Cells of a meter's draining colour left above which an attempt's end is not the budget's. */
+const METER_FULL = 3 * METER_LAST;
 
 /** Masked cells take this value, which no colour has. */
 const MASKED = 255;
@@ -191,7 +199,10 @@ export class ExplorationGraph {
     }
     if (step.kind === "action" && action !== undefined && action.id === 0) {
       // A RESET that opens a new attempt: the action before it is what ended the last one.
-      if (attemptRose && this.lastEdge !== undefined && !this.lastEdgeForgiven) this.lastEdge.deaths++;
+      if (attemptRose && this.lastEdge !== undefined && !this.lastEdgeForgiven) {
+        this.lastEdge.deaths++;
+        if (this.meterFull(prevStep.cells)) this.lastEdge.ownDeaths++;
+      }
       this.lastEdge = undefined;
     } else if (
       step.kind === "action" &&
@@ -208,7 +219,7 @@ export class ExplorationGraph {
       let edge = out.get(k);
       const changed = key !== prevKey;
       if (!edge) {
-        out.set(k, (edge = { action, to: key, tries: 0, changes: 0, deaths: 0 }));
+        out.set(k, (edge = { action, to: key, tries: 0, changes: 0, deaths: 0, ownDeaths: 0 }));
         this.learn(prevKey, action, changed, key);
       }
       if (edge.to !== key || edge.tries === 0) {
@@ -226,7 +237,10 @@ export class ExplorationGraph {
       // attempts is counted (the walk there does not fit the budget). Moves are not forgiven: a move into a
       // hazard as the meter runs out is as likely, and forgiving them cost a level on the ARC sweep.
       const forgiven = action.id === 6 && edge.tries === 1 && this.meterSpent(prevStep.cells);
-      if (attemptRose && !forgiven) edge.deaths++;
+      if (attemptRose && !forgiven) {
+        edge.deaths++;
+        if (this.meterFull(prevStep.cells)) edge.ownDeaths++;
+      }
       this.lastEdge = edge;
       this.lastEdgeForgiven = forgiven;
       this.noteFollowUp(action.id, prevKey, key);
@@ -255,6 +269,20 @@ export class ExplorationGraph {
       if (left <= METER_LAST) return true;
     }
     return false;
+  }
+
+  /**
+   * A step meter is on the board and far from spent (more than METER_FULL cells of its draining colour
+   * left): an attempt ending now is the action's own doing. False where no meter is known.
+   */
+  private meterFull(cells: Uint8Array | undefined): boolean {
+    if (cells === undefined || this.meters.length === 0) return false;
+    for (const m of this.meters) {
+      let left = 0;
+      for (const i of m.cells) if (cells[i] === m.drains) left++;
+      if (left <= METER_FULL) return false;
+    }
+    return true;
   }
 
   /** Whether move b undoes move a: it led straight back at least twice, and more often than not. */

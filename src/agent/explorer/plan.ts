@@ -12,7 +12,7 @@
 import type { Action, ActionId } from "../../game-model.ts";
 import { formatToolCall } from "../../log/format.ts";
 import { isDeadly, isNoop, type Edge, type ExplorationGraph } from "./graph.ts";
-import { predictedOutcome, PREDICTED_TIERS } from "./predict.ts";
+import { predictedDeath, predictedOutcome, PREDICTED_DEATH_TIERS, PREDICTED_TIERS } from "./predict.ts";
 import { untestedCandidates, type Candidate } from "./targets.ts";
 
 export const TIER_STEPS = 8;
@@ -220,6 +220,11 @@ function unpredicted(graph: ExplorationGraph, key: string, list: readonly Candid
   let best: Candidate | undefined;
   for (const c of list) {
     if (best && c.tier >= best.tier) break;
+    if (predictedDeath(graph, key, c.action)) {
+      const tier = c.tier + PREDICTED_DEATH_TIERS;
+      if (!best || tier < best.tier) best = { ...c, tier, why: `${c.why}, probably into a known hazard` };
+      continue;
+    }
     const to = predictedOutcome(graph, key, c.action);
     const tier = to === undefined ? c.tier : c.tier + PREDICTED_TIERS;
     if (!best || tier < best.tier)

@@ -10,6 +10,8 @@ import { actionKey, isDeadly, type Edge, type ExplorationGraph } from "./graph.t
 
 /** Tiers an action predicted to lead to a known state waits. */
 export const PREDICTED_TIERS = 1;
+/** Tiers a move predicted to end the attempt waits (the same hazard reached from another side). */
+export const PREDICTED_DEATH_TIERS = 3;
 
 const isMove = (a: Action): a is { id: 1 | 2 | 3 | 4 | 5 } => typeof a.id === "number" && a.id >= 1 && a.id <= 5;
 
@@ -32,4 +34,23 @@ export function predictedOutcome(graph: ExplorationGraph, s: string, b: Action):
     return ea2.to;
   }
   return undefined;
+}
+
+/**
+ * Whether `b` from `s` probably ends the attempt: r —a→ s and r —b→ u are known and a from u ended
+ * attempts (deadly), so b from s walks into the same place from the other side.
+ */
+export function predictedDeath(graph: ExplorationGraph, s: string, b: Action): boolean {
+  if (!isMove(b)) return false;
+  const bk = actionKey(b);
+  for (const { from: r, edge: ea } of graph.incoming.get(s) ?? []) {
+    if (ea.to !== s || !leads(ea, r)) continue;
+    const a = ea.action;
+    if (!isMove(a) || a.id === b.id) continue;
+    const eb = graph.edges.get(r)?.get(bk);
+    if (!leads(eb, r)) continue;
+    const ea2 = graph.edges.get(eb.to)?.get(actionKey(a));
+    if (ea2 !== undefined && isDeadly(ea2)) return true;
+  }
+  return false;
 }

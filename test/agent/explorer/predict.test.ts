@@ -1,8 +1,12 @@
 import { describe, expect, test } from "bun:test";
+import { diedOnce, ExplorationGraph } from "../../../src/agent/explorer/graph.ts";
+import type { Indicator } from "../../../src/agent/explorer/indicators.ts";
 import { Knowledge } from "../../../src/agent/explorer/knowledge.ts";
+import type { Step as GraphStep } from "../../../src/agent/explorer/log-cursor.ts";
 import { decide } from "../../../src/agent/explorer/plan.ts";
-import { predictedOutcome } from "../../../src/agent/explorer/predict.ts";
+import { predictedDeath, predictedOutcome } from "../../../src/agent/explorer/predict.ts";
 import { readLog } from "../../../src/agent/explorer/read-log.ts";
+import type { GridAction } from "../../../src/game-model.ts";
 import { board64, logOf, type Step } from "./helpers.ts";
 
 /** The player square at tile (x, y) of an open field (ACTION1 up, 2 down, 3 left, 4 right). */
@@ -74,5 +78,62 @@ describe("predicted outcomes", () => {
     ]);
     expect(graph.isInverse(4, 3)).toBe(true);
     expect(predictedOutcome(graph, k(1, 1), { id: 3 })).toBe(k(0, 1));
+  });
+});
+
+describe("predicted hazards", () => {
+  test("a move into a place that ended an attempt from another side waits behind everything else", () => {
+    const dead = board64(13);
+    // (0,0) →right (1,0) →left (0,0) →down (0,1) →right: the attempt ends (a hazard at (1,1)); RESET; →right (1,0).
+    const { graph, k } = graphOf(at(0, 0), [
+      { action: { id: 4 }, board: at(1, 0) },
+      { action: { id: 3 }, board: at(0, 0) },
+      { action: { id: 2 }, board: at(0, 1) },
+      { action: { id: 4 }, board: dead },
+      { action: { id: 0 }, board: at(0, 0), attempt: 2 },
+      { action: { id: 4 }, board: at(1, 0), attempt: 2 },
+    ]);
+    expect(graph.current).toBe(k(1, 0));
+    expect(predictedDeath(graph, k(1, 0), { id: 2 })).toBe(true);
+    expect(predictedDeath(graph, k(1, 0), { id: 4 })).toBe(false);
+    const d = decide(graph, { available: [2, 4], actionCap: 20, seed: 1 });
+    expect(d.actions).toEqual([{ id: 4 }]);
+  });
+});
+
+describe("deaths with a full step meter", () => {
+  /** A 64x64 field with the player at tile x of row 0 and `left` cells of a draining meter on row 63. */
+  const field = (x: number, left: number) => {
+    const b = at(x, 0);
+    for (let i = 0; i < 64; i++) b.cells[63 * 64 + i] = i < left ? 9 : 0;
+    return b.cells;
+  };
+  const meter: Indicator = { kind: "meter", axis: "row", line: 63, from: 0, to: 63, drains: 9, fills: 0 };
+  const mask = new Uint8Array(64 * 64);
+  for (let i = 0; i < 64; i++) mask[63 * 64 + i] = 1;
+  const step = (n: number, cells: Uint8Array, attempt: number, action?: GridAction): GraphStep => ({
+    kind: n === 0 ? "initial" : "action",
+    actionNumber: n,
+    level: 1,
+    attempt,
+    score: 0,
+    ...(action ? { action } : {}),
+    cells,
+  });
+
+  test("a move that ended the attempt with the meter far from spent is not re-tried; one on a spent meter is", () => {
+    for (const [left, retried] of [
+      [60, false],
+      [5, true],
+    ] as const) {
+      const graph = new ExplorationGraph(mask, "m", 64, 64, [meter]);
+      graph.add(step(0, field(0, left + 1), 1));
+      graph.add(step(1, field(1, left), 1, { id: 4 }));
+      // Down ends the attempt: the section already shows the next attempt's first board.
+      graph.add(step(2, field(0, 64), 2, { id: 2 }));
+      const edge = graph.edges.get(graph.key(0, field(1, left)))!.get("2")!;
+      expect(edge.deaths).toBe(1);
+      expect(diedOnce(edge)).toBe(retried);
+    }
   });
 });
