@@ -17,11 +17,11 @@ use std::os::unix::io::AsRawFd;
 
 const PROT_READ: i32 = 1;
 const MAP_PRIVATE: i32 = 2;
-/// Linux: fault every page in during mmap itself, which costs a fraction of one page fault per page.
+/// Linux 5.14+: map a range's pages in, as reading each would, in one call (older kernels say EINVAL).
 #[cfg(target_os = "linux")]
-const MAP_POPULATE: i32 = 0x8000;
-#[cfg(not(target_os = "linux"))]
-const MAP_POPULATE: i32 = 0;
+const MADV_POPULATE_READ: i32 = 22;
+#[cfg(target_os = "linux")]
+const SC_PAGESIZE: i32 = 30;
 #[cfg(target_os = "linux")]
 const O_NONBLOCK: i32 = 0o4000;
 #[cfg(target_os = "macos")]
@@ -30,6 +30,33 @@ const O_NONBLOCK: i32 = 0x4;
 extern "C" {
     fn mmap(addr: *mut c_void, len: usize, prot: i32, flags: i32, fd: i32, offset: i64) -> *mut c_void;
     fn munmap(addr: *mut c_void, len: usize) -> i32;
+    #[cfg(target_os = "linux")]
+    fn madvise(addr: *mut c_void, len: usize, advice: i32) -> i32;
+    #[cfg(target_os = "linux")]
+    fn sysconf(name: i32) -> i64;
+}
+
+/// Maps in the pages under `bytes` before they are read: one call instead of a page fault every 16 pages.
+/// A file is mapped without populating it (mmap's MAP_POPULATE would do the whole file on one thread, before
+/// any work): the threads that read a big file each call this on their own part, so the page-table work is
+/// split across cores too, and a compare that stops early populates no further than its chunk. Best effort:
+/// where the call is not supported, reading faults the pages in as before.
+pub fn populate(bytes: &[u8]) {
+    #[cfg(target_os = "linux")]
+    {
+        if bytes.is_empty() {
+            return;
+        }
+        // SAFETY: sysconf has no preconditions.
+        let page = usize::try_from(unsafe { sysconf(SC_PAGESIZE) }).unwrap_or(4096).max(1);
+        let start = bytes.as_ptr() as usize / page * page;
+        let end = bytes.as_ptr() as usize + bytes.len();
+        // SAFETY: [start, end) covers only pages that hold part of `bytes`, which are mapped and readable for
+        // as long as the borrow lives; MADV_POPULATE_READ only faults them in, as reading them would.
+        unsafe { madvise(start as *mut c_void, end - start, MADV_POPULATE_READ) };
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = bytes;
 }
 
 /// Why a path cannot be mapped; `kind` is a stable word for scripts, `message` says it for people.
@@ -66,7 +93,7 @@ impl Mapped {
         }
         // SAFETY: a fresh read-only private mapping of `len` bytes of an open regular file at offset 0;
         // the kernel chooses the address. The fd may be closed afterwards (the mapping keeps the file).
-        let ptr = unsafe { mmap(std::ptr::null_mut(), len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, file.as_raw_fd(), 0) };
+        let ptr = unsafe { mmap(std::ptr::null_mut(), len, PROT_READ, MAP_PRIVATE, file.as_raw_fd(), 0) };
         if ptr as isize == -1 || ptr.is_null() {
             return Err(fail("unreadable", format!("cannot map: {}", std::io::Error::last_os_error())));
         }
@@ -171,6 +198,19 @@ mod tests {
         assert!(Mapped::open(&e, None).unwrap().is_empty());
         std::fs::remove_file(p).unwrap();
         std::fs::remove_file(e).unwrap();
+    }
+
+    #[test]
+    fn populating_changes_nothing_it_reads() {
+        let bytes: Vec<u8> = (0..100_000u32).map(|i| (i % 251) as u8).collect();
+        let p = temp("p", &bytes);
+        let m = Mapped::open(&p, None).unwrap();
+        populate(&m);
+        populate(&m[4095..4097]);
+        populate(&m[..0]);
+        populate(&bytes[7..]);
+        assert_eq!(&*m, &bytes[..]);
+        std::fs::remove_file(p).unwrap();
     }
 
     #[test]

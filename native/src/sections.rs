@@ -354,6 +354,7 @@ fn add_extras(buf: &[u8], s: &mut Section, prev_board: Option<(usize, usize)>, t
 /// Sections of `buf` and its '\n' count. Each section is described, and its newlines counted, as soon as
 /// the next separator is found, while its bytes are still in cache from the search.
 fn scan(buf: &[u8], extras: bool) -> (Vec<Section>, usize, Vec<u8>) {
+    crate::mapped::populate(buf);
     let mut sections: Vec<Section> = Vec::new();
     let mut tool_text = Vec::new();
     let mut newlines = 0;
