@@ -4,6 +4,7 @@
 // asked "Really attack?" (peaceful: never attacked, waited out), which '+' were not doors, which doors are
 // locked and how often they were kicked, where it searched and how often, and where it wrote Elbereth.
 import type { NethackSection } from "../../game/nethack/section.ts";
+import { digRefused, showsPickAxeHere } from "./dig.ts";
 import {
   cellKey,
   DIRECTIONS,
@@ -26,6 +27,13 @@ export interface LevelMemory {
   readonly notDoors: ReadonlySet<number>;
   /** Squares holding a statue (drawn as the monster it shows: never fought, walked over). */
   readonly statues: ReadonlySet<number>;
+  /** Squares where a pick-axe was seen lying or a dwarf was killed (its pack drops there), not yet emptied. */
+  readonly pickAxes: ReadonlySet<number>;
+  /** Squares where the game refused to dig, and how often it refused on this level. */
+  readonly noDig: ReadonlySet<number>;
+  readonly digRefusals: number;
+  /** A shopkeeper greeted the hero on this level (digging or picking up in a shop costs). */
+  readonly shop: boolean;
   /** Locked doors (square key) and how many kicks they took. */
   readonly locked: ReadonlyMap<number, number>;
   /** Turns searched at each square. */
@@ -64,6 +72,10 @@ export function levelMemory(sections: readonly NethackSection[]): LevelMemory {
   const peaceful = new Set<string>();
   const notDoors = new Set<number>();
   const statues = new Set<number>();
+  const pickAxes = new Set<number>();
+  const noDig = new Set<number>();
+  let digRefusals = 0;
+  let shop = false;
   const locked = new Map<number, number>();
   const searched = new Map<number, number>();
   let elbereth: LevelMemory["elbereth"];
@@ -89,6 +101,18 @@ export function levelMemory(sections: readonly NethackSection[]): LevelMemory {
       peaceful.add(/[a-zA-Z@&:;']/.test(target) ? target : boardMap(prev ?? s).at(before.x + d.dx, before.y + d.dy));
     } else if (d && prev && before && hero && hero.x === before.x && hero.y === before.y && !tookTime)
       blocked.add(edgeKey(before, d));
+    if (hero) {
+      const here = cellKey(hero.x, hero.y);
+      if (showsPickAxeHere(s)) pickAxes.add(here);
+      else if (pickAxes.has(here) && tookTime) pickAxes.delete(here); // stood there and saw none (or took it)
+      if (digRefused(s.message)) {
+        noDig.add(here);
+        digRefusals++;
+      }
+    }
+    if (d && before && /You kill the dwarf( lord| king)?!/.test(s.message))
+      pickAxes.add(cellKey(before.x + d.dx, before.y + d.dy));
+    if (/Welcome to .*'s|Hello, .*welcome to/i.test(s.message)) shop = true;
     // "open"/"kick" then a direction key: what happened to the square in that direction.
     const keyed = pendingDirection && s.action ? DIRECTION_BY_KEY.get(s.action) : undefined;
     if (keyed && before) {
@@ -109,7 +133,7 @@ export function levelMemory(sections: readonly NethackSection[]): LevelMemory {
     if (s.action === "more" && prev && /write in the dust here\?\s*Elbereth\s*$/i.test(prev.message) && hero)
       elbereth = { at: hero, section: k };
   }
-  return { trail, hero, blocked, peaceful, notDoors, statues, locked, searched, elbereth };
+  return { trail, hero, blocked, peaceful, notDoors, statues, pickAxes, noDig, digRefusals, shop, locked, searched, elbereth };
 }
 
 const DIRECTION_BY_KEY = new Map<string, Direction>(DIRECTIONS.map((d) => [d.key, d]));

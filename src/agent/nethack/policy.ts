@@ -7,6 +7,7 @@ import type { NethackSection } from "../../game/nethack/section.ts";
 import type { Decision } from "./decision.ts";
 import { cellKey, DIRECTIONS, DungeonMap, findHero, type Cell, type Direction } from "./map.ts";
 import { boardMap, levelMemory, turnOf, type LevelMemory } from "./memory.ts";
+import { digPrompt, pickAxeLetter, pickUpMenu } from "./dig.ts";
 import { answerPrompt } from "./prompts.ts";
 import type { LevelHistory } from "./read-log.ts";
 import { survive } from "./survival.ts";
@@ -58,8 +59,10 @@ export function decide(history: LevelHistory): Decision {
   const now = history.sections[history.sections.length - 1]!;
   const msg = now.message;
   if ([msg, ...now.board].some((r) => r.includes("--More--"))) return { actions: ["more"], reason: "the game shows --More--" };
+  const pickUp = pickUpMenu(now.board);
+  if (pickUp) return pickUp;
   if (now.board.some((r) => MENU.test(r))) return { actions: ["esc"], reason: "a menu is open" };
-  const prompt = answerPrompt(msg, history.inventory);
+  const prompt = digPrompt(msg, history.inventory) ?? answerPrompt(msg, history.inventory);
   if (prompt) return prompt;
 
   const status = statusOf(now);
@@ -126,10 +129,20 @@ export function decide(history: LevelHistory): Decision {
   const stairs = downStairs(history, map);
   if (stairs && stairs.x === hero.x && stairs.y === hero.y)
     return { actions: ["down"], reason: "standing on the down staircase" };
-  if (stairs) {
-    const path = map.pathTo(hero, (x, y) => x === stairs.x && y === stairs.y);
-    if (path) return walk(map, hero, path, `walking to the down staircase at ${stairs.x},${stairs.y}`);
+  const toStairs = stairs ? map.pathTo(hero, (x, y) => x === stairs.x && y === stairs.y) : undefined;
+
+  // A pick-axe: fetch one that lies near, or dig down with the one carried (unless the stairs are close).
+  const axe = pickAxeLetter(history.inventory);
+  if (!axe && !memory.shop) {
+    if (memory.pickAxes.has(cellKey(hero.x, hero.y))) return { actions: ["pickup"], reason: "picking up the pick-axe here" };
+    const toAxe = map.pathTo(hero, (x, y) => memory.pickAxes.has(cellKey(x, y)));
+    if (toAxe && toAxe.length <= 12) return walk(map, hero, toAxe, "walking to a pick-axe");
   }
+  const nearStairs = toStairs !== undefined && toStairs.length <= 6;
+  if (axe && !memory.shop && memory.digRefusals < 3 && !memory.noDig.has(cellKey(hero.x, hero.y)) && !nearStairs)
+    return { actions: ["apply"], reason: "digging down with the pick-axe" };
+
+  if (stairs && toStairs) return walk(map, hero, toStairs, `walking to the down staircase at ${stairs.x},${stairs.y}`);
 
   const visited = new Set(memory.trail.flatMap((c) => (c ? [cellKey(c.x, c.y)] : [])));
   const frontier = (x: number, y: number) =>
