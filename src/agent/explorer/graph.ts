@@ -77,6 +77,9 @@ const METER_LAST = 10;
 /** Cells of a meter's draining colour left above which an attempt's end is not the budget's. */
 const METER_FULL = 3 * METER_LAST;
 
+/** Steps into an attempt before its meter's drain rate is trusted. */
+const BUDGET_AFTER = 3;
+
 /** Masked cells take this value, which no colour has. */
 const MASKED = 255;
 
@@ -98,6 +101,14 @@ export class ExplorationGraph {
   levelStart: string | undefined;
   /** Steps folded so far. */
   folded = 0;
+  /**
+   * Steps a draining step meter leaves in this attempt, and the steps a whole attempt has, estimated from
+   * how fast it drained since the attempt began (undefined without a meter that drained in three steps).
+   */
+  stepsLeft: number | undefined;
+  attemptBudget: number | undefined;
+  private attemptMeters: number[] = [];
+  private attemptSteps = 0;
   /** Learned across states: moves by id, clicks by the clicked cell's colour and by the component's look. */
   readonly moves = new Map<number, Tally>();
   readonly clickColours = new Map<number, Tally>();
@@ -191,6 +202,10 @@ export class ExplorationGraph {
     const action = logged !== undefined && logged.id !== "key" ? logged : undefined;
     if (step.kind === "initial" || action?.id === 0 || (prevStep !== undefined && step.score > prevStep.score))
       this.levelStart = key;
+    this.noteBudget(
+      step.cells,
+      prevStep === undefined || !sameLevel || attemptRose || step.kind === "initial" || action?.id === 0,
+    );
     // A level won: how the legends on the board just before read (see legend.ts) carries to the next level.
     if (prevStep !== undefined && prevKey !== undefined && step.score > prevStep.score) {
       const before = this.states.get(prevKey);
@@ -269,6 +284,32 @@ export class ExplorationGraph {
       if (left <= METER_LAST) return true;
     }
     return false;
+  }
+
+  private noteBudget(cells: Uint8Array, starts: boolean): void {
+    if (this.meters.length === 0) return;
+    const left = this.meters.map((m) => {
+      let n = 0;
+      for (const i of m.cells) if (cells[i] === m.drains) n++;
+      return n;
+    });
+    if (starts) {
+      this.attemptMeters = left;
+      this.attemptSteps = 0;
+    } else this.attemptSteps++;
+    this.stepsLeft = undefined;
+    this.attemptBudget = undefined;
+    if (this.attemptSteps < BUDGET_AFTER) return;
+    left.forEach((n, i) => {
+      const drained = (this.attemptMeters[i] ?? 0) - n;
+      if (drained <= 0) return;
+      const rate = drained / this.attemptSteps;
+      const steps = Math.floor(n / rate);
+      if (this.stepsLeft === undefined || steps < this.stepsLeft) {
+        this.stepsLeft = steps;
+        this.attemptBudget = Math.floor(this.attemptMeters[i]! / rate);
+      }
+    });
   }
 
   /**

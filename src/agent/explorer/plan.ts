@@ -3,8 +3,9 @@
 // walking, so a salient target a few steps away beats a background click right here. On a level where an
 // action deep in it led straight back to the start (a combination's wrong press), a step of the sequence
 // already passed (one action there led on, another back to the start) waits a tier behind the newest step.
-// When nothing untested is reachable, it restarts the level if the level's start reaches something
-// untested; otherwise it re-tries the nearest action that did change the state (games may hide state), each
+// When a step meter will run out before the walk arrives, it restarts the level (if from the start the
+// target fits in a whole attempt). When nothing untested is reachable, it restarts the level if the level's
+// start reaches something untested; otherwise it re-tries the nearest action that did change the state (games may hide state), each
 // at most RETRY_LIMIT times, then actions that ended an attempt (perhaps only the step budget ran out);
 // then it wanders through actions that change the state, least tried first, restarting the level where
 // nothing does; it gives up when nothing changes anything at the level's start. An action that never
@@ -51,6 +52,19 @@ export function decide(graph: ExplorationGraph, ctx: PlanContext): Decision {
   if (graph.transitions === 0) return memoryless(graph, current, ctx);
 
   const found = nearestUntested(graph, current, ctx);
+  // The step meter runs out before the walk gets there: restart now, if from the level's start the nearest
+  // untested action fits in a whole attempt (else walk on: dying at the edge marks it, and the rest opens up).
+  const left = graph.stepsLeft;
+  const budget = graph.attemptBudget;
+  if (found && left !== undefined && budget !== undefined && found.path.length + 1 > left && graph.levelStart !== current) {
+    const fromStart = graph.levelStart !== undefined ? nearestUntested(graph, graph.levelStart, ctx) : undefined;
+    if (fromStart && fromStart.path.length + 1 <= budget)
+      return {
+        actions: [{ id: 0 }],
+        reason: `the step meter leaves about ${left} steps, too few for the ${found.path.length + 1} to the next untested action; restart the level`,
+        kind: "reset",
+      };
+  }
   if (found) {
     const walk = found.path.map((e) => e.action);
     const actions = [...walk, found.candidate.action].slice(0, cap);
