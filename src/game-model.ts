@@ -87,6 +87,8 @@ export interface ScreenFrame {
   readonly end?: string;
   /** Screen rows below the message line. */
   readonly rows: readonly string[];
+  /** The whole screen's colours (message line first), one code per cell, when the game draws in colour. */
+  readonly colours?: readonly string[];
   /** The header's XL, HP and Turn (from the status; absent while no status line was ever read). */
   readonly vitals?: HeaderVitals;
 }

@@ -35,12 +35,42 @@ function changedCells(b, prev) {
 }
 const hex = (i) => { const c = RGB[i] || RGB[5]; return "rgb(" + c[0] + "," + c[1] + "," + c[2] + ")"; };
 
+// A terminal screen's colours: the [COLOURS] lines, "<row> <col><code>[<len>] ...", codes as the log writes them.
+const TERM_CODES = "krgybmcwKRGYBMCW";
+const TERM_RGB = ["#555", "#d33", "#3b3", "#b80", "#46d", "#b4b", "#3bb", "#ccc", "#777", "#f66", "#6f6", "#ff6", "#79f", "#f7f", "#6ff", "#fff"];
+function drawScreen(sc) {
+  const pre = $("screen");
+  if (!sc.colours) { pre.textContent = sc.text; return; }
+  const runs = [];
+  for (const line of sc.colours) {
+    const parts = line.trim().split(" ");
+    runs[Number(parts[0])] = parts.slice(1).map((r) => /^(\d+)([A-Za-z])(\d*)$/.exec(r)).filter((m) => m)
+      .map((m) => [Number(m[1]), m[2], m[3] ? Number(m[3]) : 1]);
+  }
+  pre.textContent = "";
+  const rows = sc.text.split("\n");
+  rows.forEach((text, y) => {
+    let x = 0;
+    for (const [start, code, len] of runs[y] || []) {
+      if (start < x) continue;
+      if (start > x) pre.append(text.slice(x, start));
+      const span = document.createElement("span");
+      span.style.color = TERM_RGB[TERM_CODES.indexOf(code)] || "";
+      span.dataset.colour = code;
+      span.textContent = text.slice(start, start + len);
+      pre.append(span);
+      x = start + len;
+    }
+    pre.append(text.slice(x) + (y < rows.length - 1 ? "\n" : ""));
+  });
+}
+
 function drawBoard() {
   const s = steps[step];
   // A terminal game's step (NetHack): its screen as text instead of a board.
   $("screen").hidden = !s.screen; canvas.style.display = s.screen ? "none" : "block";
   if (s.screen) {
-    $("screen").textContent = s.screen.text;
+    drawScreen(s.screen);
     return null;
   }
   if (s.boards === 0) {

@@ -39,6 +39,8 @@ export interface ReplayStep extends Pick<SectionSummary, "kind" | "action" | "le
     readonly events: string | null;
     /** The header's "XL x | HP h(H) | Turn t", when it carries them. */
     readonly vitals: string | null;
+    /** The [COLOURS] lines ("<row> <col><code>[<len>] ..."), null when the section has none. */
+    readonly colours: readonly string[] | null;
   };
 }
 
@@ -160,6 +162,7 @@ export function buildReplay(log: LoadedLog, source: ViewSource): Replay {
           end: nethack.end ?? null,
           events: nethack.events ? nethack.events.join("; ") : null,
           vitals: vitalsText(nethack.header.vitals),
+          colours: nethack.colours ?? null,
         },
       });
       continue;

@@ -20,14 +20,15 @@ export const PLAYER_NAME = "Agent";
 
 /**
  * NETHACKOPTIONS file text. Every option here was checked against 3.6.6 (a bad option stops the game at an
- * error screen): no colour or animation delays, no questions at death, nothing that depends on other games.
+ * error screen): colours on (recorded in the log; display only), no animation delays, no questions at death,
+ * nothing that depends on other games.
  */
 export function optionsText(c: Character): string {
   return [
     "OPTIONS=windowtype:tty",
     `OPTIONS=name:${PLAYER_NAME},role:${c.role},race:${c.race},gender:${c.gender},align:${c.alignment}`,
     "OPTIONS=!autopickup,number_pad:0,!legacy,!news,!mail,!splash_screen,suppress_alert:3.4.3",
-    "OPTIONS=!cmdassist,!timed_delay,!color,!hilite_pet,!hitpointbar,!perm_invent,!bones,!tombstone,!toptenwin",
+    "OPTIONS=!cmdassist,!timed_delay,color,!hilite_pet,!hitpointbar,!perm_invent,!bones,!tombstone,!toptenwin",
     "OPTIONS=time,showexp,runmode:teleport,disclose:-i -a -v -g -c -o,!null",
     "",
   ].join("\n");

@@ -43,6 +43,7 @@ export function screenFrame(f: NethackFrame): ScreenFrame {
     notes: f.effect?.escaped ? [f.effect.escaped] : [],
     ...(f.ended !== undefined ? { end: f.ended } : {}),
     rows: o.screen.rows.slice(1),
+    colours: o.colours,
     ...(o.status ? { vitals: vitalsOf(o.status) } : {}),
   };
 }

@@ -13,6 +13,8 @@ import type { GameTerminal, Screen } from "./terminal.ts";
 
 export interface Observation {
   readonly screen: Screen;
+  /** The screen's colours, one code per cell (terminal.ts COLOUR_CODES), taken with `screen`. */
+  readonly colours: readonly string[];
   /** The last status the screen showed (a full-screen menu hides it). */
   readonly status: Status | undefined;
   /** The inventory lines, present only when they differ from the last ones written. */
@@ -90,9 +92,10 @@ export class NethackGame {
     if (started.isErr()) return err(started.error);
     const game = new NethackGame(started.value, opts);
     const first = started.value.screen(); // before the inventory read clears the welcome message
+    const colours = started.value.colours(first);
     const inv = await game.readInventory();
     if (inv.isErr()) return err(inv.error);
-    return ok({ game, observation: { ...game.observation(inv.value), screen: first } });
+    return ok({ game, observation: game.observation(inv.value, first, colours) });
   }
 
   get pid(): number {
@@ -123,6 +126,7 @@ export class NethackGame {
       this.stuck = 0;
     }
     const after = this.term.screen();
+    const colours = this.term.colours(after);
     this.ending = this.ending ?? endReason(after);
     this.status = statusOf(after) ?? this.status;
     if (atCommand(after)) this.hero = after.cursor;
@@ -141,7 +145,7 @@ export class NethackGame {
       ...withMonster(newMonster(before, heroBefore, after, this.hero)),
     };
     // The screen as the action left it: the inventory read above clears the message line.
-    return ok({ observation: { ...this.observation(inventory), screen: after }, effect });
+    return ok({ observation: this.observation(inventory, after, colours), effect });
   }
 
   /**
@@ -171,13 +175,20 @@ export class NethackGame {
     return ok(lines);
   }
 
-  private observation(inventory: readonly string[] | undefined): Observation {
-    const screen = this.term.screen();
+  /** What the action left: `screen` and `colours` as taken before the inventory read cleared the message line. */
+  private observation(inventory: readonly string[] | undefined, screen: Screen, colours: readonly string[]): Observation {
+    const now = this.term.screen();
     const ended =
       this.term.exited !== null
-        ? (this.ending ?? endReason(screen) ?? `the game process exited (code ${this.term.exited})`)
+        ? (this.ending ?? endReason(now) ?? `the game process exited (code ${this.term.exited})`)
         : undefined;
-    return { screen, status: this.status, ...(inventory ? { inventory } : {}), ...(ended ? { ended } : {}) };
+    return {
+      screen,
+      colours,
+      status: this.status,
+      ...(inventory ? { inventory } : {}),
+      ...(ended ? { ended } : {}),
+    };
   }
 
   async close(): Promise<void> {

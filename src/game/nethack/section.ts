@@ -15,12 +15,15 @@
 //   a - a blessed +1 long sword (weapon in hand)
 //   [EVENT] hp lost 3; new monster d                             only when something stops a batch
 //   [END] killed by a jackal                                     only when the game ended
+//   [COLOURS]                                                    only when a cell is coloured: per coloured
+//    5 12y 30B3                                                  row, its runs of one colour (colours.ts)
 //   [POST-ACTION BOARD STATE]                                    ([INITIAL BOARD STATE] for action 0)
 //   <screen rows 1..23, each exactly 80 characters: the map (21 rows) and the two status lines>
 //   <blank>
 //
 // The screen's top row is the [MESSAGE] line, not a board row, so text the game echoes (a pet's name) never
 // starts a board line; board rows are padded to 80 so an empty map row is never an empty line.
+import { encodeColours, isColourLine } from "./colours.ts";
 import type { Action, ScreenFrame } from "../../game-model.ts";
 import {
   escapePlan,
@@ -38,6 +41,7 @@ export const NETHACK_MARKER = {
   inventory: "[INVENTORY]",
   event: "[EVENT] ",
   end: "[END] ",
+  colours: "[COLOURS]",
 } as const;
 
 export interface NethackSection {
@@ -53,6 +57,8 @@ export interface NethackSection {
   readonly end?: string;
   /** Screen rows 1..23. */
   readonly board: readonly string[];
+  /** The [COLOURS] block's lines as written (colours.ts decodes them); absent when no cell is coloured. */
+  readonly colours?: readonly string[];
 }
 
 function oneLine(s: string): string {
@@ -68,6 +74,7 @@ export function writeNethackSection(s: NethackSection): string {
   if (s.inventory) out += `${NETHACK_MARKER.inventory}\n${s.inventory.map((l) => ` ${oneLine(l)}`).join("\n")}\n`;
   if (s.events && s.events.length > 0) out += `${NETHACK_MARKER.event}${oneLine(s.events.join("; "))}\n`;
   if (s.end !== undefined) out += `${NETHACK_MARKER.end}${oneLine(s.end)}\n`;
+  if (s.colours && s.colours.length > 0) out += `${NETHACK_MARKER.colours}\n${s.colours.join("\n")}\n`;
   const marker = s.header.kind === "initial" ? "[INITIAL BOARD STATE]" : "[POST-ACTION BOARD STATE]";
   return `${out}${marker}\n${s.board.map((r) => r.padEnd(80).slice(0, 80)).join("\n")}\n\n`;
 }
@@ -119,6 +126,15 @@ export function parseNethackSection(
     events = (lines[i++] ?? "").slice(NETHACK_MARKER.event.length).split("; ");
   let end: string | undefined;
   if ((lines[i] ?? "").startsWith(NETHACK_MARKER.end)) end = (lines[i++] ?? "").slice(NETHACK_MARKER.end.length);
+  let colours: string[] | undefined;
+  if (lines[i] === NETHACK_MARKER.colours) {
+    colours = [];
+    for (i++; (lines[i] ?? "").startsWith(" "); i++) {
+      const line = lines[i] ?? "";
+      if (!isColourLine(line)) return `action ${header.action}: ${JSON.stringify(line)} is not a [COLOURS] line`;
+      colours.push(line);
+    }
+  }
   const marker = header.kind === "initial" ? "[INITIAL BOARD STATE]" : "[POST-ACTION BOARD STATE]";
   if (lines[i] !== marker) return `action ${header.action}: expected ${marker}`;
   const board: string[] = [];
@@ -136,6 +152,7 @@ export function parseNethackSection(
     ...(inventory ? { inventory } : {}),
     ...(events ? { events } : {}),
     ...(end !== undefined ? { end } : {}),
+    ...(colours ? { colours } : {}),
   };
 }
 
@@ -145,6 +162,7 @@ export function screenSectionOf(
   header: SectionHeader,
   extra: { plan?: string; toolCall?: Action; episode?: { index: number; total: number } },
 ): NethackSection {
+  const colours = screen.colours ? encodeColours(screen.colours) : [];
   return {
     header,
     status: screen.status,
@@ -156,5 +174,6 @@ export function screenSectionOf(
     ...(screen.inventory ? { inventory: screen.inventory } : {}),
     ...(screen.stops.length + screen.notes.length > 0 ? { events: [...screen.stops, ...screen.notes] } : {}),
     ...(screen.end !== undefined ? { end: screen.end } : {}),
+    ...(colours.length > 0 ? { colours } : {}),
   };
 }

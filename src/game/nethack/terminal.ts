@@ -15,6 +15,12 @@ import { prolongError, type ProlongError } from "../../errors.ts";
 export const COLS = 80;
 export const ROWS = 24;
 
+/** A cell in the terminal's default colour (or blank): most of a NetHack screen. */
+export const DEFAULT_COLOUR = ".";
+/** The 16 palette colours as one letter each: black red green yellow blue magenta cyan white, then bright. */
+export const COLOUR_CODES = "krgybmcwKRGYBMCW";
+const BLANK_ROW = DEFAULT_COLOUR.repeat(COLS);
+
 export interface Screen {
   /** 24 rows of exactly 80 characters. */
   readonly rows: readonly string[];
@@ -207,6 +213,38 @@ export class GameTerminal {
     const rows: string[] = [];
     for (let y = 0; y < ROWS; y++) rows.push((buf.getLine(y)?.translateToString(false) ?? "").padEnd(COLS).slice(0, COLS));
     return { rows, cursor: { x: buf.cursorX, y: buf.cursorY } };
+  }
+
+  /**
+   * The screen's foreground colours, one code per cell (COLOUR_CODES), in the same 24 rows of 80 as `screen`
+   * (taken from the same moment). NetHack draws its bright colours as bold + the base colour, so bold lifts a
+   * palette colour 0..7 to 8..15.
+   */
+  colours(screen: Screen = this.screen()): string[] {
+    const buf = this.term.buffer.active;
+    const cell = buf.getNullCell();
+    const rows: string[] = [];
+    for (let y = 0; y < ROWS; y++) {
+      const text = screen.rows[y] ?? "";
+      // Most of a screen is blank, and a blank shows no colour: only the drawn cells are asked.
+      if (text.trim() === "") {
+        rows.push(BLANK_ROW);
+        continue;
+      }
+      const line = buf.getLine(y);
+      let row = "";
+      for (let x = 0; x < COLS; x++) {
+        const c = text[x] === " " ? undefined : line?.getCell(x, cell);
+        if (!c || !c.isFgPalette()) {
+          row += DEFAULT_COLOUR;
+          continue;
+        }
+        const base = c.getFgColor();
+        row += COLOUR_CODES[base < 8 && c.isBold() ? base + 8 : base] ?? DEFAULT_COLOUR;
+      }
+      rows.push(row);
+    }
+    return rows;
   }
 
   text(): string {

@@ -5,6 +5,7 @@ import { NAMED_ACTIONS, nethackEntry, parseNethackAction } from "../../../src/ga
 import { findNethack } from "../../../src/game/nethack/install.ts";
 import { parseActions } from "../../../src/agent/actions.ts";
 import { progressionAt, progressionScore, PROGRESSION_SOURCE } from "../../../src/game/nethack/progression.ts";
+import { decodeColours, encodeColours, isColourLine } from "../../../src/game/nethack/colours.ts";
 import { appendNethackSection, parseNethackSection, type NethackSection } from "../../../src/game/nethack/section.ts";
 
 const BOARD = Array.from({ length: 23 }, (_, y) =>
@@ -89,7 +90,16 @@ describe("NetHack log sections", () => {
     board: BOARD,
   };
   const second: NethackSection = {
-    header: { action: 1, level: 2, attempt: 1, score: 154, kind: "action", planStep: { step: 1, total: 3 } },
+    header: {
+      action: 1,
+      level: 2,
+      attempt: 1,
+      score: 154,
+      kind: "action",
+      planStep: { step: 1, total: 3 },
+      vitals: { xl: 1, hp: 16, hpMax: 16, turn: 9 },
+    },
+    colours: [" 6 8W", " 22 0b3 77R"],
     plan: "Go down.\nTool Call: not really\n[STATUS] fake\n" + "=".repeat(80),
     action: "down",
     status: "Dlvl:2 | $:0 | HP:16(16) | Pw:2(2) | AC:6 | Xp:1/0 | T:9 | Not Hungry | Unencumbered",
@@ -123,5 +133,34 @@ describe("NetHack log sections", () => {
     const cut = text.slice(0, text.length - 300);
     const parts = cut.split(/(?=^={80}$)/m);
     expect(parseNethackSection(parts[1]!, parseHeader)).toMatch(/rows, expected 23/);
+  });
+});
+
+describe("a screen's colours", () => {
+  const rows = Array.from({ length: 24 }, () => ".".repeat(80));
+  rows[6] = `${".".repeat(8)}W${".".repeat(71)}`;
+  rows[22] = `bbb${".".repeat(74)}RRR`;
+
+  test("only coloured rows are written, as runs; decoding gives the rows back", () => {
+    const lines = encodeColours(rows);
+    expect(lines).toEqual([" 6 8W", " 22 0b3 77R3"]);
+    expect(lines.every(isColourLine)).toBe(true);
+    expect(decodeColours(lines)).toEqual(rows);
+    expect(encodeColours(Array.from({ length: 24 }, () => ".".repeat(80)))).toEqual([]);
+  });
+
+  test("a section with a line that is not a colour line does not parse; a run past the edge is cut there", () => {
+    const s: NethackSection = {
+      header: { action: 0, level: 1, attempt: 1, score: 0, kind: "initial" },
+      status: "x",
+      message: "",
+      board: BOARD,
+      colours: [" 6 8W"],
+    };
+    const text = appendNethackSection(s, true);
+    expect(parseNethackSection(text, parseHeader)).toMatchObject({ colours: [" 6 8W"] });
+    expect(parseNethackSection(text.replace(" 6 8W", " 6 8Z"), parseHeader)).toMatch(/is not a \[COLOURS\] line/);
+    expect(decodeColours([" 3 78g9"])[3]).toBe(`${".".repeat(78)}gg`);
+    expect(decodeColours([" 30 0g"])).toEqual(Array.from({ length: 24 }, () => ".".repeat(80)));
   });
 });

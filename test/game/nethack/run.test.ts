@@ -66,6 +66,10 @@ describe.skipIf(NO_NETHACK)(`NetHack runs${NO_NETHACK ? " (skipped: NetHack not 
     expect(replay.steps.every((s) => s.screen !== undefined)).toBe(true);
     expect(replay.steps[0]!.screen!.text.split("\n")).toHaveLength(24);
     expect(replay.steps[0]!.screen!.hp).toBe(16);
+    // The colours are recorded: the hero and its pet are drawn in colour on the first screen.
+    expect(all[0]!.colours?.length).toBeGreaterThan(0);
+    expect(replay.steps[0]!.screen!.colours).toEqual(all[0]!.colours!);
+    expect(replay.steps[0]!.screen!.vitals).toMatch(/^XL 1 \| HP 16\(16\) \| Turn 1$/);
     expect(replay.steps.filter((s) => s.screen?.end).length).toBe(deaths.length);
   }, 120_000);
 

@@ -1,0 +1,49 @@
+// A screen's colours in the log, compactly: only the rows that hold a coloured cell, each as its row number
+// (0 = the message line, 1..23 the rows of the board block) and its runs of one colour, "<column><code>" for
+// one cell or "<column><code><length>" for several. "[COLOURS]" then " 5 12y 30B3" says row 5 has a yellow
+// cell at column 12 and three bright blue cells from column 30. A screen with no colour writes no block.
+// Codes are terminal.ts's COLOUR_CODES; a cell not named is the terminal's default colour.
+import { COLOUR_CODES, COLS, DEFAULT_COLOUR, ROWS } from "./terminal.ts";
+
+/** The block's lines (each starting with a space), none when every cell has the default colour. */
+export function encodeColours(rows: readonly string[]): string[] {
+  const out: string[] = [];
+  rows.forEach((row, y) => {
+    const runs: string[] = [];
+    for (let x = 0; x < row.length; ) {
+      const c = row[x]!;
+      let end = x + 1;
+      while (end < row.length && row[end] === c) end++;
+      if (c !== DEFAULT_COLOUR) runs.push(`${x}${c}${end - x > 1 ? end - x : ""}`);
+      x = end;
+    }
+    if (runs.length > 0) out.push(` ${y} ${runs.join(" ")}`);
+  });
+  return out;
+}
+
+const CODE = `[${COLOUR_CODES}]`;
+const LINE = new RegExp(`^ \\d{1,2}(?: \\d{1,2}${CODE}\\d{0,2})+$`);
+const RUN = new RegExp(`^(\\d+)(${CODE})(\\d*)$`);
+
+/** Whether a block line has the shape encodeColours writes (cheap: a log reader checks every one). */
+export function isColourLine(line: string): boolean {
+  return LINE.test(line);
+}
+
+/** The 24 rows of 80 codes a block's lines describe (a run past the screen's edge or row is cut off there). */
+export function decodeColours(lines: readonly string[]): string[] {
+  const rows = Array.from({ length: ROWS }, () => DEFAULT_COLOUR.repeat(COLS).split(""));
+  for (const line of lines) {
+    const [rowText, ...runs] = line.trim().split(" ");
+    const row = rows[Number(rowText)];
+    if (!row) continue;
+    for (const run of runs) {
+      const m = RUN.exec(run);
+      if (!m) continue;
+      const x = Number(m[1]);
+      row.fill(m[2]!, Math.min(x, COLS), Math.min(x + (m[3] ? Number(m[3]) : 1), COLS));
+    }
+  }
+  return rows.map((r) => r.join(""));
+}
