@@ -23,7 +23,11 @@ export function thinkFromLog(bytes: Uint8Array): Decision {
   const table = sectionIndex(bytes);
   const lifetime = readLifetime(bytes, table);
   if (lifetime.replay) return lifetime.replay;
-  const history = readLevelHistory(bytes, table, { caution: lifetime.deaths, variant: lifetime.earlier.length });
+  const history = readLevelHistory(bytes, table, {
+    caution: lifetime.deaths,
+    variant: lifetime.earlier.length,
+    ...(lifetime.avoid ? { avoid: lifetime.avoid } : {}),
+  });
   if (!history) return { actions: ["esc"], reason: "no readable NetHack section in the log yet" };
   return decide(history);
 }

@@ -3,7 +3,9 @@
 // deepest (the later one on a tie) is replayed action for action up to its arrival on its deepest level —
 // each step only while the newest screen is byte for byte the one that episode saw at the same step, so a
 // difference ends the replay — and from there the agent plays on with more caution for each earlier death
-// and another exploration order, so the episodes of a lifetime do not end the same way.
+// and another exploration order, so the episodes of a lifetime do not end the same way. An earlier death in
+// the Gnomish Mines (gnome and dwarf packs) stops the replay at the branch level and the Mines' staircase is
+// not taken again: the main dungeon goes deeper.
 import type { SectionTable } from "../../native.ts";
 
 /** Most replayed actions handed over per turn (the harness's batch cap cuts it further). */
@@ -25,6 +27,69 @@ export interface Lifetime {
   readonly deaths: number;
   /** The next actions of the replay, with why, while the current episode still follows the reference. */
   readonly replay?: { readonly actions: string[]; readonly reason: string };
+  /** The down staircase by which the reference entered the Gnomish Mines, where it died: not taken again. */
+  readonly avoid?: StairsToAvoid;
+}
+
+export interface StairsToAvoid {
+  readonly dlvl: number;
+  readonly x: number;
+  readonly y: number;
+}
+
+/** Sections at the end of an episode that show the death, not the map (--More--, goodbye, the end). */
+const DEATH_SCREENS = 6;
+
+/** Corridor squares on a level's screen: main-dungeon levels are rooms joined by them, Mines levels are caves. */
+const CAVE_CORRIDORS = 4;
+
+/** The map rows (screen rows 1..21) of a section's text. */
+function mapRows(section: string): string[] {
+  const at = section.indexOf("BOARD STATE]\n");
+  if (at < 0) return [];
+  return section
+    .slice(at + "BOARD STATE]\n".length)
+    .split("\n")
+    .slice(0, 21);
+}
+
+/**
+ * Where the reference went into the Gnomish Mines, when it died there: the levels from the one it died on
+ * back up that look like caves (fewer than CAVE_CORRIDORS corridor squares on the last screen of the visit)
+ * are the Mines; the level above them is the branch level (Dlvl 2 to 4), and the '>' the hero stood on last
+ * there is the Mines' staircase. The replay then stops on arrival at the branch level.
+ */
+function minesEntrance(
+  bytes: Uint8Array,
+  table: SectionTable,
+  ref: EarlierEpisode,
+): { arrival: number; avoid: StairsToAvoid } | undefined {
+  if (!/\n\[END\] [^\n]*Gnomish Mines/.test(text(bytes, table, ref.last))) return undefined;
+  // Each level's visit: its first and last section (the route only goes down).
+  const visits: { level: number; first: number; last: number }[] = [];
+  for (let k = ref.first; k <= ref.last; k++) {
+    const v = visits[visits.length - 1];
+    if (v && v.level === table.level[k]) v.last = k;
+    else visits.push({ level: table.level[k]!, first: k, last: k });
+  }
+  const corridors = (k: number) =>
+    mapRows(text(bytes, table, k))
+      .join("")
+      .split("#").length - 1;
+  let m = visits.length - 1;
+  // The death screen has no map: the level it happened on is judged by the screen before.
+  const lastMap = (v: { first: number; last: number }) =>
+    v === visits[visits.length - 1] ? Math.max(v.first, v.last - DEATH_SCREENS) : v.last;
+  while (m > 0 && corridors(lastMap(visits[m]!)) < CAVE_CORRIDORS) m--;
+  if (m === visits.length - 1) return undefined;
+  const branch = visits[m]!;
+  if (branch.level < 2 || branch.level > 4 || visits[m + 1]!.level !== branch.level + 1) return undefined;
+  const rows = mapRows(text(bytes, table, branch.last));
+  for (let y = 0; y < rows.length; y++) {
+    const x = rows[y]!.indexOf("@");
+    if (x >= 0) return { arrival: branch.first, avoid: { dlvl: branch.level, x, y } };
+  }
+  return undefined;
 }
 
 const decoder = new TextDecoder();
@@ -78,28 +143,33 @@ export function readLifetime(bytes: Uint8Array, table: SectionTable): Lifetime {
     undefined,
   );
   if (!reference) return { earlier, deaths };
+  const mines = minesEntrance(bytes, table, reference);
+  const cut = mines?.arrival ?? reference.arrival;
+  const avoid = mines ? { avoid: mines.avoid } : {};
 
   // Still on the reference's route: the newest section is the one the reference had at the same step.
   const step = last - currentFirst;
   const at = reference.first + step;
-  if (at >= reference.arrival) return { earlier, deaths };
+  if (at >= cut) return { earlier, deaths, ...avoid };
   const mine = text(bytes, table, last);
   const theirs = text(bytes, table, at);
   if (observation(mine) === "" || observation(mine) !== observation(theirs) || toolCall(mine) !== toolCall(theirs))
-    return { earlier, deaths };
+    return { earlier, deaths, ...avoid };
   const actions: string[] = [];
-  for (let k = at + 1; k <= reference.arrival && actions.length < REPLAY_BATCH; k++) {
+  for (let k = at + 1; k <= cut && actions.length < REPLAY_BATCH; k++) {
     const name = toolCall(text(bytes, table, k));
     if (name === undefined) break;
     actions.push(name);
   }
-  if (actions.length === 0) return { earlier, deaths };
+  if (actions.length === 0) return { earlier, deaths, ...avoid };
+  const goal = mines ? `Dlvl ${mines.avoid.dlvl}, short of the Gnomish Mines where it died` : `Dlvl ${reference.deepest}`;
   return {
     earlier,
     deaths,
+    ...avoid,
     replay: {
       actions,
-      reason: `replaying episode ${reference.episode}'s route to Dlvl ${reference.deepest}: step ${step + 1} of ${reference.arrival - reference.first}`,
+      reason: `replaying episode ${reference.episode}'s route to ${goal}: step ${step + 1} of ${cut - reference.first}`,
     },
   };
 }

@@ -225,18 +225,23 @@ function walk(map: DungeonMap, hero: Cell, path: readonly Direction[], reason: s
   return { actions, reason };
 }
 
-/** Where '>' was last seen on this level (it hides under the hero, items and monsters). */
+/** Where '>' was last seen on this level (it hides under the hero, items and monsters), but the one to avoid. */
 function downStairs(history: LevelHistory, map: DungeonMap): Cell | undefined {
-  for (let y = 0; y < 21; y++) {
-    const x = (map.rows[y] ?? "").indexOf(">");
-    if (x >= 0) return { x, y };
-  }
-  for (let k = history.sections.length - 1; k >= 0; k--) {
-    const rows = history.sections[k]!.board;
+  const dlvl = statusOf(history.sections[history.sections.length - 1]!).dlvl;
+  const avoid = history.avoid && history.avoid.dlvl === dlvl ? history.avoid : undefined;
+  const find = (rows: readonly string[]): Cell | undefined => {
     for (let y = 0; y < 21; y++) {
-      const x = (rows[y] ?? "").indexOf(">");
-      if (x >= 0) return { x, y };
+      const row = rows[y] ?? "";
+      for (let x = row.indexOf(">"); x >= 0; x = row.indexOf(">", x + 1))
+        if (!avoid || avoid.x !== x || avoid.y !== y) return { x, y };
     }
+    return undefined;
+  };
+  const seen = find(map.rows);
+  if (seen) return seen;
+  for (let k = history.sections.length - 1; k >= 0; k--) {
+    const found = find(history.sections[k]!.board);
+    if (found) return found;
   }
   return undefined;
 }

@@ -3,6 +3,7 @@
 import { parseHeader } from "../../log/format.ts";
 import { parseNethackSection, type NethackSection } from "../../game/nethack/section.ts";
 import type { SectionTable } from "../../native.ts";
+import type { StairsToAvoid } from "./lifetime.ts";
 
 /** Most sections read back per turn: enough memory for one level, bounded time on a 20,000-action log. */
 const MAX_SECTIONS = 3000;
@@ -20,6 +21,8 @@ export interface LevelHistory {
   readonly caution: number;
   /** Earlier episodes of the lifetime: each explores in another order of directions. */
   readonly variant: number;
+  /** A down staircase not to take (into the Gnomish Mines, where an earlier episode died). */
+  readonly avoid?: StairsToAvoid;
 }
 
 /** An [INVENTORY] block that lists items (a message mistaken for one lists none). */
@@ -30,7 +33,10 @@ function isInventory(lines: readonly string[] | undefined): lines is readonly st
 export function readLevelHistory(
   bytes: Uint8Array,
   table: SectionTable,
-  lifetime: { readonly caution: number; readonly variant: number } = { caution: 0, variant: 0 },
+  lifetime: { readonly caution: number; readonly variant: number; readonly avoid?: StairsToAvoid } = {
+    caution: 0,
+    variant: 0,
+  },
 ): LevelHistory | undefined {
   const decoder = new TextDecoder();
   const out: NethackSection[] = [];

@@ -77,3 +77,45 @@ describe("caution after earlier deaths", () => {
     expect(later.actions).toEqual(["E"]);
   });
 });
+
+describe("an earlier death in the Gnomish Mines", () => {
+  // Dlvl 1 and 2 are rooms and corridors; Dlvl 3 is a cave (no corridor squares): the Mines.
+  const d1 = (x: number) => withHero(["", "  ------", "  |...>|####", "  ------   #", "           ####"], x, 2);
+  const d2 = (x: number) =>
+    withHero(["", "  -------", "  |<...>.#####", "  -------    #", "     #########", "  ---.--", "  |...>|", "  ------"], x, 2);
+  const cave = withHero(["", "    ..  ...", "   .........", "    ......."], 6, 2);
+  const died = "You died in The Gnomish Mines on dungeon level 3 with 50 points, and 0 pieces of gold, after 40 moves";
+  const first: Step[] = [
+    { map: d1(3), turn: 1, episodes: 2 },
+    { action: "east", map: d1(4), turn: 2 },
+    { action: "east", map: d1(5), turn: 3 },
+    { action: "down", map: d2(3), dlvl: 2, turn: 4 },
+    { action: "east", map: d2(4), dlvl: 2, turn: 5 },
+    { action: "east", map: d2(5), dlvl: 2, turn: 6 },
+    { action: "east", map: d2(6), dlvl: 2, turn: 7 },
+    { action: "east", map: d2(7), dlvl: 2, turn: 8 },
+    { action: "down", map: cave, dlvl: 3, turn: 9 },
+    ...Array.from({ length: 8 }, (_, i) => ({ action: "search", map: cave, dlvl: 3, turn: 10 + i })),
+    { action: "more", map: [], dlvl: 3, turn: 17, hp: 0, end: died },
+  ];
+
+  test("the replay stops on arrival at the branch level, short of the Mines", () => {
+    const d = think([...first, { map: d1(3), turn: 1, episode: 2, episodes: 2 }]);
+    expect(d.actions).toEqual(["east", "east", "down"]);
+    expect(d.reason).toContain("short of the Gnomish Mines");
+  });
+
+  test("on the branch level the Mines' staircase is left for the other '>'", () => {
+    const again = first.slice(0, 4).map((s, i) => ({ ...s, episode: 2, ...(i === 0 ? { episodes: 2 } : {}) }));
+    const d = think([...first, ...again]);
+    expect(d.reason).toContain("down staircase at 6,6");
+    // Without the earlier death the nearer '>' (the Mines') is taken.
+    expect(think(again.map((s) => ({ ...s, episode: 1 }))).reason).toContain("down staircase at 7,2");
+  });
+
+  test("a death in the main dungeon replays all the way to the deepest level", () => {
+    const main = first.map((s) => (s.end ? { ...s, end: died.replace("The Gnomish Mines", "The Dungeons of Doom") } : s));
+    const d = think([...main, { map: d1(3), turn: 1, episode: 2, episodes: 2 }]);
+    expect(d.actions).toEqual(["east", "east", "down", "east", "east", "east", "east", "down"]);
+  });
+});
