@@ -11,11 +11,16 @@ const usage = `usage: prolong log stats <log|run-dir> [--json]
 Sections, actions, levels, attempts, final score, animation frames, bytes and lines of a log.
 A log whose last section was cut mid-board reports its complete sections and names the cut one.`;
 
+/** 1234567 → "1,234,567" (toLocaleString would load the locale data: about 1 ms of a 15 ms command). */
+export function groupDigits(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
 function render(s: LogStats): string {
   const rows: [string, string][] = [
     ["log", s.path],
-    ["bytes", s.bytes.toLocaleString("en-US")],
-    ["lines", s.lines.toLocaleString("en-US")],
+    ["bytes", groupDigits(s.bytes)],
+    ["lines", groupDigits(s.lines)],
     ["sections", String(s.sections)],
     ["actions", `${s.actions}${s.lastAction !== null ? ` (last: Action ${s.lastAction})` : ""}`],
     ["levels reached", String(s.levels)],
