@@ -44,8 +44,8 @@ export class ClickMemory {
   before: string | undefined;
   /** The legend symbol that read "should have the centre's colour" on the board before the last level won. */
   legendSymbol: number | undefined;
-  /** "<level>|a>b" → how often a click at b right after one at a (both changing the board) led straight back. */
-  private readonly pairs = new Map<string, Tally>();
+  /** Per level: how often a click at b right after one at a (both changing the board) led straight back. */
+  private readonly pairs = new Map<string, Pair[]>();
 
   /** Every folded step, in order: `from` → `to` by `action` (undefined: a step that is no transition). */
   follow(from: string | undefined, to: string, action: { id: number; x?: number; y?: number } | undefined): void {
@@ -53,11 +53,17 @@ export class ClickMemory {
     const click = action?.id === 6 && from !== undefined && from !== to ? { x: action.x!, y: action.y! } : undefined;
     if (click && last) {
       const back = to === this.before;
-      if (last.x === click.x && last.y === click.y) {
+      if (near(last, click)) {
         this.repeats.tries++;
         if (back) this.repeats.changes++;
       }
-      bump(this.pairs, pairKey(from!, last, click), back);
+      const level = from!.slice(0, from!.indexOf(":"));
+      let list = this.pairs.get(level);
+      if (!list) this.pairs.set(level, (list = []));
+      let pair = list.find((p) => near(p.a, last) && near(p.b, click));
+      if (!pair) list.push((pair = { a: last, b: click, tries: 0, changes: 0 }));
+      pair.tries++;
+      if (back) pair.changes++;
     }
     this.arrivedByClick = click;
     this.before = click ? from : undefined;
@@ -69,12 +75,16 @@ export class ClickMemory {
   }
 
   /**
-   * A click at `b` on level `score`, in a state reached by a click at `a`, probably leads straight back: b right after a
-   * did so more often than not on this level (a rotator's other direction, a toggle clicked again).
+   * Where a click probably leads straight back on level `score` in a state reached by a click at `a`: places b
+   * where a click right after one at a did so more often than not (a rotator's other direction, a toggle
+   * clicked again). A place is its cell or one within NEAR cells: a click point moves as the thing clicked
+   * changes shape.
    */
-  undoes(score: number, a: { x: number; y: number }, b: { x: number; y: number }): boolean {
-    const t = this.pairs.get(pairKey(`${score}:`, a, b));
-    return t !== undefined && t.changes >= 1 && t.changes * 2 > t.tries;
+  undoing(score: number, a: Point): Point[] {
+    const out: Point[] = [];
+    for (const p of this.pairs.get(String(score)) ?? [])
+      if (near(p.a, a) && p.changes >= 1 && p.changes * 2 > p.tries) out.push(p.b);
+    return out;
   }
 
   /** A click's first try in some state: `c` is the component clicked there. */
@@ -102,9 +112,23 @@ export class ClickMemory {
   }
 }
 
-/** Pairs are learned per level: the level is the state key's prefix ("<score>:<hash>"). */
-function pairKey(state: string, a: { x: number; y: number }, b: { x: number; y: number }): string {
-  return `${state.slice(0, state.indexOf(":"))}|${a.x},${a.y}>${b.x},${b.y}`;
+export interface Point {
+  readonly x: number;
+  readonly y: number;
+}
+
+interface Pair {
+  readonly a: Point;
+  readonly b: Point;
+  tries: number;
+  changes: number;
+}
+
+/** Cells apart within which two click points are one place. */
+const NEAR = 2;
+
+export function near(p: Point, q: Point): boolean {
+  return Math.abs(p.x - q.x) <= NEAR && Math.abs(p.y - q.y) <= NEAR;
 }
 
 function bump(m: Map<string, Tally>, k: string, changed: boolean): void {

@@ -11,7 +11,7 @@
 // on the same surround, waits too: lookalikes usually behave alike, yet some puzzles (toggle grids) need them
 // all.
 import type { Action, ActionId } from "../../game-model.ts";
-import { ClickMemory } from "./click-memory.ts";
+import { ClickMemory, near } from "./click-memory.ts";
 import { actionKey, diedOnce, type ClickTry, type Edge, type Tally } from "./graph.ts";
 import { readLegends, type LegendReading } from "./legend.ts";
 import type { Component, Segmentation } from "./segment.ts";
@@ -137,7 +137,9 @@ function clickCandidates(
 ): Candidate[] {
   const { width, height } = seg;
   const clicks = learned.clicks.get(score) ?? [];
-  // Where the click that led here landed, when clicking a place again usually undoes the click there.
+  // Where the click that led here landed, when clicking a place again usually undoes the click there: the
+  // thing there waits if its own click point is that place (a big background the click happened to land on
+  // is not clicked at the same place again).
   const undoing =
     clickedInto !== undefined &&
     learned.clickMemory.repeatUndoes() &&
@@ -147,6 +149,7 @@ function clickCandidates(
     clickedInto.y < height
       ? seg.labels[clickedInto.y * width + clickedInto.x]!
       : -1;
+  const undoers = clickedInto === undefined ? [] : learned.clickMemory.undoing(score, clickedInto);
   const legendIds = new Set<number>();
   for (const p of legendOf(seg, learned.clickMemory.legendSymbol)?.clicks ?? []) legendIds.add(seg.labels[p.y * width + p.x]!);
   const testedComponents = new Set<number>();
@@ -180,8 +183,8 @@ function clickCandidates(
       tier = 0;
       why = `${what} that disagrees with the legend drawn beside it`;
     } else if (
-      (c.id === undoing && undoing >= 0) ||
-      (clickedInto !== undefined && learned.clickMemory.undoes(score, clickedInto, { x: c.clickX, y: c.clickY }))
+      (c.id === undoing && near(clickedInto!, { x: c.clickX, y: c.clickY })) ||
+      undoers.some((p) => near(p, { x: c.clickX, y: c.clickY }))
     ) {
       tier = LOOKALIKE_TIER;
       why = `${what} whose click usually undoes the click just before`;
