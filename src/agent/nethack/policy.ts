@@ -10,7 +10,7 @@ import { boardMap, levelMemory, turnOf, type LevelMemory } from "./memory.ts";
 import { digPrompt, pickAxeLetter, pickUpMenu } from "./dig.ts";
 import { answerPrompt } from "./prompts.ts";
 import type { LevelHistory } from "./read-log.ts";
-import { survive } from "./survival.ts";
+import { prayableHp, survive } from "./survival.ts";
 
 export type { Decision } from "./decision.ts";
 
@@ -86,6 +86,14 @@ export function decide(history: LevelHistory): Decision {
   const hostile = neighbours.filter(
     ({ d, g }) => map.isMonster(hero.x + d.dx, hero.y + d.dy) && !memory.peaceful.has(g) && map.canStep(hero, d),
   );
+  // Swallowed (the engulfer drawn around the hero): every move attacks it; praying still works, writing not.
+  if (engulfed(map, hero) && !prayableHp(status)) return { actions: ["north"], reason: "engulfed: attacking the engulfer" };
+
+  // The same action with the same answer and no time passing, over and over: let a turn pass instead.
+  const repeated = repeatsWithoutTime(history);
+  if (repeated >= REPEAT_LIMIT)
+    return { actions: ["search"], reason: `'${now.action}' changed nothing ${repeated} times: waiting a turn` };
+
   const survival = survive({
     status,
     lastPrayerTurn: history.lastPrayerTurn,
@@ -95,6 +103,7 @@ export function decide(history: LevelHistory): Decision {
     hpHistory: history.sections.map((s) => statusOf(s).hp),
     fearlessNear: hostile.some(({ g }) => FEARLESS.test(g)),
     hostiles: hostile.length,
+    cannotEngrave: history.sections.slice(-20).some((s) => /You can't reach the (floor|ground)|can't write on/.test(s.message)),
     caution: history.caution,
   });
   if (survival) return survival;
@@ -177,6 +186,32 @@ function lockedDoorNextTo(map: DungeonMap, memory: LevelMemory, hero: Cell): Dir
     const kicks = memory.locked.get(cellKey(x, y));
     return kicks !== undefined && kicks < MAX_KICKS && map.at(x, y) === "+";
   });
+}
+
+/** Same action, same message, same turn this many times in a row: the game refuses it, do something else. */
+const REPEAT_LIMIT = 6;
+
+function repeatsWithoutTime(history: LevelHistory): number {
+  const secs = history.sections;
+  const last = secs[secs.length - 1];
+  if (!last || last.action === undefined || last.message.trim() === "") return 0;
+  let n = 0;
+  for (let k = secs.length - 1; k >= 0; k--) {
+    const s = secs[k]!;
+    if (s.action !== last.action || s.message !== last.message || turnOf(s) !== turnOf(last)) break;
+    n++;
+  }
+  return n;
+}
+
+/** The engulfer's outline around the hero: '/-\' above, '|' on both sides, '\-/' below. */
+function engulfed(map: DungeonMap, hero: Cell): boolean {
+  return (
+    map.at(hero.x - 1, hero.y - 1) === "/" &&
+    map.at(hero.x + 1, hero.y - 1) === "\\" &&
+    map.at(hero.x - 1, hero.y + 1) === "\\" &&
+    map.at(hero.x + 1, hero.y + 1) === "/"
+  );
 }
 
 /** The letter next to the hero on the episode's first screen: the starting pet (kitten, little dog, pony). */

@@ -24,6 +24,8 @@ export interface SurvivalInput {
   readonly hpHistory: readonly number[];
   /** Monsters that ignore Elbereth stand next to the hero ('@' humans, 'A' angels, minotaurs). */
   readonly fearlessNear: boolean;
+  /** The game said lately that the hero cannot write on the floor (engulfed, levitating). */
+  readonly cannotEngrave: boolean;
   /** Hostile monsters next to the hero. */
   readonly hostiles: number;
   /** How careful to be: 0 normally, higher after earlier episodes of this lifetime died. */
@@ -49,7 +51,7 @@ export function survive(input: SurvivalInput): Decision | undefined {
   // Weak: under 2/7 of the maximum (a further 1/7 for each earlier death of the lifetime, and when surrounded).
   const sevenths = 2 + Math.min(2, input.caution) + (input.hostiles >= 2 ? 1 : 0);
   const weak = status.hp < Math.max(6, Math.ceil((status.hpMax * sevenths) / 7));
-  if (input.fearlessNear) return undefined;
+  if (input.fearlessNear || input.cannotEngrave) return undefined;
   if (onElbereth) {
     const since = input.hpHistory.slice(memory.elbereth!.section);
     const hurtSince = since.some((hp, i) => i > 0 && hp < since[i - 1]!);

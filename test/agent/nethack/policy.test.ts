@@ -136,6 +136,43 @@ describe("resting", () => {
   });
 });
 
+describe("engulfed and refused", () => {
+  // Seed 1's lifetime, episode 2, Dlvl 6: a fog cloud engulfed the hero standing on the down stairs.
+  const swallowed = [
+    "",
+    "",
+    "                                        /-\\",
+    "                                        |@|",
+    "                                        \\-/",
+  ];
+  const start = { map: withHero(["", "  ..f.."], 3, 1), turn: 1 };
+  test("engulfed: it attacks the engulfer (the old rule pressed '>' 35 times: 'You are engulfed, and cannot go down')", () => {
+    const steps = [
+      start,
+      {
+        action: "down",
+        dlvl: 6,
+        map: swallowed,
+        turn: 1201,
+        hp: 27,
+        hpMax: 43,
+        message: "You are engulfed, and cannot go down.",
+      },
+    ];
+    expect(think(buildLog(steps)).actions).toEqual(["north"]);
+  });
+
+  test("an action the game keeps refusing with no time passing is replaced by a turn of waiting", () => {
+    const room = withHero(["", "  -------", "  |.....|", "  -------"], 4, 2);
+    const refused = { action: "E", map: room, turn: 1251, hp: 15, hpMax: 43, message: "You can't reach the floor." };
+    const steps = [start, { ...refused, action: "down", message: "" }, ...Array.from({ length: 6 }, () => refused)];
+    expect(think(buildLog(steps)).actions).toEqual(["search"]);
+    // And Elbereth is not tried again while the floor is out of reach.
+    const after = [...steps, { ...refused, action: "search", turn: 1252, message: "" }];
+    expect(think(buildLog(after)).actions).not.toEqual(["E"]);
+  });
+});
+
 describe("statues", () => {
   test("a statue drawn as its monster (seed 4's lichen, fought 460 times) is not fought once the log has seen it", () => {
     const rows = ["", "  -------", "  |.....|", "  |.....|", "  -------"];
