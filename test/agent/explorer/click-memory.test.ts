@@ -148,6 +148,30 @@ describe("click targets from what clicks did", () => {
     expect(pick).not.toEqual({ id: 6, x: 43, y: 35 });
   });
 
+  test("in a toggle game, a background the click into a state landed on is not taken for the place clicked", () => {
+    // tiles toggle 9 ↔ 8; a click on the background far from its centre changed the board (a tile lit up)
+    const s0 = panelAndFrame([9, 9, 9]);
+    const s1 = panelAndFrame([8, 9, 9]);
+    const s3 = panelAndFrame([8, 9, 8]);
+    const steps: Step[] = [
+      { action: { id: 6, x: 34, y: 35 }, board: s1 },
+      { action: { id: 6, x: 34, y: 35 }, board: s0 },
+      { action: { id: 6, x: 34, y: 35 }, board: s1 },
+      { action: { id: 6, x: 1, y: 60 }, board: s3 },
+    ];
+    const graph = graphOf(logOf(s0, steps));
+    expect(graph.clickMemory.repeatUndoes()).toBe(true);
+    expect(graph.clickMemory.arrivedByClick).toEqual({ x: 1, y: 60 });
+    const node = graph.states.get(graph.current!)!;
+    const seg = graph.segmentation(node);
+    const list = untestedCandidates(seg, [6], graph.edges.get(graph.current!), graph, 0, undefined, { x: 1, y: 60 });
+    const background = seg.components.find((c) => c.color === 0 && c.size > 1000)!;
+    const candidate = list.find(
+      (c) => c.action.id === 6 && c.action.x === background.clickX && c.action.y === background.clickY,
+    )!;
+    expect(candidate.why).not.toContain("undoes");
+  });
+
   test("a click that undid the click before it (a rotator's other direction) waits after that click", () => {
     // two buttons (colour 4 at the left, colour 6 at the right) turn a marker round the play area's tiles
     const turned = (at: number) => {
