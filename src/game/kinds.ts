@@ -19,7 +19,7 @@ import { DEFAULT_CHARACTER } from "./nethack/character.ts";
 import { nethackEnv } from "./nethack/env.ts";
 import { findNethack } from "./nethack/install.ts";
 import { nethackInstructions } from "./nethack/instructions.ts";
-import { parseNethackSection, screenSectionOf, writeNethackSection } from "./nethack/section.ts";
+import { currentScreenText, parseNethackSection, screenSectionOf, writeNethackSection } from "./nethack/section.ts";
 
 export type EnvKindName = (typeof ENV_KINDS)[number];
 
@@ -52,6 +52,8 @@ export interface ScreenSectionCodec {
   write(screen: ScreenFrame, header: SectionHeader, extra: ScreenExtra): string;
   /** A section's text read back, or why it is not one of this kind's sections. */
   read(text: string): Result<ScreenSectionRead, string>;
+  /** What the no-log arm's prompt shows of the newest section: its observation with the whole screen. */
+  current(text: string): Result<string, string>;
 }
 
 export interface EnvKind {
@@ -105,6 +107,10 @@ const nethackLog: ScreenSectionCodec = {
       ...(named?.isOk() ? { toolCall: named.value } : {}),
       ...(parsed.episode ? { episode: parsed.episode } : {}),
     });
+  },
+  current(text) {
+    const parsed = parseNethackSection(text, parseHeader);
+    return typeof parsed === "string" ? err(parsed) : ok(currentScreenText(parsed));
   },
 };
 

@@ -7,10 +7,10 @@ import { err, ok, type Result } from "neverthrow";
 import { ACTIONS_FILE, ACTIONS_MAX_BYTES, parseActions, type ActionBatch } from "../agent/actions.ts";
 import { quote } from "../game/action-text.ts";
 import { INSTRUCTION_FILES, instructionsText, memoryNow } from "../agent/prompts.ts";
-import { envKind } from "../game/kinds.ts";
+import { envKind, type ScreenSectionCodec } from "../game/kinds.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { verifyMasterTail } from "../log/run-index.ts";
-import { currentBoardText } from "../log/window.ts";
+import { currentBoardText, type SectionLookup } from "../log/window.ts";
 import {
   appendPlanEntry,
   clearActionsFile,
@@ -62,10 +62,25 @@ export function prepareTurn(s: RunSession): Result<PreparedTurn, ProlongError> {
   if (synced.isErr()) return err(synced.error);
   if (synced.value.tamper) tampers.push(synced.value.tamper);
   if (s.window.kind !== "none") return ok({ board: undefined, tampers });
+  const screenLog = envKind(s.config.env).screenLog;
   return s.index
     .lookup()
-    .andThen((sections) => currentBoardText(s.master, sections))
+    .andThen((sections) => (screenLog ? currentScreen(s, sections, screenLog) : currentBoardText(s.master, sections)))
     .map((board) => ({ board, tampers }));
+}
+
+/** The no-log arm's prompt text of a terminal game: its kind's view of the newest section (the whole screen). */
+function currentScreen(s: RunSession, sections: SectionLookup, codec: ScreenSectionCodec): Result<string, ProlongError> {
+  const last = sections.last();
+  const fix = "the runner must end every turn on an action or INITIAL STATE section";
+  if (!last) return err(prolongError("empty-log", "the master log has no section yet, so there is no current screen", { fix }));
+  return s.master
+    .read(last.start, last.end)
+    .andThen((bytes) =>
+      codec
+        .current(new TextDecoder().decode(bytes))
+        .mapErr((why) => prolongError("no-board", `the newest section (bytes ${last.start}..${last.end}): ${why}`, { fix })),
+    );
 }
 
 /** The instructions file, under each name the coding CLIs look for. */

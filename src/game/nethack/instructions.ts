@@ -31,7 +31,7 @@ export function nethackInstructions(c: NethackPromptContext): string {
     c.hasLog ? "## Your memory: logs.txt" : "## What you see: the screen in the prompt",
     c.hasLog
       ? `\`logs.txt\` in this directory is your memory: ${c.memory} Parse it with code (grep, python, awk); do not read it whole.`
-      : "There is no log file: each prompt shows the current screen. Keep anything you want to remember in files here.",
+      : "There is no log file: each prompt shows the newest [STATUS], [MESSAGE] (and [INVENTORY] when it changed) and, under `[CURRENT SCREEN]`, all 24 rows of the screen (the message line, 21 map rows, the two status lines). Keep anything you want to remember in files here.",
     "Each section starts with a line of exactly 80 `=` and a header",
     "`Action N | Level D | Attempt E | XL x | HP h(H) | Turn t | Score: S` (` | Plan Step i/K` after the Attempt",
     "while a plan runs): Level is the dungeon level, Attempt the episode, XL, HP and Turn as after the action,",

@@ -177,3 +177,26 @@ export function screenSectionOf(
     ...(colours.length > 0 ? { colours } : {}),
   };
 }
+
+/**
+ * The no-log arm's view of the newest section: the header's fields, the status, message, inventory (when
+ * this section lists it), events and end, then the WHOLE screen — its message line first, so the prompt
+ * shows all 24 rows the game drew (the log keeps that row as [MESSAGE] instead).
+ */
+export function currentScreenText(s: NethackSection): string {
+  const h = s.header;
+  const v = h.vitals;
+  const lines = [
+    `Score: ${h.score}`,
+    `Action: ${h.action}`,
+    ...(v ? [`Dlvl: ${h.level} | XL: ${v.xl} | HP: ${v.hp}(${v.hpMax}) | Turn: ${v.turn}`] : []),
+    "",
+    `${NETHACK_MARKER.status}${s.status}`,
+    `${NETHACK_MARKER.message}${s.message}`,
+  ];
+  if (s.inventory) lines.push(NETHACK_MARKER.inventory, ...s.inventory.map((l) => ` ${l}`));
+  if (s.events && s.events.length > 0) lines.push(`${NETHACK_MARKER.event}${s.events.join("; ")}`);
+  if (s.end !== undefined) lines.push(`${NETHACK_MARKER.end}${s.end}`);
+  lines.push("[CURRENT SCREEN]", s.message.padEnd(80).slice(0, 80), ...s.board);
+  return lines.join("\n");
+}

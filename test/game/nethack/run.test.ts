@@ -1,7 +1,9 @@
 // NetHack through the real loop (prolong play --env nethack): batches stopped by what happens, lifetimes,
 // kill -9 and resume. The built-in NetHack agent plays; the game is the real one.
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { ok } from "neverthrow";
+import { NO_TOKENS, type Agent } from "../../../src/agent/agent.ts";
 import { join } from "node:path";
 import { parseHeader } from "../../../src/log/format.ts";
 import { parseNethackSection, type NethackSection } from "../../../src/game/nethack/section.ts";
@@ -92,6 +94,36 @@ describe.skipIf(NO_NETHACK)(`NetHack runs${NO_NETHACK ? " (skipped: NetHack not 
     expect(card.episodes.map((e) => e.episode)).toEqual([1, 2, 3]);
     expect(card.episodes.every((e) => e.actions > 0 && e.actions <= 30)).toBe(true);
     expect(card.score).toBe(Math.max(...card.episodes.map((e) => e.score)));
+  }, 120_000);
+
+  test("the no-log arm: each prompt shows the whole screen, its message line included", async () => {
+    const prompts: string[] = [];
+    const agent: Agent = {
+      name: "scripted",
+      async turn(input) {
+        prompts.push(input.prompt);
+        writeFileSync(join(input.workspace, "actions.json"), JSON.stringify({ actions: ["search", "east"] }));
+        return ok({ text: "[PLAN]\nlook around", toolCalls: 0, tokens: NO_TOKENS, wallMs: 0, exitCode: 0 });
+      },
+    };
+    const run = await playGame(
+      { game: "nethack", env: "nethack", seed: 2, maxActions: 6, logWindow: { kind: "none" } },
+      undefined,
+      {
+        agent,
+      },
+    );
+    expect(prompts.length).toBe(3);
+    const all = sections(run.master);
+    prompts.forEach((p, k) => {
+      const shown = all[k * 2]!; // each turn plays two actions, so turn k sees section 2k
+      const screen = p.split("\n[CURRENT SCREEN]\n")[1]!.split("\n").slice(0, 24);
+      expect(screen).toEqual([shown.message.padEnd(80), ...shown.board]);
+      expect(p).toContain(`[STATUS] ${shown.status}`);
+      expect(p).toContain(`[MESSAGE] ${shown.message}`);
+    });
+    // The welcome message is on the first screen the agent sees.
+    expect(prompts[0]).toMatch(/\[CURRENT SCREEN\]\n.*welcome to NetHack!/);
   }, 120_000);
 
   test("kill -9 mid-episode, then resume: the log an uninterrupted run writes", async () => {
