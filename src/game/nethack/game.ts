@@ -70,9 +70,41 @@ const INVENTORY_STILL = new Set([
   "travel",
 ]);
 
+/**
+ * Messages after which the inventory may have changed though the action could not change it by itself:
+ * a theft, an item damaged, destroyed, picked up or dropped, the pack lightened or weighed. Broad on
+ * purpose — a needless read costs two keys and no game time, a missed one leaves the log's inventory stale.
+ */
+const INVENTORY_MESSAGE =
+  /\b(?:steal|stole|snatch|seduce|rust|corrode|burn|rot|smoulder|dissolve|explode|shatter|destroy|break|crumble|disintegrat|dilute|fade|vanish|disappear|pick|drop|slip|lift|carry|pack|bag|gold|curse|bless|glow|wield|wear|put on|take off|remov|fall|lose|lost|stolen|now have|engulf|digest|dig)/i;
+
+/** Actions after which the inventory is read again even when nothing pointed to a change. */
+export const INVENTORY_EVERY = 50;
+
+/**
+ * Whether to read the inventory after a step: an action that can change it, a message that says something
+ * happened to an item, gold or the burden changing, a new level, or INVENTORY_EVERY actions without a read
+ * (what no message showed: a --More-- chain answered in a batch, a silent theft).
+ */
+export function inventoryReadDue(s: {
+  action: string;
+  message: string;
+  prev: Status | undefined;
+  cur: Status | undefined;
+  since: number;
+}): boolean {
+  if (!INVENTORY_STILL.has(s.action)) return true;
+  if (INVENTORY_MESSAGE.test(s.message)) return true;
+  const { prev, cur } = s;
+  if (prev && cur && (prev.gold !== cur.gold || prev.encumbrance !== cur.encumbrance || prev.dlvl !== cur.dlvl)) return true;
+  return s.since >= INVENTORY_EVERY;
+}
+
 export class NethackGame {
   private status: Status | undefined;
   private inventory: readonly string[] = [];
+  /** Actions since the inventory was last read. */
+  private sinceInventory = 0;
   private stuck = 0;
   /** How the game ended, once a screen has said so (the last screens before exit may not). */
   private ending: string | undefined;
@@ -131,12 +163,14 @@ export class NethackGame {
     this.status = statusOf(after) ?? this.status;
     if (atCommand(after)) this.hero = after.cursor;
     let inventory: readonly string[] | undefined;
-    if (this.term.exited === null && !INVENTORY_STILL.has(action.name)) {
+    const cur = this.status;
+    this.sinceInventory++;
+    const due = inventoryReadDue({ action: action.name, message: after.rows[0] ?? "", prev, cur, since: this.sinceInventory });
+    if (this.term.exited === null && due) {
       const inv = await this.readInventory();
       if (inv.isErr()) return err(inv.error);
       inventory = inv.value;
     }
-    const cur = this.status;
     const effect: StepEffect = {
       hpLost: prev && cur ? Math.max(0, prev.hp - cur.hp) : 0,
       dlvlChanged: prev !== undefined && cur !== undefined && (prev.dlvl !== cur.dlvl || prev.place !== cur.place),
@@ -154,6 +188,7 @@ export class NethackGame {
    */
   private async readInventory(): Promise<Result<readonly string[] | undefined, ProlongError>> {
     if (!atCommand(this.term.screen())) return ok(undefined);
+    this.sinceInventory = 0;
     const lines: string[] = [];
     let pressed = await this.term.press("i");
     for (let page = 0; pressed.isOk() && page < 10; page++) {

@@ -5,6 +5,8 @@ import { NAMED_ACTIONS, nethackEntry, parseNethackAction } from "../../../src/ga
 import { findNethack } from "../../../src/game/nethack/install.ts";
 import { parseActions } from "../../../src/agent/actions.ts";
 import { progressionAt, progressionScore, PROGRESSION_SOURCE } from "../../../src/game/nethack/progression.ts";
+import { inventoryReadDue, INVENTORY_EVERY } from "../../../src/game/nethack/game.ts";
+import { parseStatus } from "../../../src/game/nethack/status.ts";
 import { decodeColours, encodeColours, isColourLine } from "../../../src/game/nethack/colours.ts";
 import { appendNethackSection, parseNethackSection, type NethackSection } from "../../../src/game/nethack/section.ts";
 
@@ -162,5 +164,33 @@ describe("a screen's colours", () => {
     expect(parseNethackSection(text.replace(" 6 8W", " 6 8Z"), parseHeader)).toMatch(/is not a \[COLOURS\] line/);
     expect(decodeColours([" 3 78g9"])[3]).toBe(`${".".repeat(78)}gg`);
     expect(decodeColours([" 30 0g"])).toEqual(Array.from({ length: 24 }, () => ".".repeat(80)));
+  });
+});
+
+describe("when the inventory is read again", () => {
+  const status = (line2: string) => parseStatus("Agent the Stripling  St:18 Dx:12 Co:18 In:10 Wi:11 Ch:9 Neutral", line2)!;
+  const base = status("Dlvl:1 $:0 HP:16(16) Pw:2(2) AC:6 Xp:1/0 T:5");
+  const step = (over: Partial<Parameters<typeof inventoryReadDue>[0]>) =>
+    inventoryReadDue({ action: "east", message: "", prev: base, cur: base, since: 1, ...over });
+
+  test("a quiet move is not a reason; an action that handles items is", () => {
+    expect(step({})).toBe(false);
+    expect(step({ action: "pick up" })).toBe(true);
+    expect(step({ action: "eat" })).toBe(true);
+  });
+
+  test("a move whose message says an item changed hands or state is", () => {
+    expect(step({ message: "The nymph stole a +0 dagger." })).toBe(true);
+    expect(step({ message: "Your long sword rusts!" })).toBe(true);
+    expect(step({ message: "You have a little trouble lifting a boulder." })).toBe(true);
+    expect(step({ message: "You see here a jackal corpse." })).toBe(false);
+  });
+
+  test("gold, the burden or the level changing is, and so is a long stretch without a read", () => {
+    expect(step({ cur: status("Dlvl:1 $:12 HP:16(16) Pw:2(2) AC:6 Xp:1/0 T:6") })).toBe(true);
+    expect(step({ cur: status("Dlvl:1 $:0 HP:16(16) Pw:2(2) AC:6 Xp:1/0 T:6 Burdened") })).toBe(true);
+    expect(step({ cur: status("Dlvl:2 $:0 HP:16(16) Pw:2(2) AC:6 Xp:1/0 T:6") })).toBe(true);
+    expect(step({ since: INVENTORY_EVERY - 1 })).toBe(false);
+    expect(step({ since: INVENTORY_EVERY })).toBe(true);
   });
 });
