@@ -126,6 +126,12 @@ export class ExplorationGraph {
   streak = 0;
   private beforeLast: string | undefined;
   private lastMove: number | undefined;
+  /**
+   * The last move that changed the state and the state it left, kept across moves that changed nothing (a
+   * bump into a wall leaves the player where it was): what a later move is checked against for undoing it.
+   */
+  private undoMove: number | undefined;
+  private undoFrom: string | undefined;
   private prevKey: string | undefined;
   private prevStep: Step | undefined;
   private lastEdge: Edge | undefined;
@@ -182,7 +188,7 @@ export class ExplorationGraph {
       this.prevStep = undefined;
       this.lastEdge = undefined;
       this.current = undefined;
-      this.lastMove = undefined;
+      this.lastMove = this.undoMove = this.undoFrom = undefined;
       this.arrivedBy = undefined;
       this.streak = 0;
       this.clickMemory.arrivedByClick = undefined;
@@ -261,7 +267,7 @@ export class ExplorationGraph {
       this.noteFollowUp(action.id, prevKey, key);
     } else {
       this.lastEdge = undefined;
-      this.lastMove = undefined;
+      this.lastMove = this.undoMove = this.undoFrom = undefined;
     }
     this.clickMemory.follow(sameLevel ? prevKey : undefined, key, step.kind === "action" ? action : undefined);
     this.streak =
@@ -333,20 +339,22 @@ export class ExplorationGraph {
   }
 
   private noteFollowUp(id: number, from: string, to: string): void {
-    if (id < 1 || id > 5 || from === to) {
+    const move = id >= 1 && id <= 5;
+    if (!move || from === to) {
       this.lastMove = undefined;
       this.beforeLast = undefined;
+      if (!move) this.undoMove = this.undoFrom = undefined;
       return;
     }
-    if (this.lastMove !== undefined) {
-      const k = `${this.lastMove}>${id}`;
+    if (this.undoMove !== undefined) {
+      const k = `${this.undoMove}>${id}`;
       const t = this.followUps.get(k) ?? { tries: 0, changes: 0 };
       t.tries++;
-      if (to === this.beforeLast) t.changes++;
+      if (to === this.undoFrom) t.changes++;
       this.followUps.set(k, t);
     }
-    this.lastMove = id;
-    this.beforeLast = from;
+    this.lastMove = this.undoMove = id;
+    this.beforeLast = this.undoFrom = from;
   }
 
   private learn(from: string, a: Action, changed: boolean, to: string): void {

@@ -79,6 +79,20 @@ describe("predicted outcomes", () => {
     expect(graph.isInverse(4, 3)).toBe(true);
     expect(predictedOutcome(graph, k(1, 1), { id: 3 })).toBe(k(0, 1));
   });
+
+  test("a bump into a wall between a move and its undoing does not hide the inverse", () => {
+    // Up to the top row, up again (a wall: nothing changes), then down leads back; twice.
+    const { graph } = graphOf(at(0, 1), [
+      { action: { id: 1 }, board: at(0, 0) },
+      { action: { id: 1 }, board: at(0, 0) },
+      { action: { id: 2 }, board: at(0, 1) },
+      { action: { id: 4 }, board: at(1, 1) },
+      { action: { id: 1 }, board: at(1, 0) },
+      { action: { id: 1 }, board: at(1, 0) },
+      { action: { id: 2 }, board: at(1, 1) },
+    ]);
+    expect(graph.isInverse(1, 2)).toBe(true);
+  });
 });
 
 describe("predicted hazards", () => {
