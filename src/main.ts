@@ -2,6 +2,7 @@
 // Command dispatch only: find the command, load its module, hand it the rest of argv, exit with its code.
 import { readFileSync, writeFileSync } from "node:fs";
 import { commands } from "./cli/commands.ts";
+import { quietStdout } from "./cli/stdout.ts";
 import { VERSION } from "./version.ts";
 
 function mainHelp(): string {
@@ -17,18 +18,6 @@ function mainHelp(): string {
     "",
     "`prolong <command> --help` (or `prolong help <command>`) shows a command's options. Most commands accept --json.",
   ].join("\n");
-}
-
-/**
- * Output read by a program that stops early (`prolong log grep ... | head`) closes the pipe: end quietly with
- * status 0, as grep does, instead of an EPIPE stack trace. Set up only once a command runs: the listener builds
- * the stdout stream, which `--version` and `--help` do not need.
- */
-function quietOnClosedPipe(): void {
-  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-    if (e.code === "EPIPE") process.exit(0);
-    throw e;
-  });
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -54,7 +43,9 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const command = await entry.load();
-  quietOnClosedPipe();
+  // A closed output pipe ends the command quietly (cli/stdout.ts); a command that prints on its own sets it up
+  // where it writes through the stream, so that printing with console.log alone never builds the stream.
+  if (!entry.printsOnItsOwn) quietStdout();
   // A command with subcommands (`log`) shows the subcommand's help itself.
   const sub = command.subcommands?.some((s) => s.name === rest[0]) === true;
   if (!sub && (rest.includes("--help") || rest.includes("-h"))) {

@@ -10,6 +10,11 @@ export interface CommandEntry {
   readonly summary: string;
   /** Imports the command's module (a literal specifier, so `bun build --compile` bundles it). */
   load(): Promise<Command>;
+  /**
+   * The command prints with console.log, or through quietStdout() (cli/stdout.ts) where it writes through the
+   * stream: main.ts then does not build the stdout stream for it (about 2 ms of start-up).
+   */
+  readonly printsOnItsOwn?: true;
 }
 
 export const commands: readonly CommandEntry[] = [
@@ -62,11 +67,13 @@ export const commands: readonly CommandEntry[] = [
     name: "log",
     summary: "inspect a log: stats, sections, show, diff, grep",
     load: async () => (await import("./log.ts")).logCommand,
+    printsOnItsOwn: true,
   },
   {
     name: "verify",
     summary: "check that an agent's copy of the log is what the harness wrote (a run dir, or master + copy)",
     load: async () => (await import("./verify.ts")).verifyCommand,
+    printsOnItsOwn: true,
   },
   {
     name: "view",

@@ -7,6 +7,7 @@ import { flag, parseCommandArgs } from "./args.ts";
 import { diffSections, formatDiff } from "../inspect/diff.ts";
 import { resolveOne } from "../inspect/target.ts";
 import type { Command } from "./command.ts";
+import { quietStdout } from "./stdout.ts";
 
 const usage = `usage: prolong log diff <log|run-dir> <a> <b> [--sections] [--json]
 
@@ -49,7 +50,7 @@ export const logDiffCommand: Command = {
       console.error(formatError(report.error));
       return 2;
     }
-    process.stdout.write(`${parsed.values.json ? JSON.stringify(report.value) : formatDiff(report.value, mode)}\n`);
+    quietStdout().write(`${parsed.values.json ? JSON.stringify(report.value) : formatDiff(report.value, mode)}\n`);
     return 0;
   },
 };

@@ -4,6 +4,7 @@ import { openLogOrReport } from "../inspect/cli-support.ts";
 import { flag, parseCommandArgs } from "./args.ts";
 import { formatGrep, grepLog } from "../inspect/grep.ts";
 import type { Command } from "./command.ts";
+import { quietStdout } from "./stdout.ts";
 
 const usage = `usage: prolong log grep <log|run-dir> PATTERN [-F] [-i] [--max N] [--count] [--json]
 
@@ -57,7 +58,7 @@ export const logGrepCommand: Command = {
       : count
         ? `${r.lines} matching line(s) in ${r.sections} section(s)`
         : formatGrep(r);
-    process.stdout.write(`${text}\n`);
+    quietStdout().write(`${text}\n`);
     return r.lines > 0 ? 0 : 1;
   },
 };

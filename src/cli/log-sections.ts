@@ -5,6 +5,7 @@ import { openLogBytesOrReport, openLogOrReport } from "../inspect/cli-support.ts
 import { sectionRowsText } from "../native.ts";
 import { flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
+import { quietStdout } from "./stdout.ts";
 
 const usage = `usage: prolong log sections <log|run-dir> [--json]
 
@@ -34,13 +35,13 @@ export const logSectionsCommand: Command = {
     if (parsed.values.json) {
       const log = openLogOrReport(file);
       if (!log) return 2;
-      process.stdout.write(`${JSON.stringify(sectionRows(log))}\n`);
+      quietStdout().write(`${JSON.stringify(sectionRows(log))}\n`);
       return 0;
     }
     // The text table is written natively from the bytes, its scan included: no section table in JavaScript.
     const bytes = openLogBytesOrReport(file);
     if (!bytes) return 2;
-    process.stdout.write(sectionRowsText(bytes));
+    quietStdout().write(sectionRowsText(bytes));
     return 0;
   },
 };

@@ -6,6 +6,7 @@ import { renderShown, showSection } from "../inspect/show.ts";
 import { parseTarget, resolveTarget } from "../inspect/target.ts";
 import { formatError } from "../errors.ts";
 import type { Command } from "./command.ts";
+import { quietStdout } from "./stdout.ts";
 
 const usage = `usage: prolong log show <log|run-dir> <action|a..b|a..|..b|last> [--frames] [--sections] [--color auto|always|never] [--json]
 
@@ -49,14 +50,14 @@ export const logShowCommand: Command = {
       return 2;
     }
     const opts = {
-      colour: when === "always" || (when === "auto" && process.stdout.isTTY === true && !process.env.NO_COLOR),
+      colour: when === "always" || (when === "auto" && quietStdout().isTTY === true && !process.env.NO_COLOR),
       frames: parsed.values.frames === true,
       mode: logGridMode(log),
     };
     const out = parsed.values.json
       ? JSON.stringify(picked.value.map((i) => showSection(log, i, opts)))
       : picked.value.map((i) => renderShown(log, i, opts)).join("\n\n");
-    process.stdout.write(`${out}\n`);
+    quietStdout().write(`${out}\n`);
     return 0;
   },
 };

@@ -30,35 +30,35 @@ describe("command table", () => {
       staticImports(MAIN)
         .filter((m) => !m.startsWith("node:"))
         .sort(),
-    ).toEqual(["./cli/commands.ts", "./version.ts"]);
+    ).toEqual(["./cli/commands.ts", "./cli/stdout.ts", "./version.ts"]);
     expect(staticImports(path.join(SRC, "cli/commands.ts"))).toEqual([]);
+    expect(staticImports(path.join(SRC, "cli/stdout.ts"))).toEqual([]);
     expect(staticImports(path.join(SRC, "version.ts"))).toEqual(["../package.json"]);
   });
 });
 
 describe("a closed output pipe", () => {
-  test("log show | head -c 10: prolong exits 0 with nothing on stderr, as grep does", () => {
-    // 40 sections of 64x64 boards: ~200 KB of output, more than a pipe buffer holds, so writes hit EPIPE.
-    const file = logFile(generateLog({ sections: 40, seed: 3 }));
-    // pipefail: the pipeline's status is prolong's when it fails (head itself exits 0).
-    const p = Bun.spawnSync(
-      [
-        "bash",
-        "-c",
-        'set -o pipefail; "$@" | head -c 10 >/dev/null',
-        "_",
-        process.execPath,
-        MAIN,
-        "log",
-        "show",
-        file,
-        "0..",
-        "--color",
-        "never",
-      ],
-      { stdout: "pipe", stderr: "pipe" },
-    );
-    expect(p.stderr.toString()).toBe("");
-    expect(p.exitCode).toBe(0);
-  });
+  // 40 sections of 64x64 boards: ~200 KB of show and grep output, more than a pipe buffer holds, so writes hit
+  // EPIPE; 1,500 sections give ~150 KB of `log sections` rows.
+  const small = logFile(generateLog({ sections: 40, seed: 3 }));
+  const many = logFile(generateLog({ sections: 1500, seed: 4, frames: false }));
+  const cases: Record<string, string[]> = {
+    "log show": ["log", "show", small, "0..", "--color", "never"],
+    "log grep": ["log", "grep", small, "-F", "("],
+    "log sections": ["log", "sections", many],
+  };
+  for (const [name, argv] of Object.entries(cases)) {
+    test(`${name} | head -c 10: prolong exits 0 with nothing on stderr, as grep does`, () => {
+      // pipefail: the pipeline's status is prolong's when it fails (head itself exits 0).
+      const p = Bun.spawnSync(
+        ["bash", "-c", 'set -o pipefail; "$@" | head -c 10 >/dev/null', "_", process.execPath, MAIN, ...argv],
+        {
+          stdout: "pipe",
+          stderr: "pipe",
+        },
+      );
+      expect(p.stderr.toString()).toBe("");
+      expect(p.exitCode).toBe(0);
+    });
+  }
 });
