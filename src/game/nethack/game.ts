@@ -3,7 +3,7 @@
 // monster, many turns at once) and what the log needs (the inventory when it changed, prompts escaped, the
 // end of the game).
 import { err, ok, type Result } from "neverthrow";
-import type { ProlongError } from "../../errors.ts";
+import { prolongError, type ProlongError } from "../../errors.ts";
 import type { NamedAction } from "./actions.ts";
 import type { Character } from "./character.ts";
 import { launchNethack } from "./launch.ts";
@@ -160,6 +160,8 @@ export class NethackGame {
     const after = this.term.screen();
     const colours = this.term.colours(after);
     this.ending = this.ending ?? endReason(after);
+    const crashed = this.crash(after);
+    if (crashed) return err(crashed);
     this.status = statusOf(after) ?? this.status;
     if (atCommand(after)) this.hero = after.cursor;
     let inventory: readonly string[] | undefined;
@@ -180,6 +182,24 @@ export class NethackGame {
     };
     // The screen as the action left it: the inventory read above clears the message line.
     return ok({ observation: this.observation(inventory, after, colours), effect });
+  }
+
+  /**
+   * A game process that ended with a non-zero code and no ending on its screens crashed (or was killed):
+   * an error, not the end of the episode, so no section records it — the run ends game-failed with the log
+   * as it was, and resume replays the log into a fresh game. NetHack's own endings exit with code 0.
+   */
+  private crash(now: Screen): ProlongError | undefined {
+    const code = this.term.exited;
+    if (code === null || code === 0 || this.ending !== undefined) return undefined;
+    const last = now.rows
+      .map((r) => r.trim())
+      .filter(Boolean)
+      .join(" | ")
+      .slice(0, 200);
+    return prolongError("nethack-crashed", `NetHack exited with code ${code} without ending the game (last screen: ${last})`, {
+      fix: "the run stops with its log intact; `prolong resume` replays the log into a fresh game and goes on",
+    });
   }
 
   /**

@@ -1,7 +1,10 @@
 // NetHack through the real loop (prolong play --env nethack): batches stopped by what happens, lifetimes,
 // kill -9 and resume. The built-in NetHack agent plays; the game is the real one.
 import { describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { createAgent } from "../../../src/agent/create.ts";
+import { newConfig } from "../../../src/config/run-config.ts";
 import { ok } from "neverthrow";
 import { NO_TOKENS, type Agent } from "../../../src/agent/agent.ts";
 import { join } from "node:path";
@@ -172,4 +175,53 @@ describe.skipIf(NO_NETHACK)(`NetHack runs${NO_NETHACK ? " (skipped: NetHack not 
     }
     expect(resumed).toBe(whole.master);
   }, 180_000);
+
+  test("the game crashes mid-episode (killed): the run ends game-failed with its log whole, and resume finishes it as if nothing happened", async () => {
+    const whole = await playGame({ game: "nethack", env: "nethack", seed: 2, maxActions: 150 });
+    const inner = createAgent(
+      newConfig({ game: "nethack", env: "nethack", seed: 2, maxActions: 150 })._unsafeUnwrap(),
+    )._unsafeUnwrap();
+    let killed = 0;
+    const killer: Agent = {
+      name: inner.name,
+      async turn(input) {
+        // At the 10th call the game process (the one whose folder is in this run) is killed under the harness.
+        if (input.turn === 10) killed = killGameIn(dirname(input.workspace));
+        return inner.turn(input);
+      },
+    };
+    const root = tempRoot();
+    const crashed = await playGame({ game: "nethack", env: "nethack", seed: 2, maxActions: 150 }, root, { agent: killer });
+    expect(killed).toBeGreaterThan(0);
+    expect(crashed.end.reason).toBe("game-failed");
+    expect(crashed.end.detail).toMatch(/NetHack exited with code \d+ without ending the game/);
+    // The log is whole (every section parses, no crash recorded as the game's end) and a prefix of the uninterrupted one.
+    const logged = sections(crashed.master);
+    expect(logged.every((s) => s.end === undefined)).toBe(true);
+    expect(whole.master.startsWith(crashed.master)).toBe(true);
+
+    const session = (await resumeRun(crashed.session.paths.dir))._unsafeUnwrap();
+    const end = await runLoop(session, new AbortController().signal);
+    await finishRun(session, end);
+    expect(end.reason).toBe(whole.end.reason);
+    expect(readFileSync(crashed.session.paths.log, "utf8")).toBe(whole.master);
+  }, 180_000);
 });
+
+/** Kills (SIGKILL) the game processes working in a run directory; how many. */
+function killGameIn(runDir: string): number {
+  let n = 0;
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    let cwd = "";
+    try {
+      cwd = readlinkSync(`/proc/${pid}/cwd`);
+    } catch {
+      continue;
+    }
+    if (cwd.startsWith(`${runDir}/`) && Number(pid) !== process.pid) {
+      process.kill(Number(pid), "SIGKILL");
+      n++;
+    }
+  }
+  return n;
+}
