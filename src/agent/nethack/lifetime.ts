@@ -111,6 +111,19 @@ function toolCall(section: string): string | undefined {
   return /\nTool Call: ([^\n]*)\n/.exec(section)?.[1];
 }
 
+/**
+ * Where the replay of the reference ends: its arrival on its deepest level, or — when more episodes already
+ * died after reaching that same level (a replay to the same point tends to end the same way) — its arrival
+ * one level higher for each of them beyond the first, so the next attempt diverges earlier.
+ */
+function retreat(table: SectionTable, ref: EarlierEpisode, earlier: readonly EarlierEpisode[]): number {
+  const same = earlier.filter((e) => e.died && e.deepest === ref.deepest).length;
+  if (same < 2) return ref.arrival;
+  const level = ref.deepest - (same - 1);
+  for (let k = ref.first; k <= ref.arrival; k++) if (table.level[k]! >= level) return k;
+  return ref.arrival;
+}
+
 export function readLifetime(bytes: Uint8Array, table: SectionTable): Lifetime {
   const last = table.count - 1;
   if (last < 0) return { earlier: [], deaths: 0 };
@@ -144,7 +157,7 @@ export function readLifetime(bytes: Uint8Array, table: SectionTable): Lifetime {
   );
   if (!reference) return { earlier, deaths };
   const mines = minesEntrance(bytes, table, reference);
-  const cut = mines?.arrival ?? reference.arrival;
+  const cut = mines?.arrival ?? retreat(table, reference, earlier);
   const avoid = mines ? { avoid: mines.avoid } : {};
 
   // Still on the reference's route: the newest section is the one the reference had at the same step.

@@ -49,7 +49,7 @@ export function survive(input: SurvivalInput): Decision | undefined {
   // Low and no prayer left: Elbereth, then rest on it until HP is back to two thirds.
   const onElbereth = memory.elbereth && memory.elbereth.at.x === hero.x && memory.elbereth.at.y === hero.y;
   // Weak: under 2/7 of the maximum (a further 1/7 for each earlier death of the lifetime, and when surrounded).
-  const sevenths = 2 + Math.min(2, input.caution) + (input.hostiles >= 2 ? 1 : 0);
+  const sevenths = 2 + Math.min(3, input.caution) + (input.hostiles >= 2 ? 1 : 0);
   const weak = status.hp < Math.max(6, Math.ceil((status.hpMax * sevenths) / 7));
   if (input.fearlessNear || input.cannotEngrave) return undefined;
   if (onElbereth) {

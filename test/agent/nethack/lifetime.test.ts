@@ -66,6 +66,17 @@ describe("replaying the deepest earlier episode", () => {
   });
 });
 
+describe("episodes that died at the same depth", () => {
+  test("two earlier deaths after reaching Dlvl 2 by one route: the third episode leaves the route a level sooner", () => {
+    const again = firstEpisode(3).map((s, i) => ({ ...s, episode: 2, ...(i === 0 ? { episodes: 3 } : {}) }));
+    const third = { map: room(3), turn: 1, episode: 3, episodes: 3 };
+    const d = think([...firstEpisode(3), ...again, third]);
+    expect(d.reason).not.toContain("replaying");
+    // After a single such death the route is still replayed to Dlvl 2.
+    expect(think([...firstEpisode(2), { ...third, episode: 2, episodes: 2 }]).reason).toContain("replaying");
+  });
+});
+
 describe("caution after earlier deaths", () => {
   test("HP 12/40 next to one monster: fought in a first episode, Elbereth after an episode that died", () => {
     // Each episode begins with the kitten next to the hero; the fight is later, on Dlvl 5.
