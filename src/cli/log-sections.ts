@@ -5,7 +5,7 @@ import { openLogBytesOrReport, openLogOrReport } from "../inspect/cli-support.ts
 import { sectionRowsText } from "../native.ts";
 import { flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
-import { quietStdout } from "./stdout.ts";
+import { quietStdout, writeStdoutQuietly } from "./stdout.ts";
 
 const usage = `usage: prolong log sections <log|run-dir> [--json]
 
@@ -41,7 +41,7 @@ export const logSectionsCommand: Command = {
     // The text table is written natively from the bytes, its scan included: no section table in JavaScript.
     const bytes = openLogBytesOrReport(file);
     if (!bytes) return 2;
-    quietStdout().write(sectionRowsText(bytes));
+    await writeStdoutQuietly(sectionRowsText(bytes));
     return 0;
   },
 };

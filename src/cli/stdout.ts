@@ -8,6 +8,19 @@
 // own, and those call quietStdout() where they write through the stream.
 let quiet = false;
 
+/**
+ * Writes bytes to stdout without building the stream (Bun writes them to the file descriptor itself); a closed
+ * pipe ends the process quietly, as quietStdout's listener does. For a command's one big write.
+ */
+export async function writeStdoutQuietly(bytes: Uint8Array): Promise<void> {
+  try {
+    await Bun.write(Bun.stdout, bytes);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EPIPE") process.exit(0);
+    throw e;
+  }
+}
+
 /** process.stdout, with the listener that ends the process quietly on a closed pipe (added once). */
 export function quietStdout(): NodeJS.WriteStream {
   if (!quiet) {
