@@ -5,6 +5,10 @@ import type { LoadedLog } from "../log/load.ts";
 import { renderBoard } from "./board.ts";
 import type { SectionSummary } from "../log/section-summary.ts";
 import { readSection } from "./section-read.ts";
+import { parseHeader } from "../log/format.ts";
+import { decodeColours } from "../game/nethack/colours.ts";
+import { parseNethackSection, type NethackSection } from "../game/nethack/section.ts";
+import { COLOUR_CODES } from "../game/nethack/terminal.ts";
 
 export interface ShowOptions {
   readonly colour: boolean;
@@ -26,6 +30,16 @@ export interface ShownSection extends SectionSummary {
   /** Why the section did not parse (then `text` holds its raw text). */
   readonly error: string | null;
   readonly text?: string;
+  /** A terminal game's section (NetHack): its observation; `board` then holds the 24 screen rows. */
+  readonly screen?: {
+    readonly status: string;
+    readonly message: string;
+    readonly inventory: readonly string[] | null;
+    readonly events: readonly string[] | null;
+    readonly end: string | null;
+    /** The [COLOURS] lines as logged, null when the screen had none. */
+    readonly colours: readonly string[] | null;
+  };
 }
 
 export function showSection(log: LoadedLog, i: number, opts: ShowOptions): ShownSection {
@@ -43,6 +57,23 @@ export function showSection(log: LoadedLog, i: number, opts: ShowOptions): Shown
     boards: log.table.frames[i] as number,
     error: r.error,
   };
+  const screen = s ? null : screenSection(r.text);
+  if (screen)
+    return {
+      ...base,
+      error: null,
+      plan: screen.plan ?? null,
+      toolCall: screen.action ?? null,
+      board: [screen.message.padEnd(80), ...screen.board],
+      screen: {
+        status: screen.status,
+        message: screen.message,
+        inventory: screen.inventory ?? null,
+        events: screen.events ?? null,
+        end: screen.end ?? null,
+        colours: screen.colours ?? null,
+      },
+    };
   if (!s) return { ...base, plan: null, toolCall: null, board: null, text: r.text };
   return {
     ...base,
@@ -66,6 +97,8 @@ export function renderShown(log: LoadedLog, i: number, opts: ShowOptions): strin
   const style = (code: string, text: string) => (opts.colour ? `${code}${text}${RESET}` : text);
   const boards = log.table.frames[i] as number;
   const where = `#${i} at byte ${r.offset}${boards > 1 ? `, ${boards} boards` : ""}`;
+  const screen = s ? null : screenSection(r.text);
+  if (screen) return renderScreen(screen, where, opts.colour);
   if (!s) {
     const lines = r.text.trimEnd().split("\n");
     const shown = lines.slice(0, RAW_LINES);
@@ -87,4 +120,44 @@ export function renderShown(log: LoadedLog, i: number, opts: ShowOptions): strin
   }
   out.push(...renderBoard(s.board, opts.colour, gridToText(s.board, opts.mode)));
   return out.join("\n");
+}
+
+/** A terminal game's section (the grid parse refused it), or null when it is not one either. */
+function screenSection(text: string): NethackSection | null {
+  const parsed = parseNethackSection(text, parseHeader);
+  return typeof parsed === "string" ? null : parsed;
+}
+
+/** ANSI foreground per colour code (terminal.ts's COLOUR_CODES order). */
+const ANSI = ["30", "31", "32", "33", "34", "35", "36", "37", "90", "91", "92", "93", "94", "95", "96", "97"];
+
+/** A terminal game's section as a person reads it: its observation lines, then the whole screen in its colours. */
+function renderScreen(s: NethackSection, where: string, colour: boolean): string {
+  const dim = (t: string) => (colour ? `${DIM}${t}${RESET}` : t);
+  const out = [
+    (colour ? `${BOLD}-- ${formatHeader(s.header)}${RESET}` : `-- ${formatHeader(s.header)}`) + "  " + dim(`(${where})`),
+  ];
+  if (s.plan !== undefined) out.push(dim("[PLAN]"), s.plan);
+  if (s.action !== undefined) out.push(`Tool Call: ${s.action}`);
+  if (s.episode) out.push(`[EPISODE ${s.episode.index}/${s.episode.total}]`);
+  out.push(`[STATUS] ${s.status}`, `[MESSAGE] ${s.message}`);
+  if (s.inventory) out.push("[INVENTORY]", ...s.inventory.map((l) => ` ${l}`));
+  if (s.events) out.push(`[EVENT] ${s.events.join("; ")}`);
+  if (s.end !== undefined) out.push(`[END] ${s.end}`);
+  const rows = [s.message.padEnd(80), ...s.board];
+  if (!colour || !s.colours) return [...out, ...rows.map((r) => r.trimEnd())].join("\n");
+  const codes = decodeColours(s.colours);
+  const painted = rows.map((row, y) => {
+    const c = codes[y] ?? "";
+    let line = "";
+    for (let x = 0; x < row.length; ) {
+      let end = x + 1;
+      while (end < row.length && c[end] === c[x]) end++;
+      const k = COLOUR_CODES.indexOf(c[x] ?? ".");
+      line += k >= 0 ? `\x1b[${ANSI[k]}m${row.slice(x, end)}${RESET}` : row.slice(x, end);
+      x = end;
+    }
+    return line.trimEnd();
+  });
+  return [...out, ...painted].join("\n");
 }

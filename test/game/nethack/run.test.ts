@@ -19,6 +19,7 @@ import { NO_NETHACK } from "./helpers.ts";
 import { buildReplay } from "../../../src/view/replay.ts";
 import { openViewSource } from "../../../src/view/source.ts";
 import { loadLog } from "../../../src/log/load.ts";
+import { renderShown, showSection } from "../../../src/inspect/show.ts";
 
 const ROOT = join(import.meta.dir, "..", "..", "..");
 
@@ -76,6 +77,18 @@ describe.skipIf(NO_NETHACK)(`NetHack runs${NO_NETHACK ? " (skipped: NetHack not 
     expect(replay.steps[0]!.screen!.colours).toEqual(all[0]!.colours!);
     expect(replay.steps[0]!.screen!.vitals).toMatch(/^XL 1 \| HP 16\(16\) \| Turn 1$/);
     expect(replay.steps.filter((s) => s.screen?.end).length).toBe(deaths.length);
+
+    // log show: a NetHack section is shown with its observation and whole screen, in colour on a terminal.
+    const log = loadLog(run.session.paths.log)._unsafeUnwrap();
+    const shown = showSection(log, 1, { colour: false, frames: false, mode: "ascii" });
+    expect(shown.error).toBeNull();
+    expect(shown.toolCall).toBe(all[1]!.action!);
+    expect(shown.board).toEqual([all[1]!.message.padEnd(80), ...all[1]!.board]);
+    expect(shown.screen?.status).toBe(all[1]!.status);
+    const plain = renderShown(log, 1, { colour: false, frames: false, mode: "ascii" });
+    expect(plain).toContain(`[STATUS] ${all[1]!.status}`);
+    expect(plain).not.toContain("not a readable section");
+    expect(renderShown(log, 1, { colour: true, frames: false, mode: "ascii" })).toMatch(/\x1b\[97m@/);
   }, 120_000);
 
   test("a seeded run played twice writes identical logs (two at once, so timing differs)", async () => {
