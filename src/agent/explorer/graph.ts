@@ -127,8 +127,9 @@ export class ExplorationGraph {
   private beforeLast: string | undefined;
   private lastMove: number | undefined;
   /**
-   * The last move that changed the state and the state it left, kept across moves that changed nothing (a
-   * bump into a wall leaves the player where it was): what a later move is checked against for undoing it.
+   * The last move that changed the state and the state it left, kept across repeats of it that changed
+   * nothing (a bump into a wall leaves the player where it was): what a later move is checked against for
+   * undoing it.
    */
   private undoMove: number | undefined;
   private undoFrom: string | undefined;
@@ -343,7 +344,9 @@ export class ExplorationGraph {
     if (!move || from === to) {
       this.lastMove = undefined;
       this.beforeLast = undefined;
-      if (!move) this.undoMove = this.undoFrom = undefined;
+      // Only a bump of the same move keeps the pair (keeping it across any move that did nothing cleared
+      // fewer levels on the sweeps: a level each on the ARC games and the committed ones).
+      if (!move || id !== this.undoMove) this.undoMove = this.undoFrom = undefined;
       return;
     }
     if (this.undoMove !== undefined) {

@@ -80,7 +80,7 @@ describe("predicted outcomes", () => {
     expect(predictedOutcome(graph, k(1, 1), { id: 3 })).toBe(k(0, 1));
   });
 
-  test("a bump into a wall between a move and its undoing does not hide the inverse", () => {
+  test("a bump into a wall (the same move again) between a move and its undoing does not hide the inverse", () => {
     // Up to the top row, up again (a wall: nothing changes), then down leads back; twice.
     const { graph } = graphOf(at(0, 1), [
       { action: { id: 1 }, board: at(0, 0) },
@@ -92,6 +92,19 @@ describe("predicted outcomes", () => {
       { action: { id: 2 }, board: at(1, 1) },
     ]);
     expect(graph.isInverse(1, 2)).toBe(true);
+  });
+
+  test("another move that changed nothing in between breaks the pair", () => {
+    // Up, then left against the wall (nothing changes), then down: twice. Not learned as undoing up.
+    const { graph } = graphOf(at(0, 1), [
+      { action: { id: 1 }, board: at(0, 0) },
+      { action: { id: 3 }, board: at(0, 0) },
+      { action: { id: 2 }, board: at(0, 1) },
+      { action: { id: 1 }, board: at(0, 0) },
+      { action: { id: 3 }, board: at(0, 0) },
+      { action: { id: 2 }, board: at(0, 1) },
+    ]);
+    expect(graph.isInverse(1, 2)).toBe(false);
   });
 });
 
