@@ -261,8 +261,10 @@ export interface ScorecardSummary {
   readonly gameId: string | null;
   readonly levelsCompleted: number | null;
   readonly winLevels: number | null;
-  /** RHAE, 0..100. */
+  /** RHAE, 0..100 (BALROG progression in percent when the metric says so). */
   readonly rhae: number | null;
+  /** What `rhae` measures: "progression" for NetHack runs, else RHAE. */
+  readonly metric: ScoreMetric;
 }
 
 // The top-level names ARC's scorecard and ours share (ScorecardSchema follows them), each optional here.
@@ -271,6 +273,7 @@ const ScorecardSummarySchema = v.looseObject({
   levels_completed: v.optional(v.number()),
   win_levels: v.optional(v.number()),
   score: v.optional(v.number()),
+  metric: v.optional(v.string()),
 });
 
 /** The summary of a scorecard of any ARC-style harness; `prolong view` shows it. Null when the file is absent. */
@@ -290,5 +293,6 @@ export function readScorecardSummary(path: string): Result<ScorecardSummary | nu
     levelsCompleted: c.levels_completed ?? null,
     winLevels: c.win_levels ?? null,
     rhae: c.score ?? null,
+    metric: c.metric === "progression" ? "progression" : "rhae",
   });
 }

@@ -42,13 +42,21 @@ export function replayHtml(r: Replay): string {
   const boards = Buffer.from(deflateRawSync(cells, { level: 9 })).toString("base64");
   const last = r.steps[r.steps.length - 1];
   const card = r.scorecard;
+  // A terminal game's header Score is its progression in hundredths of a percent; its scorecard counts no levels.
+  const screens = last?.screen !== undefined;
   const summary = [
     `${r.steps.length} step(s)`,
     last?.action !== null && last?.action !== undefined ? `last action ${last.action}` : null,
-    last?.score !== null && last?.score !== undefined ? `final score (levels) ${last.score}` : null,
-    card?.levelsCompleted !== null && card?.levelsCompleted !== undefined
-      ? `scorecard: ${card.levelsCompleted}/${card.winLevels ?? "?"} levels${card.score !== null ? `, score ${card.score.toFixed(1)}` : ""}`
+    last?.score !== null && last?.score !== undefined
+      ? screens
+        ? `final progression ${(last.score / 100).toFixed(2)}%`
+        : `final score (levels) ${last.score}`
       : null,
+    card?.metric === "progression" && card.score !== null
+      ? `scorecard: progression ${card.score.toFixed(2)}% (best episode)`
+      : card?.levelsCompleted !== null && card?.levelsCompleted !== undefined
+        ? `scorecard: ${card.levelsCompleted}/${card.winLevels ?? "?"} levels${card.score !== null ? `, score ${card.score.toFixed(1)}` : ""}`
+        : null,
     `${r.tampers.length} tamper event(s)`,
   ]
     .filter((x) => x !== null)

@@ -19,6 +19,8 @@ export interface ViewSource {
     readonly levelsCompleted: number | null;
     readonly winLevels: number | null;
     readonly score: number | null;
+    /** What `score` measures: RHAE, or BALROG progression in percent (NetHack). */
+    readonly metric: "rhae" | "progression";
   } | null;
   readonly warnings: string[];
 }
@@ -31,7 +33,10 @@ function readScorecard(file: string, warnings: string[]): { title: string | null
   }
   const s = read.value;
   if (!s) return { title: null, card: null };
-  return { title: s.gameId, card: { levelsCompleted: s.levelsCompleted, winLevels: s.winLevels, score: s.rhae } };
+  return {
+    title: s.gameId,
+    card: { levelsCompleted: s.levelsCompleted, winLevels: s.winLevels, score: s.rhae, metric: s.metric },
+  };
 }
 
 export function openViewSource(given: string): Result<ViewSource, ProlongError> {

@@ -69,7 +69,7 @@ describe("buildReplay", () => {
     const r = replayOf(runDir({ "logs.txt": text, "events.jsonl": events, "scorecard.json": scorecard }));
     expect(r.tampers).toEqual([{ step: 7, action: 7, kind: "appended", detail: "the agent wrote 32 bytes" }]);
     expect(r.title).toBe("ft01");
-    expect(r.scorecard).toEqual({ levelsCompleted: 2, winLevels: 6, score: 12.5 });
+    expect(r.scorecard).toEqual({ levelsCompleted: 2, winLevels: 6, score: 12.5, metric: "rhae" });
   });
 
   test("bad side files become warnings; the log still shows", () => {

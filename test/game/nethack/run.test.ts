@@ -17,6 +17,7 @@ import { finishRun } from "../../../src/run/finish.ts";
 import { playGame, tempRoot } from "../../run/helpers.ts";
 import { NO_NETHACK } from "./helpers.ts";
 import { buildReplay } from "../../../src/view/replay.ts";
+import { replayHtml } from "../../../src/view/html.ts";
 import { openViewSource } from "../../../src/view/source.ts";
 import { loadLog } from "../../../src/log/load.ts";
 import { renderShown, showSection } from "../../../src/inspect/show.ts";
@@ -75,6 +76,12 @@ describe.skipIf(NO_NETHACK)(`NetHack runs${NO_NETHACK ? " (skipped: NetHack not 
     // The colours are recorded: the hero and its pet are drawn in colour on the first screen.
     expect(all[0]!.colours?.length).toBeGreaterThan(0);
     expect(replay.steps[0]!.screen!.colours).toEqual(all[0]!.colours!);
+    // The page's summary names the progression, not levels.
+    const card = readScorecard(run.session.paths.scorecard)._unsafeUnwrap();
+    expect(replay.scorecard).toMatchObject({ metric: "progression", score: card.score });
+    const page = replayHtml(replay);
+    expect(page).toContain(`scorecard: progression ${card.score.toFixed(2)}% (best episode)`);
+    expect(page).toMatch(/final progression \d+\.\d\d%/);
     expect(replay.steps[0]!.screen!.vitals).toMatch(/^XL 1 \| HP 16\(16\) \| Turn 1$/);
     expect(replay.steps.filter((s) => s.screen?.end).length).toBe(deaths.length);
 
