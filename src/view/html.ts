@@ -79,7 +79,7 @@ export function replayHtml(r: Replay): string {
 </main>
 <div id="controls"><button id="prev">&larr;</button><input type="range" id="step" min="0" max="0" value="0"><button id="next">&rarr;</button><button id="play">play</button><span id="step-label"></span></div>
 <canvas id="timeline" height="90"></canvas>
-<p class="legend">timeline: blue band = level (NetHack: dungeon level), green line = score (NetHack: progression), orange line = HP, black triangles = deaths, dark ticks = game over, red marks = tamper events; click to jump.
+<p class="legend">timeline: blue band = level (NetHack: dungeon level), green line = score (NetHack: progression), orange line = HP, purple line = experience level (NetHack), black triangles = deaths, dark ticks = game over, red marks = tamper events; click to jump.
 Keys: <kbd>&larr;</kbd>/<kbd>&rarr;</kbd> step (<kbd>Shift</kbd> ×10), <kbd>Home</kbd>/<kbd>End</kbd>, <kbd>&uarr;</kbd>/<kbd>&darr;</kbd> animation frames,
 <kbd>f</kbd> first frame, <kbd>space</kbd> play, <kbd>h</kbd> changed-cell highlight, <kbd>t</kbd> next tamper event.</p>
 <h2 class="legend" id="tamper-count"></h2><ul id="tampers"></ul>

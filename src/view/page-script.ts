@@ -161,6 +161,16 @@ function drawTimeline() {
     steps.forEach((s, i) => { if (s.screen && s.screen.hp !== null) { const y = Y(s.screen.hp, maxHp); if (!started) { tctx.moveTo(X(i), y); started = true; } else tctx.lineTo(X(i), y); } });
     tctx.stroke();
   }
+  // A terminal game's experience level (purple, on its own scale), from the header's vitals.
+  const xlOf = (s) => { const m = s.screen && s.screen.vitals ? /^XL (\d+)/.exec(s.screen.vitals) : null; return m ? Number(m[1]) : null; };
+  let maxXl = 0;
+  for (const s of steps) { const x = xlOf(s); if (x !== null) maxXl = Math.max(maxXl, x); }
+  if (maxXl > 0) {
+    tctx.strokeStyle = "#b10dc9"; tctx.lineWidth = 1; tctx.beginPath();
+    let started = false;
+    steps.forEach((s, i) => { const x = xlOf(s); if (x !== null) { const y = Y(x, Math.max(maxXl, 2)); if (!started) { tctx.moveTo(X(i), y); started = true; } else tctx.lineTo(X(i), y); } });
+    tctx.stroke();
+  }
   tctx.fillStyle = "#000";
   steps.forEach((s, i) => { if (s.screen && s.screen.end) { const x = X(i); tctx.beginPath(); tctx.moveTo(x - 6, H); tctx.lineTo(x + 6, H); tctx.lineTo(x, H - 12); tctx.fill(); } });
   tctx.fillStyle = "#f93c31";
