@@ -79,6 +79,8 @@ export interface ScreenFrame {
   readonly status: string;
   readonly message: string;
   readonly inventory?: readonly string[];
+  /** The inventory as last read, changed or not: what the no-log arm's prompt shows. */
+  readonly heldInventory?: readonly string[];
   /** What happened that drops the rest of a batch (HP lost, a new level, a new monster, many turns, the end). */
   readonly stops: readonly string[];
   /** Harness notes for the log (a prompt escaped), beside the stop reasons. */

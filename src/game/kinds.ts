@@ -52,8 +52,11 @@ export interface ScreenSectionCodec {
   write(screen: ScreenFrame, header: SectionHeader, extra: ScreenExtra): string;
   /** A section's text read back, or why it is not one of this kind's sections. */
   read(text: string): Result<ScreenSectionRead, string>;
-  /** What the no-log arm's prompt shows of the newest section: its observation with the whole screen. */
-  current(text: string): Result<string, string>;
+  /**
+   * What the no-log arm's prompt shows of the newest section: its observation with the whole screen, and
+   * the inventory as last read (`held`) when the section does not list it.
+   */
+  current(text: string, held?: readonly string[]): Result<string, string>;
 }
 
 export interface EnvKind {
@@ -108,9 +111,9 @@ const nethackLog: ScreenSectionCodec = {
       ...(parsed.episode ? { episode: parsed.episode } : {}),
     });
   },
-  current(text) {
+  current(text, held) {
     const parsed = parseNethackSection(text, parseHeader);
-    return typeof parsed === "string" ? err(parsed) : ok(currentScreenText(parsed));
+    return typeof parsed === "string" ? err(parsed) : ok(currentScreenText(parsed, held));
   },
 };
 

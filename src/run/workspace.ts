@@ -78,7 +78,7 @@ function currentScreen(s: RunSession, sections: SectionLookup, codec: ScreenSect
     .read(last.start, last.end)
     .andThen((bytes) =>
       codec
-        .current(new TextDecoder().decode(bytes))
+        .current(new TextDecoder().decode(bytes), s.frame.screen?.heldInventory)
         .mapErr((why) => prolongError("no-board", `the newest section (bytes ${last.start}..${last.end}): ${why}`, { fix })),
     );
 }

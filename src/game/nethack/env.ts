@@ -39,6 +39,7 @@ export function screenFrame(f: NethackFrame): ScreenFrame {
     status: o.status ? formatStatus(o.status) : "unknown",
     message: o.screen.rows[0]?.trimEnd() ?? "",
     ...(o.inventory ? { inventory: o.inventory } : {}),
+    heldInventory: o.held,
     stops: f.stops,
     notes: f.effect?.escaped ? [f.effect.escaped] : [],
     ...(f.ended !== undefined ? { end: f.ended } : {}),

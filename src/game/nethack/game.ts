@@ -19,6 +19,8 @@ export interface Observation {
   readonly status: Status | undefined;
   /** The inventory lines, present only when they differ from the last ones written. */
   readonly inventory?: readonly string[];
+  /** The inventory as last read, changed or not (what a prompt without the log shows). */
+  readonly held: readonly string[];
   /** Set once the game process has ended: death, quit, or a crash. */
   readonly ended?: string;
 }
@@ -240,6 +242,7 @@ export class NethackGame {
     return {
       screen,
       colours,
+      held: this.inventory,
       status: this.status,
       ...(inventory ? { inventory } : {}),
       ...(ended ? { ended } : {}),

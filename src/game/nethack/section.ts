@@ -179,11 +179,12 @@ export function screenSectionOf(
 }
 
 /**
- * The no-log arm's view of the newest section: the header's fields, the status, message, inventory (when
- * this section lists it), events and end, then the WHOLE screen — its message line first, so the prompt
+ * The no-log arm's view of the newest section: the header's fields, the status, message, inventory (this
+ * section's, else the one last read: the prompt has no earlier section to find it in), events and end, then
+ * the WHOLE screen — its message line first, so the prompt
  * shows all 24 rows the game drew (the log keeps that row as [MESSAGE] instead).
  */
-export function currentScreenText(s: NethackSection): string {
+export function currentScreenText(s: NethackSection, held?: readonly string[]): string {
   const h = s.header;
   const v = h.vitals;
   const lines = [
@@ -194,7 +195,8 @@ export function currentScreenText(s: NethackSection): string {
     `${NETHACK_MARKER.status}${s.status}`,
     `${NETHACK_MARKER.message}${s.message}`,
   ];
-  if (s.inventory) lines.push(NETHACK_MARKER.inventory, ...s.inventory.map((l) => ` ${l}`));
+  const inventory = s.inventory ?? held;
+  if (inventory && inventory.length > 0) lines.push(NETHACK_MARKER.inventory, ...inventory.map((l) => ` ${l}`));
   if (s.events && s.events.length > 0) lines.push(`${NETHACK_MARKER.event}${s.events.join("; ")}`);
   if (s.end !== undefined) lines.push(`${NETHACK_MARKER.end}${s.end}`);
   lines.push("[CURRENT SCREEN]", s.message.padEnd(80).slice(0, 80), ...s.board);

@@ -144,6 +144,8 @@ describe.skipIf(NO_NETHACK)(`NetHack runs${NO_NETHACK ? " (skipped: NetHack not 
       expect(screen).toEqual([shown.message.padEnd(80), ...shown.board]);
       expect(p).toContain(`[STATUS] ${shown.status}`);
       expect(p).toContain(`[MESSAGE] ${shown.message}`);
+      // The inventory as last read, though only the first section lists it.
+      expect(p).toContain(`[INVENTORY]\n ${all[0]!.inventory![0]}`);
     });
     // The welcome message is on the first screen the agent sees.
     expect(prompts[0]).toMatch(/\[CURRENT SCREEN\]\n.*welcome to NetHack!/);
