@@ -14,6 +14,7 @@ import type { Action, ActionId } from "../../game-model.ts";
 import { ClickMemory, near } from "./click-memory.ts";
 import { actionKey, diedOnce, type ClickTry, type Edge, type Tally } from "./graph.ts";
 import { readLegends, type LegendReading } from "./legend.ts";
+import { readReference } from "./reference.ts";
 import type { Component, Segmentation } from "./segment.ts";
 
 export interface Candidate {
@@ -109,7 +110,16 @@ export function untestedCandidates(
       });
   }
   // Stable sort keeps moves before clicks within a tier.
-  return out.sort((a, b) => a.tier - b.tier);
+  out.sort((a, b) => a.tier - b.tier);
+  // A reference row's next click goes ahead of everything, moves and submit included (a submit before the
+  // slots are filled costs a try).
+  const reference = available.includes(6) ? readReference(seg, clickedInto) : undefined;
+  if (reference) {
+    const action: Action = { id: 6, x: reference.click.x, y: reference.click.y };
+    const at = out.findIndex((c) => c.key === actionKey(action));
+    if (at >= 0) out.unshift({ ...out.splice(at, 1)[0]!, tier: 0, why: reference.why });
+  }
+  return out;
 }
 
 /**

@@ -1,0 +1,90 @@
+// Reference rows: a row of framed colours (the answer), a row of empty slots, a palette of pieces. Boards
+// built for the tests: background 0, reference frames 6×6 on row 2, slots 2×2 on row 30, pieces 4×4 on row 50.
+import { describe, expect, test } from "bun:test";
+import { readReference } from "../../../src/agent/explorer/reference.ts";
+import { segment } from "../../../src/agent/explorer/segment.ts";
+import { untestedCandidates } from "../../../src/agent/explorer/targets.ts";
+import { board64 } from "./helpers.ts";
+
+const ANSWER = [3, 4, 5, 6];
+const SLOT = 8;
+const PALETTE_ORDER = [5, 3, 6, 4];
+
+/** A frame of colour c: a 6×6 ring (the reference draws its colours as frames). */
+const frame = (x: number, y: number, c: number) => [
+  { x, y, w: 6, h: 1, c },
+  { x, y: y + 5, w: 6, h: 1, c },
+  { x, y, w: 1, h: 6, c },
+  { x: x + 5, y, w: 1, h: 6, c },
+];
+
+/** The board with the first `placed` slots filled with the answer's colours and those pieces gone. */
+function board(placed: number) {
+  const rects = ANSWER.flatMap((c, i) => frame(10 + 8 * i, 2, c));
+  ANSWER.forEach((c, i) => {
+    if (i < placed) rects.push({ x: 11 + 8 * i, y: 29, w: 4, h: 4, c });
+    else rects.push({ x: 12 + 8 * i, y: 30, w: 2, h: 2, c: SLOT });
+  });
+  PALETTE_ORDER.forEach((c, i) => {
+    if (ANSWER.indexOf(c) >= placed) rects.push({ x: 10 + 8 * i, y: 50, w: 4, h: 4, c });
+  });
+  return segment(board64(0, rects));
+}
+
+const pieceOf = (c: number) => ({ x: 10 + 8 * PALETTE_ORDER.indexOf(c), y: 50 });
+const inside = (p: { x: number; y: number }, at: { x: number; y: number }, s: number) =>
+  p.x >= at.x && p.x < at.x + s && p.y >= at.y && p.y < at.y + s;
+
+describe("reference rows", () => {
+  test("asks first for the piece of the colour the reference shows at the leftmost slot", () => {
+    const r = readReference(board(0));
+    expect(r?.colours).toEqual(ANSWER);
+    expect(r?.next).toBe(3);
+    expect(inside(r!.click, pieceOf(3), 4)).toBe(true);
+  });
+
+  test("with that piece just picked, asks for the leftmost empty slot", () => {
+    const r = readReference(board(0), { x: pieceOf(3).x + 1, y: 51 });
+    expect(inside(r!.click, { x: 12, y: 30 }, 2)).toBe(true);
+  });
+
+  test("a picked piece of another colour is not taken for the next one", () => {
+    const r = readReference(board(0), { x: pieceOf(5).x + 1, y: 51 });
+    expect(inside(r!.click, pieceOf(3), 4)).toBe(true);
+  });
+
+  test("after slots are filled the next colour is the reference's at the leftmost empty slot, down to the last", () => {
+    expect(readReference(board(2))?.next).toBe(5);
+    const last = readReference(board(3));
+    expect(last?.next).toBe(6);
+    expect(inside(last!.click, pieceOf(6), 4)).toBe(true);
+    expect(inside(readReference(board(3), { x: pieceOf(6).x, y: 50 })!.click, { x: 36, y: 30 }, 2)).toBe(true);
+  });
+
+  test("reads nothing without a reference row, or when slots and reference do not count alike", () => {
+    expect(
+      readReference(
+        segment(
+          board64(0, [
+            { x: 10, y: 30, w: 2, h: 2, c: SLOT },
+            { x: 20, y: 30, w: 2, h: 2, c: SLOT },
+          ]),
+        ),
+      ),
+    ).toBeUndefined();
+    const extra = board64(0, [
+      ...ANSWER.flatMap((c, i) => frame(10 + 8 * i, 2, c)),
+      ...[0, 1, 2].map((i) => ({ x: 12 + 8 * i, y: 30, w: 2, h: 2, c: SLOT })),
+      ...PALETTE_ORDER.map((c, i) => ({ x: 10 + 8 * i, y: 50, w: 4, h: 4, c })),
+    ]);
+    expect(readReference(segment(extra))).toBeUndefined();
+  });
+
+  test("the reference's click goes ahead of moves and submit", () => {
+    const list = untestedCandidates(board(0), [5, 6], undefined);
+    expect(list[0]!.action.id).toBe(6);
+    expect(list[0]!.why).toContain("reference row");
+    const plain = untestedCandidates(segment(board64(0, [{ x: 10, y: 50, w: 4, h: 4, c: 3 }])), [5, 6], undefined);
+    expect(plain[0]!.action.id).toBe(5);
+  });
+});
