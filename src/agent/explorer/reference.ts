@@ -53,6 +53,13 @@ export function readReference(
   for (const ref of references) {
     const colours = ref.map((c) => c.color);
     const inRef = new Set(ref.map((c) => c.id));
+    // A row of pieces that already shows the reference's colours in order is the answer given: nothing to
+    // place (the palette's emptied places may look like slots now).
+    const answered = rows(
+      small.filter((c) => !inRef.has(c.id) && colours.includes(c.color)),
+      (c) => `${c.minY}:${c.maxX - c.minX + 1}x${c.maxY - c.minY + 1}`,
+    ).some((g) => g.length === colours.length && g.every((c, i) => c.color === colours[i]));
+    if (answered) continue;
     for (const slots of slotRows) {
       const slotColour = slots[0]!.color;
       if (colours.includes(slotColour) || slots.length > ref.length) continue;

@@ -61,6 +61,22 @@ describe("reference rows", () => {
     expect(inside(readReference(board(3), { x: pieceOf(6).x, y: 50 })!.click, { x: 36, y: 30 }, 2)).toBe(true);
   });
 
+  test("reads nothing once the slots show the answer, though the palette's emptied places look like slots", () => {
+    const done = board64(0, [
+      ...ANSWER.flatMap((c, i) => frame(10 + 8 * i, 2, c)),
+      ...ANSWER.map((c, i) => ({ x: 11 + 8 * i, y: 29, w: 4, h: 4, c })),
+      ...PALETTE_ORDER.map((_, i) => ({ x: 11 + 8 * i, y: 51, w: 2, h: 2, c: SLOT })),
+    ]);
+    expect(readReference(segment(done))).toBeUndefined();
+    // Not yet in order: the same board with two placed pieces swapped still asks for something.
+    const swapped = board64(0, [
+      ...ANSWER.flatMap((c, i) => frame(10 + 8 * i, 2, c)),
+      ...[4, 3, 5, 6].map((c, i) => ({ x: 11 + 8 * i, y: 29, w: 4, h: 4, c })),
+      ...PALETTE_ORDER.map((_, i) => ({ x: 11 + 8 * i, y: 51, w: 2, h: 2, c: SLOT })),
+    ]);
+    expect(readReference(segment(swapped))).toBeDefined();
+  });
+
   test("reads nothing without a reference row, or when slots and reference do not count alike", () => {
     expect(
       readReference(
