@@ -8,6 +8,8 @@ import type { Component, Segmentation } from "./segment.ts";
 
 /** Things per row needed before a row is believed to be a reference or a row of slots. */
 const MIN_ROW = 2;
+/** Things in a reference row: two colours in a row are too common a sight to be an answer. */
+const MIN_REFERENCE = 3;
 /** Pieces and slots are small things: at most this many cells. */
 const MAX_PIECE = 64;
 
@@ -46,7 +48,7 @@ export function readReference(
 ): ReferenceReading | undefined {
   const small = seg.components.filter((c) => c.size <= MAX_PIECE && !c.touchesEdge);
   // A reference: things of one box size on one row, every colour different.
-  const references = rows(small, key).filter((g) => new Set(g.map((c) => c.color)).size === g.length);
+  const references = rows(small, key, MIN_REFERENCE).filter((g) => new Set(g.map((c) => c.color)).size === g.length);
   // Slots: things of one look (colour and shape) on one row; the last empty slot may be alone.
   const slotRows = rows(small, (c) => `${c.minY}:${c.look}`, 1);
   let best: (ReferenceReading & { row: number }) | undefined;
@@ -63,10 +65,11 @@ export function readReference(
     for (const slots of slotRows) {
       const slotColour = slots[0]!.color;
       if (colours.includes(slotColour) || slots.length > ref.length) continue;
-      // Slots lie on other rows than the reference (what is drawn inside a reference's frames is not a slot).
+      // Slots lie below the reference (what is drawn inside a reference's frames is not a slot).
       const top = slots[0]!.minY;
       const bottom = slots[0]!.maxY;
-      if (bottom >= ref[0]!.minY && top <= ref[0]!.maxY) continue;
+      // The answer is shown above the work.
+      if (top <= ref[0]!.maxY) continue;
       // The pieces of the reference's colours, not in the reference: those across the slots' row are placed,
       // the others are the palette; all of one box size. Slots and placed pieces together are as many as the
       // reference has things, and the next colour is the reference's at the leftmost empty slot.
@@ -74,7 +77,9 @@ export function readReference(
       const across = (c: Component) => c.maxY >= top && c.minY <= bottom;
       const placed = pieces.filter(across);
       const palette = pieces.filter((c) => !across(c));
+      // (A lone slot, then, only beside placed pieces.) The palette lies on one row.
       if (slots.length + placed.length !== ref.length) continue;
+      if (new Set(palette.map((c) => c.minY)).size !== 1) continue;
       const sizes = new Set(pieces.map((c) => `${c.maxX - c.minX + 1}x${c.maxY - c.minY + 1}`));
       if (sizes.size !== 1) continue;
       const next = colours[placed.filter((c) => c.minX < slots[0]!.minX).length]!;
@@ -96,7 +101,7 @@ export function readReference(
           : `the colour-${next} piece the reference row asks for next`,
       };
       // Prefer the longest reference (more evidence), then the one nearest the top (a palette row looks like
-      // a reference too; answers are usually shown above the work).
+      // a reference too).
       if (!best || colours.length > best.colours.length || (colours.length === best.colours.length && ref[0]!.minY < best.row))
         best = { ...reading, row: ref[0]!.minY };
     }

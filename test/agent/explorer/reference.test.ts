@@ -77,6 +77,27 @@ describe("reference rows", () => {
     expect(readReference(segment(swapped))).toBeDefined();
   });
 
+  test("reads nothing when the reference is drawn below the slots, has two things, or one slot stands for three", () => {
+    const below = board64(0, [
+      ...ANSWER.flatMap((c, i) => frame(10 + 8 * i, 40, c)),
+      ...ANSWER.map((_, i) => ({ x: 12 + 8 * i, y: 30, w: 2, h: 2, c: SLOT })),
+      ...PALETTE_ORDER.map((c, i) => ({ x: 10 + 8 * i, y: 56, w: 4, h: 4, c })),
+    ]);
+    expect(readReference(segment(below))).toBeUndefined();
+    const two = board64(0, [
+      ...[3, 4].flatMap((c, i) => frame(10 + 8 * i, 2, c)),
+      ...[0, 1].map((i) => ({ x: 12 + 8 * i, y: 30, w: 2, h: 2, c: SLOT })),
+      ...[4, 3].map((c, i) => ({ x: 10 + 8 * i, y: 50, w: 4, h: 4, c })),
+    ]);
+    expect(readReference(segment(two))).toBeUndefined();
+    const lone = board64(0, [
+      ...[3, 4, 5].flatMap((c, i) => frame(10 + 8 * i, 2, c)),
+      { x: 12, y: 30, w: 2, h: 2, c: SLOT },
+      ...[5, 3, 4].map((c, i) => ({ x: 10 + 8 * i, y: 50, w: 4, h: 4, c })),
+    ]);
+    expect(readReference(segment(lone))).toBeUndefined();
+  });
+
   test("reads nothing without a reference row, or when slots and reference do not count alike", () => {
     expect(
       readReference(
