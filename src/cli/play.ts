@@ -30,7 +30,7 @@ import type { Command } from "./command.ts";
 import { ToolLevelFlag } from "../agent/tool-ladder.ts";
 import { TOOL_FORMATS } from "../agent/mini/mini.ts";
 import { ALIGNMENTS, RACES, ROLES } from "../game/nethack/character.ts";
-import { NETHACK_GAME_ID } from "../game/nethack/env.ts";
+import { envKind } from "../game/kinds.ts";
 
 const usage = `usage: prolong play <game> [options]
        prolong play --games all|a,b,c [--runs K] [--parallel P] [options]
@@ -86,7 +86,8 @@ sandbox:
                           pass NAME too (repeatable). Without a sandbox the agent sees the whole environment.
 
 many runs (each a child process with its own run directory runs/<time>/<game>-r<k>/ and workspace):
-  --games all|a,b,c       play these games (all: every committed game)
+  --games all|a,b,c       play these games (all: every committed game; with --env nethack, NetHack, the
+                          default when no game is given)
   --runs K                K runs of each game (default 1); run k uses seed + k − 1, so repeats differ
   --parallel P            at most P runs at once (default ${os.availableParallelism()}: this machine's cores)
                           One live line per running run, a summary and the score table at the end. Ctrl-C
@@ -200,8 +201,8 @@ export const playCommand: Command = {
     const f = parsed.values;
     if (f["run-dir"] !== undefined) return playRunDir(f["run-dir"], parsed.positionals, f.json === true);
     if (f.games !== undefined || f.runs !== undefined || f.parallel !== undefined) return playMany(parsed.positionals, f);
-    // NetHack is one game: `play --env nethack` needs no game operand.
-    const [game = f.env === "nethack" ? NETHACK_GAME_ID : undefined, ...extra] = parsed.positionals;
+    // A kind of one game (NetHack): `play --env nethack` needs no game operand.
+    const [game = envKind(f.env ?? DEFAULTS.env).soleGame, ...extra] = parsed.positionals;
     if (game === undefined || extra.length > 0) {
       console.error(
         game === undefined
@@ -321,10 +322,6 @@ async function playMany(positionals: string[], f: PlayFlags): Promise<number> {
             .split(",")
             .map((g) => g.trim())
             .filter(Boolean);
-  if (games.length === 0) {
-    console.error("prolong play: which games? give <game> or --games all|a,b,c (`prolong games` lists them)");
-    return 2;
-  }
   const runs = f.runs ?? 1;
   const parallel = f.parallel ?? os.availableParallelism();
   const fields = fieldsFromFlags(f);

@@ -16,7 +16,7 @@ import { createGame } from "./catalog.ts";
 import { localEnv, type EnvContext, type GameEnv } from "./env.ts";
 import { nethackEntry } from "./nethack/actions.ts";
 import { DEFAULT_CHARACTER } from "./nethack/character.ts";
-import { nethackEnv } from "./nethack/env.ts";
+import { NETHACK_GAME_ID, nethackEnv } from "./nethack/env.ts";
 import { findNethack } from "./nethack/install.ts";
 import { nethackInstructions } from "./nethack/instructions.ts";
 import { currentScreenText, parseNethackSection, screenSectionOf, writeNethackSection } from "./nethack/section.ts";
@@ -70,6 +70,8 @@ export interface EnvKind {
   readonly screenLog?: ScreenSectionCodec;
   /** What its runs are scored by. */
   readonly metric: "rhae" | "progression";
+  /** The game of a kind that has only one: `play --env K` (and --runs, --games all) needs no game named. */
+  readonly soleGame?: string;
 }
 
 const local: EnvKind = {
@@ -137,6 +139,7 @@ const nethack: EnvKind = {
   instructions: nethackInstructions,
   screenLog: nethackLog,
   metric: "progression",
+  soleGame: NETHACK_GAME_ID,
 };
 
 const KINDS: Record<EnvKindName, EnvKind> = { local, "arc-local": arcLocal, "arc-online": arcOnline, nethack };

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { findGame, listGames } from "../game/catalog.ts";
+import { envKind } from "../game/kinds.ts";
 import { newConfig, type RunConfig, type RunConfigInput } from "../config/run-config.ts";
 import { runPaths } from "../run-files/layout.ts";
 
@@ -28,7 +29,7 @@ export interface PlannedRun {
 }
 
 export interface SwarmPlanInput {
-  /** "all" or ids; for env local each id must be a committed game. */
+  /** "all" or ids; for env local each id must be a committed game; none (or all) for a kind of one game is that game. */
   readonly games: readonly string[] | "all";
   readonly runs: number;
   /** Flags common to every run (the seed is the first run's; run k gets seed + k − 1, so repeats differ). */
@@ -40,11 +41,17 @@ export interface SwarmPlanInput {
 /** The runs to make, validated up front so that a typo fails before anything starts. */
 export function planSwarm(p: SwarmPlanInput): Result<PlannedRun[], ProlongError> {
   const env = p.fields.env ?? "local";
-  const games = p.games === "all" ? listGames().map((g) => g.id) : [...p.games];
+  const sole = envKind(env).soleGame;
+  const games =
+    sole !== undefined && (p.games === "all" || p.games.length === 0)
+      ? [sole]
+      : p.games === "all"
+        ? listGames().map((g) => g.id)
+        : [...p.games];
   if (games.length === 0)
     return err(
-      prolongError("bad-games", "--games names no game", {
-        fix: "--games all, or ids separated by commas (`prolong games` lists them)",
+      prolongError("bad-games", "no game given", {
+        fix: "give <game> or --games all|a,b,c (`prolong games` lists them)",
       }),
     );
   const out: PlannedRun[] = [];

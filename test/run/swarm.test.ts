@@ -49,6 +49,16 @@ describe("planSwarm", () => {
       planSwarm({ games: ["glide"], runs: 1, fields: { maxActions: 0 }, runsRoot: "/r", stamp: "s" })._unsafeUnwrapErr().message,
     ).toContain("max actions");
   });
+  test("NetHack is one game: --runs without a game (or --games all) plays it; a local swarm still needs games", () => {
+    for (const games of [[], "all"] as const) {
+      const plan = planSwarm({ games, runs: 2, fields: { env: "nethack" }, runsRoot: "/r", stamp: "s" })._unsafeUnwrap();
+      expect(plan.map((p) => [p.name, p.config.game, p.config.env])).toEqual([
+        ["nethack-r1", "nethack", "nethack"],
+        ["nethack-r2", "nethack", "nethack"],
+      ]);
+    }
+    expect(planSwarm({ games: [], runs: 1, fields: {}, runsRoot: "/r", stamp: "s" })._unsafeUnwrapErr().fix).toContain("<game>");
+  });
 });
 
 describe("selfCommandFor", () => {
