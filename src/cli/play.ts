@@ -40,9 +40,10 @@ logs.txt (the master log), workspace/ (the agent's directory, with its verified 
 index.sqlite, events.jsonl, run.json, scorecard.json and summary.txt.
 
 agent:
-  --agent KIND            ${AGENT_KINDS.join(" | ")} (default ${DEFAULTS.agent}: the built-in explorer,
-                          offline, no key). human: you play in this terminal (keys, mouse
-                          clicks); the run is recorded, scored and resumable like any agent's.
+  --agent KIND            ${AGENT_KINDS.join(" | ")} (default ${DEFAULTS.agent}: the built-in player,
+                          offline, no key: the grid explorer, or with --env nethack the NetHack
+                          agent, shown as nethack-agent). human: you play in this terminal (keys,
+                          mouse clicks); the run is recorded, scored and resumable like any agent's.
   --cmd 'SHELL COMMAND'   for --agent command: run in the workspace each turn; it must leave actions.json
   --model M, --effort E   passed to coding-agent backends
   --agent-timeout SEC     per agent call (default ${DEFAULTS.agentTimeoutSec}); a hung agent's process group is killed

@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { ok } from "neverthrow";
 import { FULL_WINDOW, parseLogWindow, windowLabel, windowText, type LogWindow } from "./log-window.ts";
-import { DEFAULTS, type RunConfig } from "./run-config.ts";
+import { agentName, DEFAULTS, type RunConfig } from "./run-config.ts";
 
 /**
  * Settings that never change what the agent sees or does: which game and seed (the arm spans games and seeds),
@@ -88,13 +88,13 @@ export function settingText(key: string, value: string | number | boolean | null
 }
 
 /**
- * The name a run gets without --arm: the agent, then every arm setting that differs from the default, as the
+ * The name a run gets without --arm: the agent (by agentName), then every arm setting that differs from the default, as the
  * flags that set it. Two runs with the same derived name therefore differ at most in prolong's version.
  */
 export function derivedArmName(c: RunConfig): string {
   const settings = armSettingsOf(c);
   const defaults = DEFAULTS as Readonly<Record<string, unknown>>;
-  const parts = [String(settings.agent)];
+  const parts = [agentName(c)];
   for (const [key, value] of Object.entries(settings)) {
     if (key === "agent" || key === "version") continue;
     if (key in defaults ? settingValue(key, defaults[key]) === value : value === null) continue;

@@ -10,6 +10,15 @@ import { ALIGNMENTS, RACES, ROLES } from "./nethack-character.ts";
 
 export const AGENT_KINDS = ["explorer", "human", "command", "claude", "codex", "mini"] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
+
+/**
+ * What a run's agent is called in summaries and derived arm names. `--agent explorer` (the default) means the
+ * environment's built-in player, and NetHack's is its own agent, not the grid explorer; run.json keeps the flag
+ * value, so the arm's fingerprint and the runs recorded before stay as they were.
+ */
+export function agentName(c: { readonly agent: AgentKind; readonly env: (typeof ENV_KINDS)[number] }): string {
+  return c.agent === "explorer" && c.env === "nethack" ? "nethack-agent" : c.agent;
+}
 /** Where games come from: the committed local games, ARC's engine run offline, or ARC's REST service. */
 export const ENV_KINDS = ["local", "arc-local", "arc-online", "nethack"] as const;
 /** How external agents are confined: bubblewrap, nothing, or bubblewrap where it is installed. */

@@ -7,6 +7,7 @@ import { buildScorecard, RESUMABLE, type EpisodeResult, type Scorecard } from ".
 import { formatRhae } from "../score/rhae.ts";
 import { gameVersionOf } from "../game/version.ts";
 import { windowLabel } from "../config/log-window.ts";
+import { agentName } from "../config/run-config.ts";
 import { emit } from "./record.ts";
 import { saveState } from "./saved-state.ts";
 import { wallMs as playedMs, type RunEnd, type RunSession } from "./session.ts";
@@ -67,7 +68,7 @@ export async function finishRun(
     run: s.name,
     dir: s.paths.dir,
     game: s.config.game,
-    agent: s.config.agent,
+    agent: agentName(s.config),
     sandbox: s.agent.sandbox ?? "in-process",
     logWindow: windowLabel(s.config.logWindow),
     end: end.reason,

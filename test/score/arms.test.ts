@@ -3,7 +3,7 @@
 // best@k as a curve, comparisons at equal k, and per-run rows read back from CSV.
 import { describe, expect, test } from "bun:test";
 import { armFingerprint, armOf, armSettingsOf, derivedArmName } from "../../src/config/arm.ts";
-import { newConfig, type RunConfigInput } from "../../src/config/run-config.ts";
+import { agentName, newConfig, type RunConfigInput } from "../../src/config/run-config.ts";
 import { conflictText, groupArms, type ScoredRun } from "../../src/score/arms.ts";
 import { armReport, compareArms } from "../../src/score/report.ts";
 import { runRows, runRowsCsv } from "../../src/score/run-rows.ts";
@@ -76,6 +76,15 @@ describe("fingerprints and names", () => {
       "claude --effort high --max-actions 1000 --model m-1",
     );
     expect(armOf(config({ arm: "full-log" })).name).toBe("full-log");
+  });
+
+  test("NetHack's built-in player is named nethack-agent, its settings (and fingerprint) still say --agent explorer", () => {
+    const nethack = config({ env: "nethack" });
+    expect(derivedArmName(nethack)).toBe("nethack-agent --action-cap 30 --env nethack --max-actions 20000");
+    expect(armSettingsOf(nethack).agent).toBe("explorer");
+    expect(agentName(nethack)).toBe("nethack-agent");
+    expect(agentName(config())).toBe("explorer");
+    expect(agentName(config({ env: "nethack", agent: "claude" }))).toBe("claude");
   });
 
   test("the scorecard records the arm", () => {

@@ -13,7 +13,7 @@ import { parseNethackSection, type NethackSection } from "../../../src/game/neth
 import { readScorecard } from "../../../src/score/scorecard.ts";
 import { resumeRun } from "../../../src/run/resume.ts";
 import { runLoop } from "../../../src/run/runner.ts";
-import { finishRun } from "../../../src/run/finish.ts";
+import { finishRun, summaryText } from "../../../src/run/finish.ts";
 import { playGame, tempRoot } from "../../run/helpers.ts";
 import { NO_NETHACK } from "./helpers.ts";
 import { buildReplay } from "../../../src/view/replay.ts";
@@ -46,6 +46,9 @@ describe.skipIf(NO_NETHACK)(`NetHack runs${NO_NETHACK ? " (skipped: NetHack not 
     expect(all.some((s) => (s.header.planStep?.step ?? 0) >= 3)).toBe(true);
     // The header carries the dungeon level, the episode and the progression; the summary the progression.
     expect(all.every((s) => s.header.attempt === 1)).toBe(true);
+    // The summary names the player it is: NetHack's built-in agent, not the grid explorer.
+    expect(run.summary.agent).toBe("nethack-agent");
+    expect(summaryText(run.summary)).toContain("agent      nethack-agent,");
     expect(all[all.length - 1]!.status).toMatch(/^Dlvl:\d+ \| \$:\d+ \| HP:-?\d+\(\d+\)/);
     // ...and XL, HP and the turn, the same as the section's [STATUS] line says.
     for (const s of all) {
