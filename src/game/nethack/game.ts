@@ -7,7 +7,7 @@ import { prolongError, type ProlongError } from "../../errors.ts";
 import type { NamedAction } from "./actions.ts";
 import type { Character } from "./character.ts";
 import { launchNethack } from "./launch.ts";
-import { atCommand, endReason, menuPage, newMonster, type Point } from "./screen-read.ts";
+import { atCommand, endReason, inventoryPage, newMonster, type Point } from "./screen-read.ts";
 import { parseStatus, type Status } from "./status.ts";
 import type { GameTerminal, Screen } from "./terminal.ts";
 
@@ -206,27 +206,30 @@ export class NethackGame {
 
   /**
    * Reads the inventory menu ('i', every page, Esc) when the game waits for a command; returns the lines
-   * only when they changed. Showing the inventory takes no game time and draws no random numbers.
+   * only when they changed. Showing the inventory takes no game time and draws no random numbers. When what
+   * the 'i' brought up is not the inventory (a game message: the game was waiting for more than a command),
+   * nothing is recorded and the inventory stays as last read.
    */
   private async readInventory(): Promise<Result<readonly string[] | undefined, ProlongError>> {
     if (!atCommand(this.term.screen())) return ok(undefined);
-    this.sinceInventory = 0;
     const lines: string[] = [];
+    let read = true;
     let pressed = await this.term.press("i");
     for (let page = 0; pressed.isOk() && page < 10; page++) {
-      const menu = menuPage(this.term.screen());
-      if (!menu) {
-        const msg = (this.term.screen().rows[0] ?? "").trim();
-        if (msg !== "") lines.push(msg);
+      const shown = inventoryPage(this.term.screen());
+      if (!shown) {
+        read = false;
         break;
       }
-      lines.push(...menu.lines);
-      if (!menu.more) break;
+      lines.push(...shown.lines);
+      if (!shown.more) break;
       pressed = await this.term.press(">");
     }
     if (pressed.isErr()) return err(pressed.error);
     const closed = await this.term.press("\x1b");
     if (closed.isErr()) return err(closed.error);
+    if (!read) return ok(undefined);
+    this.sinceInventory = 0;
     if (lines.join("\n") === this.inventory.join("\n")) return ok(undefined);
     this.inventory = lines;
     return ok(lines);

@@ -59,6 +59,28 @@ export function menuPage(s: Screen): { lines: string[]; more: boolean } | undefi
   return undefined;
 }
 
+const ITEM_LINE = /^[a-zA-Z$#] - /;
+/** An object class heading of the inventory menu ("Weapons", "Gems/Stones"): capitalised words, no punctuation. */
+const CLASS_HEADING = /^[A-Z][A-Za-z]*(?:[ /][A-Za-z]+)*$/;
+const EMPTY_INVENTORY = /^(?:You are not|Not) carrying anything\.?$/;
+
+/**
+ * What the inventory command showed, when it was the inventory: a menu page of item lines under class
+ * headings, or the one-line message of an empty pack. Anything else is undefined: the 'i' went to something
+ * other than a command (a direction after the F prefix, a prompt the cursor did not reveal), and what came
+ * back is a game message, not the inventory.
+ */
+export function inventoryPage(s: Screen): { lines: string[]; more: boolean } | undefined {
+  const menu = menuPage(s);
+  if (!menu) {
+    const msg = (s.rows[0] ?? "").trim();
+    return EMPTY_INVENTORY.test(msg) ? { lines: [msg], more: false } : undefined;
+  }
+  const items = menu.lines.filter((l) => ITEM_LINE.test(l));
+  const inventory = items.length > 0 && menu.lines.every((l) => ITEM_LINE.test(l) || CLASS_HEADING.test(l));
+  return inventory ? menu : undefined;
+}
+
 /**
  * How a game ended, when this screen tells it: the "You died in ... / You quit in ..." summary or the top-ten
  * line ("killed by a jackal"). Undefined for screens that say nothing about it.

@@ -96,4 +96,19 @@ describe.skipIf(NO_NETHACK)(`the real game${NO_NETHACK ? " (skipped: NetHack not
       await game.close();
     }
   });
+
+  test("a game message where the inventory was read is not recorded as the inventory: the last one stays", async () => {
+    const game = await startGame(5);
+    try {
+      const held = (await game.step(action("search")))._unsafeUnwrap().observation.held;
+      expect(held.some((l) => l.startsWith("a - "))).toBe(true);
+      // After the F prefix the game waits for a direction with the cursor on the hero: the 'i' of the read
+      // is refused ("Invalid direction for 'F' prefix.") and must not become the inventory.
+      const fought = (await game.step(action("fight")))._unsafeUnwrap().observation;
+      expect(fought.inventory).toBeUndefined();
+      expect(fought.held).toEqual(held);
+    } finally {
+      await game.close();
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { parseStatus } from "../../../src/game/nethack/status.ts";
-import { atCommand, menuPage } from "../../../src/game/nethack/screen-read.ts";
+import { atCommand, inventoryPage, menuPage } from "../../../src/game/nethack/screen-read.ts";
 import { action, NO_NETHACK, play, startGame } from "./helpers.ts";
 
 describe("status parser", () => {
@@ -40,6 +40,41 @@ describe("status parser", () => {
       "Astral Plane $:0 HP:5(9) Pw:0(0) AC:3 HD:2 T:90",
     );
     expect(s).toMatchObject({ place: "Astral Plane", dlvl: 0, xl: 2, exp: 0, turn: 90 });
+  });
+});
+
+/** A 24x80 screen with these rows from the top (the rest blank). */
+function screenOf(top: readonly string[]) {
+  const rows = Array.from({ length: 24 }, (_, i) => (top[i] ?? "").padEnd(80).slice(0, 80));
+  return { rows, cursor: { x: 0, y: 0 } };
+}
+
+describe("inventory page", () => {
+  test("the inventory menu, the empty pack, and nothing else", () => {
+    const menu = screenOf([
+      "                                    Weapons",
+      "                                    a - a +1 long sword (weapon in hand)",
+      "                                    Gems/Stones",
+      "                                    e - an uncursed gray stone",
+      "                                    (end)",
+    ]);
+    expect(inventoryPage(menu)?.lines).toEqual([
+      "Weapons",
+      "a - a +1 long sword (weapon in hand)",
+      "Gems/Stones",
+      "e - an uncursed gray stone",
+    ]);
+    expect(inventoryPage(screenOf(["Not carrying anything."]))?.lines).toEqual(["Not carrying anything."]);
+    // What came back when the 'i' went to a pending F prefix: a message, not the inventory.
+    expect(inventoryPage(screenOf(["Invalid direction for 'F' prefix."]))).toBeUndefined();
+    expect(inventoryPage(screenOf([""]))).toBeUndefined();
+    // Another menu (a question over a list) is not the inventory either.
+    const other = screenOf([
+      "                What do you want to pick up?",
+      "                a - a dagger",
+      "                (end)",
+    ]);
+    expect(inventoryPage(other)).toBeUndefined();
   });
 });
 
