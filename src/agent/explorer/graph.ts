@@ -242,7 +242,7 @@ export class ExplorationGraph {
       const changed = key !== prevKey;
       if (!edge) {
         out.set(k, (edge = { action, to: key, tries: 0, changes: 0, deaths: 0, ownDeaths: 0 }));
-        this.learn(prevKey, action, changed, key);
+        this.learn(prevKey, action, changed, key, this.movedBetween(step.between));
       }
       if (edge.to !== key || edge.tries === 0) {
         let into = this.incoming.get(key);
@@ -277,6 +277,13 @@ export class ExplorationGraph {
     this.prevKey = key;
     this.prevStep = step;
     this.current = key;
+  }
+
+  /** Whether any of the cells an animation showed apart from the settled board is outside the mask. */
+  private movedBetween(between: Int32Array | undefined): boolean {
+    if (between === undefined) return false;
+    for (const i of between) if (this.mask[i] !== 1) return true;
+    return false;
   }
 
   /**
@@ -360,15 +367,23 @@ export class ExplorationGraph {
     this.beforeLast = this.undoFrom = from;
   }
 
-  private learn(from: string, a: Action, changed: boolean, to: string): void {
-    const bump = <K>(m: Map<K, Tally>, k: K) => {
+  /**
+   * `animated`: the section's animation showed something other than the settled board outside the mask.
+   * A move or interact that did so (water poured and drained, a piece slid and came back) did something
+   * even where the board settled where it was: its edge stays a no-op there (the same state gives the same
+   * show), but its kind is not one that never does anything, so it is tested again in each new state.
+   * Clicks learn from what they left on the board only: a wrong press of a code flashes and settles back,
+   * and counting the flash as an effect reordered the presses and cost a level on the committed games.
+   */
+  private learn(from: string, a: Action, changed: boolean, to: string, animated: boolean): void {
+    const bump = <K>(m: Map<K, Tally>, k: K, did = changed) => {
       const t = m.get(k) ?? { tries: 0, changes: 0 };
       t.tries++;
-      if (changed) t.changes++;
+      if (did) t.changes++;
       m.set(k, t);
     };
     if (a.id !== 6) {
-      bump(this.moves, a.id);
+      bump(this.moves, a.id, changed || animated);
       return;
     }
     const node = this.states.get(from);

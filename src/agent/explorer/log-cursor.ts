@@ -32,6 +32,8 @@ export interface Step {
   readonly score: number;
   readonly action?: LoggedStep["action"];
   readonly cells?: Uint8Array;
+  /** Cells an animation frame of the section showed otherwise than its settled board (see read-log.ts). */
+  readonly between?: Int32Array;
 }
 
 export interface NewSections {
@@ -84,6 +86,7 @@ export function readNewSections(path: string, cursor: Cursor | undefined): Resul
       score: s.score,
       ...(s.action ? { action: s.action } : {}),
       ...(s.board ? { cells: s.board.cells } : {}),
+      ...(s.between ? { between: s.between } : {}),
     }));
     const context: ReadContext = { decoder: run.decoder, width: run.width, height: run.height };
     const lastFolded = steps[steps.length - 1];

@@ -25,6 +25,11 @@ export interface LoggedStep {
   readonly action?: Action;
   /** The settled board, when the section holds a complete one. */
   readonly board?: LoggedBoard;
+  /**
+   * Cells (row-major indices, ascending) where some animation frame of the section differed from its
+   * settled board: something happened in between even when the board settled back to where it was.
+   */
+  readonly between?: Int32Array;
 }
 
 /**
@@ -116,6 +121,7 @@ export function readLog(buf: Uint8Array, path: string, context?: ReadContext): R
         if (parsed.isOk()) action = parsed.value;
       }
     }
+    const between = board !== undefined && table.frames[i]! > 1 ? framesApart(buf, start, boardStart, board, decode) : undefined;
     steps.push({
       section: i,
       start,
@@ -126,6 +132,7 @@ export function readLog(buf: Uint8Array, path: string, context?: ReadContext): R
       score: table.score[i]!,
       ...(action ? { action } : {}),
       ...(board ? { board } : {}),
+      ...(between !== undefined && between.length > 0 ? { between } : {}),
     });
   }
   if (steps.length > 0 && width === 0) {
@@ -177,6 +184,46 @@ function viewBoard(buf: Uint8Array, start: number, end: number, table: Int8Array
   // Checking each row's line end is enough: the native index already bounded the board's lines.
   for (let y = 0; y < height; y++) if (buf[start + y * stride + stride - 1] !== 10) return undefined;
   return new LoggedBoard(buf.subarray(start, start + height * stride), width, height, stride, table);
+}
+
+const FRAME = new TextEncoder().encode("\n[frame ");
+
+/**
+ * The cells where a frame between buf[from, to) (each a "[frame i/n]" line and the board's rows) differs from
+ * the settled board, as ascending row-major indices. A frame not of the settled board's shape is skipped.
+ */
+function framesApart(buf: Uint8Array, from: number, to: number, board: LoggedBoard, table: Int8Array): Int32Array {
+  const { width, height } = board;
+  const settled = board.cells;
+  const apart = new Uint8Array(width * height);
+  const view = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  let count = 0;
+  for (let at = view.indexOf(FRAME, from); at >= 0 && at < to; at = view.indexOf(FRAME, at + FRAME.length)) {
+    const rows = buf.indexOf(10, at + 1) + 1;
+    if (rows <= 0 || rows >= to) break;
+    const firstNl = buf.indexOf(10, rows);
+    if (firstNl < 0) break;
+    const crlf = firstNl > rows && buf[firstNl - 1] === 13;
+    if (firstNl - rows - (crlf ? 1 : 0) !== width) continue;
+    const stride = width + (crlf ? 2 : 1);
+    if (rows + height * stride > to) continue;
+    let whole = true;
+    for (let y = 0; y < height && whole; y++) whole = buf[rows + y * stride + stride - 1] === 10;
+    if (!whole) continue;
+    for (let y = 0; y < height; y++) {
+      const row = rows + y * stride;
+      for (let x = 0; x < width; x++) {
+        const i = y * width + x;
+        if (apart[i] === 0 && Math.max(0, table[buf[row + x]!]!) !== settled[i]) {
+          apart[i] = 1;
+          count++;
+        }
+      }
+    }
+  }
+  const out = new Int32Array(count);
+  for (let i = 0, n = 0; n < count; i++) if (apart[i] === 1) out[n++] = i;
+  return out;
 }
 
 function lastIndexOf(buf: Uint8Array, needle: Uint8Array, from: number, to: number): number {

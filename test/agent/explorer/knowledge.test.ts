@@ -22,7 +22,10 @@ afterEach(() => {
 
 const AVAILABLE: ActionId[] = [1, 2, 3, 4, 5, 6];
 
-/** Sections of a made-up game: a player wandering a 6x6 field, a meter on row 50 that drains, a reset midway. */
+/**
+ * Sections of a made-up game: a player wandering a 6x6 field, a meter on row 50 that drains, a reset midway;
+ * ACTION5 plays an animation (a flash at the field's corner) and settles on the board it started from.
+ */
 function sections(count: number): LogSection[] {
   const out: LogSection[] = [];
   let px = 2;
@@ -56,11 +59,13 @@ function sections(count: number): LogSection[] {
     if (id === 3 && px > 0) px--;
     if (id === 4 && px < 5) px++;
     meter--;
+    const settled = board();
+    const flash = { ...settled, cells: settled.cells.slice().fill(12, 30 * 64, 30 * 64 + 6) };
     out.push({
       header: { action: i, level: 1, attempt, score: 0, kind: "action" },
       toolCall: { id: id as 1 | 2 | 3 | 4 | 5 },
-      frames: [],
-      board: board(),
+      frames: id === 5 ? [flash, settled] : [],
+      board: settled,
     });
   }
   return out;
@@ -86,6 +91,11 @@ describe("incremental reading", () => {
       expect(incremental.text).toBe(whole.text);
     }
     expect(think(input(growing))._unsafeUnwrap().text).toContain("meter row 50");
+    // The animated ACTION5 did something each time, folded in pieces as read whole.
+    const { graph } = knowledgeOf(join(growing, "logs.txt"))._unsafeUnwrap()!.view();
+    const pour = graph.moves.get(5)!;
+    expect(pour.tries).toBeGreaterThanOrEqual(3);
+    expect(pour.changes).toBe(pour.tries);
   });
 
   test("a turn folds only the new sections; a rewritten log (a window) is folded again from the start", () => {
