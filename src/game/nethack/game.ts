@@ -72,6 +72,9 @@ const INVENTORY_STILL = new Set([
   "travel",
 ]);
 
+/** Actions that are the first half of a command: the game waits for their direction, not for a command. */
+const PREFIXES = new Set(["fight"]);
+
 /**
  * Messages after which the inventory may have changed though the action could not change it by itself:
  * a theft, an item damaged, destroyed, picked up or dropped, the pack lightened or weighed. Broad on
@@ -95,6 +98,9 @@ export function inventoryReadDue(s: {
   cur: Status | undefined;
   since: number;
 }): boolean {
+  // The F prefix leaves the game waiting for a direction with the cursor on the hero, as if at a command:
+  // a read's 'i' would be taken as that direction and cancel the fight the agent's next action aims.
+  if (PREFIXES.has(s.action)) return false;
   if (!INVENTORY_STILL.has(s.action)) return true;
   if (INVENTORY_MESSAGE.test(s.message)) return true;
   const { prev, cur } = s;

@@ -107,6 +107,9 @@ describe.skipIf(NO_NETHACK)(`the real game${NO_NETHACK ? " (skipped: NetHack not
       const fought = (await game.step(action("fight")))._unsafeUnwrap().observation;
       expect(fought.inventory).toBeUndefined();
       expect(fought.held).toEqual(held);
+      // ...and the fight goes on: no read comes between the prefix and its direction.
+      const west = (await game.step(action("west")))._unsafeUnwrap().observation;
+      expect(west.screen.rows[0]!.trim()).toBe("You attack thin air.");
     } finally {
       await game.close();
     }
