@@ -3,6 +3,7 @@
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
 import type { RunConfig } from "../config/run-config.ts";
+import { envKind, type EnvKind } from "../game/kinds.ts";
 import type { Agent } from "./agent.ts";
 import { CLAUDE_MIN_COMPACT_WINDOW, claudeAgent } from "./claude.ts";
 import { cliMissing, findCli } from "./cli-process.ts";
@@ -15,6 +16,12 @@ import { checkCommandPaths } from "./cmd-paths.ts";
 import { miniFromConfig } from "./mini/from-config.ts";
 import { chooseSandbox } from "./sandbox.ts";
 import { codexToolArgs, policyOf } from "./tool-ladder.ts";
+
+/** The built-in players, by the name an environment kind gives its own (game/kinds.ts). */
+const BUILTIN_PLAYERS: Record<EnvKind["builtinPlayer"], () => Agent> = {
+  explorer: createExplorer,
+  "nethack-agent": createNethackAgent,
+};
 
 /** The npm package that brings each coding CLI, for the "not installed" message. */
 export const CLI_PACKAGES = { claude: "@anthropic-ai/claude-code", codex: "@openai/codex" } as const;
@@ -30,8 +37,8 @@ export function createAgent(
 ): Result<Agent, ProlongError> {
   switch (config.agent) {
     case "explorer":
-      // Each environment kind has its own built-in player: the grid explorer, or the NetHack agent.
-      return ok(config.env === "nethack" ? createNethackAgent() : createExplorer());
+      // Each environment kind names its own built-in player.
+      return ok(BUILTIN_PLAYERS[envKind(config.env).builtinPlayer]());
     case "human":
       if (!process.stdin.isTTY || !process.stdout.isTTY) {
         return err(

@@ -1,7 +1,7 @@
 // `prolong replay <log>`: re-executes a log's actions against a fresh game and reports every section whose
 // boards (each animation frame and the settled board) or score differ from the logged ones, and the first
 // divergence. Tells whether a game (or a game version) is the one that wrote a log.
-import { envKind } from "../game/kinds.ts";
+import { envKind, type ScreenSectionCodec } from "../game/kinds.ts";
 import { existsSync, statSync } from "node:fs";
 import { formatError, prolongError, type ProlongError } from "../errors.ts";
 import { readLogBytes } from "../log/load.ts";
@@ -112,12 +112,10 @@ export function reportText(r: ReplayReport, maxReport: number): string {
 }
 
 /**
- * A NetHack log replayed against the real game with the run's seed and keys (the engine resume uses): every
+ * A terminal game's log (NetHack) replayed against the real game with the run's seed and keys (the engine resume uses): every
  * screen compared byte for byte, stopping at the first divergence, which exits 1.
  */
-async function replayNethack(log: string, config: RunConfig, json: boolean): Promise<number> {
-  const screenLog = envKind(config.env).screenLog;
-  if (!screenLog) throw new Error(`replayNethack called for a run of --env ${config.env}`);
+async function replayScreens(log: string, config: RunConfig, screenLog: ScreenSectionCodec, json: boolean): Promise<number> {
   const r = await replayScreenLog(log, screenLog, () => openEnv(config, NO_ENV_CONTEXT));
   if (r.isErr() && r.error.code !== "replay-mismatch") {
     console.error(formatError(r.error));
@@ -187,16 +185,15 @@ export const replayCommand: Command = {
         console.error(formatError(c.error));
         return 2;
       }
-      // A NetHack run replays with its whole setup (the character, the options it was started with).
-      recorded =
-        c.value.env === "nethack"
-          ? c.value
-          : {
-              game: c.value.game,
-              env: c.value.env,
-              seed: c.value.seed,
-              ...(c.value.arcGames !== undefined ? { arcGames: c.value.arcGames } : {}),
-            };
+      // A terminal game (NetHack) replays with its run's whole setup (the character, the options it started with).
+      recorded = envKind(c.value.env).screenLog
+        ? c.value
+        : {
+            game: c.value.game,
+            env: c.value.env,
+            seed: c.value.seed,
+            ...(c.value.arcGames !== undefined ? { arcGames: c.value.arcGames } : {}),
+          };
     }
     const game = v.game ?? recorded.game;
     if (game === undefined) {
@@ -214,7 +211,9 @@ export const replayCommand: Command = {
       console.error(formatError(config.error));
       return 2;
     }
-    if (config.value.env === "nethack") return replayNethack(log, config.value, v.json);
+    // A terminal game's log is replayed by the engine `prolong resume` uses; a grid game's board by board.
+    const screenLog = envKind(config.value.env).screenLog;
+    if (screenLog) return replayScreens(log, config.value, screenLog, v.json);
     const result = await replayLog(log, config.value);
     if (!result.ok) {
       console.error(formatError(result.error));

@@ -72,11 +72,14 @@ export interface EnvKind {
   readonly metric: "rhae" | "progression";
   /** The game of a kind that has only one: `play --env K` (and --runs, --games all) needs no game named. */
   readonly soleGame?: string;
+  /** The built-in player `--agent explorer` (the default) means for this kind (agent/create.ts makes it). */
+  readonly builtinPlayer: "explorer" | "nethack-agent";
 }
 
 const local: EnvKind = {
   open: (config) => createGame(config.game, { seed: config.seed }).map(localEnv),
   metric: "rhae",
+  builtinPlayer: "explorer",
 };
 
 const arcLocal: EnvKind = {
@@ -92,11 +95,13 @@ const arcLocal: EnvKind = {
     return arcLocalEnv({ gamesDir, game: config.game, seed: config.seed });
   },
   metric: "rhae",
+  builtinPlayer: "explorer",
 };
 
 const arcOnline: EnvKind = {
   open: (config, context) => arcOnlineEnv({ game: config.game, context }),
   metric: "rhae",
+  builtinPlayer: "explorer",
 };
 
 const nethackLog: ScreenSectionCodec = {
@@ -140,6 +145,7 @@ const nethack: EnvKind = {
   screenLog: nethackLog,
   metric: "progression",
   soleGame: NETHACK_GAME_ID,
+  builtinPlayer: "nethack-agent",
 };
 
 const KINDS: Record<EnvKindName, EnvKind> = { local, "arc-local": arcLocal, "arc-online": arcOnline, nethack };
