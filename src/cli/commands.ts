@@ -3,19 +3,9 @@
 // so start-up does not pay for every command's imports (the native addon, SQLite, the games...).
 // Add one line here per command; the summary is the one `prolong --help` prints, and a test checks that it
 // and the name match what the loaded module says.
-import type { Command } from "./command.ts";
+import type { CommandEntry } from "./command.ts";
 
-export interface CommandEntry {
-  readonly name: string;
-  readonly summary: string;
-  /** Imports the command's module (a literal specifier, so `bun build --compile` bundles it). */
-  load(): Promise<Command>;
-  /**
-   * The command prints with console.log, or through quietStdout() (cli/stdout.ts) where it writes through the
-   * stream: main.ts then does not build the stdout stream for it (about 2 ms of start-up).
-   */
-  readonly printsOnItsOwn?: true;
-}
+export type { CommandEntry };
 
 export const commands: readonly CommandEntry[] = [
   {

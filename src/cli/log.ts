@@ -1,13 +1,36 @@
-// `prolong log <sub>`: fast inspection of big logs through the native index. One file per subcommand.
-import type { Command } from "./command.ts";
+// `prolong log <sub>`: fast inspection of big logs through the native index. One file per subcommand, loaded
+// only when it runs (as the top-level table does), so `log stats` does not pay for show's, diff's or grep's imports.
+import type { Command, CommandEntry } from "./command.ts";
 import { didYouMean } from "../suggest.ts";
-import { logStatsCommand } from "./log-stats.ts";
-import { logSectionsCommand } from "./log-sections.ts";
-import { logShowCommand } from "./log-show.ts";
-import { logDiffCommand } from "./log-diff.ts";
-import { logGrepCommand } from "./log-grep.ts";
 
-const subcommands: Command[] = [logStatsCommand, logSectionsCommand, logShowCommand, logDiffCommand, logGrepCommand];
+/** The subcommands; a test checks each name and summary against the module it loads. */
+const subcommands: readonly CommandEntry[] = [
+  {
+    name: "stats",
+    summary: "sections, actions, levels, attempts, score, frames, bytes, lines",
+    load: async () => (await import("./log-stats.ts")).logStatsCommand,
+  },
+  {
+    name: "sections",
+    summary: "a line per section: action, level, attempt, score, tool call, frames, cells changed, offset",
+    load: async () => (await import("./log-sections.ts")).logSectionsCommand,
+  },
+  {
+    name: "show",
+    summary: "the sections of an action or a range a..b, boards in colour on a terminal",
+    load: async () => (await import("./log-show.ts")).logShowCommand,
+  },
+  {
+    name: "diff",
+    summary: "cell-level board diff between two actions",
+    load: async () => (await import("./log-diff.ts")).logDiffCommand,
+  },
+  {
+    name: "grep",
+    summary: "matching lines, reported by action number",
+    load: async () => (await import("./log-grep.ts")).logGrepCommand,
+  },
+];
 
 const usage = `usage: prolong log <subcommand> <log> [options]
 
@@ -24,8 +47,8 @@ export const logCommand: Command = {
   subcommands,
   async run(args) {
     const [name, ...rest] = args;
-    const sub = subcommands.find((c) => c.name === name);
-    if (!sub) {
+    const entry = subcommands.find((c) => c.name === name);
+    if (!entry) {
       console.error(
         name === undefined
           ? usage
@@ -36,6 +59,7 @@ export const logCommand: Command = {
       );
       return 2;
     }
+    const sub = await entry.load();
     if (rest.includes("--help") || rest.includes("-h")) {
       console.log(sub.usage);
       return 0;

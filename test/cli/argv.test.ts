@@ -10,6 +10,11 @@ import { commands as entries } from "../../src/cli/commands.ts";
 import { closest } from "../../src/suggest.ts";
 
 const commands: Command[] = await Promise.all(entries.map((e) => e.load()));
+/** Each command's subcommands, loaded. */
+const subcommandsOf = new Map<string, Command[]>(
+  await Promise.all(commands.map(async (c) => [c.name, await Promise.all((c.subcommands ?? []).map((s) => s.load()))] as const)),
+);
+const allSubcommands: Command[] = [...subcommandsOf.values()].flat();
 const ROOT = path.resolve(import.meta.dir, "../..");
 const MAIN = path.join(ROOT, "src/main.ts");
 
@@ -187,7 +192,7 @@ function checkArgv(argv: string[]): string | null {
   let args = rest;
   if (command.subcommands) {
     if (rest[0] === "_") return null; // "prolong log <subcommand> ..."
-    command = command.subcommands.find((c) => c.name === rest[0]);
+    command = subcommandsOf.get(command.name)!.find((c) => c.name === rest[0]);
     if (!command) return `unknown subcommand '${rest[0]}'`;
     args = rest.slice(1);
   }
@@ -215,7 +220,7 @@ function docExamples(): Array<[string, string]> {
       for (const m of line.matchAll(/`(prolong [^`]+)`/g)) found.push([file, m[1]!]);
     }
   }
-  for (const c of [...commands, ...commands.flatMap((c) => c.subcommands ?? [])]) {
+  for (const c of [...commands, ...allSubcommands]) {
     for (const line of c.usage.split("\n")) {
       const t = line.trim().replace(/^usage:\s*/, "");
       if (t.startsWith("prolong ")) found.push([`${c.name} --help`, t]);
@@ -253,7 +258,7 @@ describe("documented examples", () => {
     const texts: Array<[string, string]> = [["README.md", readFileSync(path.join(ROOT, "README.md"), "utf8")]];
     for (const f of readdirSync(path.join(ROOT, "docs")).filter((f) => f.endsWith(".md")))
       texts.push([`docs/${f}`, readFileSync(path.join(ROOT, "docs", f), "utf8")]);
-    for (const c of [...commands, ...commands.flatMap((c) => c.subcommands ?? [])]) texts.push([`${c.name} --help`, c.usage]);
+    for (const c of [...commands, ...allSubcommands]) texts.push([`${c.name} --help`, c.usage]);
     expect(texts.filter(([, t]) => t.includes("../shared")).map(([f]) => f)).toEqual([]);
   });
 
@@ -279,7 +284,7 @@ describe("documented examples", () => {
     const problems: string[] = [];
     for (const c of [
       ...commands,
-      ...commands.flatMap((c) => (c.subcommands ?? []).map((s) => ({ ...s, name: `${c.name} ${s.name}` }))),
+      ...commands.flatMap((c) => subcommandsOf.get(c.name)!.map((s) => ({ ...s, name: `${c.name} ${s.name}` }))),
     ]) {
       // Flags on the usage lines and at the start of option lines (prose may name other commands' flags).
       const optionLines = c.usage.split("\n").filter((l) => /^(usage:|\s+prolong |\s+(-\w, )?--)/.test(l));

@@ -17,8 +17,11 @@ function staticImports(file: string): string[] {
 }
 
 describe("command table", () => {
-  test("each entry loads a module with the same name and summary", async () => {
-    for (const entry of commands) {
+  test("each entry, and each subcommand's, loads a module with the same name and summary", async () => {
+    const loaded = await Promise.all(commands.map((e) => e.load()));
+    const subs = loaded.flatMap((c) => c.subcommands ?? []);
+    expect(subs.map((s) => s.name)).toEqual(["stats", "sections", "show", "diff", "grep"]);
+    for (const entry of [...commands, ...subs]) {
       const command = await entry.load();
       expect(command.name).toBe(entry.name);
       expect(command.summary).toBe(entry.summary);
@@ -34,6 +37,10 @@ describe("command table", () => {
     expect(staticImports(path.join(SRC, "cli/commands.ts"))).toEqual([]);
     expect(staticImports(path.join(SRC, "cli/stdout.ts"))).toEqual([]);
     expect(staticImports(path.join(SRC, "version.ts"))).toEqual(["../package.json"]);
+  });
+
+  test("a log subcommand loads only its own module: log.ts imports none of them at load time", () => {
+    expect(staticImports(path.join(SRC, "cli/log.ts"))).toEqual(["../suggest.ts"]);
   });
 });
 
