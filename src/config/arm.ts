@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { ok } from "neverthrow";
 import { FULL_WINDOW, parseLogWindow, windowLabel, windowText, type LogWindow } from "./log-window.ts";
-import { agentName, DEFAULTS, type RunConfig } from "./run-config.ts";
+import { agentName, defaultsFor, type RunConfig } from "./run-config.ts";
 
 /**
  * Settings that never change what the agent sees or does: which game and seed (the arm spans games and seeds),
@@ -88,12 +88,13 @@ export function settingText(key: string, value: string | number | boolean | null
 }
 
 /**
- * The name a run gets without --arm: the agent (by agentName), then every arm setting that differs from the default, as the
+ * The name a run gets without --arm: the agent (by agentName), then every arm setting that differs from its
+ * environment's default (NetHack's 20,000 actions and batches of 30 are no deviation), as the
  * flags that set it. Two runs with the same derived name therefore differ at most in prolong's version.
  */
 export function derivedArmName(c: RunConfig): string {
   const settings = armSettingsOf(c);
-  const defaults = DEFAULTS as Readonly<Record<string, unknown>>;
+  const defaults = defaultsFor(c.env) as Readonly<Record<string, unknown>>;
   const parts = [agentName(c)];
   for (const [key, value] of Object.entries(settings)) {
     if (key === "agent" || key === "version") continue;

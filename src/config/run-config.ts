@@ -139,9 +139,13 @@ export function validateConfig(input: unknown, source: string): Result<RunConfig
 /** Defaults that differ for NetHack: episodes of 20,000 actions and batches of up to 30, as in the paper. */
 export const NETHACK_DEFAULTS = { maxActions: 20_000, actionCap: 30 } as const satisfies Partial<RunConfig>;
 
+/** The defaults of a run in this environment: DEFAULTS, with NetHack's own where they differ. */
+export function defaultsFor(env: (typeof ENV_KINDS)[number] | undefined): Partial<RunConfig> {
+  return env === "nethack" ? { ...DEFAULTS, ...NETHACK_DEFAULTS } : DEFAULTS;
+}
+
 export function newConfig(fields: Partial<RunConfigInput> & { game: string }): Result<RunConfig, ProlongError> {
-  const kind = fields.env === "nethack" ? NETHACK_DEFAULTS : {};
-  return validateConfig({ ...DEFAULTS, ...kind, version: VERSION, ...fields }, "command line").andThen(checkApplicable);
+  return validateConfig({ ...defaultsFor(fields.env), version: VERSION, ...fields }, "command line").andThen(checkApplicable);
 }
 
 /** Which agents (or environments) each optional setting means something to. */
