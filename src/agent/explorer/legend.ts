@@ -6,6 +6,9 @@
 // neighbours all already agree with one reading), or else the symbol drawn least often (the smaller set of
 // neighbours to change). The tiles that disagree with the reading are worth clicking first: a click game
 // with a legend is a puzzle to make the grid agree with it. Nothing here knows any game; it reads the board.
+// A legend at the grid's edge draws the places where no tile stands in a third symbol of its own. A tile may be
+// drawn in two colours (its colour at the centre and the corners, a second colour between): such a tile can
+// change its neighbours when clicked, so it goes before the plain tiles, which are set after it.
 import type { Segmentation } from "./segment.ts";
 
 /** Cells per side of a legend's picture. */
@@ -19,14 +22,21 @@ interface Legend {
   /** The centre's colour. */
   readonly centre: number;
   /** Per outer cell: the symbol colour and the neighbouring tile's top-left corner (undefined off the grid). */
-  readonly cells: { readonly symbol: number; readonly x: number; readonly y: number; readonly colour: number }[];
+  readonly cells: {
+    readonly symbol: number;
+    readonly x: number;
+    readonly y: number;
+    readonly colour: number;
+    /** Drawn in two colours (see above): its click may change its neighbours too. */
+    readonly patterned: boolean;
+  }[];
 }
 
 export interface LegendReading {
   /** The symbol colour read as "should have the centre's colour". */
   readonly symbol: number;
-  /** Click cells of the tiles that disagree with the reading. */
-  readonly clicks: { readonly x: number; readonly y: number }[];
+  /** Click cells of the tiles that disagree with the reading, two-colour tiles first. */
+  readonly clicks: { readonly x: number; readonly y: number; readonly patterned: boolean }[];
 }
 
 /** Colour per cell from a segmentation (-1 where masked). */
@@ -56,6 +66,36 @@ function tileAt(seg: Segmentation, x: number, y: number, s: number): number {
   return c.minX === x && c.minY === y && c.maxX === x + s - 1 && c.maxY === y + s - 1 && c.size === s * s ? c.color : -1;
 }
 
+/** The K×K picture of the s×s block at (x, y) (one colour per sub-block), or undefined when a sub-block is not uniform. */
+function pictureAt(cells: Int16Array, width: number, height: number, x: number, y: number, s: number): number[] | undefined {
+  const sub = s / K;
+  const picture: number[] = [];
+  for (let b = 0; b < K; b++)
+    for (let a = 0; a < K; a++) picture.push(uniform(cells, width, height, x + a * sub, y + b * sub, sub));
+  return picture.some((c) => c < 0) ? undefined : picture;
+}
+
+/** Whether a picture is a two-colour tile: two colours, the centre's colour also in the four corners. */
+function twoColourTile(picture: readonly number[]): boolean {
+  const centre = picture[(K * K - 1) / 2]!;
+  const corners = [0, K - 1, K * (K - 1), K * K - 1].map((i) => picture[i]!);
+  return new Set(picture).size === 2 && corners.every((c) => c === centre);
+}
+
+/** The tile of the grid at (x, y): a whole one-colour component, or a two-colour tile (its centre's colour). */
+function gridTileAt(
+  seg: Segmentation,
+  cells: Int16Array,
+  x: number,
+  y: number,
+  s: number,
+): { colour: number; patterned: boolean } | undefined {
+  const colour = tileAt(seg, x, y, s);
+  if (colour >= 0) return { colour, patterned: false };
+  const picture = s % K === 0 ? pictureAt(cells, seg.width, seg.height, x, y, s) : undefined;
+  return picture && twoColourTile(picture) ? { colour: picture[(K * K - 1) / 2]!, patterned: true } : undefined;
+}
+
 /** The legends on a board: grids of square tiles with a pitch, and blocks of the grid drawn as K×K pictures. */
 export function findLegends(seg: Segmentation): Legend[] {
   const { width, height } = seg;
@@ -76,7 +116,6 @@ export function findLegends(seg: Segmentation): Legend[] {
     const py = commonGap(tiles, s, "y");
     if (px === undefined || py === undefined) continue;
     const seen = new Set<string>();
-    const sub = s / K;
     for (const t of tiles) {
       // Blocks on the grid next to a tile that are no tile: legend candidates.
       for (const [gx, gy] of [
@@ -89,23 +128,28 @@ export function findLegends(seg: Segmentation): Legend[] {
         if (seen.has(key) || gx < 0 || gy < 0 || gx + s > width || gy + s > height) continue;
         seen.add(key);
         if (uniform(cells, width, height, gx, gy, s) >= 0) continue;
-        const picture: number[] = [];
-        for (let b = 0; b < K; b++)
-          for (let a = 0; a < K; a++) picture.push(uniform(cells, width, height, gx + a * sub, gy + b * sub, sub));
-        if (picture.some((c) => c < 0)) continue;
+        const picture = pictureAt(cells, width, height, gx, gy, s);
+        if (!picture) continue;
         const centre = picture[(K * K - 1) / 2]!;
+        // A legend's centre stands out from its symbols (a two-colour tile repeats its centre in its corners).
+        if (picture.some((c, i) => c === centre && i !== (K * K - 1) / 2)) continue;
         const legendCells: Legend["cells"][number][] = [];
+        const absent = new Set<number>();
         for (let b = 0; b < K; b++)
           for (let a = 0; a < K; a++) {
             if (a === (K - 1) / 2 && b === (K - 1) / 2) continue;
             const x = gx + (a - (K - 1) / 2) * px;
             const y = gy + (b - (K - 1) / 2) * py;
-            const colour = tileAt(seg, x, y, s);
-            if (colour >= 0) legendCells.push({ symbol: picture[b * K + a]!, x, y, colour });
+            const tile = gridTileAt(seg, cells, x, y, s);
+            if (tile) legendCells.push({ symbol: picture[b * K + a]!, x, y, ...tile });
+            else absent.add(picture[b * K + a]!);
           }
         const symbols = new Set(legendCells.map((c) => c.symbol));
-        // Every neighbour a tile of the grid: a picture of part of a neighbourhood is too easily a pattern by chance.
-        if (legendCells.length === K * K - 1 && symbols.size === 2) out.push({ centre, cells: legendCells });
+        // Every place without a tile drawn in one symbol of its own, and the tiles in two others: a picture of
+        // part of a neighbourhood that does not say where the grid ends is too easily a pattern by chance.
+        const [none, ...more] = absent;
+        const edgeOk = none === undefined || (more.length === 0 && !symbols.has(none) && legendCells.length >= MIN_TILES - 1);
+        if (edgeOk && symbols.size === 2) out.push({ centre, cells: legendCells });
       }
     }
   }
@@ -163,7 +207,7 @@ export function readLegends(seg: Segmentation, learned?: number): LegendReading 
     if (examples && anyWhole) symbol = examples.symbol;
     else symbol = leastDrawn(legends);
   }
-  const clicks: { x: number; y: number }[] = [];
+  const clicks: { x: number; y: number; patterned: boolean }[] = [];
   const seen = new Set<string>();
   const side = (x: number, y: number) => {
     const id = seg.labels[y * seg.width + x]!;
@@ -175,9 +219,11 @@ export function readLegends(seg: Segmentation, learned?: number): LegendReading 
       if (agrees(l, c, symbol) || seen.has(`${c.x},${c.y}`)) continue;
       seen.add(`${c.x},${c.y}`);
       const tile = side(c.x, c.y);
-      if (tile) clicks.push({ x: tile.clickX, y: tile.clickY });
+      if (tile) clicks.push({ x: tile.clickX, y: tile.clickY, patterned: c.patterned });
     }
   }
+  // Two-colour tiles first: what their clicks change around them, the plain tiles' clicks set right after.
+  clicks.sort((a, b) => Number(b.patterned) - Number(a.patterned));
   return { symbol, clicks };
 }
 

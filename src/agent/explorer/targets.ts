@@ -160,8 +160,10 @@ function clickCandidates(
       ? seg.labels[clickedInto.y * width + clickedInto.x]!
       : -1;
   const undoers = clickedInto === undefined ? [] : learned.clickMemory.undoing(score, clickedInto);
-  const legendIds = new Set<number>();
-  for (const p of legendOf(seg, learned.clickMemory.legendSymbol)?.clicks ?? []) legendIds.add(seg.labels[p.y * width + p.x]!);
+  // Per component that disagrees with a legend: its prior (a two-colour tile, which may change its neighbours, first).
+  const legendIds = new Map<number, number>();
+  for (const p of legendOf(seg, learned.clickMemory.legendSymbol)?.clicks ?? [])
+    legendIds.set(seg.labels[p.y * width + p.x]!, p.patterned ? 2 * LEGEND : LEGEND);
   const testedComponents = new Set<number>();
   const testedLooks = new Set<string>();
   for (const edge of tried?.values() ?? []) {
@@ -212,7 +214,7 @@ function clickCandidates(
     const quietLook = look !== undefined && look.changes === 0 ? 1 : 0;
     const quietSpot = spot !== undefined && spot.changes === 0 ? QUIET_SPOT : 0;
     if (quietSpot > 0 && tier !== INERT_TIER) why = `${what} that did nothing before`;
-    const legend = legendIds.has(c.id) ? LEGEND : 0;
+    const legend = legendIds.get(c.id) ?? 0;
     ranked.push({ c, tier, share, prior: prior - quietLook - quietSpot + legend, why });
   }
   ranked.sort(

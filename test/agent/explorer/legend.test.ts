@@ -51,6 +51,26 @@ function board(opts: { example?: boolean; work?: number[] }): Grid {
 
 /** The click cell of the work group's tile number i (row-major). */
 const workTile = (i: number) => ({ x: 34 + 8 * (i % 3) + 2, y: 34 + 8 * Math.floor(i / 3) + 2 });
+const plain = (p: { x: number; y: number }) => ({ ...p, patterned: false });
+
+/** Paints the 6×6 block at (x, y) as a 3×3 picture of 2×2 cells (row-major colours). */
+function paintPicture(cells: Uint8Array, x: number, y: number, picture: readonly number[]): void {
+  for (let i = 0; i < 9; i++)
+    for (let dy = 0; dy < 2; dy++)
+      for (let dx = 0; dx < 2; dx++) cells[(y + 2 * Math.floor(i / 3) + dy) * 64 + x + 2 * (i % 3) + dx] = picture[i]!;
+}
+
+const NONE = 5; // the symbol an edge legend draws where no tile stands
+const SECOND = 6; // the second colour of a two-colour tile
+
+/** The work group with its left column of tiles removed and drawn in NONE on the picture: a legend at the grid's edge. */
+function edgeBoard(noneSymbol: number): Grid {
+  const b = board({});
+  for (const i of [0, 3, 6])
+    for (let dy = 0; dy < 6; dy++) for (let dx = 0; dx < 6; dx++) b.cells[(34 + 8 * (i / 3) + dy) * 64 + 34 + dx] = 0;
+  paintPicture(b.cells, 42, 42, [noneSymbol, B, B, noneSymbol, CENTRE, A, noneSymbol, B, B]);
+  return b;
+}
 
 describe("legends", () => {
   test("a 3×3 picture in a grid of tiles, with all eight neighbours, is a legend", () => {
@@ -66,10 +86,38 @@ describe("legends", () => {
     expect(findLegends(segment(b))).toEqual([]);
   });
 
+  test("a legend at the grid's edge draws the places without a tile in a third symbol of its own", () => {
+    const legends = findLegends(segment(edgeBoard(NONE)));
+    expect(legends.length).toBe(1);
+    expect(legends[0]!.cells.map((c) => c.symbol).sort()).toEqual([A, B, B, B, B]);
+    // only the right-hand neighbour (drawn A) should have the centre's colour
+    expect(readLegends(segment(edgeBoard(NONE)), A)!.clicks).toEqual([plain(workTile(5))]);
+    // the places without a tile drawn in a symbol the tiles use too: no legend (it does not say where the grid ends)
+    expect(findLegends(segment(edgeBoard(B)))).toEqual([]);
+  });
+
+  test("a two-colour tile (centre and corners one colour) is a tile of its centre's colour, and is clicked first", () => {
+    const b = board({});
+    const t = workTile(8);
+    paintPicture(b.cells, t.x - 2, t.y - 2, [BASE, SECOND, BASE, SECOND, BASE, SECOND, BASE, SECOND, BASE]);
+    const legends = findLegends(segment(b));
+    expect(legends.length).toBe(1);
+    const cell = legends[0]!.cells.find((c) => c.x === t.x - 2 && c.y === t.y - 2)!;
+    expect(cell).toMatchObject({ colour: BASE, patterned: true });
+    // reading B: the tiles drawn B should have the centre's colour; the two-colour one (bottom-right) goes first
+    const clicks = readLegends(segment(b), B)!.clicks;
+    expect(clicks.length).toBe(4);
+    expect(clicks[0]!.patterned).toBe(true);
+    expect(clicks.slice(1).every((c) => !c.patterned)).toBe(true);
+    // a legend is no two-colour tile: a picture whose centre's colour shows among its symbols is neither
+    paintPicture(b.cells, 42, 42, [CENTRE, B, B, A, CENTRE, A, A, B, B]);
+    expect(findLegends(segment(b))).toEqual([]);
+  });
+
   test("an example on the board (a legend its neighbours agree with) says which symbol means the centre's colour", () => {
     const reading = readLegends(segment(board({ example: true })))!;
     expect(reading.symbol).toBe(A);
-    expect(reading.clicks).toEqual(AT_A.map(workTile));
+    expect(reading.clicks).toEqual(AT_A.map(workTile).map(plain));
   });
 
   test("without examples, the symbol earlier levels were won with; else the symbol drawn least", () => {
@@ -80,7 +128,7 @@ describe("legends", () => {
     expect(readLegends(seg)!.symbol).toBe(A);
     // a tile already of the centre's colour under a B cell disagrees with reading A
     const work = [BASE, BASE, CENTRE, BASE, 0, BASE, BASE, BASE, BASE];
-    expect(readLegends(segment(board({ work })), A)!.clicks).toContainEqual(workTile(2));
+    expect(readLegends(segment(board({ work })), A)!.clicks).toContainEqual(plain(workTile(2)));
   });
 
   test("the reading of the board just before a level was won carries to the next level", () => {
