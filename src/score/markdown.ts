@@ -4,7 +4,7 @@ import { conflictText } from "./arms.ts";
 import { scoreRuns, type BudgetScores } from "./collect.ts";
 import type { SkippedRun } from "./find-runs.ts";
 import type { ArmReport, CompareReport, GameRow } from "./report.ts";
-import { metricLabel } from "./scorecard.ts";
+import { metricLabel, type ScoreMetric } from "./scorecard.ts";
 import { BOOTSTRAP_DEFAULTS, type Interval } from "./stats.ts";
 
 export interface MarkdownOptions {
@@ -48,8 +48,22 @@ export function settingsLine(r: ArmReport): string {
 const COUNTING =
   "failed: runs whose agent failed, counted at the score they had reached; unfinished: runs with no final scorecard (running, crashed, interrupted, the game failed), not counted — `prolong resume` finishes them.";
 
+/** Whether the metric's games have levels to count: NetHack's progression has none (its dungeon depth is in
+ * the progression itself), so its tables leave the level columns out instead of showing 0/0. */
+function hasLevels(m: ScoreMetric): boolean {
+  return m !== "progression";
+}
+
+/** The row without the cells at `drop` (the level columns of a metric without levels). */
+function without<T>(cells: T[], drop: readonly number[]): T[] {
+  return cells.filter((_, i) => !drop.includes(i));
+}
+
 export function armMarkdown(r: ArmReport, o: MarkdownOptions): string {
   const pct = Math.round(o.level * 100);
+  const levelled = hasLevels(r.metric);
+  /** The two level columns of the per-game table. */
+  const drop = levelled ? [] : [4, 5];
   const k = r.overall.k.min === r.overall.k.max ? `${r.overall.k.min}` : `${r.overall.k.min}–${r.overall.k.max}`;
   const rows = r.games.map((g) => [
     g.game,
@@ -84,22 +98,25 @@ export function armMarkdown(r: ArmReport, o: MarkdownOptions): string {
     `Settings (fingerprint ${r.fingerprint}): \`${settingsLine(r)}\``,
     "",
     table(
-      [
-        "game",
-        "runs",
-        "failed",
-        "unfinished",
-        "levels (mean)",
-        "levels (best)",
-        `pass@1 ${score}`,
-        `best@${k} ${score}`,
-        "actions (mean)",
-        ...tokenHeads(o),
-      ],
-      rows,
+      without(
+        [
+          "game",
+          "runs",
+          "failed",
+          "unfinished",
+          "levels (mean)",
+          "levels (best)",
+          `pass@1 ${score}`,
+          `best@${k} ${score}`,
+          "actions (mean)",
+          ...tokenHeads(o),
+        ],
+        drop,
+      ),
+      rows.map((row) => without(row, drop)),
     ),
     "",
-    `Levels per game, mean over games: ${ci(o2.levels, f2)}. best@k over games (the expected best of k runs): ${curve}.`,
+    `${levelled ? `Levels per game, mean over games: ${ci(o2.levels, f2)}. ` : ""}best@k over games (the expected best of k runs): ${curve}.`,
     `Brackets: ${pct}% bootstrap CI over games. runs: scored runs; ${COUNTING}`,
   ];
   if (r.lifetime) {
@@ -108,8 +125,8 @@ export function armMarkdown(r: ArmReport, o: MarkdownOptions): string {
       "Lifetime (per episode, mean over games of the mean over runs):",
       "",
       table(
-        ["episode", score, "best so far", "levels"],
-        r.lifetime.map((l) => [String(l.episode), f2(l.passAt1), f2(l.bestSoFar), f2(l.levels)]),
+        without(["episode", score, "best so far", "levels"], levelled ? [] : [3]),
+        r.lifetime.map((l) => without([String(l.episode), f2(l.passAt1), f2(l.bestSoFar), f2(l.levels)], levelled ? [] : [3])),
       ),
     );
   }
@@ -126,33 +143,53 @@ export function armsMarkdown(arms: readonly ArmReport[], o: MarkdownOptions): st
   const pct = Math.round(o.level * 100);
   const k = commonK(arms);
   const score = metricLabel(arms[0]!.metric);
-  const rows = arms.map((a) => [
-    a.name,
-    String(a.overall.games),
-    String(a.overall.runs),
-    String(a.overall.failed),
-    String(a.overall.unfinished),
-    ci(a.overall.passAt1, f2),
-    ci(a.overall.bestAtKCurve[k - 1]!, f2),
-    ci(a.overall.levels, f2),
-    int(a.overall.billedTokens),
-  ]);
+  const levelled = arms.some((a) => hasLevels(a.metric));
+  const drop = levelled ? [] : [7];
+  const rows = arms.map((a) =>
+    without(
+      [
+        a.name,
+        String(a.overall.games),
+        String(a.overall.runs),
+        String(a.overall.failed),
+        String(a.overall.unfinished),
+        ci(a.overall.passAt1, f2),
+        ci(a.overall.bestAtKCurve[k - 1]!, f2),
+        ci(a.overall.levels, f2),
+        int(a.overall.billedTokens),
+      ],
+      drop,
+    ),
+  );
   const games = [...new Set(arms.flatMap((a) => a.games.map((g) => g.game)))].sort();
   const cell = (a: ArmReport, game: string) => {
     const g = a.games.find((x) => x.game === game);
-    return g ? `${f2(g.passAt1)} (${f1(g.levels)}/${g.winLevels})` : "–";
+    return g ? `${f2(g.passAt1)}${levelled ? ` (${f1(g.levels)}/${g.winLevels})` : ""}` : "–";
   };
   return [
     `## ${arms.length} arms`,
     "",
     table(
-      ["arm", "games", "runs", "failed", "unfinished", `pass@1 ${score}`, `best@${k} ${score}`, "levels / game", "billed tokens"],
+      without(
+        [
+          "arm",
+          "games",
+          "runs",
+          "failed",
+          "unfinished",
+          `pass@1 ${score}`,
+          `best@${k} ${score}`,
+          "levels / game",
+          "billed tokens",
+        ],
+        drop,
+      ),
       rows,
     ),
     "",
     `best@${k}: every arm at the same k (the fewest runs any game has in any arm), the expected best of ${k} runs. Brackets: ${pct}% bootstrap CI over games. ${COUNTING}`,
     "",
-    `Per game, pass@1 ${score} (mean levels):`,
+    `Per game, pass@1 ${score}${levelled ? " (mean levels)" : ""}:`,
     "",
     table(
       ["game", ...arms.map((a) => a.name)],

@@ -11,10 +11,12 @@ import { buildScorecard } from "../../src/score/scorecard.ts";
 import { tempRoot } from "../run/helpers.ts";
 
 /** A run directory holding only a hand-made scorecard: NetHack (progression) or a grid game (RHAE). */
-function runDir(root: string, name: string, nethack: boolean, seed: number): string {
+function runDir(root: string, name: string, nethack: boolean, seed: number, logWindow: number | null = null): string {
   const dir = path.join(root, name);
   mkdirSync(dir, { recursive: true });
-  const config = newConfig(nethack ? { game: "nethack", env: "nethack", seed } : { game: "glide", seed })._unsafeUnwrap();
+  const config = newConfig(
+    nethack ? { game: "nethack", env: "nethack", seed, logWindow } : { game: "glide", seed, logWindow },
+  )._unsafeUnwrap();
   // NetHack episodes carry their progression × 100 as "levels" (the log's Score is progression × 10,000).
   const card = buildScorecard({
     run: `t/${name}`,
@@ -71,6 +73,27 @@ describe("the score column is named by the runs' metric", () => {
     expect(g.code).toBe(0);
     expect(g.out).toContain("pass@1 RHAE");
     expect(g.out).not.toContain("progression");
+  });
+
+  test("score: NetHack tables have no level columns (its games have no levels to count: not 0/0); grid tables do", async () => {
+    const nh = await capture(scoreCommand, [path.join(root, "nh")]);
+    expect(nh.out).toContain(
+      "| game | runs | failed | unfinished | pass@1 progression % | best@2 progression % | actions (mean) |",
+    );
+    expect(nh.out).not.toContain("levels");
+    expect(nh.out).not.toContain("/0");
+    const g = await capture(scoreCommand, grid);
+    expect(g.out).toContain("| levels (mean) | levels (best) |");
+    expect(g.out).toContain("Levels per game");
+    // Two NetHack arms (full log, newest section only): the arms table and the per-game table drop levels too.
+    const arms = tempRoot();
+    runDir(arms, "full/a", true, 0);
+    runDir(arms, "w0/a", true, 0, 0);
+    const two = await capture(scoreCommand, [arms]);
+    expect(two.code).toBe(0);
+    expect(two.out).toContain("## 2 arms");
+    expect(two.out).not.toContain("levels");
+    expect(two.out).toContain("Per game, pass@1 progression %:");
   });
 
   test("score --csv and --json: each run row says what its score column holds", async () => {
