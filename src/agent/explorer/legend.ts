@@ -9,6 +9,7 @@
 // A legend at the grid's edge draws the places where no tile stands in a third symbol of its own. A tile may be
 // drawn in two colours (its colour at the centre and the corners, a second colour between): such a tile can
 // change its neighbours when clicked, so it goes before the plain tiles, which are set after it.
+import { solveFlips } from "./flips.ts";
 import type { Segmentation } from "./segment.ts";
 
 /** Cells per side of a legend's picture. */
@@ -21,6 +22,10 @@ const MIN_TILES = 4;
 interface Legend {
   /** The centre's colour. */
   readonly centre: number;
+  /** The grid's tile side and pitch. */
+  readonly size: number;
+  readonly px: number;
+  readonly py: number;
   /** Per outer cell: the symbol colour and the neighbouring tile's top-left corner (undefined off the grid). */
   readonly cells: {
     readonly symbol: number;
@@ -90,10 +95,27 @@ function gridTileAt(
   y: number,
   s: number,
 ): { colour: number; patterned: boolean } | undefined {
+  const tile = gridTileWithFlips(seg, cells, x, y, s);
+  return tile && { colour: tile.colour, patterned: tile.patterned };
+}
+
+/** As gridTileAt, with the neighbours (in tile steps) a two-colour tile's pattern points at. */
+function gridTileWithFlips(
+  seg: Segmentation,
+  cells: Int16Array,
+  x: number,
+  y: number,
+  s: number,
+): { colour: number; patterned: boolean; flips: { dx: number; dy: number }[] } | undefined {
   const colour = tileAt(seg, x, y, s);
-  if (colour >= 0) return { colour, patterned: false };
+  if (colour >= 0) return { colour, patterned: false, flips: [] };
   const picture = s % K === 0 ? pictureAt(cells, seg.width, seg.height, x, y, s) : undefined;
-  return picture && twoColourTile(picture) ? { colour: picture[(K * K - 1) / 2]!, patterned: true } : undefined;
+  if (!picture || !twoColourTile(picture)) return undefined;
+  const centre = picture[(K * K - 1) / 2]!;
+  const flips: { dx: number; dy: number }[] = [];
+  for (let i = 0; i < K * K; i++)
+    if (picture[i] !== centre) flips.push({ dx: (i % K) - (K - 1) / 2, dy: Math.floor(i / K) - (K - 1) / 2 });
+  return { colour: centre, patterned: true, flips };
 }
 
 /** The legends on a board: grids of square tiles with a pitch, and blocks of the grid drawn as K×K pictures. */
@@ -104,7 +126,9 @@ export function findLegends(seg: Segmentation): Legend[] {
   for (const c of seg.components) {
     const w = c.maxX - c.minX + 1;
     const h = c.maxY - c.minY + 1;
-    if (w !== h || w < MIN_TILE || w > MAX_TILE || w % K !== 0 || c.size !== w * h) continue;
+    if (w !== h || w < MIN_TILE || w > MAX_TILE || w % K !== 0) continue;
+    // A whole one-colour tile, or the larger colour of a two-colour tile (a grid may have no plain tile at all).
+    if (c.size !== w * h && !gridTileAt(seg, cells, c.minX, c.minY, w)?.patterned) continue;
     let list = bySize.get(w);
     if (!list) bySize.set(w, (list = []));
     list.push({ x: c.minX, y: c.minY });
@@ -149,7 +173,7 @@ export function findLegends(seg: Segmentation): Legend[] {
         // part of a neighbourhood that does not say where the grid ends is too easily a pattern by chance.
         const [none, ...more] = absent;
         const edgeOk = none === undefined || (more.length === 0 && !symbols.has(none) && legendCells.length >= MIN_TILES - 1);
-        if (edgeOk && symbols.size === 2) out.push({ centre, cells: legendCells });
+        if (edgeOk && symbols.size === 2) out.push({ centre, size: s, px, py, cells: legendCells });
       }
     }
   }
@@ -207,12 +231,20 @@ export function readLegends(seg: Segmentation, learned?: number): LegendReading 
     if (examples && anyWhole) symbol = examples.symbol;
     else symbol = leastDrawn(legends);
   }
-  const clicks: { x: number; y: number; patterned: boolean }[] = [];
-  const seen = new Set<string>();
   const side = (x: number, y: number) => {
     const id = seg.labels[y * seg.width + x]!;
     return id < 0 ? undefined : seg.components[id]!;
   };
+  const solved = solvedClicks(seg, legends, symbol);
+  if (solved) {
+    const clicks = solved.flatMap((t) => {
+      const c = side(t.x, t.y);
+      return c ? [{ x: c.clickX, y: c.clickY, patterned: t.patterned }] : [];
+    });
+    return { symbol, clicks: clicks.sort((a, b) => Number(b.patterned) - Number(a.patterned)) };
+  }
+  const clicks: { x: number; y: number; patterned: boolean }[] = [];
+  const seen = new Set<string>();
   for (const l of legends) {
     if (l.cells.every((c) => agrees(l, c, symbol!))) continue;
     for (const c of l.cells) {
@@ -225,6 +257,44 @@ export function readLegends(seg: Segmentation, learned?: number): LegendReading 
   // Two-colour tiles first: what their clicks change around them, the plain tiles' clicks set right after.
   clicks.sort((a, b) => Number(b.patterned) - Number(a.patterned));
   return { symbol, clicks };
+}
+
+/**
+ * When some tile is drawn with a pattern (its click flips neighbours too): the tiles whose clicks together
+ * make every legend agree, each click taken to flip the tile (between two colours) and the neighbours its
+ * pattern points at. Undefined without patterned tiles (each disagreeing tile is then its own click) or
+ * when no set of clicks does it.
+ */
+function solvedClicks(
+  seg: Segmentation,
+  legends: readonly Legend[],
+  symbol: number,
+): { x: number; y: number; patterned: boolean }[] | undefined {
+  const cells = colours(seg);
+  const wanted = new Map<string, boolean>();
+  for (const l of legends)
+    for (const c of l.cells) if (!wanted.has(`${c.x},${c.y}`)) wanted.set(`${c.x},${c.y}`, !agrees(l, c, symbol));
+  if (![...wanted.values()].some(Boolean) || !legends.some((l) => l.cells.some((c) => c.patterned))) return undefined;
+  const tiles: { x: number; y: number; patterned: boolean }[] = [];
+  const effects: string[][] = [];
+  const seen = new Set<string>();
+  for (const l of legends)
+    for (const c of l.cells)
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const x = c.x + dx * l.px;
+          const y = c.y + dy * l.py;
+          if (seen.has(`${x},${y}`)) continue;
+          seen.add(`${x},${y}`);
+          const tile = gridTileWithFlips(seg, cells, x, y, l.size);
+          if (!tile) continue;
+          const effect = [`${x},${y}`, ...tile.flips.map((f) => `${x + f.dx * l.px},${y + f.dy * l.py}`)];
+          if (!effect.some((k) => wanted.has(k))) continue;
+          tiles.push({ x, y, patterned: tile.patterned });
+          effects.push(effect);
+        }
+  const answer = solveFlips(effects, wanted);
+  return answer && answer.map((i) => tiles[i]!);
 }
 
 /** The symbol drawn on the fewest outer cells (ties to the lower colour). */

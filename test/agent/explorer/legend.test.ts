@@ -114,6 +114,23 @@ describe("legends", () => {
     expect(findLegends(segment(b))).toEqual([]);
   });
 
+  test("a grid of two-colour tiles only: each click taken to flip the tile and the neighbour its pattern points at", () => {
+    // every tile of the work group drawn BASE with SECOND at its top middle: its click flips it and the tile above
+    const b = board({});
+    for (let i = 0; i < 9; i++) {
+      if (i === 4) continue;
+      const t = workTile(i);
+      paintPicture(b.cells, t.x - 2, t.y - 2, [BASE, SECOND, BASE, BASE, BASE, BASE, BASE, BASE, BASE]);
+    }
+    const legends = findLegends(segment(b));
+    expect(legends.length).toBe(1);
+    // reading A: the four tiles drawn A (top-left, middle-left, middle-right, bottom-left) should be CENTRE.
+    // Left column, all three to flip: bottom-left (flips it and middle-left), then top-left (the top row flips
+    // only itself). Right column, only the middle: middle-right (flips top-right too), then top-right back.
+    const clicks = readLegends(segment(b), A)!.clicks.map(({ x, y }) => ({ x, y }));
+    expect(clicks.sort((p, q) => p.y - q.y || p.x - q.x)).toEqual([workTile(0), workTile(2), workTile(5), workTile(6)]);
+  });
+
   test("an example on the board (a legend its neighbours agree with) says which symbol means the centre's colour", () => {
     const reading = readLegends(segment(board({ example: true })))!;
     expect(reading.symbol).toBe(A);
