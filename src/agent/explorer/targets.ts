@@ -15,6 +15,7 @@ import { ClickMemory, near } from "./click-memory.ts";
 import { actionKey, diedOnce, type ClickTry, type Edge, type Tally } from "./graph.ts";
 import { readLegends, type LegendReading } from "./legend.ts";
 import { readReference } from "./reference.ts";
+import { readTwins } from "./twins.ts";
 import type { Component, Segmentation } from "./segment.ts";
 
 export interface Candidate {
@@ -118,6 +119,28 @@ export function untestedCandidates(
     const action: Action = { id: 6, x: reference.click.x, y: reference.click.y };
     const at = out.findIndex((c) => c.key === actionKey(action));
     if (at >= 0) out.unshift({ ...out.splice(at, 1)[0]!, tier: 0, why: reference.why });
+  } else if (available.includes(6)) {
+    // Twin copies of one drawing that differ in a few parts: those parts go first, the ones near clicks that
+    // changed something (the working copy) ahead of the ones near clicks that did nothing (the goal copy).
+    const twins = readTwins(seg);
+    if (twins && twins.clicks.length === 0) {
+      // The copies agree: what is left to try is something else (a button that runs or submits), not a part
+      // of the copies, whose click would undo the agreement.
+      const parts = new Set(twins.parts.map((p) => actionKey({ id: 6, x: p.x, y: p.y })));
+      const keep = out.filter((c) => !parts.has(c.key));
+      out.splice(0, out.length, ...keep, ...out.filter((c) => parts.has(c.key)));
+    } else if (twins) {
+      const clicks = learned.clicks.get(score) ?? [];
+      const ranked = twins.clicks
+        .map((c, i) => ({ c, i, prior: clickPrior(c.x, c.y, clicks) }))
+        .sort((a, b) => b.prior - a.prior || a.i - b.i);
+      for (const { c } of ranked.reverse()) {
+        const action: Action = { id: 6, x: c.x, y: c.y };
+        const at = out.findIndex((k) => k.key === actionKey(action));
+        if (at >= 0)
+          out.unshift({ ...out.splice(at, 1)[0]!, tier: 0, why: `a part that differs between two copies of one drawing` });
+      }
+    }
   }
   return out;
 }
