@@ -36,6 +36,20 @@ export interface Step {
   readonly between?: Int32Array;
 }
 
+/** A logged section as the fold keeps it: its fields and colours, not the log's text. */
+export function foldStep(s: LoggedStep): Step {
+  return {
+    kind: s.kind,
+    actionNumber: s.actionNumber,
+    level: s.level,
+    attempt: s.attempt,
+    score: s.score,
+    ...(s.action ? { action: s.action } : {}),
+    ...(s.board ? { cells: s.board.cells } : {}),
+    ...(s.between ? { between: s.between } : {}),
+  };
+}
+
 export interface NewSections {
   readonly steps: Step[];
   /** undefined when nothing is folded yet (no board seen). */
@@ -78,16 +92,7 @@ export function readNewSections(path: string, cursor: Cursor | undefined): Resul
       steps = steps.slice(0, -1);
       end = start + last.start;
     }
-    const out: Step[] = steps.map((s) => ({
-      kind: s.kind,
-      actionNumber: s.actionNumber,
-      level: s.level,
-      attempt: s.attempt,
-      score: s.score,
-      ...(s.action ? { action: s.action } : {}),
-      ...(s.board ? { cells: s.board.cells } : {}),
-      ...(s.between ? { between: s.between } : {}),
-    }));
+    const out: Step[] = steps.map(foldStep);
     const context: ReadContext = { decoder: run.decoder, width: run.width, height: run.height };
     const lastFolded = steps[steps.length - 1];
     const lastStart = lastFolded !== undefined ? start + lastFolded.start : (from?.lastStart ?? 0);

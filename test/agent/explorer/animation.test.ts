@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { ExplorationGraph, isNoop } from "../../../src/agent/explorer/graph.ts";
 import { decide } from "../../../src/agent/explorer/plan.ts";
-import type { Step } from "../../../src/agent/explorer/log-cursor.ts";
+import { foldStep, type Step } from "../../../src/agent/explorer/log-cursor.ts";
 import { readLog } from "../../../src/agent/explorer/read-log.ts";
 import type { Action, Grid } from "../../../src/game-model.ts";
 import { writeLog, type LogSection } from "../../../src/log/format.ts";
@@ -45,18 +45,7 @@ function logOf(initial: Grid, made: Made[]): string {
 }
 
 function stepsOf(log: string): Step[] {
-  return readLog(bytes(log), "logs.txt")
-    ._unsafeUnwrap()
-    .steps.map((s) => ({
-      kind: s.kind,
-      actionNumber: s.actionNumber,
-      level: s.level,
-      attempt: s.attempt,
-      score: s.score,
-      ...(s.action ? { action: s.action } : {}),
-      ...(s.board ? { cells: s.board.cells } : {}),
-      ...(s.between ? { between: s.between } : {}),
-    }));
+  return readLog(bytes(log), "logs.txt")._unsafeUnwrap().steps.map(foldStep);
 }
 
 /** At each of `n` places: ACTION5 pours (frames apart from the settled board) and settles back, then a move right. */

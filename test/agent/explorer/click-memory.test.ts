@@ -2,30 +2,14 @@
 // place), toggles (a click repeated right after it undoes it), one-way buttons. Boards built for the tests.
 import { describe, expect, test } from "bun:test";
 import { ClickMemory } from "../../../src/agent/explorer/click-memory.ts";
-import { Knowledge } from "../../../src/agent/explorer/knowledge.ts";
 import { decide } from "../../../src/agent/explorer/plan.ts";
-import { readLog } from "../../../src/agent/explorer/read-log.ts";
 import { segment } from "../../../src/agent/explorer/segment.ts";
 import { untestedCandidates } from "../../../src/agent/explorer/targets.ts";
 import type { ActionId } from "../../../src/game-model.ts";
-import { board64, logOf, type Step } from "./helpers.ts";
-
-const bytes = (s: string) => new TextEncoder().encode(s);
+import { board64, knowledgeOf, logOf, type Step } from "./helpers.ts";
 
 function graphOf(log: string) {
-  const run = readLog(bytes(log), "logs.txt")._unsafeUnwrap();
-  const known = new Knowledge(run.width, run.height);
-  known.fold(
-    run.steps.map((s) => ({
-      kind: s.kind,
-      actionNumber: s.actionNumber,
-      level: s.level,
-      attempt: s.attempt,
-      score: s.score,
-      ...(s.action ? { action: s.action } : {}),
-      ...(s.board ? { cells: s.board.cells } : {}),
-    })),
-  );
+  const known = knowledgeOf(log);
   return known.view().graph;
 }
 

@@ -1,33 +1,18 @@
 import { describe, expect, test } from "bun:test";
 import { actionKey, ExplorationGraph, isDeadly, isNoop } from "../../../src/agent/explorer/graph.ts";
-import { Knowledge } from "../../../src/agent/explorer/knowledge.ts";
 import { decide, RETRY_LIMIT } from "../../../src/agent/explorer/plan.ts";
-import { readLog } from "../../../src/agent/explorer/read-log.ts";
 import type { ActionId, GridAction } from "../../../src/game-model.ts";
-import { board64, logOf, type Step } from "./helpers.ts";
+import { board64, knowledgeOf, logOf, type Step } from "./helpers.ts";
 
-const bytes = (s: string) => new TextEncoder().encode(s);
 /** The player square at tile column x of a one-row corridor. */
 const at = (x: number) => board64(5, [{ x: 4 * x, y: 0, w: 4, h: 4, c: 8 }]);
 
 /** The graph folded from a log, with no indicator mask (these logs have none to find). */
 function graphOf(log: string) {
-  const run = readLog(bytes(log), "logs.txt")._unsafeUnwrap();
-  const known = new Knowledge(run.width, run.height);
-  known.fold(
-    run.steps.map((s) => ({
-      kind: s.kind,
-      actionNumber: s.actionNumber,
-      level: s.level,
-      attempt: s.attempt,
-      score: s.score,
-      ...(s.action ? { action: s.action } : {}),
-      ...(s.board ? { cells: s.board.cells } : {}),
-    })),
-  );
+  const known = knowledgeOf(log);
   const { graph, mask } = known.view();
   expect(mask.indicators).toEqual([]);
-  return { graph, hasher: { key: (score: number, cells: Uint8Array) => graph.key(score, cells) }, run };
+  return { graph, hasher: { key: (score: number, cells: Uint8Array) => graph.key(score, cells) } };
 }
 
 const ctx = (available: ActionId[], cap = 20) => ({ available, actionCap: cap, seed: 1 });

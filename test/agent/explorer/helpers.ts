@@ -1,4 +1,7 @@
 // Hand-made boards and logs for the explorer's unit tests.
+import { Knowledge } from "../../../src/agent/explorer/knowledge.ts";
+import { foldStep } from "../../../src/agent/explorer/log-cursor.ts";
+import { readLog } from "../../../src/agent/explorer/read-log.ts";
 import type { Action, Grid } from "../../../src/game-model.ts";
 import { writeLog, type LogSection } from "../../../src/log/format.ts";
 
@@ -42,4 +45,12 @@ export function logOf(initial: Grid, steps: Step[]): string {
     });
   });
   return writeLog(sections, "ascii");
+}
+
+/** What the explorer knows after folding a whole log, as its turn would fold it. */
+export function knowledgeOf(log: string): Knowledge {
+  const run = readLog(new TextEncoder().encode(log), "logs.txt")._unsafeUnwrap();
+  const known = new Knowledge(run.width, run.height);
+  known.fold(run.steps.map(foldStep));
+  return known;
 }

@@ -1,13 +1,11 @@
 // Legends: a tile of a tile grid drawn as a 3×3 picture of its neighbourhood. Boards built for the tests:
 // 6×6 tiles at a pitch of 8, pictures of 2×2 cells; background 0.
 import { describe, expect, test } from "bun:test";
-import { Knowledge } from "../../../src/agent/explorer/knowledge.ts";
 import { findLegends, legendSymbolOf, readLegends } from "../../../src/agent/explorer/legend.ts";
 import { decide } from "../../../src/agent/explorer/plan.ts";
-import { readLog } from "../../../src/agent/explorer/read-log.ts";
 import { segment } from "../../../src/agent/explorer/segment.ts";
 import type { Grid } from "../../../src/game-model.ts";
-import { board64, logOf, type Step } from "./helpers.ts";
+import { board64, knowledgeOf, logOf, type Step } from "./helpers.ts";
 
 const A = 3; // symbol colours
 const B = 4;
@@ -170,18 +168,6 @@ describe("legends", () => {
 });
 
 function graphOf(log: string) {
-  const run = readLog(new TextEncoder().encode(log), "logs.txt")._unsafeUnwrap();
-  const known = new Knowledge(run.width, run.height);
-  known.fold(
-    run.steps.map((s) => ({
-      kind: s.kind,
-      actionNumber: s.actionNumber,
-      level: s.level,
-      attempt: s.attempt,
-      score: s.score,
-      ...(s.action ? { action: s.action } : {}),
-      ...(s.board ? { cells: s.board.cells } : {}),
-    })),
-  );
+  const known = knowledgeOf(log);
   return known.view().graph;
 }

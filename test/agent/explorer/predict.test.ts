@@ -1,31 +1,17 @@
 import { describe, expect, test } from "bun:test";
 import { diedOnce, ExplorationGraph } from "../../../src/agent/explorer/graph.ts";
 import type { Indicator } from "../../../src/agent/explorer/indicators.ts";
-import { Knowledge } from "../../../src/agent/explorer/knowledge.ts";
 import type { Step as GraphStep } from "../../../src/agent/explorer/log-cursor.ts";
 import { decide } from "../../../src/agent/explorer/plan.ts";
 import { predictedDeath, predictedOutcome } from "../../../src/agent/explorer/predict.ts";
-import { readLog } from "../../../src/agent/explorer/read-log.ts";
 import type { GridAction } from "../../../src/game-model.ts";
-import { board64, logOf, type Step } from "./helpers.ts";
+import { board64, knowledgeOf, logOf, type Step } from "./helpers.ts";
 
 /** The player square at tile (x, y) of an open field (ACTION1 up, 2 down, 3 left, 4 right). */
 const at = (x: number, y: number) => board64(5, [{ x: 4 * x, y: 4 * y, w: 4, h: 4, c: 8 }]);
 
 function graphOf(initial: ReturnType<typeof at>, steps: Step[]) {
-  const run = readLog(new TextEncoder().encode(logOf(initial, steps)), "logs.txt")._unsafeUnwrap();
-  const known = new Knowledge(run.width, run.height);
-  known.fold(
-    run.steps.map((s) => ({
-      kind: s.kind,
-      actionNumber: s.actionNumber,
-      level: s.level,
-      attempt: s.attempt,
-      score: s.score,
-      ...(s.action ? { action: s.action } : {}),
-      ...(s.board ? { cells: s.board.cells } : {}),
-    })),
-  );
+  const known = knowledgeOf(logOf(initial, steps));
   const graph = known.view().graph;
   return { graph, k: (x: number, y: number) => graph.key(0, at(x, y).cells) };
 }
