@@ -42,6 +42,13 @@ export interface GrepResult {
 const TEXT_LIMIT = 240;
 /** Bytes of the log decoded for the regex at once (rounded up to a line end). */
 const CHUNK = 1 << 20;
+/**
+ * Chunks between two garbage collections. Each chunk's decoded text is garbage once the regex has moved on, but
+ * the engine lets it pile up: a regex search of a 496 MB log held 490 MB of dead chunks at its peak. A full,
+ * synchronous collection every 16 chunks keeps it near 28 MiB whatever the log's size, and the search took 0.84x
+ * the time (less memory to touch); the hint Bun.gc(false) left 105 MiB to 255 MiB.
+ */
+const COLLECT_EVERY = 16;
 const utf8 = new TextDecoder("utf-8");
 const latin1 = new TextDecoder("latin1");
 
@@ -74,7 +81,8 @@ function* matchOffsets(log: LoadedLog, pattern: string, opts: GrepOptions, re: R
   }
   // The regex runs over the log a chunk of whole lines at a time, so the text it needs in memory stays
   // about CHUNK bytes whatever the log's size (a match never spans lines, so never spans chunks).
-  for (let from = 0; from < buf.length; ) {
+  for (let from = 0, chunk = 1; from < buf.length; chunk++) {
+    if (chunk % COLLECT_EVERY === 0) Bun.gc(true);
     const to = from + CHUNK >= buf.length ? buf.length : nextLine(from + CHUNK);
     const text = latin1.decode(buf.subarray(from, to));
     re.lastIndex = 0;

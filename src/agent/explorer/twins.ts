@@ -102,7 +102,14 @@ export function readTwins(seg: Segmentation): TwinsReading | undefined {
     // space between parts inside one.
     const across = first.maxX < second.minX;
     const between = across ? second.minX - first.maxX - 1 : second.minY - first.maxY - 1;
-    if (between <= widestGap(pairs.map((p) => p[0]), across)) continue;
+    if (
+      between <=
+      widestGap(
+        pairs.map((p) => p[0]),
+        across,
+      )
+    )
+      continue;
     // ...and rows 1 and 3 of one array of parts are no copies either: the copies account for nearly every
     // part of their shapes in the area they span together (a lookalike elsewhere in that area may be spared).
     const span = boxOf([first, second]);
