@@ -55,10 +55,13 @@ describe("twin panels", () => {
     const learned = {
       ...NOTHING_LEARNED,
       clicks: new Map([
-        [0, [
-          { ...barAt(RIGHT, 11), changed: true },
-          { ...barAt(LEFT, 11), changed: false },
-        ]],
+        [
+          0,
+          [
+            { ...barAt(RIGHT, 11), changed: true },
+            { ...barAt(LEFT, 11), changed: false },
+          ],
+        ],
       ]),
     };
     const taught = untestedCandidates(seg, [6], undefined, learned, 0);
