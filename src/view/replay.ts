@@ -115,6 +115,19 @@ function hpOf(status: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
+/** A step's fields from its section's header, the same for a grid board and a terminal screen. */
+function headerFields(r: ReturnType<typeof readSection>, section: number) {
+  return {
+    section,
+    kind: r.kind,
+    action: r.action,
+    level: r.level,
+    attempt: r.attempt,
+    score: r.score,
+    planStep: planStepText(r.planStep),
+  };
+}
+
 export function buildReplay(log: LoadedLog, source: ViewSource): Replay {
   const mode = logGridMode(log);
   const store = new BoardStore();
@@ -141,13 +154,7 @@ export function buildReplay(log: LoadedLog, source: ViewSource): Replay {
     if (nethack !== null && typeof nethack !== "string") {
       if (nethack.plan !== undefined) plan = planId(nethack.plan);
       steps.push({
-        section: i,
-        kind: r.kind,
-        action: r.action,
-        level: r.level,
-        attempt: r.attempt,
-        score: r.score,
-        planStep: planStepText(r.planStep),
+        ...headerFields(r, i),
         plan,
         toolCall: nethack.action ?? null,
         click: null,
@@ -187,13 +194,7 @@ export function buildReplay(log: LoadedLog, source: ViewSource): Replay {
       }
     }
     steps.push({
-      section: i,
-      kind: r.kind,
-      action: r.action,
-      level: r.level,
-      attempt: r.attempt,
-      score: r.score,
-      planStep: planStepText(r.planStep),
+      ...headerFields(r, i),
       plan,
       toolCall,
       click,

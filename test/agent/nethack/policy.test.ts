@@ -242,6 +242,17 @@ describe("Elbereth when prayer is spent", () => {
     { action: "pray", map: room, turn: 500, hp: 30, hpMax: 35, message: "Are you sure you want to pray? [yn] (n)" },
     { action: "y", map: room, turn: 503, hp: 30, hpMax: 35 },
   ];
+  /** The last letter of Elbereth typed, and the --More-- after it: the hero stands on its Elbereth at 6 HP. */
+  const typed = {
+    action: "h",
+    map: room,
+    turn: 601,
+    hp: 6,
+    hpMax: 35,
+    message: "What do you want to write in the dust here? Elbereth",
+  };
+  const done = { action: "more", map: room, turn: 602, hp: 6, hpMax: 35 };
+
   test("low HP within the prayer timeout writes Elbereth, answering each prompt", () => {
     const low = { action: "search", map: room, turn: 600, hp: 6, hpMax: 35 };
     expect(think(buildLog([...prayed, low])).actions).toEqual(["E"]);
@@ -252,30 +263,12 @@ describe("Elbereth when prayer is spent", () => {
   });
 
   test("on its Elbereth the hero rests until HP is back to two thirds", () => {
-    const typed = {
-      action: "h",
-      map: room,
-      turn: 601,
-      hp: 6,
-      hpMax: 35,
-      message: "What do you want to write in the dust here? Elbereth",
-    };
-    const done = { action: "more", map: room, turn: 602, hp: 6, hpMax: 35 };
     expect(think(buildLog([...prayed, typed, done])).actions).toEqual(["20", "search"]);
     const healed = { action: "search", map: room, turn: 800, hp: 30, hpMax: 35 };
     expect(think(buildLog([...prayed, typed, done, healed])).actions).not.toEqual(["20", "search"]);
   });
 
   test("hurt on Elbereth by a neighbour that ignores it: fight back, then write it again once alone", () => {
-    const typed = {
-      action: "h",
-      map: room,
-      turn: 601,
-      hp: 6,
-      hpMax: 35,
-      message: "What do you want to write in the dust here? Elbereth",
-    };
-    const done = { action: "more", map: room, turn: 602, hp: 6, hpMax: 35 };
     const dwarf = withHero(["", "  -------", "  |h....|", "  |.....|", "  -------"], 4, 2);
     const hit = { action: "search", map: dwarf, turn: 603, hp: 3, hpMax: 35, message: "The dwarf hits!" };
     expect(think(buildLog([...prayed, typed, done, hit])).actions).toEqual(["west"]);
