@@ -5,8 +5,9 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { generateLog } from "../src/bench/gen-log.ts";
-import { lineCount, mapFile, sectionIndex } from "../src/native.ts";
+import { lineCount, mapFile, prefixCheck, sectionIndex, sectionRowsText } from "../src/native.ts";
 import { lineCountOracle, mapFileOracle } from "./oracle/file.ts";
+import { prefixCheckOracle } from "./oracle/prefix.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "prolong-native-file-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -89,6 +90,53 @@ describe("mapFile", () => {
     expect(kinds).toEqual(["missing-file", "is-directory", "not-a-file", "not-a-file"]);
     expect((mapFile("/dev/zero") as { message: string }).message).toContain("character device");
     expect((mapFile(fifo) as { message: string }).message).toContain("FIFO");
+  });
+
+  test("prefixCheck over two mapped files = the twin over read bytes, and the mapped bytes read the same after", () => {
+    // 40 MiB: past the size where the compare runs on two threads and releases each 8 MiB it has compared
+    // (the pages leave this process's page tables; reading them again must give the same bytes).
+    const big = new Uint8Array(40 << 20);
+    for (let i = 0; i < big.length; i += 4099) big[i] = (i >> 12) & 255;
+    const masterPath = file("big-master.txt", big);
+    const cuts = [big.length, big.length - 1, (24 << 20) + 17, 9 << 20, 0];
+    for (const cut of cuts) {
+      const copyBytes = big.slice(0, cut);
+      for (const flip of [null, 5, (8 << 20) - 1, (21 << 20) + 3, cut - 1]) {
+        if (flip !== null && (flip < 0 || flip >= cut)) continue;
+        if (flip !== null) copyBytes[flip] = (copyBytes[flip] as number) ^ 1;
+        const master = mapFile(masterPath) as Uint8Array;
+        const copy = mapFile(file("big-copy.txt", copyBytes)) as Uint8Array;
+        const want = prefixCheckOracle(mapFileOracle(masterPath) as Uint8Array, copyBytes);
+        expect(prefixCheck(master, copy)).toBe(want);
+        expect(prefixCheck(master, copy)).toBe(want);
+        expect(Buffer.from(master).equals(Buffer.from(big))).toBe(true);
+        expect(Buffer.from(copy).equals(Buffer.from(copyBytes))).toBe(true);
+        if (flip !== null) copyBytes[flip] = (copyBytes[flip] as number) ^ 1;
+      }
+    }
+    // A buffer of the caller's is never released (released anonymous memory would read back as zeros).
+    const own = big.slice(0, 20 << 20);
+    expect(prefixCheck(own, own)).toBe(-1);
+    expect(Buffer.from(own).equals(Buffer.from(big.subarray(0, 20 << 20)))).toBe(true);
+  });
+
+  test("sectionIndex and sectionRowsText over a mapped log = over the same bytes in memory, and the bytes read the same after", () => {
+    // Over 40 MiB: scanned on two threads, each mapping its pages in 8 MiB windows ahead and releasing them
+    // 16 MiB behind.
+    const text = enc(generateLog({ sections: 700, seed: 9, adversarial: true }));
+    const parts = Array.from({ length: 14 }, () => text);
+    const whole = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    parts.reduce((at, p) => (whole.set(p, at), at + p.length), 0);
+    expect(whole.length).toBeGreaterThan(40 << 20);
+    const p = file("big-log.txt", whole);
+    const inMemory = sectionIndex(whole);
+    const rowsInMemory = Buffer.from(sectionRowsText(whole));
+    for (let round = 0; round < 2; round++) {
+      const mapped = mapFile(p) as Uint8Array;
+      expect(sectionIndex(mapped)).toEqual(inMemory);
+      expect(Buffer.from(sectionRowsText(mapped)).equals(rowsInMemory)).toBe(true);
+      expect(Buffer.from(mapped).equals(Buffer.from(whole))).toBe(true);
+    }
   });
 
   test("bad arguments throw TypeError / RangeError", () => {

@@ -12,6 +12,7 @@
 
 use std::ffi::c_void;
 use std::fs::{File, OpenOptions};
+use std::sync::RwLock;
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::os::unix::io::AsRawFd;
 
@@ -20,6 +21,11 @@ const MAP_PRIVATE: i32 = 2;
 /// Linux 5.14+: map a range's pages in, as reading each would, in one call (older kernels say EINVAL).
 #[cfg(target_os = "linux")]
 const MADV_POPULATE_READ: i32 = 22;
+/// Drop the range's page-table entries. On a read-only private file mapping nothing is lost: the pages stay
+/// in the page cache, and reading them again maps them back in, the same bytes. (On anonymous memory it would
+/// zero the bytes: `release` only ever calls it inside a live mapping of a file, see LIVE.)
+#[cfg(target_os = "linux")]
+const MADV_DONTNEED: i32 = 4;
 #[cfg(target_os = "linux")]
 const SC_PAGESIZE: i32 = 30;
 #[cfg(target_os = "linux")]
@@ -47,13 +53,56 @@ pub fn populate(bytes: &[u8]) {
         if bytes.is_empty() {
             return;
         }
-        // SAFETY: sysconf has no preconditions.
-        let page = usize::try_from(unsafe { sysconf(SC_PAGESIZE) }).unwrap_or(4096).max(1);
+        let page = page_size();
         let start = bytes.as_ptr() as usize / page * page;
         let end = bytes.as_ptr() as usize + bytes.len();
         // SAFETY: [start, end) covers only pages that hold part of `bytes`, which are mapped and readable for
         // as long as the borrow lives; MADV_POPULATE_READ only faults them in, as reading them would.
         unsafe { madvise(start as *mut c_void, end - start, MADV_POPULATE_READ) };
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = bytes;
+}
+
+/// The file mappings this process holds (start address, length), registered by `Mapped::open` and removed by
+/// `unmap`: `release` acts only on bytes inside one of them, so it can never touch a caller's own memory.
+static LIVE: RwLock<Vec<(usize, usize)>> = RwLock::new(Vec::new());
+
+fn page_size() -> usize {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: sysconf has no preconditions.
+        usize::try_from(unsafe { sysconf(SC_PAGESIZE) }).unwrap_or(4096).max(1)
+    }
+    #[cfg(not(target_os = "linux"))]
+    4096
+}
+
+/// Done reading `bytes`: when they lie inside a file mapping made here, the pages under them are dropped from
+/// this process's page tables (they stay in the kernel's page cache; reading them again maps them back in).
+/// A big compare that releases each chunk as it goes keeps its resident memory to a few chunks, and the
+/// page-table teardown is done by the threads that read, in parallel, instead of by the process's exit on one
+/// core. Anything else (a buffer of the caller's, a Node Buffer) is left alone. Best effort, like `populate`.
+pub fn release(bytes: &[u8]) {
+    #[cfg(target_os = "linux")]
+    {
+        if bytes.is_empty() {
+            return;
+        }
+        let from = bytes.as_ptr() as usize;
+        let to = from + bytes.len();
+        let live = LIVE.read().unwrap_or_else(|p| p.into_inner());
+        let Some(&(start, len)) = live.iter().find(|&&(s, l)| s <= from && to <= s + l) else {
+            return;
+        };
+        let page = page_size();
+        // The mapping starts on a page and covers whole pages, so rounding out stays inside it.
+        let lo = from / page * page;
+        let hi = to.div_ceil(page) * page;
+        let hi = hi.min((start + len).div_ceil(page) * page);
+        // SAFETY: [lo, hi) lies inside a live read-only private file mapping (it stays in LIVE while this read lock is
+        // held, and `unmap` needs the write lock, so it cannot be unmapped meanwhile; threads release in parallel); MADV_DONTNEED there only drops page-table entries.
+        unsafe { madvise(lo as *mut c_void, hi - lo, MADV_DONTNEED) };
     }
     #[cfg(not(target_os = "linux"))]
     let _ = bytes;
@@ -97,6 +146,7 @@ impl Mapped {
         if ptr as isize == -1 || ptr.is_null() {
             return Err(fail("unreadable", format!("cannot map: {}", std::io::Error::last_os_error())));
         }
+        LIVE.write().unwrap_or_else(|p| p.into_inner()).push((ptr as usize, len));
         Ok(Mapped { ptr, len })
     }
 
@@ -125,6 +175,9 @@ impl Mapped {
     /// (ptr, len) must come from `into_raw`, once, and nothing may read the bytes afterwards.
     pub unsafe fn unmap(ptr: *mut c_void, len: usize) {
         if len > 0 && !ptr.is_null() {
+            // Out of LIVE under the write lock, so no `release` is acting on the range when it goes.
+            let mut live = LIVE.write().unwrap_or_else(|p| p.into_inner());
+            live.retain(|&(s, l)| (s, l) != (ptr as usize, len));
             munmap(ptr, len);
         }
     }
@@ -210,6 +263,45 @@ mod tests {
         populate(&m[..0]);
         populate(&bytes[7..]);
         assert_eq!(&*m, &bytes[..]);
+        std::fs::remove_file(p).unwrap();
+    }
+
+    /// This process's resident file-backed memory, in kB (Linux).
+    fn rss_file_kb() -> usize {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap();
+        let line = status.lines().find(|l| l.starts_with("RssFile:")).unwrap();
+        line.split_whitespace().nth(1).unwrap().parse().unwrap()
+    }
+
+    #[test]
+    fn releasing_drops_resident_pages_and_keeps_the_bytes() {
+        let bytes: Vec<u8> = (0..(32u32 << 20)).map(|i| (i % 253) as u8).collect();
+        let p = temp("r", &bytes);
+        let m = Mapped::open(&p, None).unwrap();
+        populate(&m);
+        let before = rss_file_kb();
+        release(&m[..]);
+        let after = rss_file_kb();
+        assert!(before >= after + 24 * 1024, "32 MiB mapped in, then released: RssFile {before} kB -> {after} kB");
+        // Read again, the same bytes (from the page cache), also across a partly released page.
+        release(&m[4097..8191]);
+        assert_eq!(&*m, &bytes[..]);
+        std::fs::remove_file(p).unwrap();
+    }
+
+    #[test]
+    fn releasing_leaves_other_memory_alone() {
+        // Anonymous memory released with MADV_DONTNEED would read back as zeros: release must not touch it.
+        let owned: Vec<u8> = vec![9u8; 1 << 20];
+        release(&owned);
+        assert!(owned.iter().all(|&b| b == 9));
+        // Bytes that only partly overlap a mapping are not released either (nor is anything after unmapping).
+        let p = temp("o", &[5u8; 3 * 4096]);
+        let m = Mapped::open(&p, None).unwrap();
+        let (ptr, len) = m.into_raw();
+        // SAFETY: from into_raw, unmapped once, and no slice of it is kept.
+        unsafe { Mapped::unmap(ptr, len) };
+        assert!(LIVE.read().unwrap().iter().all(|&(s, _)| s != ptr as usize), "unmap forgets the mapping");
         std::fs::remove_file(p).unwrap();
     }
 

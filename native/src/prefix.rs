@@ -34,27 +34,33 @@ pub fn prefix_check(master: &[u8], copy: &[u8]) -> Option<usize> {
     }
 }
 
-/// Bytes whose pages are mapped in (both files') before they are compared: a compare that stops early maps
-/// in little more than what it read.
+/// Bytes whose pages are mapped in (both files') before they are compared, and released once compared: a
+/// compare that stops early maps in little more than what it read, and a whole compare of mapped files keeps
+/// about two such chunks a thread resident (see mapped::release; other buffers are never released).
 const POPULATE: usize = 8 << 20;
 
 /// The first offset where two equally long slices differ.
 fn first_difference(master: &[u8], copy: &[u8]) -> Option<usize> {
     let n = master.len();
-    let mut at = 0;
-    while at < n {
-        if at % POPULATE == 0 {
-            let to = (at + POPULATE).min(n);
-            crate::mapped::populate(&master[at..to]);
-            crate::mapped::populate(&copy[at..to]);
+    let mut block = 0;
+    while block < n {
+        let end = (block + POPULATE).min(n);
+        let (m, c) = (&master[block..end], &copy[block..end]);
+        crate::mapped::populate(m);
+        crate::mapped::populate(c);
+        let mut at = 0;
+        while at < m.len() {
+            let to = (at + CHUNK).min(m.len());
+            if m[at..to] != c[at..to] {
+                let k = m[at..to].iter().zip(&c[at..to]).position(|(a, b)| a != b);
+                // The chunks differ, so some byte differs.
+                return Some(block + at + k.unwrap_or(0));
+            }
+            at = to;
         }
-        let to = (at + CHUNK).min(n);
-        if master[at..to] != copy[at..to] {
-            let k = master[at..to].iter().zip(&copy[at..to]).position(|(a, b)| a != b);
-            // The chunks differ, so some byte differs.
-            return Some(at + k.unwrap_or(0));
-        }
-        at = to;
+        crate::mapped::release(m);
+        crate::mapped::release(c);
+        block = end;
     }
     None
 }
@@ -92,6 +98,32 @@ mod tests {
         copy[10] = 3;
         copy[super::PARALLEL_MIN - 5] = 3;
         assert_eq!(prefix_check(&master, &copy), Some(master.len()));
+    }
+
+    #[test]
+    fn mapped_files_compare_alike_and_read_the_same_after() {
+        use crate::mapped::Mapped;
+        use std::io::Write;
+        let master: Vec<u8> = (0..(super::PARALLEL_MIN as u32 * 3)).map(|i| (i % 241) as u8).collect();
+        let mut copy = master[..master.len() - 7].to_vec();
+        let write = |name: &str, bytes: &[u8]| {
+            let p = std::env::temp_dir().join(format!("prolong-prefix-{}-{name}", std::process::id()));
+            std::fs::File::create(&p).unwrap().write_all(bytes).unwrap();
+            p.to_string_lossy().into_owned()
+        };
+        let (mp, cp) = (write("m", &master), write("c", &copy));
+        let (m, c) = (Mapped::open(&mp, None).unwrap(), Mapped::open(&cp, None).unwrap());
+        assert_eq!(prefix_check(&m, &c), None);
+        assert_eq!(&*m, &master[..], "released pages read back the same");
+        let late = copy.len() - super::POPULATE - 3;
+        copy[late] ^= 1;
+        let cp2 = write("c2", &copy);
+        let c2 = Mapped::open(&cp2, None).unwrap();
+        assert_eq!(prefix_check(&m, &c2), Some(late));
+        assert_eq!(prefix_check(&m, &c2), Some(late), "the same answer after its pages were released");
+        for p in [mp, cp, cp2] {
+            std::fs::remove_file(p).unwrap();
+        }
     }
 
     #[test]

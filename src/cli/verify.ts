@@ -1,7 +1,6 @@
 // `prolong verify <run-dir>` and `prolong verify <master> <copy>`: is the agent's copy what the harness wrote?
 import { statSync } from "node:fs";
 import { formatError } from "../errors.ts";
-import { describeRunDir, verifyRunDir } from "../verify/run-dir.ts";
 import { describeReport, verifyFiles } from "../verify/two-files.ts";
 import { flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
@@ -47,6 +46,9 @@ export const verifyCommand: Command = {
       return 2;
     }
     if (second === undefined) {
+      // Loaded only here: the run directory's check reads the run's config and index (schemas and all), and
+      // the two-file check, which a script may run on every turn, should not pay for loading them.
+      const { describeRunDir, verifyRunDir } = await import("../verify/run-dir.ts");
       const r = verifyRunDir(first);
       if (r.isErr()) {
         console.error(formatError(r.error));
