@@ -5,7 +5,7 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { generateLog } from "../src/bench/gen-log.ts";
-import { lineCount, mapFile, prefixCheck, sectionIndex, sectionRowsText } from "../src/native.ts";
+import { lineCount, mapFile, prefixCheck, sectionIndex } from "../src/native.ts";
 import { lineCountOracle, mapFileOracle } from "./oracle/file.ts";
 import { prefixCheckOracle } from "./oracle/prefix.ts";
 
@@ -118,25 +118,6 @@ describe("mapFile", () => {
     const own = big.slice(0, 20 << 20);
     expect(prefixCheck(own, own)).toBe(-1);
     expect(Buffer.from(own).equals(Buffer.from(big.subarray(0, 20 << 20)))).toBe(true);
-  });
-
-  test("sectionIndex and sectionRowsText over a mapped log = over the same bytes in memory, and the bytes read the same after", () => {
-    // Over 40 MiB: scanned on two threads, each mapping its pages in 8 MiB windows ahead and releasing them
-    // 16 MiB behind.
-    const text = enc(generateLog({ sections: 700, seed: 9, adversarial: true }));
-    const parts = Array.from({ length: 14 }, () => text);
-    const whole = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    parts.reduce((at, p) => (whole.set(p, at), at + p.length), 0);
-    expect(whole.length).toBeGreaterThan(40 << 20);
-    const p = file("big-log.txt", whole);
-    const inMemory = sectionIndex(whole);
-    const rowsInMemory = Buffer.from(sectionRowsText(whole));
-    for (let round = 0; round < 2; round++) {
-      const mapped = mapFile(p) as Uint8Array;
-      expect(sectionIndex(mapped)).toEqual(inMemory);
-      expect(Buffer.from(sectionRowsText(mapped)).equals(rowsInMemory)).toBe(true);
-      expect(Buffer.from(mapped).equals(Buffer.from(whole))).toBe(true);
-    }
   });
 
   test("bad arguments throw TypeError / RangeError", () => {

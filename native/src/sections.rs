@@ -372,40 +372,10 @@ fn add_extras(buf: &[u8], s: &mut Section, prev_board: Option<(usize, usize)>, t
     }
 }
 
-/// Bytes mapped in ahead of the scan, and left behind it before they are released (see `Window`).
-const WINDOW: usize = 8 << 20;
-
-/// A mapped log's pages as a scan moves along it: mapped in a window at a time ahead of the scan (one call
-/// instead of a fault every few pages), and released behind it once no section still to be described can
-/// read them (mapped::release: the page cache keeps them). The scan keeps a few windows resident, not the
-/// whole log, and the page-table teardown is done by the scanning threads in parallel instead of by the
-/// process's exit on one core. A buffer that is not a mapped file is left alone by both calls.
-struct Window<'a> {
-    buf: &'a [u8],
-    populated: usize,
-    released: usize,
-}
-
-impl Window<'_> {
-    /// The scan is at `at`; nothing before `keep_from` will be read again by it.
-    fn advance(&mut self, at: usize, keep_from: usize) {
-        if at + WINDOW / 2 > self.populated {
-            let to = (at + WINDOW).min(self.buf.len());
-            crate::mapped::populate(&self.buf[self.populated.max(at)..to]);
-            self.populated = to;
-        }
-        if keep_from >= self.released + 2 * WINDOW {
-            crate::mapped::release(&self.buf[self.released..keep_from]);
-            self.released = keep_from;
-        }
-    }
-}
-
 /// Sections of `buf` and its '\n' count. Each section is described, and its newlines counted, as soon as
 /// the next separator is found, while its bytes are still in cache from the search.
 fn scan(buf: &[u8], extras: bool) -> (Vec<Section>, usize, Vec<u8>) {
-    let mut window = Window { buf, populated: 0, released: 0 };
-    window.advance(0, 0);
+    crate::mapped::populate(buf);
     let mut sections: Vec<Section> = Vec::new();
     let mut tool_text = Vec::new();
     let mut newlines = 0;
@@ -418,8 +388,6 @@ fn scan(buf: &[u8], extras: bool) -> (Vec<Section>, usize, Vec<u8>) {
         sections.push(s);
     };
     for_each_separator(buf, |at| {
-        // The section that ends here compares its board with the one before: keep from that one's start.
-        window.advance(at, sections.last().map_or(0, |p: &Section| p.start));
         match open.replace(at) {
             Some(start) => {
                 // The listing has no use for the line count: skipping it saves 4% of its CPU.

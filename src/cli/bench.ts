@@ -297,7 +297,7 @@ const fmt = (x: number | null, digits = 1) => (x === null ? "-" : x.toFixed(digi
 
 function formatProcesses(figures: readonly ProcessFigure[], startup: ProcessFigure): string[] {
   const out = [
-    `whole processes (median of --repeat runs after a warm-up; output read through a pipe; peak = max RSS, anon = peak RSS less mapped file pages):`,
+    `whole processes (median of --repeat runs after a warm-up; output read through a pipe; peak = max RSS, anon = peak RSS less file pages mapped at exit, an upper bound):`,
     `  start-up: ${startup.command} ${fmt(startup.wallMs)} ms wall, ${fmt(startup.cpuMs)} ms cpu, peak ${fmt(startup.peakMiB)} MiB`,
   ];
   const inputs = [...new Set(figures.map((f) => f.input))];
