@@ -2,8 +2,10 @@
 // a row of empty slots of one colour to fill, and a palette of pieces in those colours elsewhere on the
 // board. The usual play: pick the piece of the colour the reference shows at the next slot, then click that
 // slot; when every slot is filled, submit. Read left to right (slots are filled from the left, so the
-// number of slots left says which reference colour is next). Nothing here knows any game; it reads the
-// board, and it reads nothing when the three parts are not all there.
+// number of slots left says which reference colour is next). The slots may be a program with a call: a row
+// framed in one colour that shows, among its slots, a mark in the colour of the frame around another row;
+// the called row's slots then stand in the calling row where the mark is. Nothing here knows any game; it
+// reads the board, and it reads nothing when the three parts are not all there.
 import type { Component, Segmentation } from "./segment.ts";
 
 /** Things per row needed before a row is believed to be a reference or a row of slots. */
@@ -37,10 +39,96 @@ function rows(things: readonly Component[], same: (c: Component) => string, leas
   return [...groups.values()].filter((g) => g.length >= least).map((g) => g.sort((a, b) => a.minX - b.minX));
 }
 
+/** How many rows one reading may chain through calls: bounds the cost and any cycle. */
+const MAX_CALL_DEPTH = 4;
+
+/**
+ * The places to fill, in order, starting at the row of slots `root`: the slots and the pieces placed across
+ * a row (things centred on one line), left to right; where a row shows a call (a mark in the colour of the
+ * frame around another row: a program that calls a subprogram), that row's places, recursively. Undefined
+ * when a call loops. Also the rows read, whose pieces are placed (the others are the palette).
+ */
+function placesInOrder(
+  seg: Segmentation,
+  root: readonly Component[],
+  slots: readonly Component[],
+  pieces: readonly Component[],
+): { places: Component[]; rows: Component[][] } | undefined {
+  const byLine = new Map<number, Component[]>();
+  for (const c of [...slots, ...pieces]) {
+    const line = c.minY + c.maxY;
+    const row = byLine.get(line);
+    if (row) row.push(c);
+    else byLine.set(line, [c]);
+  }
+  const frames = new Map([...byLine.values()].map((r) => [r, frameAround(seg, r, root[0]!.color)] as const));
+  const rows: Component[][] = [];
+  const pieceIds = new Set(pieces.map((c) => c.id));
+  const expand = (row: Component[], depth: number): Component[] | undefined => {
+    if (depth > MAX_CALL_DEPTH || rows.includes(row)) return undefined;
+    rows.push(row);
+    const own = frames.get(row);
+    const inside = (c: Component) => !own || (c.minX > own.minX && c.maxX < own.maxX);
+    const items: { x: number; places: Component[] }[] = row.filter(inside).map((c) => ({ x: c.minX, places: [c] }));
+    const top = Math.min(...row.map((c) => c.minY));
+    const bottom = Math.max(...row.map((c) => c.maxY));
+    for (const [other, frame] of frames) {
+      if (other === row || !frame || !own || frame.color === own.color) continue;
+      // A row beside this one is no call (its frame's sides cross these rows).
+      if (Math.min(...other.map((c) => c.minY)) <= bottom && Math.max(...other.map((c) => c.maxY)) >= top) continue;
+      const x = markInRow(seg, frame.color, top, bottom, own, pieceIds);
+      if (x === undefined) continue;
+      const called = expand(other, depth + 1);
+      if (!called) return undefined;
+      items.push({ x, places: called });
+    }
+    return items.sort((p, q) => p.x - q.x).flatMap((i) => i.places);
+  };
+  const start = byLine.get(root[0]!.minY + root[0]!.maxY)!;
+  const places = expand(start, 0);
+  return places && { places, rows };
+}
+
+/** The smallest component around a row (its frame), neither the row's ground nor of the slots' colour. */
+function frameAround(seg: Segmentation, row: readonly Component[], slotColour: number): Component | undefined {
+  const minX = Math.min(...row.map((c) => c.minX));
+  const maxX = Math.max(...row.map((c) => c.maxX));
+  const minY = Math.min(...row.map((c) => c.minY));
+  const maxY = Math.max(...row.map((c) => c.maxY));
+  const skip = new Set([slotColour, ...row.map((c) => c.surround)]);
+  let best: Component | undefined;
+  for (const c of seg.components) {
+    if (skip.has(c.color) || c.touchesEdge || c.minX >= minX || c.maxX <= maxX || c.minY >= minY || c.maxY <= maxY) continue;
+    const area = (c.maxX - c.minX + 1) * (c.maxY - c.minY + 1);
+    if (!best || area < (best.maxX - best.minX + 1) * (best.maxY - best.minY + 1)) best = c;
+  }
+  return best;
+}
+
+/**
+ * The leftmost x inside the `own` frame's box where rows top–bottom show colour c, on no piece (a piece of
+ * that colour placed in a slot is no call).
+ */
+function markInRow(
+  seg: Segmentation,
+  c: number,
+  top: number,
+  bottom: number,
+  own: Component,
+  pieces: ReadonlySet<number>,
+): number | undefined {
+  for (let x = own.minX + 1; x < own.maxX; x++)
+    for (let y = top; y <= bottom; y++) {
+      const id = seg.labels[y * seg.width + x]!;
+      if (id >= 0 && !pieces.has(id) && seg.components[id]!.color === c) return x;
+    }
+  return undefined;
+}
+
 /**
  * The reference row of a board and what to click next, or undefined when the board has no reference row,
  * slot row and palette. `clickedInto` is where the click that led to this board landed: on the palette
- * piece of the next colour, that piece is taken as picked and the leftmost slot is the next click.
+ * piece of the next colour, that piece is taken as picked and the first empty slot is the next click.
  */
 export function readReference(
   seg: Segmentation,
@@ -62,27 +150,34 @@ export function readReference(
       (c) => `${c.minY}:${c.maxX - c.minX + 1}x${c.maxY - c.minY + 1}`,
     ).some((g) => g.length === colours.length && g.every((c, i) => c.color === colours[i]));
     if (answered) continue;
+    // The pieces of the reference's colours, not in the reference: those across a slot row are placed, the
+    // others are the palette; all of one box size.
+    const pieces = small.filter((c) => !inRef.has(c.id) && colours.includes(c.color) && c.minY !== ref[0]!.minY);
     for (const slots of slotRows) {
       const slotColour = slots[0]!.color;
       if (colours.includes(slotColour) || slots.length > ref.length) continue;
-      // Slots lie below the reference (what is drawn inside a reference's frames is not a slot).
-      const top = slots[0]!.minY;
-      const bottom = slots[0]!.maxY;
-      // The answer is shown above the work.
-      if (top <= ref[0]!.maxY) continue;
-      // The pieces of the reference's colours, not in the reference: those across the slots' row are placed,
-      // the others are the palette; all of one box size. Slots and placed pieces together are as many as the
-      // reference has things, and the next colour is the reference's at the leftmost empty slot.
-      const pieces = small.filter((c) => !inRef.has(c.id) && colours.includes(c.color) && c.minY !== ref[0]!.minY);
-      const across = (c: Component) => c.maxY >= top && c.minY <= bottom;
-      const placed = pieces.filter(across);
+      // A slot sits on the board, not inside something of an answer colour (the hole in a framed mark).
+      if (colours.includes(slots[0]!.surround)) continue;
+      // The answer is shown above the work (what is drawn inside a reference's frames is not a slot).
+      if (slots[0]!.minY <= ref[0]!.maxY) continue;
+      // The places to fill in order: this row's, with a row called from it (see placesInOrder) in its place.
+      const look = slots[0]!.look;
+      const allSlots = small.filter((c) => c.look === look && c.minY > ref[0]!.maxY);
+      const sequence = placesInOrder(seg, slots, allSlots, pieces);
+      if (!sequence) continue;
+      const placedIds = new Set(sequence.rows.flat().map((c) => c.id));
+      const across = (c: Component) => placedIds.has(c.id);
       const palette = pieces.filter((c) => !across(c));
-      // (A lone slot, then, only beside placed pieces.) The palette lies on one row.
-      if (slots.length + placed.length !== ref.length) continue;
+      // Slots and placed pieces together are as many as the reference has things (a lone slot, then, only
+      // beside placed pieces). The palette lies on one row.
+      if (sequence.places.length !== ref.length) continue;
       if (new Set(palette.map((c) => c.minY)).size !== 1) continue;
       const sizes = new Set(pieces.map((c) => `${c.maxX - c.minX + 1}x${c.maxY - c.minY + 1}`));
       if (sizes.size !== 1) continue;
-      const next = colours[placed.filter((c) => c.minX < slots[0]!.minX).length]!;
+      const empty = sequence.places.findIndex((p) => p.color === slotColour);
+      if (empty < 0) continue;
+      const slot = sequence.places[empty]!;
+      const next = colours[empty]!;
       const piece = palette.filter((c) => c.color === next).sort((a, b) => a.minY - b.minY || a.minX - b.minX)[0];
       if (!piece) continue;
       const picked =
@@ -91,13 +186,13 @@ export function readReference(
         clickedInto.x <= piece.maxX &&
         clickedInto.y >= piece.minY &&
         clickedInto.y <= piece.maxY;
-      const target = picked ? slots[0]! : piece;
+      const target = picked ? slot : piece;
       const reading: ReferenceReading = {
         colours,
         next,
         click: { x: target.clickX, y: target.clickY },
         why: picked
-          ? `the leftmost empty slot, for the colour-${next} piece picked (the reference row asks for it next)`
+          ? `the first empty slot, for the colour-${next} piece picked (the reference row asks for it next)`
           : `the colour-${next} piece the reference row asks for next`,
       };
       // Prefer the longest reference (more evidence), then the one nearest the top (a palette row looks like

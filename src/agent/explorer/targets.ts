@@ -14,6 +14,7 @@ import type { Action, ActionId } from "../../game-model.ts";
 import { ClickMemory, near } from "./click-memory.ts";
 import { actionKey, diedOnce, type ClickTry, type Edge, type Tally } from "./graph.ts";
 import { readLegends, type LegendReading } from "./legend.ts";
+import { destinationsFor } from "./destinations.ts";
 import { readReference } from "./reference.ts";
 import { readTwins } from "./twins.ts";
 import type { Component, Segmentation } from "./segment.ts";
@@ -140,6 +141,23 @@ export function untestedCandidates(
         if (at >= 0)
           out.unshift({ ...out.splice(at, 1)[0]!, tier: 0, why: `a part that differs between two copies of one drawing` });
       }
+    }
+  }
+  // After a click that changed the board (perhaps picking a thing up), the middles of outlines drawn in a
+  // colour the thing carries go first: where it probably belongs.
+  if (!reference && available.includes(6) && clickedInto !== undefined) {
+    for (const d of destinationsFor(seg, clickedInto).reverse()) {
+      const action: Action = { id: 6, x: d.x, y: d.y };
+      const key = actionKey(action);
+      if (tried?.has(key)) continue;
+      const at = out.findIndex((k) => k.key === key);
+      if (at >= 0) out.splice(at, 1);
+      out.unshift({
+        action,
+        key,
+        tier: 0,
+        why: `the middle of an outline in colour ${d.color}, which the thing clicked carries`,
+      });
     }
   }
   return out;

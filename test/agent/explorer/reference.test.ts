@@ -125,3 +125,61 @@ describe("reference rows", () => {
     expect(plain[0]!.action.id).toBe(5);
   });
 });
+
+// A program that calls a subprogram: the top row's slots are framed in colour 5 and show, between its second
+// and third slot, a mark in colour 7 joined by a line to the frame (colour 7) around a second row of slots.
+// The places in order: the top row's two slots, the called row's two, the top row's last. Frames are drawn in
+// answer colours, so a piece placed in the called row can have the calling row's frame colour.
+describe("reference rows that call another row", () => {
+  const ANSWER5 = [3, 4, 5, 6, 7];
+  const PALETTE5 = [5, 3, 7, 4, 6];
+  const TOP = [12, 18, 36].map((x) => ({ x, y: 24 }));
+  const CALLED = [12, 18].map((x) => ({ x, y: 40 }));
+  const ORDER = [TOP[0]!, TOP[1]!, CALLED[0]!, CALLED[1]!, TOP[2]!];
+  const outline = (x: number, y: number, w: number, h: number, c: number) => [
+    { x, y, w, h: 1, c },
+    { x, y: y + h - 1, w, h: 1, c },
+    { x, y, w: 1, h, c },
+    { x: x + w - 1, y, w: 1, h, c },
+  ];
+
+  /** The board with the first `filled` places (in order) holding their pieces, those pieces gone from the palette. */
+  function nested(filled: number) {
+    const rects = [
+      ...ANSWER5.flatMap((c, i) => frame(10 + 8 * i, 2, c)),
+      ...outline(8, 18, 37, 13, 5),
+      ...outline(8, 36, 37, 11, 7),
+      ...outline(24, 23, 4, 4, 7),
+      { x: 25, y: 27, w: 2, h: 9, c: 7 },
+    ];
+    ORDER.forEach((p, i) => {
+      if (i < filled) rects.push({ x: p.x - 1, y: p.y - 1, w: 4, h: 4, c: ANSWER5[i]! });
+      else rects.push({ x: p.x, y: p.y, w: 2, h: 2, c: SLOT });
+    });
+    PALETTE5.forEach((c, i) => {
+      if (ANSWER5.indexOf(c) >= filled) rects.push({ x: 10 + 8 * i, y: 54, w: 4, h: 4, c });
+    });
+    return segment(board64(0, rects));
+  }
+  const piece5 = (c: number) => ({ x: 10 + 8 * PALETTE5.indexOf(c), y: 54 });
+
+  test("fills the called row where the call stands, then the rest of the calling row", () => {
+    expect(readReference(nested(0))?.next).toBe(3);
+    const two = readReference(nested(2));
+    expect(two?.next).toBe(5);
+    expect(inside(two!.click, piece5(5), 4)).toBe(true);
+    // Picked: the called row's first slot, not the calling row's next one.
+    const picked = readReference(nested(2), { x: piece5(5).x + 1, y: 55 });
+    expect(inside(picked!.click, CALLED[0]!, 2)).toBe(true);
+    // The colour-5 piece placed in the called row is no call back to the top row.
+    expect(readReference(nested(3))?.next).toBe(6);
+  });
+
+  test("a called row whose slots are all filled still counts, and the hole inside the call's mark is no slot", () => {
+    // The mark's hole is a 2×2 of the ground inside colour 7, an answer colour: it is never the next slot.
+    const last = readReference(nested(4), { x: piece5(7).x + 1, y: 55 });
+    expect(last?.next).toBe(7);
+    expect(inside(last!.click, TOP[2]!, 2)).toBe(true);
+    expect(readReference(nested(5))).toBeUndefined();
+  });
+});
