@@ -54,14 +54,20 @@ function placesInOrder(
   slots: readonly Component[],
   pieces: readonly Component[],
 ): { places: Component[]; rows: Component[][] } | undefined {
-  const byLine = new Map<number, Component[]>();
+  // Rows: things centred on one line inside one frame (two framed rows side by side are two rows).
+  const byRow = new Map<string, Component[]>();
+  const frames = new Map<Component[], Component | undefined>();
   for (const c of [...slots, ...pieces]) {
-    const line = c.minY + c.maxY;
-    const row = byLine.get(line);
+    const frame = frameAround(seg, [c], root[0]!.color);
+    const key = `${c.minY + c.maxY}/${frame?.id ?? -1}`;
+    const row = byRow.get(key);
     if (row) row.push(c);
-    else byLine.set(line, [c]);
+    else {
+      const fresh = [c];
+      byRow.set(key, fresh);
+      frames.set(fresh, frame);
+    }
   }
-  const frames = new Map([...byLine.values()].map((r) => [r, frameAround(seg, r, root[0]!.color)] as const));
   const rows: Component[][] = [];
   const pieceIds = new Set(pieces.map((c) => c.id));
   const expand = (row: Component[], depth: number): Component[] | undefined => {
@@ -84,9 +90,19 @@ function placesInOrder(
     }
     return items.sort((p, q) => p.x - q.x).flatMap((i) => i.places);
   };
-  const start = byLine.get(root[0]!.minY + root[0]!.maxY)!;
+  const start = [...frames.keys()].find((r) => r.includes(root[0]!))!;
   const places = expand(start, 0);
   return places && { places, rows };
+}
+
+/** The things of the commonest shape (cell pattern, any colour); ties to the shape seen first. */
+function commonestShape(things: readonly Component[]): Component[] {
+  const shape = (c: Component) => c.look.slice(c.look.indexOf(":"));
+  const counts = new Map<string, number>();
+  for (const c of things) counts.set(shape(c), (counts.get(shape(c)) ?? 0) + 1);
+  let best: string | undefined;
+  for (const [k, n] of counts) if (best === undefined || n > counts.get(best)!) best = k;
+  return things.filter((c) => shape(c) === best);
 }
 
 /** The smallest component around a row (its frame), neither the row's ground nor of the slots' colour. */
@@ -134,12 +150,45 @@ export function readReference(
   seg: Segmentation,
   clickedInto?: { readonly x: number; readonly y: number },
 ): ReferenceReading | undefined {
+  let found = read.get(seg);
+  if (found === undefined) read.set(seg, (found = findNext(seg) ?? null));
+  if (!found) return undefined;
+  const { colours, next, piece, slot } = found;
+  const picked =
+    clickedInto !== undefined &&
+    clickedInto.x >= piece.minX &&
+    clickedInto.x <= piece.maxX &&
+    clickedInto.y >= piece.minY &&
+    clickedInto.y <= piece.maxY;
+  const target = picked ? slot : piece;
+  return {
+    colours,
+    next,
+    click: { x: target.clickX, y: target.clickY },
+    why: picked
+      ? `the first empty slot, for the colour-${next} piece picked (the reference row asks for it next)`
+      : `the colour-${next} piece the reference row asks for next`,
+  };
+}
+
+interface NextPlace {
+  readonly colours: readonly number[];
+  readonly next: number;
+  /** The palette piece of the next colour, and the slot it goes to. */
+  readonly piece: Component;
+  readonly slot: Component;
+}
+
+/** Readings per board (a board's segmentation is made once per state; plans read each state again). */
+const read = new WeakMap<Segmentation, NextPlace | null>();
+
+function findNext(seg: Segmentation): NextPlace | undefined {
   const small = seg.components.filter((c) => c.size <= MAX_PIECE && !c.touchesEdge);
   // A reference: things of one box size on one row, every colour different.
   const references = rows(small, key, MIN_REFERENCE).filter((g) => new Set(g.map((c) => c.color)).size === g.length);
   // Slots: things of one look (colour and shape) on one row; the last empty slot may be alone.
   const slotRows = rows(small, (c) => `${c.minY}:${c.look}`, 1);
-  let best: (ReferenceReading & { row: number }) | undefined;
+  let best: (NextPlace & { row: number }) | undefined;
   for (const ref of references) {
     const colours = ref.map((c) => c.color);
     const inRef = new Set(ref.map((c) => c.id));
@@ -150,9 +199,9 @@ export function readReference(
       (c) => `${c.minY}:${c.maxX - c.minX + 1}x${c.maxY - c.minY + 1}`,
     ).some((g) => g.length === colours.length && g.every((c, i) => c.color === colours[i]));
     if (answered) continue;
-    // The pieces of the reference's colours, not in the reference: those across a slot row are placed, the
-    // others are the palette; all of one box size.
-    const pieces = small.filter((c) => !inRef.has(c.id) && colours.includes(c.color) && c.minY !== ref[0]!.minY);
+    // The pieces of the reference's colours, not in the reference, of one shape (the commonest: a mark of an
+    // answer colour, a call, is no piece): those in a slot row are placed, the others are the palette.
+    const pieces = commonestShape(small.filter((c) => !inRef.has(c.id) && colours.includes(c.color) && c.minY !== ref[0]!.minY));
     for (const slots of slotRows) {
       const slotColour = slots[0]!.color;
       if (colours.includes(slotColour) || slots.length > ref.length) continue;
@@ -180,26 +229,12 @@ export function readReference(
       const next = colours[empty]!;
       const piece = palette.filter((c) => c.color === next).sort((a, b) => a.minY - b.minY || a.minX - b.minX)[0];
       if (!piece) continue;
-      const picked =
-        clickedInto !== undefined &&
-        clickedInto.x >= piece.minX &&
-        clickedInto.x <= piece.maxX &&
-        clickedInto.y >= piece.minY &&
-        clickedInto.y <= piece.maxY;
-      const target = picked ? slot : piece;
-      const reading: ReferenceReading = {
-        colours,
-        next,
-        click: { x: target.clickX, y: target.clickY },
-        why: picked
-          ? `the first empty slot, for the colour-${next} piece picked (the reference row asks for it next)`
-          : `the colour-${next} piece the reference row asks for next`,
-      };
+      const reading: NextPlace = { colours, next, piece, slot };
       // Prefer the longest reference (more evidence), then the one nearest the top (a palette row looks like
       // a reference too).
       if (!best || colours.length > best.colours.length || (colours.length === best.colours.length && ref[0]!.minY < best.row))
         best = { ...reading, row: ref[0]!.minY };
     }
   }
-  return best && { colours: best.colours, next: best.next, click: best.click, why: best.why };
+  return best && { colours: best.colours, next: best.next, piece: best.piece, slot: best.slot };
 }

@@ -183,3 +183,60 @@ describe("reference rows that call another row", () => {
     expect(readReference(nested(5))).toBeUndefined();
   });
 });
+
+// Two calls from one row to two framed rows side by side, the marks drawn apart from the frames they name
+// (4×4 rings, the size of a piece): the top row (frame colour 9) is a slot, a call to the left row (frame
+// colour 6), a slot, a call to the right row (frame colour 7), a slot; each called row has one slot.
+describe("reference rows with calls to rows side by side", () => {
+  const ANSWER5 = [3, 4, 5, 6, 7];
+  const PALETTE5 = [5, 3, 7, 4, 6];
+  const ORDER = [
+    { x: 12, y: 24 },
+    { x: 14, y: 42 },
+    { x: 26, y: 24 },
+    { x: 44, y: 42 },
+    { x: 40, y: 24 },
+  ];
+  const ring = (x: number, y: number, c: number) => [
+    { x, y, w: 4, h: 1, c },
+    { x, y: y + 3, w: 4, h: 1, c },
+    { x, y, w: 1, h: 4, c },
+    { x: x + 3, y, w: 1, h: 4, c },
+  ];
+  const outline = (x: number, y: number, w: number, h: number, c: number) => [
+    { x, y, w, h: 1, c },
+    { x, y: y + h - 1, w, h: 1, c },
+    { x, y, w: 1, h, c },
+    { x: x + w - 1, y, w: 1, h, c },
+  ];
+
+  function sideBySide(filled: number) {
+    const rects = [
+      ...ANSWER5.flatMap((c, i) => frame(10 + 8 * i, 2, c)),
+      ...outline(8, 18, 40, 13, 9),
+      ...ring(18, 23, 6),
+      ...ring(32, 23, 7),
+      ...outline(8, 36, 14, 13, 6),
+      ...outline(38, 36, 14, 13, 7),
+    ];
+    ORDER.forEach((p, i) => {
+      if (i < filled) rects.push({ x: p.x - 1, y: p.y - 1, w: 4, h: 4, c: ANSWER5[i]! });
+      else rects.push({ x: p.x, y: p.y, w: 2, h: 2, c: SLOT });
+    });
+    PALETTE5.forEach((c, i) => {
+      if (ANSWER5.indexOf(c) >= filled) rects.push({ x: 10 + 8 * i, y: 54, w: 4, h: 4, c });
+    });
+    return segment(board64(0, rects));
+  }
+  const piece5 = (c: number) => ({ x: 10 + 8 * PALETTE5.indexOf(c), y: 54 });
+
+  test("each call stands for its own row, in the calling row's order", () => {
+    expect(readReference(sideBySide(0))?.next).toBe(3);
+    for (const filled of [1, 2, 3, 4]) {
+      const colour = ANSWER5[filled]!;
+      const r = readReference(sideBySide(filled), { x: piece5(colour).x + 1, y: 55 });
+      expect(r?.next).toBe(colour);
+      expect(inside(r!.click, ORDER[filled]!, 2)).toBe(true);
+    }
+  });
+});
