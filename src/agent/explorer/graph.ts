@@ -9,6 +9,7 @@ import type { Indicator } from "./indicators.ts";
 import { legendSymbolOf } from "./legend.ts";
 import type { Step } from "./log-cursor.ts";
 import { segment, type Segmentation } from "./segment.ts";
+import { Surroundings } from "./surroundings.ts";
 
 export interface Edge {
   readonly action: Action;
@@ -117,6 +118,8 @@ export class ExplorationGraph {
   readonly clicks = new Map<number, ClickTry[]>();
   /** What clicks did, by the thing clicked (its place and look, its kind): see click-memory.ts. */
   readonly clickMemory = new ClickMemory();
+  /** States filed by the surroundings of the moves that reached them: see surroundings.ts. */
+  readonly surroundings: Surroundings;
 
   /** "a>b" → how often move b, right after move a, led back to the state before a: learned inverses. */
   readonly followUps = new Map<string, Tally>();
@@ -152,6 +155,7 @@ export class ExplorationGraph {
     indicators: readonly Indicator[] = [],
   ) {
     this.scratch = new Uint8Array(width * height);
+    this.surroundings = new Surroundings(width, mask, (k) => this.states.get(k)?.cells);
     this.meters = indicators
       .filter((i) => i.kind === "meter" && i.drains !== undefined)
       .map((i) => {
@@ -252,6 +256,12 @@ export class ExplorationGraph {
       edge.to = key;
       edge.tries++;
       if (changed) edge.changes++;
+      // What moves do around the player's place, for levels of places times configurations (surroundings.ts).
+      if (action.id === 6 && changed && !attemptRose) this.surroundings.clicked(prevKey);
+      if (action.id >= 1 && action.id <= 5) {
+        if (edge.tries === 1) this.surroundings.tried(prevKey, k, !changed && !attemptRose, this.edges);
+        if (changed && !attemptRose) this.surroundings.reached(key, prevStep.cells!, step.cells);
+      }
       this.transitions++;
       // The section of the fatal action itself may already carry the new attempt (reset folded in).
       // A click tried for the first time as a meter ran out met the budget's end, not its own: forgiven once

@@ -13,7 +13,14 @@
 import type { Action, ActionId } from "../../game-model.ts";
 import { formatToolCall } from "../../log/format.ts";
 import { isDeadly, isNoop, type Edge, type ExplorationGraph } from "./graph.ts";
-import { predictedDeath, predictedOutcome, PREDICTED_DEATH_TIERS, PREDICTED_TIERS } from "./predict.ts";
+import {
+  predictedDeath,
+  predictedOutcome,
+  predictedQuiet,
+  PREDICTED_DEATH_TIERS,
+  PREDICTED_QUIET_TIERS,
+  PREDICTED_TIERS,
+} from "./predict.ts";
 import { untestedCandidates, type Candidate } from "./targets.ts";
 
 export const TIER_STEPS = 8;
@@ -237,6 +244,12 @@ function unpredicted(graph: ExplorationGraph, key: string, list: readonly Candid
     if (predictedDeath(graph, key, c.action)) {
       const tier = c.tier + PREDICTED_DEATH_TIERS;
       if (!best || tier < best.tier) best = { ...c, tier, why: `${c.why}, probably into a known hazard` };
+      continue;
+    }
+    if (predictedQuiet(graph, key, c.action)) {
+      const tier = c.tier + PREDICTED_QUIET_TIERS;
+      if (!best || tier < best.tier)
+        best = { ...c, tier, why: `${c.why}, probably blocked here as in the same surroundings before` };
       continue;
     }
     const to = predictedOutcome(graph, key, c.action);

@@ -10,6 +10,8 @@ import { actionKey, isDeadly, type Edge, type ExplorationGraph } from "./graph.t
 
 /** Tiers an action predicted to lead to a known state waits. */
 export const PREDICTED_TIERS = 1;
+/** Tiers a move predicted to do nothing waits (it did nothing in the same surroundings: surroundings.ts). */
+export const PREDICTED_QUIET_TIERS = 2;
 /** Tiers a move predicted to end the attempt waits (the same hazard reached from another side). */
 export const PREDICTED_DEATH_TIERS = 3;
 
@@ -53,4 +55,10 @@ export function predictedDeath(graph: ExplorationGraph, s: string, b: Action): b
     if (ea2 !== undefined && isDeadly(ea2)) return true;
   }
   return false;
+}
+
+/** Whether move `b` probably does nothing at `s`: it did nothing in states with the same surroundings. */
+export function predictedQuiet(graph: ExplorationGraph, s: string, b: Action): boolean {
+  if (!isMove(b)) return false;
+  return graph.surroundings.quiet(s, actionKey(b), graph.edges);
 }
