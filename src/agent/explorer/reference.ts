@@ -43,22 +43,27 @@ function rows(things: readonly Component[], same: (c: Component) => string, leas
 const MAX_CALL_DEPTH = 4;
 
 /**
- * The places to fill, in order, starting at the row of slots `root`: the slots and the pieces placed across
- * a row (things centred on one line), left to right; where a row shows a call (a mark in the colour of the
- * frame around another row: a program that calls a subprogram), that row's places, recursively. Undefined
- * when a call loops. Also the rows read, whose pieces are placed (the others are the palette).
+ * The places to fill, in order, starting at the row of `root`: the slots and the pieces placed in a row
+ * (things centred on one line inside one frame), left to right; where a row shows a call (a mark in the
+ * colour of the frame around another row: a program that calls a subprogram), that row's places — a row
+ * called twice, twice. `callAt` takes slots for calls not placed yet (slot → the called frame's colour).
+ * Undefined when a call loops back into a row being read. Also the rows read, whose pieces are placed (the
+ * others are the palette), and what a search for loose marks needs.
  */
 function placesInOrder(
   seg: Segmentation,
-  root: readonly Component[],
+  root: Component,
   slots: readonly Component[],
   pieces: readonly Component[],
-): { places: Component[]; rows: Component[][] } | undefined {
+  marks: readonly Component[],
+  callAt: ReadonlyMap<number, number> = new Map(),
+): Sequence | undefined {
   // Rows: things centred on one line inside one frame (two framed rows side by side are two rows).
   const byRow = new Map<string, Component[]>();
   const frames = new Map<Component[], Component | undefined>();
-  for (const c of [...slots, ...pieces]) {
-    const frame = frameAround(seg, [c], root[0]!.color);
+  const slotColour = slots[0]!.color;
+  for (const c of [...slots, ...pieces, ...marks]) {
+    const frame = frameAround(seg, [c], slotColour);
     const key = `${c.minY + c.maxY}/${frame?.id ?? -1}`;
     const row = byRow.get(key);
     if (row) row.push(c);
@@ -68,31 +73,70 @@ function placesInOrder(
       frames.set(fresh, frame);
     }
   }
-  const rows: Component[][] = [];
+  const reached = new Set<Component[]>();
+  const stack: Component[][] = [];
   const pieceIds = new Set(pieces.map((c) => c.id));
-  const expand = (row: Component[], depth: number): Component[] | undefined => {
-    if (depth > MAX_CALL_DEPTH || rows.includes(row)) return undefined;
-    rows.push(row);
+  const markIds = new Set(marks.map((c) => c.id));
+  const places: Component[] = [];
+  const starts = new Map<number, number>();
+  // Appends the row's places (a row may be called more than once, never from inside itself).
+  const expand = (row: Component[]): boolean => {
+    if (stack.length > MAX_CALL_DEPTH || stack.includes(row)) return false;
+    stack.push(row);
+    reached.add(row);
     const own = frames.get(row);
     const inside = (c: Component) => !own || (c.minX > own.minX && c.maxX < own.maxX);
-    const items: { x: number; places: Component[] }[] = row.filter(inside).map((c) => ({ x: c.minX, places: [c] }));
+    const items: { x: number; place?: Component; call?: Component[]; slot?: number }[] = [];
+    // A mark in the row is a call (found below with the marks drawn into the frame), not a place.
+    for (const c of row.filter((m) => inside(m) && !markIds.has(m.id))) {
+      const colour = callAt.get(c.id);
+      if (colour === undefined) {
+        items.push({ x: c.minX, place: c });
+        continue;
+      }
+      // The slot taken for a call (a mark not placed yet): the row framed in the mark's colour stands there.
+      const other = [...frames].find(([r, f]) => r !== row && f?.color === colour)?.[0];
+      if (!other) return false;
+      items.push({ x: c.minX, call: other, slot: c.id });
+    }
     const top = Math.min(...row.map((c) => c.minY));
     const bottom = Math.max(...row.map((c) => c.maxY));
     for (const [other, frame] of frames) {
       if (other === row || !frame || !own || frame.color === own.color) continue;
-      // A row beside this one is no call (its frame's sides cross these rows).
-      if (Math.min(...other.map((c) => c.minY)) <= bottom && Math.max(...other.map((c) => c.maxY)) >= top) continue;
-      const x = markInRow(seg, frame.color, top, bottom, own, pieceIds);
-      if (x === undefined) continue;
-      const called = expand(other, depth + 1);
-      if (!called) return undefined;
-      items.push({ x, places: called });
+      for (const x of marksInRow(seg, frame.color, top, bottom, own, pieceIds)) items.push({ x, call: other });
     }
-    return items.sort((p, q) => p.x - q.x).flatMap((i) => i.places);
+    for (const item of items.sort((p, q) => p.x - q.x)) {
+      if (item.place) places.push(item.place);
+      else {
+        if (item.slot !== undefined) starts.set(item.slot, places.length);
+        if (!expand(item.call!)) return false;
+      }
+    }
+    stack.pop();
+    return true;
   };
-  const start = [...frames.keys()].find((r) => r.includes(root[0]!))!;
-  const places = expand(start, 0);
-  return places && { places, rows };
+  const start = [...frames.keys()].find((r) => r.includes(root));
+  if (!start) return undefined;
+  if (!expand(start)) return undefined;
+  const callable = [...frames].filter(([r, f]) => f !== undefined && r !== start).map(([, f]) => f!.color);
+  // Marks lying loose: in no framed row.
+  const loose = marks.filter((m) => [...frames].some(([r, f]) => f === undefined && r.includes(m)));
+  return { places, rows: [...reached], callable, starts, loose, starters: [...frames.keys()].map((r) => r[0]!) };
+}
+
+interface Sequence {
+  /** The places in order (a row called twice, twice). */
+  readonly places: Component[];
+  /** The rows read (their pieces are placed). */
+  readonly rows: Component[][];
+  /** The frame colours of the rows a call could reach. */
+  readonly callable: number[];
+  /** Per slot taken for a call: where the called row's places begin. */
+  readonly starts: ReadonlyMap<number, number>;
+  /** The marks in no framed row. */
+  readonly loose: Component[];
+  /** One thing of each row (a row to start a reading from). */
+  readonly starters: Component[];
 }
 
 /** The things of the commonest shape (cell pattern, any colour); ties to the shape seen first. */
@@ -122,23 +166,24 @@ function frameAround(seg: Segmentation, row: readonly Component[], slotColour: n
 }
 
 /**
- * The leftmost x inside the `own` frame's box where rows top–bottom show colour c, on no piece (a piece of
- * that colour placed in a slot is no call).
+ * Per mark of colour c that rows top–bottom show inside the `own` frame's box, on no piece (a piece of that
+ * colour placed in a slot is no call): its leftmost x there.
  */
-function markInRow(
+function marksInRow(
   seg: Segmentation,
   c: number,
   top: number,
   bottom: number,
   own: Component,
   pieces: ReadonlySet<number>,
-): number | undefined {
+): number[] {
+  const first = new Map<number, number>();
   for (let x = own.minX + 1; x < own.maxX; x++)
     for (let y = top; y <= bottom; y++) {
       const id = seg.labels[y * seg.width + x]!;
-      if (id >= 0 && !pieces.has(id) && seg.components[id]!.color === c) return x;
+      if (id >= 0 && !pieces.has(id) && seg.components[id]!.color === c && !first.has(id)) first.set(id, x);
     }
-  return undefined;
+  return [...first.values()];
 }
 
 /**
@@ -153,7 +198,7 @@ export function readReference(
   let found = read.get(seg);
   if (found === undefined) read.set(seg, (found = findNext(seg) ?? null));
   if (!found) return undefined;
-  const { colours, next, piece, slot } = found;
+  const { colours, next, piece, slot, call } = found;
   const picked =
     clickedInto !== undefined &&
     clickedInto.x >= piece.minX &&
@@ -165,9 +210,13 @@ export function readReference(
     colours,
     next,
     click: { x: target.clickX, y: target.clickY },
-    why: picked
-      ? `the first empty slot, for the colour-${next} piece picked (the reference row asks for it next)`
-      : `the colour-${next} piece the reference row asks for next`,
+    why: call
+      ? picked
+        ? `the slot where the colour-${next} mark picked calls the row framed in its colour`
+        : `the colour-${next} mark that calls the row framed in its colour, for the reference row`
+      : picked
+        ? `the first empty slot, for the colour-${next} piece picked (the reference row asks for it next)`
+        : `the colour-${next} piece the reference row asks for next`,
   };
 }
 
@@ -177,15 +226,73 @@ interface NextPlace {
   /** The palette piece of the next colour, and the slot it goes to. */
   readonly piece: Component;
   readonly slot: Component;
+  /** The piece is a mark that calls another row, to be placed in the slot. */
+  readonly call?: boolean;
 }
 
 /** Readings per board (a board's segmentation is made once per state; plans read each state again). */
 const read = new WeakMap<Segmentation, NextPlace | null>();
 
+/** Loose marks weighed at once: bounds the search. */
+const MAX_MARKS = 3;
+
+/**
+ * Where loose call marks go: the fewest marks, each in a different empty slot, after which the places are
+ * as many as the answer's and agree with it (a placed piece has the answer's colour at its place; a slot
+ * that a row called twice shows twice asks for one colour). Undefined when no placing does.
+ */
+function placeMarks(
+  seg: Segmentation,
+  sequence: Sequence,
+  root: Component,
+  slots: readonly Component[],
+  pieces: readonly Component[],
+  allMarks: readonly Component[],
+  colours: readonly number[],
+  slotColour: number,
+): { sequence: Sequence; calls: { mark: Component; slot: Component; index: number }[] } | undefined {
+  const marks = sequence.loose.filter((c) => sequence.callable.includes(c.color)).slice(0, MAX_MARKS);
+  const empties = [...new Set(sequence.places.filter((p) => p.color === slotColour))];
+  const agrees = (seq: Sequence) => {
+    if (seq.places.length !== colours.length) return false;
+    const asked = new Map<number, number>();
+    return seq.places.every((p, i) => {
+      if (p.color !== slotColour) return p.color === colours[i];
+      const was = asked.get(p.id);
+      asked.set(p.id, colours[i]!);
+      return was === undefined || was === colours[i];
+    });
+  };
+  const assignment = new Map<number, number>();
+  const used: { mark: Component; slot: Component }[] = [];
+  let found: { sequence: Sequence; calls: { mark: Component; slot: Component; index: number }[] } | undefined;
+  // Placings of `count` marks, marks in order, each to a slot not yet taken.
+  const search = (from: number, count: number): void => {
+    if (found) return;
+    if (used.length === count) {
+      const alt = placesInOrder(seg, root, slots, pieces, allMarks, assignment);
+      if (alt && agrees(alt))
+        found = { sequence: alt, calls: used.map((u) => ({ ...u, index: alt.starts.get(u.slot.id) ?? -1 })) };
+      return;
+    }
+    for (let m = from; m < marks.length; m++)
+      for (const slot of empties) {
+        if (assignment.has(slot.id)) continue;
+        assignment.set(slot.id, marks[m]!.color);
+        used.push({ mark: marks[m]!, slot });
+        search(m + 1, count);
+        used.pop();
+        assignment.delete(slot.id);
+      }
+  };
+  for (let count = 1; count <= marks.length && !found; count++) search(0, count);
+  return found;
+}
+
 function findNext(seg: Segmentation): NextPlace | undefined {
   const small = seg.components.filter((c) => c.size <= MAX_PIECE && !c.touchesEdge);
-  // A reference: things of one box size on one row, every colour different.
-  const references = rows(small, key, MIN_REFERENCE).filter((g) => new Set(g.map((c) => c.color)).size === g.length);
+  // A reference: things of one box size on one row, of three colours or more (a colour may repeat).
+  const references = rows(small, key, MIN_REFERENCE).filter((g) => new Set(g.map((c) => c.color)).size >= MIN_REFERENCE);
   // Slots: things of one look (colour and shape) on one row; the last empty slot may be alone.
   const slotRows = rows(small, (c) => `${c.minY}:${c.look}`, 1);
   let best: (NextPlace & { row: number }) | undefined;
@@ -202,6 +309,20 @@ function findNext(seg: Segmentation): NextPlace | undefined {
     // The pieces of the reference's colours, not in the reference, of one shape (the commonest: a mark of an
     // answer colour, a call, is no piece): those in a slot row are placed, the others are the palette.
     const pieces = commonestShape(small.filter((c) => !inRef.has(c.id) && colours.includes(c.color) && c.minY !== ref[0]!.minY));
+    // Marks: things the size of a piece but of another shape (a call to the row framed in their colour),
+    // placed in a row or lying loose with the palette.
+    const pieceIds = new Set(pieces.map((c) => c.id));
+    const box = (c: Component) => `${c.maxX - c.minX + 1}x${c.maxY - c.minY + 1}`;
+    const marks = small.filter(
+      (c) => !inRef.has(c.id) && !pieceIds.has(c.id) && c.minY > ref[0]!.maxY && pieces.length > 0 && box(c) === box(pieces[0]!),
+    );
+    // Prefer the longest reference (more evidence), then the one nearest the top (a palette row looks like a
+    // reference too).
+    const consider = (reading: NextPlace) => {
+      if (!best || colours.length > best.colours.length || (colours.length === best.colours.length && ref[0]!.minY < best.row))
+        best = { ...reading, row: ref[0]!.minY };
+    };
+    const looks = new Set<string>();
     for (const slots of slotRows) {
       const slotColour = slots[0]!.color;
       if (colours.includes(slotColour) || slots.length > ref.length) continue;
@@ -209,32 +330,46 @@ function findNext(seg: Segmentation): NextPlace | undefined {
       if (colours.includes(slots[0]!.surround)) continue;
       // The answer is shown above the work (what is drawn inside a reference's frames is not a slot).
       if (slots[0]!.minY <= ref[0]!.maxY) continue;
-      // The places to fill in order: this row's, with a row called from it (see placesInOrder) in its place.
+      // The places to fill in order, from each row (see placesInOrder): the one with as many as the answer.
       const look = slots[0]!.look;
+      if (looks.has(look)) continue;
+      looks.add(look);
       const allSlots = small.filter((c) => c.look === look && c.minY > ref[0]!.maxY);
-      const sequence = placesInOrder(seg, slots, allSlots, pieces);
-      if (!sequence) continue;
-      const placedIds = new Set(sequence.rows.flat().map((c) => c.id));
-      const across = (c: Component) => placedIds.has(c.id);
-      const palette = pieces.filter((c) => !across(c));
-      // Slots and placed pieces together are as many as the reference has things (a lone slot, then, only
-      // beside placed pieces). The palette lies on one row.
-      if (sequence.places.length !== ref.length) continue;
-      if (new Set(palette.map((c) => c.minY)).size !== 1) continue;
-      const sizes = new Set(pieces.map((c) => `${c.maxX - c.minX + 1}x${c.maxY - c.minY + 1}`));
-      if (sizes.size !== 1) continue;
-      const empty = sequence.places.findIndex((p) => p.color === slotColour);
-      if (empty < 0) continue;
-      const slot = sequence.places[empty]!;
-      const next = colours[empty]!;
-      const piece = palette.filter((c) => c.color === next).sort((a, b) => a.minY - b.minY || a.minX - b.minX)[0];
-      if (!piece) continue;
-      const reading: NextPlace = { colours, next, piece, slot };
-      // Prefer the longest reference (more evidence), then the one nearest the top (a palette row looks like
-      // a reference too).
-      if (!best || colours.length > best.colours.length || (colours.length === best.colours.length && ref[0]!.minY < best.row))
-        best = { ...reading, row: ref[0]!.minY };
+      const first = placesInOrder(seg, slots[0]!, allSlots, pieces, marks);
+      for (const root of first?.starters ?? []) {
+        let sequence = placesInOrder(seg, root, allSlots, pieces, marks);
+        if (!sequence) continue;
+        // Too few places, and marks lying loose: the marks are to be placed in slots, those where the places
+        // then agree with the answer.
+        let calls: { mark: Component; slot: Component; index: number }[] = [];
+        if (sequence.places.length < ref.length) {
+          const found = placeMarks(seg, sequence, root, allSlots, pieces, marks, colours, slotColour);
+          if (found) ({ sequence, calls } = found);
+        }
+        const placedIds = new Set(sequence.rows.flat().map((c) => c.id));
+        const across = (c: Component) => placedIds.has(c.id);
+        const palette = pieces.filter((c) => !across(c));
+        // Slots and placed pieces together are as many as the reference has things (a lone slot, then, only
+        // beside placed pieces). The palette lies on one row.
+        if (sequence.places.length !== ref.length) continue;
+        if (new Set(palette.map((c) => c.minY)).size !== 1) continue;
+        const sizes = new Set(pieces.map((c) => `${c.maxX - c.minX + 1}x${c.maxY - c.minY + 1}`));
+        if (sizes.size !== 1) continue;
+        const empty = sequence.places.findIndex((p) => p.color === slotColour);
+        // A loose mark goes first once the places before its call are filled; it lies with the palette.
+        const call = calls.sort((p, q) => p.index - q.index)[0];
+        if (call && (empty < 0 || call.index <= empty) && palette.some((c) => c.minY === call.mark.minY)) {
+          consider({ colours, next: call.mark.color, piece: call.mark, slot: call.slot, call: true });
+          continue;
+        }
+        if (empty < 0) continue;
+        const slot = sequence.places[empty]!;
+        const next = colours[empty]!;
+        const piece = palette.filter((c) => c.color === next).sort((a, b) => a.minY - b.minY || a.minX - b.minX)[0];
+        if (!piece) continue;
+        consider({ colours, next, piece, slot });
+      }
     }
   }
-  return best && { colours: best.colours, next: best.next, piece: best.piece, slot: best.slot };
+  return best && { colours: best.colours, next: best.next, piece: best.piece, slot: best.slot, call: best.call };
 }

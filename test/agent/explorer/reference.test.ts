@@ -240,3 +240,83 @@ describe("reference rows with calls to rows side by side", () => {
     }
   });
 });
+
+// Calls still to be placed: a mark (a 4×4 ring in the colour of a row's frame) lies loose with the palette,
+// to be put in a slot of the calling row. Top row (frame colour 9): slots T0..; the called row (frame colour
+// `CALLEE`) below; the palette on row 54, marks at its right end.
+describe("reference rows with call marks to place", () => {
+  const CALLEE = 7;
+  const ring = (x: number, y: number, c: number) => [
+    { x, y, w: 4, h: 1, c },
+    { x, y: y + 3, w: 4, h: 1, c },
+    { x, y, w: 1, h: 4, c },
+    { x: x + 3, y, w: 1, h: 4, c },
+  ];
+  const outline = (x: number, y: number, w: number, h: number, c: number) => [
+    { x, y, w, h: 1, c },
+    { x, y: y + h - 1, w, h: 1, c },
+    { x, y, w: 1, h, c },
+    { x: x + w - 1, y, w: 1, h, c },
+  ];
+  type At = { x: number; y: number };
+  /**
+   * The board: the answer framed on row 2; `top` and `called` slots (a colour fills a slot, "mark" puts a
+   * ring there, undefined leaves it empty); the palette's pieces and loose marks.
+   */
+  function board(
+    answer: number[],
+    top: (number | "mark" | undefined)[],
+    called: (number | undefined)[],
+    palette: number[],
+    loose: number,
+  ) {
+    const rects = [
+      ...answer.flatMap((c, i) => frame(4 + 7 * i, 2, c)),
+      ...outline(6, 18, 6 * top.length + 6, 13, 9),
+      ...outline(6, 36, 6 * called.length + 6, 13, CALLEE),
+    ];
+    const fill = (at: At, what: number | "mark" | undefined) => {
+      if (what === "mark") rects.push(...ring(at.x - 1, at.y - 1, CALLEE));
+      else if (what === undefined) rects.push({ x: at.x, y: at.y, w: 2, h: 2, c: SLOT });
+      else rects.push({ x: at.x - 1, y: at.y - 1, w: 4, h: 4, c: what });
+    };
+    top.forEach((w, i) => fill(topAt(i), w));
+    called.forEach((w, i) => fill(calledAt(i), w));
+    palette.forEach((c, i) => rects.push({ x: 4 + 7 * i, y: 54, w: 4, h: 4, c }));
+    for (let i = 0; i < loose; i++) rects.push(...ring(60 - 6 * (i + 1), 54, CALLEE));
+    return segment(board64(0, rects));
+  }
+  const topAt = (i: number): At => ({ x: 12 + 6 * i, y: 24 });
+  const calledAt = (i: number): At => ({ x: 12 + 6 * i, y: 42 });
+  const looseAt = (i: number): At => ({ x: 60 - 6 * (i + 1), y: 54 });
+
+  test("the mark goes to the slot where the called row's placed piece agrees with the answer", () => {
+    // Answer 3 [4 5] 6 7: the called row holds a 4 and a slot; the mark belongs in the second top slot.
+    const answer = [3, 4, 5, 6, 7];
+    expect(
+      readReference(board(answer, [undefined, undefined, undefined, undefined], [4, undefined], [3, 5, 6, 7], 1))?.next,
+    ).toBe(3);
+    const first = board(answer, [3, undefined, undefined, undefined], [4, undefined], [5, 6, 7], 1);
+    const mark = readReference(first);
+    expect(inside(mark!.click, looseAt(0), 4)).toBe(true);
+    expect(mark!.why).toContain("mark");
+    expect(inside(readReference(first, { x: looseAt(0).x, y: 54 })!.click, topAt(1), 2)).toBe(true);
+    // Placed: the called row's slot is next.
+    const placed = board(answer, [3, "mark", undefined, undefined], [4, undefined], [5, 6, 7], 0);
+    const r = readReference(placed, { x: 4 + 1, y: 55 });
+    expect(r?.next).toBe(5);
+    expect(inside(r!.click, calledAt(1), 2)).toBe(true);
+  });
+
+  test("a row called twice stands twice, answer colours repeating; a row of marks alone still calls", () => {
+    // Answer [4 5 6][4 5 6]: both top slots take a mark, the called row's three slots serve both calls.
+    const answer = [4, 5, 6, 4, 5, 6];
+    const fresh = board(answer, [undefined, undefined], [undefined, undefined, undefined], [4, 5, 6], 2);
+    expect(inside(readReference(fresh, { x: looseAt(1).x, y: 54 })!.click, topAt(0), 2)).toBe(true);
+    const marked = board(answer, ["mark", "mark"], [undefined, undefined, undefined], [4, 5, 6], 0);
+    const r = readReference(marked, { x: 4 + 1, y: 55 });
+    expect(r?.next).toBe(4);
+    expect(inside(r!.click, calledAt(0), 2)).toBe(true);
+    expect(readReference(board(answer, ["mark", "mark"], [4, 5, 6], [], 0))).toBeUndefined();
+  });
+});
