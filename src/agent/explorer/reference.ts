@@ -39,9 +39,6 @@ function rows(things: readonly Component[], same: (c: Component) => string, leas
   return [...groups.values()].filter((g) => g.length >= least).map((g) => g.sort((a, b) => a.minX - b.minX));
 }
 
-/** How many rows one reading may chain through calls: bounds the cost and any cycle. */
-const MAX_CALL_DEPTH = 4;
-
 /**
  * The places to fill, in order, starting at the row of `root`: the slots and the pieces placed in a row
  * (things centred on one line inside one frame), left to right; where a row shows a call (a mark in the
@@ -56,6 +53,7 @@ function placesInOrder(
   slots: readonly Component[],
   pieces: readonly Component[],
   marks: readonly Component[],
+  limit: number,
   callAt: ReadonlyMap<number, number> = new Map(),
 ): Sequence | undefined {
   // Rows: things centred on one line inside one frame (two framed rows side by side are two rows).
@@ -79,9 +77,13 @@ function placesInOrder(
   const markIds = new Set(marks.map((c) => c.id));
   const places: Component[] = [];
   const starts = new Map<number, number>();
-  // Appends the row's places (a row may be called more than once, never from inside itself).
+  let recursed = false;
+  // Appends the row's places (a row may be called more than once, and from inside itself: the program then
+  // runs until the answer is matched, so the places stop at `limit`; a call that adds no place loops).
   const expand = (row: Component[]): boolean => {
-    if (stack.length > MAX_CALL_DEPTH || stack.includes(row)) return false;
+    if (places.length >= limit) return true;
+    if (stack.length > limit) return false;
+    if (stack.includes(row)) recursed = true;
     stack.push(row);
     reached.add(row);
     const own = frames.get(row);
@@ -95,20 +97,21 @@ function placesInOrder(
         continue;
       }
       // The slot taken for a call (a mark not placed yet): the row framed in the mark's colour stands there.
-      const other = [...frames].find(([r, f]) => r !== row && f?.color === colour)?.[0];
+      const other = [...frames].find(([, f]) => f?.color === colour)?.[0];
       if (!other) return false;
       items.push({ x: c.minX, call: other, slot: c.id });
     }
     const top = Math.min(...row.map((c) => c.minY));
     const bottom = Math.max(...row.map((c) => c.maxY));
     for (const [other, frame] of frames) {
-      if (other === row || !frame || !own || frame.color === own.color) continue;
+      // A mark of the row's own frame colour calls the row itself.
+      if (!frame || !own || (frame.color === own.color && other !== row)) continue;
       for (const x of marksInRow(seg, frame.color, top, bottom, own, pieceIds)) items.push({ x, call: other });
     }
     for (const item of items.sort((p, q) => p.x - q.x)) {
       if (item.place) places.push(item.place);
       else {
-        if (item.slot !== undefined) starts.set(item.slot, places.length);
+        if (item.slot !== undefined && !starts.has(item.slot)) starts.set(item.slot, places.length);
         if (!expand(item.call!)) return false;
       }
     }
@@ -118,10 +121,10 @@ function placesInOrder(
   const start = [...frames.keys()].find((r) => r.includes(root));
   if (!start) return undefined;
   if (!expand(start)) return undefined;
-  const callable = [...frames].filter(([r, f]) => f !== undefined && r !== start).map(([, f]) => f!.color);
+  const callable = [...frames].filter(([, f]) => f !== undefined).map(([, f]) => f!.color);
   // Marks lying loose: in no framed row.
   const loose = marks.filter((m) => [...frames].some(([r, f]) => f === undefined && r.includes(m)));
-  return { places, rows: [...reached], callable, starts, loose, starters: [...frames.keys()].map((r) => r[0]!) };
+  return { places, rows: [...reached], callable, starts, loose, starters: [...frames.keys()].map((r) => r[0]!), recursed };
 }
 
 interface Sequence {
@@ -137,6 +140,8 @@ interface Sequence {
   readonly loose: Component[];
   /** One thing of each row (a row to start a reading from). */
   readonly starters: Component[];
+  /** A row was called from inside itself (the places were cut at the answer's length). */
+  readonly recursed: boolean;
 }
 
 /** The things of the commonest shape (cell pattern, any colour); ties to the shape seen first. */
@@ -233,6 +238,21 @@ interface NextPlace {
 /** Readings per board (a board's segmentation is made once per state; plans read each state again). */
 const read = new WeakMap<Segmentation, NextPlace | null>();
 
+/**
+ * The places are as many as the answer's and agree with it: a placed piece has the answer's colour at its
+ * place, and a slot shown more than once (a row called twice) asks for one colour.
+ */
+function agreesWith(seq: Sequence, colours: readonly number[], slotColour: number): boolean {
+  if (seq.places.length !== colours.length) return false;
+  const asked = new Map<number, number>();
+  return seq.places.every((p, i) => {
+    if (p.color !== slotColour) return p.color === colours[i];
+    const was = asked.get(p.id);
+    asked.set(p.id, colours[i]!);
+    return was === undefined || was === colours[i];
+  });
+}
+
 /** Loose marks weighed at once: bounds the search. */
 const MAX_MARKS = 3;
 
@@ -253,16 +273,7 @@ function placeMarks(
 ): { sequence: Sequence; calls: { mark: Component; slot: Component; index: number }[] } | undefined {
   const marks = sequence.loose.filter((c) => sequence.callable.includes(c.color)).slice(0, MAX_MARKS);
   const empties = [...new Set(sequence.places.filter((p) => p.color === slotColour))];
-  const agrees = (seq: Sequence) => {
-    if (seq.places.length !== colours.length) return false;
-    const asked = new Map<number, number>();
-    return seq.places.every((p, i) => {
-      if (p.color !== slotColour) return p.color === colours[i];
-      const was = asked.get(p.id);
-      asked.set(p.id, colours[i]!);
-      return was === undefined || was === colours[i];
-    });
-  };
+  const agrees = (seq: Sequence) => agreesWith(seq, colours, slotColour);
   const assignment = new Map<number, number>();
   const used: { mark: Component; slot: Component }[] = [];
   let found: { sequence: Sequence; calls: { mark: Component; slot: Component; index: number }[] } | undefined;
@@ -270,7 +281,7 @@ function placeMarks(
   const search = (from: number, count: number): void => {
     if (found) return;
     if (used.length === count) {
-      const alt = placesInOrder(seg, root, slots, pieces, allMarks, assignment);
+      const alt = placesInOrder(seg, root, slots, pieces, allMarks, colours.length, assignment);
       if (alt && agrees(alt))
         found = { sequence: alt, calls: used.map((u) => ({ ...u, index: alt.starts.get(u.slot.id) ?? -1 })) };
       return;
@@ -289,15 +300,45 @@ function placeMarks(
   return found;
 }
 
+/** Reference rows right under one another (one cell apart or less), of one box size at the same places. */
+function stacked(single: readonly Component[][]): Component[][] {
+  const out: Component[][] = [];
+  for (const upper of single) {
+    let whole = [...upper];
+    let last = upper;
+    for (;;) {
+      const under = single.find(
+        (r) =>
+          r.length === last.length &&
+          r[0]!.minY > last[0]!.maxY &&
+          r[0]!.minY <= last[0]!.maxY + 2 &&
+          r.every(
+            (c, i) =>
+              c.minX === last[i]!.minX && key(c).slice(key(c).indexOf(":")) === key(last[i]!).slice(key(last[i]!).indexOf(":")),
+          ),
+      );
+      if (!under) break;
+      whole = [...whole, ...under];
+      last = under;
+    }
+    if (whole.length > upper.length) out.push(whole);
+  }
+  return out;
+}
+
 function findNext(seg: Segmentation): NextPlace | undefined {
   const small = seg.components.filter((c) => c.size <= MAX_PIECE && !c.touchesEdge);
-  // A reference: things of one box size on one row, of three colours or more (a colour may repeat).
-  const references = rows(small, key, MIN_REFERENCE).filter((g) => new Set(g.map((c) => c.color)).size >= MIN_REFERENCE);
+  // A reference: things of one box size on one row, of three colours or more (a colour may repeat); or such
+  // rows stacked right under one another at the same places, read one after the other.
+  const single = rows(small, key, MIN_REFERENCE).filter((g) => new Set(g.map((c) => c.color)).size >= MIN_REFERENCE);
+  const references = [...single, ...stacked(single)];
   // Slots: things of one look (colour and shape) on one row; the last empty slot may be alone.
   const slotRows = rows(small, (c) => `${c.minY}:${c.look}`, 1);
   let best: (NextPlace & { row: number }) | undefined;
   for (const ref of references) {
     const colours = ref.map((c) => c.color);
+    const refTop = ref[0]!.minY;
+    const refBottom = Math.max(...ref.map((c) => c.maxY));
     const inRef = new Set(ref.map((c) => c.id));
     // A row of pieces that already shows the reference's colours in order is the answer given: nothing to
     // place (the palette's emptied places may look like slots now).
@@ -308,19 +349,19 @@ function findNext(seg: Segmentation): NextPlace | undefined {
     if (answered) continue;
     // The pieces of the reference's colours, not in the reference, of one shape (the commonest: a mark of an
     // answer colour, a call, is no piece): those in a slot row are placed, the others are the palette.
-    const pieces = commonestShape(small.filter((c) => !inRef.has(c.id) && colours.includes(c.color) && c.minY !== ref[0]!.minY));
+    const pieces = commonestShape(small.filter((c) => !inRef.has(c.id) && colours.includes(c.color) && c.minY > refBottom));
     // Marks: things the size of a piece but of another shape (a call to the row framed in their colour),
     // placed in a row or lying loose with the palette.
     const pieceIds = new Set(pieces.map((c) => c.id));
     const box = (c: Component) => `${c.maxX - c.minX + 1}x${c.maxY - c.minY + 1}`;
     const marks = small.filter(
-      (c) => !inRef.has(c.id) && !pieceIds.has(c.id) && c.minY > ref[0]!.maxY && pieces.length > 0 && box(c) === box(pieces[0]!),
+      (c) => !inRef.has(c.id) && !pieceIds.has(c.id) && c.minY > refBottom && pieces.length > 0 && box(c) === box(pieces[0]!),
     );
     // Prefer the longest reference (more evidence), then the one nearest the top (a palette row looks like a
     // reference too).
     const consider = (reading: NextPlace) => {
-      if (!best || colours.length > best.colours.length || (colours.length === best.colours.length && ref[0]!.minY < best.row))
-        best = { ...reading, row: ref[0]!.minY };
+      if (!best || colours.length > best.colours.length || (colours.length === best.colours.length && refTop < best.row))
+        best = { ...reading, row: refTop };
     };
     const looks = new Set<string>();
     for (const slots of slotRows) {
@@ -329,16 +370,18 @@ function findNext(seg: Segmentation): NextPlace | undefined {
       // A slot sits on the board, not inside something of an answer colour (the hole in a framed mark).
       if (colours.includes(slots[0]!.surround)) continue;
       // The answer is shown above the work (what is drawn inside a reference's frames is not a slot).
-      if (slots[0]!.minY <= ref[0]!.maxY) continue;
+      if (slots[0]!.minY <= refBottom) continue;
       // The places to fill in order, from each row (see placesInOrder): the one with as many as the answer.
       const look = slots[0]!.look;
       if (looks.has(look)) continue;
       looks.add(look);
-      const allSlots = small.filter((c) => c.look === look && c.minY > ref[0]!.maxY);
-      const first = placesInOrder(seg, slots[0]!, allSlots, pieces, marks);
+      const allSlots = small.filter((c) => c.look === look && c.minY > refBottom);
+      const first = placesInOrder(seg, slots[0]!, allSlots, pieces, marks, ref.length);
       for (const root of first?.starters ?? []) {
-        let sequence = placesInOrder(seg, root, allSlots, pieces, marks);
+        let sequence = placesInOrder(seg, root, allSlots, pieces, marks, ref.length);
         if (!sequence) continue;
+        // A program that runs into itself is read only when it agrees with the answer.
+        if (sequence.recursed && !agreesWith(sequence, colours, slotColour)) continue;
         // Too few places, and marks lying loose: the marks are to be placed in slots, those where the places
         // then agree with the answer.
         let calls: { mark: Component; slot: Component; index: number }[] = [];
@@ -350,15 +393,15 @@ function findNext(seg: Segmentation): NextPlace | undefined {
         const across = (c: Component) => placedIds.has(c.id);
         const palette = pieces.filter((c) => !across(c));
         // Slots and placed pieces together are as many as the reference has things (a lone slot, then, only
-        // beside placed pieces). The palette lies on one row.
+        // beside placed pieces). The palette, with the marks lying loose, lies on one row.
         if (sequence.places.length !== ref.length) continue;
-        if (new Set(palette.map((c) => c.minY)).size !== 1) continue;
+        if (new Set([...palette, ...sequence.loose].map((c) => c.minY)).size !== 1) continue;
         const sizes = new Set(pieces.map((c) => `${c.maxX - c.minX + 1}x${c.maxY - c.minY + 1}`));
         if (sizes.size !== 1) continue;
         const empty = sequence.places.findIndex((p) => p.color === slotColour);
         // A loose mark goes first once the places before its call are filled; it lies with the palette.
         const call = calls.sort((p, q) => p.index - q.index)[0];
-        if (call && (empty < 0 || call.index <= empty) && palette.some((c) => c.minY === call.mark.minY)) {
+        if (call && (empty < 0 || call.index <= empty)) {
           consider({ colours, next: call.mark.color, piece: call.mark, slot: call.slot, call: true });
           continue;
         }

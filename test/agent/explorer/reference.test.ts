@@ -320,3 +320,84 @@ describe("reference rows with call marks to place", () => {
     expect(readReference(board(answer, ["mark", "mark"], [4, 5, 6], [], 0))).toBeUndefined();
   });
 });
+
+// A two-row answer and a program that calls itself: the answer 3 4 5 over 3 4 5 (read as one, six long);
+// the top row (frame colour 9) has three slots, the called row (frame colour 7) two; a colour-7 mark and a
+// colour-9 mark lie loose beside the pieces 3, 4, 5. Following the readings click by click must leave a
+// program whose run (until six colours are out) gives the answer.
+describe("reference rows with a two-row answer and a call into the calling row", () => {
+  type Item = number | "7" | "9" | undefined;
+  const ring = (x: number, y: number, c: number) => [
+    { x, y, w: 4, h: 1, c },
+    { x, y: y + 3, w: 4, h: 1, c },
+    { x, y, w: 1, h: 4, c },
+    { x: x + 3, y, w: 1, h: 4, c },
+  ];
+  const outline = (x: number, y: number, w: number, h: number, c: number) => [
+    { x, y, w, h: 1, c },
+    { x, y: y + h - 1, w, h: 1, c },
+    { x, y, w: 1, h, c },
+    { x: x + w - 1, y, w: 1, h, c },
+  ];
+  const topAt = (i: number) => ({ x: 12 + 6 * i, y: 24 });
+  const calledAt = (i: number) => ({ x: 12 + 6 * i, y: 42 });
+  const paletteAt = (i: number) => ({ x: 4 + 7 * i, y: 54 });
+
+  function render(top: Item[], called: Item[], palette: Item[]) {
+    const rects = [
+      ...[3, 4, 5].flatMap((c, i) => frame(4 + 7 * i, 2, c)),
+      ...[3, 4, 5].flatMap((c, i) => frame(4 + 7 * i, 9, c)),
+      ...outline(6, 18, 6 * top.length + 6, 13, 9),
+      ...outline(6, 36, 6 * called.length + 6, 13, 7),
+    ];
+    const fill = (at: { x: number; y: number }, what: Item, empty: boolean) => {
+      if (what === "7" || what === "9") rects.push(...ring(at.x - 1, at.y - 1, Number(what)));
+      else if (what !== undefined) rects.push({ x: at.x - 1, y: at.y - 1, w: 4, h: 4, c: what });
+      else if (empty) rects.push({ x: at.x, y: at.y, w: 2, h: 2, c: SLOT });
+    };
+    top.forEach((w, i) => fill(topAt(i), w, true));
+    called.forEach((w, i) => fill(calledAt(i), w, true));
+    palette.forEach((w, i) => fill(paletteAt(i), w, false));
+    return segment(board64(0, rects));
+  }
+
+  /** The program's output: the top row run, a mark calling its row, until `n` colours are out. */
+  function run(top: Item[], called: Item[], n: number): number[] {
+    const out: number[] = [];
+    const rowOf = (m: Item) => (m === "7" ? called : top);
+    const go = (row: Item[], depth: number) => {
+      for (const it of row) {
+        if (out.length >= n || depth > n) return;
+        if (it === "7" || it === "9") go(rowOf(it), depth + 1);
+        else if (it !== undefined) out.push(it);
+      }
+    };
+    go(top, 0);
+    return out;
+  }
+
+  test("following the readings leaves a program that gives the answer", () => {
+    const top: Item[] = [undefined, undefined, undefined];
+    const called: Item[] = [undefined, undefined];
+    const palette: Item[] = [3, 4, 5, "7", "9"];
+    const near = (p: { x: number; y: number }, at: { x: number; y: number }) =>
+      p.x >= at.x - 1 && p.x <= at.x + 2 && p.y >= at.y - 1 && p.y <= at.y + 2;
+    let steps = 0;
+    for (; steps < 10; steps++) {
+      const r = readReference(render(top, called, palette));
+      if (!r) break;
+      expect(r.colours).toEqual([3, 4, 5, 3, 4, 5]);
+      const from = palette.findIndex((_, i) => palette[i] !== undefined && near(r.click, paletteAt(i)));
+      expect(from).toBeGreaterThanOrEqual(0);
+      const to = readReference(render(top, called, palette), r.click)!.click;
+      const t = top.findIndex((_, i) => near(to, topAt(i)));
+      const c = called.findIndex((_, i) => near(to, calledAt(i)));
+      expect(t >= 0 || c >= 0).toBe(true);
+      if (t >= 0) top[t] = palette[from];
+      else called[c] = palette[from];
+      palette[from] = undefined;
+    }
+    expect(steps).toBe(5);
+    expect(run(top, called, 6)).toEqual([3, 4, 5, 3, 4, 5]);
+  });
+});
