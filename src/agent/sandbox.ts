@@ -6,12 +6,18 @@
 //
 // Root is the dangerous case (most containers): bwrap run by root leaves the sandboxed process every
 // capability unless told otherwise, and with CAP_SYS_ADMIN it can unmount the covers and remount / writable.
-// So the process always loses every capability (--cap-drop ALL), gets its own user namespace mapped to an
-// unprivileged uid where the kernel allows one, its own pid namespace and session (no TIOCSTI into the
-// harness's terminal), and dies with the harness.
+// So the process always loses every capability (--cap-drop ALL), gets its own pid namespace and session (no
+// TIOCSTI into the harness's terminal), and dies with the harness. Run by a user, bwrap gives it a user
+// namespace with an unprivileged uid inside, mapped to that user outside. Run by root, such a namespace maps
+// the agent to root outside, and files are checked against the outside uid: the agent could read every file
+// root owns (/etc/shadow, private keys) with no capability at all. So as root the agent leaves root for good:
+// bwrap builds the sandbox as root, then `setpriv` (util-linux) makes the agent `nobody` (AGENT_UID_AS_ROOT),
+// with no capabilities and no way back (bwrap sets no_new_privs: setuid programs do not raise it). The
+// workspace and the agent's HOME are handed to that uid before each turn (handOver), so the agent owns them
+// as it would under a harness run by a user.
 import { spawnSync } from "node:child_process";
-import { realpathSync } from "node:fs";
-import { dirname, sep } from "node:path";
+import { lchownSync, lstatSync, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
+import { dirname, join, sep } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
 import type { RunConfig } from "../config/run-config.ts";
@@ -93,10 +99,18 @@ export interface BwrapSupport {
   readonly bin: string;
   /** --unshare-user works (user namespaces are allowed): the agent runs as SANDBOX_UID inside. */
   readonly userns: boolean;
+  /**
+   * The harness runs as root and the agent is made AGENT_UID_AS_ROOT by this setpriv (then `userns` is not
+   * used: a user namespace made by root maps the agent to root outside).
+   */
+  readonly dropTo?: { readonly setpriv: string; readonly uid: number };
 }
 
 /** The uid and gid the agent has inside the sandbox's user namespace: not 0, so nothing treats it as root. */
 export const SANDBOX_UID = 1000;
+
+/** The uid and gid an agent gets when the harness runs as root: `nobody`, which owns no file. */
+export const AGENT_UID_AS_ROOT = 65534;
 
 /** The sandbox --sandbox asks for. bwrap that is missing or cannot run is an error; auto then falls back to none. */
 export function chooseSandbox(
@@ -109,8 +123,13 @@ export function chooseSandbox(
   if (bwrap !== null)
     return ok({
       kind: "bwrap",
-      wrap: (argv, dirs) => bwrapArgv(bwrap, argv, dirs),
-      environment: (env) => agentEnvironment(env, passEnv),
+      wrap: (argv, dirs) => {
+        if (bwrap.dropTo) handOver(dirs, bwrap.dropTo.uid);
+        return bwrapArgv(bwrap, argv, dirs);
+      },
+      // The harness's TMPDIR is hidden with the rest of /tmp (and not the agent's to write): the agent's
+      // temporary files go to its own fresh /tmp.
+      environment: (env) => ({ ...agentEnvironment(env, passEnv), ...(env["TMPDIR"] !== undefined ? { TMPDIR: "/tmp" } : {}) }),
     });
   if (kind === "auto") return ok(NO_SANDBOX);
   return err(
@@ -122,26 +141,47 @@ export function chooseSandbox(
 
 let probed: BwrapSupport | null | undefined;
 
-/** The bwrap executable if it can actually build a sandbox on this machine, and whether with a user namespace (checked once per process). */
+/**
+ * The bwrap executable if it can actually build a sandbox on this machine, and how (checked once per process):
+ * as root, with the agent made `nobody` by setpriv; otherwise with a user namespace where the kernel allows one.
+ */
 export function probeBwrap(): BwrapSupport | null {
   if (probed !== undefined) return probed;
   const bin = findCli("bwrap", { dirs: [] });
   probed = null;
   if (bin !== null) {
-    const works = (userns: boolean) => {
-      const argv = [...isolationFlags(userns), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "true"];
+    // The flags every sandbox uses (--perms needs bwrap 0.5 or later), and the drop to nobody when asked.
+    const works = (support: BwrapSupport) => {
+      const base = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--perms", "1777", "--tmpfs", "/tmp"];
+      const argv = [...isolationFlags(support), ...base, ...(support.dropTo ? dropArgv(support.dropTo) : []), "true"];
       return spawnSync(bin, argv, { stdio: "ignore", timeout: 10_000 }).status === 0;
     };
-    if (works(true)) probed = { bin, userns: true };
-    else if (works(false)) probed = { bin, userns: false };
+    const setpriv = process.getuid?.() === 0 ? findCli("setpriv", { dirs: [] }) : null;
+    const dropped = setpriv ? { bin, userns: false, dropTo: { setpriv, uid: AGENT_UID_AS_ROOT } } : null;
+    if (dropped && works(dropped)) probed = dropped;
+    else if (works({ bin, userns: true })) probed = { bin, userns: true };
+    else if (works({ bin, userns: false })) probed = { bin, userns: false };
   }
   return probed;
 }
 
 /** The flags that take the agent's privileges away, whoever runs the harness. */
-function isolationFlags(userns: boolean): string[] {
-  const user = userns ? ["--unshare-user", "--uid", String(SANDBOX_UID), "--gid", String(SANDBOX_UID)] : [];
-  return [...user, "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--die-with-parent", "--new-session"];
+function isolationFlags(bwrap: BwrapSupport): string[] {
+  // Dropping to nobody keeps three until setpriv, which loses them (and every other) as it leaves root: two to
+  // change ids, and one to search directories, for bwrap's own chdir into a workspace that is now nobody's.
+  const user = bwrap.dropTo
+    ? ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_DAC_READ_SEARCH"]
+    : [
+        ...(bwrap.userns ? ["--unshare-user", "--uid", String(SANDBOX_UID), "--gid", String(SANDBOX_UID)] : []),
+        "--cap-drop",
+        "ALL",
+      ];
+  return [...user, "--unshare-pid", "--unshare-ipc", "--die-with-parent", "--new-session"];
+}
+
+/** setpriv's command line that makes the rest run as `uid`, with no groups and no capabilities. */
+function dropArgv(drop: NonNullable<BwrapSupport["dropTo"]>): string[] {
+  return [drop.setpriv, `--reuid=${drop.uid}`, `--regid=${drop.uid}`, "--clear-groups", "--inh-caps=-all", "--"];
 }
 
 /**
@@ -150,20 +190,94 @@ function isolationFlags(userns: boolean): string[] {
  * so a write outside the workspace fails instead of landing in a throwaway tmpfs.
  */
 export function bwrapArgv(bwrap: BwrapSupport, argv: readonly string[], dirs: SandboxDirs): string[] {
-  const hidden = hiddenDirs(dirs.workspace);
-  const out = [bwrap.bin, ...isolationFlags(bwrap.userns), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
-  for (const h of hidden) out.push("--tmpfs", h);
+  const hidden = hiddenDirs(dirs.workspace, bwrap.dropTo ? closedAncestors : () => []);
+  const out = [bwrap.bin, ...isolationFlags(bwrap), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+  // A mount inside a cover needs the directories above it made; made searchable, so an agent that is not their
+  // owner (nobody, under root) can reach its workspace, HOME and CLI by their paths.
+  const made = new Set<string>();
+  const parents = (path: string, covers: readonly string[]) => {
+    for (const dir of dirsBetween(covers, path)) if (!made.has(dir)) out.push("--perms", "0755", "--dir", dir), made.add(dir);
+  };
+  // /tmp writable by anyone (with the sticky bit), as on the host: the agent may not be its owner.
+  hidden.forEach((h, i) => {
+    parents(h, hidden.slice(0, i));
+    out.push(...(h === "/tmp" ? ["--perms", "1777"] : []), "--tmpfs", h);
+  });
+  const bind = (how: "--bind" | "--ro-bind", path: string) => {
+    parents(path, hidden);
+    out.push(how, path, path);
+  };
   if (dirs.onlyWritableFiles) {
-    out.push("--ro-bind", dirs.workspace, dirs.workspace);
+    bind("--ro-bind", dirs.workspace);
     for (const f of dirs.onlyWritableFiles) out.push("--bind", f, f);
-  } else out.push("--bind", dirs.workspace, dirs.workspace);
-  for (const w of dirs.writable ?? []) out.push("--bind", w, w);
+  } else bind("--bind", dirs.workspace);
+  for (const w of dirs.writable ?? []) bind("--bind", w);
   for (const k of dirs.keep ?? []) {
-    if (hidden.some((h) => isInside(k, h))) out.push("--ro-bind", k, k);
+    if (hidden.some((h) => isInside(k, h))) bind("--ro-bind", k);
   }
   for (const h of hidden) if (h !== "/tmp") out.push("--remount-ro", h);
-  out.push("--chdir", dirs.workspace, ...argv);
+  out.push("--chdir", dirs.workspace, ...(bwrap.dropTo ? dropArgv(bwrap.dropTo) : []), ...argv);
   return out;
+}
+
+/** The directories strictly between the innermost cover holding `path` and `path`, outermost first. */
+function dirsBetween(hidden: readonly string[], path: string): string[] {
+  const cover = hidden.filter((h) => h !== path && isInside(path, h)).sort((a, b) => b.length - a.length)[0];
+  if (cover === undefined) return [];
+  const out: string[] = [];
+  for (let d = dirname(path); d !== cover && d.length > cover.length; d = dirname(d)) out.unshift(d);
+  return out;
+}
+
+/**
+ * The workspace's ancestors that others may not enter (no search bit for others), outermost first: an agent
+ * that is not root could not reach its workspace through them, so they are covered too (and what is in them
+ * was not others' to see). /tmp and the homes are covered anyway.
+ */
+export function closedAncestors(workspace: string): string[] {
+  const out: string[] = [];
+  for (let d = dirname(workspace); d !== dirname(d); d = dirname(d)) {
+    try {
+      if ((statSync(d).mode & 0o001) === 0) out.unshift(d);
+    } catch {
+      // a missing ancestor: bwrap reports it
+    }
+  }
+  return out;
+}
+
+/**
+ * Hands the agent's places to `uid` before a turn (the harness runs as root, the agent as `uid`), so that it
+ * owns them as it would under a harness run by a user: the workspace with what the harness wrote in it (the
+ * copy of the log stays its to read and, as anywhere, to tamper with: the harness checks it), each writable
+ * directory, each single writable file. The roots' entries are looked at every turn (the harness writes new
+ * files there); below them only what is not the agent's already is descended (what the agent made is its
+ * own). Links are changed themselves and never followed, so nothing the agent planted can point the change
+ * elsewhere. Best effort: what cannot be changed the agent finds read-only.
+ */
+export function handOver(dirs: SandboxDirs, uid: number): void {
+  const give = (path: string, root: boolean) => {
+    let st: Stats;
+    try {
+      st = lstatSync(path);
+      const mine = st.uid === uid && st.gid === uid;
+      if (!mine) lchownSync(path, uid, uid);
+      if (mine && !root) return;
+    } catch {
+      return;
+    }
+    if (!st.isDirectory()) return;
+    let names: string[] = [];
+    try {
+      names = readdirSync(path);
+    } catch {
+      return;
+    }
+    for (const name of names) give(join(path, name), false);
+  };
+  if (dirs.onlyWritableFiles) for (const f of dirs.onlyWritableFiles) give(f, false);
+  else give(dirs.workspace, true);
+  for (const w of dirs.writable ?? []) give(w, true);
 }
 
 /**
@@ -171,14 +285,17 @@ export function bwrapArgv(bwrap: BwrapSupport, argv: readonly string[], dirs: Sa
  * home directories, and the runs root, i.e. runs/ above runs/<stamp>/<game>/workspace. Were the runs root
  * `/`, the stamp directory is hidden instead.
  */
-export function hiddenDirs(workspace: string): string[] {
+export function hiddenDirs(workspace: string, closed: (workspace: string) => string[] = () => []): string[] {
   const runDir = dirname(workspace);
   const stampDir = dirname(runDir);
   const root = dirname(stampDir);
   const runs = root === "/" ? stampDir : root;
   // Parents before children: bwrap mounts in order. `/` itself is never covered (a workspace at the top).
   const covers = ["/tmp", ...HOMES];
-  return runs === "/" || covers.includes(runs) ? covers : [...covers, runs];
+  const all = runs === "/" || covers.includes(runs) ? covers : [...covers, runs];
+  // Closed ancestors not already inside a cover, before the runs root (they hold it).
+  const extra = closed(workspace).filter((d) => !all.some((c) => isInside(d, c)));
+  return [...covers, ...extra, ...all.slice(covers.length)].filter((d, i, a) => a.indexOf(d) === i);
 }
 
 /** Home directories: the agent gets its own HOME; other users' (and root's) are not its to read. */

@@ -3,9 +3,18 @@
 // all but the tamper fail (the tamper is repaired and recorded); without a sandbox all four succeed, which
 // shows the attacks are real.
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { agentEnvironment, bwrapArgv, chooseSandbox, hiddenDirs, installDir } from "../../../src/agent/sandbox.ts";
+import {
+  AGENT_UID_AS_ROOT,
+  agentEnvironment,
+  bwrapArgv,
+  chooseSandbox,
+  handOver,
+  hiddenDirs,
+  installDir,
+  probeBwrap,
+} from "../../../src/agent/sandbox.ts";
 import { HAVE_BWRAP, play, readEventsFile, tempRoot, withEnv } from "./helpers.ts";
 
 describe("the bwrap command line", () => {
@@ -37,6 +46,8 @@ describe("the bwrap command line", () => {
       "/dev",
       "--proc",
       "/proc",
+      "--perms",
+      "1777",
       "--tmpfs",
       "/tmp",
       "--tmpfs",
@@ -45,6 +56,14 @@ describe("the bwrap command line", () => {
       "/home",
       "--tmpfs",
       "/srv/runs",
+      "--perms",
+      "0755",
+      "--dir",
+      "/srv/runs/2026-01-01T00-00-00",
+      "--perms",
+      "0755",
+      "--dir",
+      "/srv/runs/2026-01-01T00-00-00/glide",
       "--bind",
       ws,
       ws,
@@ -78,6 +97,89 @@ describe("the bwrap command line", () => {
       "--new-session",
       "--ro-bind",
     ]);
+  });
+
+  test("as root: no user namespace; setpriv makes the agent nobody, keeping only what it needs until then", () => {
+    const ws = "/srv/runs/2026-01-01T00-00-00/glide/workspace";
+    const drop = { setpriv: "/usr/bin/setpriv", uid: AGENT_UID_AS_ROOT };
+    const argv = bwrapArgv({ bin: "/usr/bin/bwrap", userns: true, dropTo: drop }, ["sh", "-c", "x"], { workspace: ws });
+    expect(argv.slice(0, 13)).toEqual([
+      "/usr/bin/bwrap",
+      "--cap-drop",
+      "ALL",
+      "--cap-add",
+      "CAP_SETUID",
+      "--cap-add",
+      "CAP_SETGID",
+      "--cap-add",
+      "CAP_DAC_READ_SEARCH",
+      "--unshare-pid",
+      "--unshare-ipc",
+      "--die-with-parent",
+      "--new-session",
+    ]);
+    expect(argv).not.toContain("--unshare-user");
+    expect(argv.slice(-11)).toEqual([
+      "--chdir",
+      ws,
+      "/usr/bin/setpriv",
+      "--reuid=65534",
+      "--regid=65534",
+      "--clear-groups",
+      "--inh-caps=-all",
+      "--",
+      "sh",
+      "-c",
+      "x",
+    ]);
+  });
+
+  test("as root, a directory above the runs root that others cannot enter is covered too, parents first", () => {
+    const closed = (w: string) => (w.startsWith("/srv/private/") ? ["/srv/private"] : []);
+    expect(hiddenDirs("/srv/private/runs/t/glide/workspace", closed)).toEqual([
+      "/tmp",
+      "/root",
+      "/home",
+      "/srv/private",
+      "/srv/private/runs",
+    ]);
+    // Inside a cover already: nothing more to cover.
+    expect(hiddenDirs("/root/runs/t/glide/workspace", () => ["/root"])).toEqual(["/tmp", "/root", "/home", "/root/runs"]);
+  });
+
+  test("handOver gives the workspace, what the harness wrote in it and the writable trees to the agent, following no link", () => {
+    const dir = tempRoot();
+    const ws = join(dir, "workspace");
+    const home = join(dir, "agent-home");
+    mkdirSync(join(home, "sub"), { recursive: true });
+    mkdirSync(ws);
+    writeFileSync(join(ws, "logs.txt"), "the harness's copy\n");
+    writeFileSync(join(home, "sub", "config.toml"), "x");
+    const outside = join(dir, "outside.txt");
+    writeFileSync(outside, "not the agent's");
+    symlinkSync(outside, join(home, "link"));
+    symlinkSync(dir, join(ws, "up"));
+    const me = process.getuid?.() ?? 0;
+    // As a user, ownership cannot be given away: hand over to oneself, which must leave everything as it was.
+    const to = me === 0 ? AGENT_UID_AS_ROOT : me;
+    handOver({ workspace: ws, writable: [home] }, to);
+    for (const p of [ws, join(ws, "logs.txt"), join(home, "sub"), join(home, "sub", "config.toml")])
+      expect(statSync(p).uid).toBe(to);
+    for (const p of [join(home, "link"), join(ws, "up")]) expect(lstatSync(p).uid).toBe(to);
+    // Links are not followed: their targets stay the harness's.
+    expect(statSync(outside).uid).toBe(me);
+    expect(statSync(dir).uid).toBe(me);
+    // A file the harness writes later is handed over at the next turn, though the workspace is the agent's now.
+    writeFileSync(join(ws, "AGENTS.md"), "notes");
+    handOver({ workspace: ws }, to);
+    expect(statSync(join(ws, "AGENTS.md")).uid).toBe(to);
+    // Read-only arms: only the answer file is the agent's.
+    writeFileSync(join(dir, "answer.json"), "{}");
+    const ro = join(dir, "ro-ws");
+    mkdirSync(ro);
+    handOver({ workspace: ro, onlyWritableFiles: [join(dir, "answer.json")] }, to);
+    expect(statSync(join(dir, "answer.json")).uid).toBe(to);
+    expect(statSync(ro).uid).toBe(me);
   });
 
   test("a runs root at / hides the stamp directory instead; a workspace at the top hides only /tmp and the homes", () => {
@@ -156,7 +258,13 @@ describe.skipIf(!HAVE_BWRAP)("a hostile command agent under bwrap", () => {
   }, 60_000);
 });
 
-/** What root inside the sandbox tries: every capability it still has, unmounting the covers, remounting / writable. */
+/** A file only root may read, outside every cover (/var/tmp): what a process mapped to root outside could read. */
+const ROOT_ONLY = `/var/tmp/prolong-root-only-${process.pid}.txt`;
+
+/**
+ * What root inside the sandbox tries: every capability it still has, unmounting the covers, remounting /
+ * writable, reading a file only root may read.
+ */
 const ROOT_ESCAPE = [
   `grep CapEff /proc/self/status > caps.txt`,
   `id -u > uid.txt`,
@@ -164,12 +272,15 @@ const ROOT_ESCAPE = [
   `if mount -o remount,bind,rw / 2>/dev/null; then echo "remount ok"; else echo "remount failed"; fi >> attacks.txt`,
   `if ls /root > /dev/null 2>&1 && [ -n "$(ls -A /root)" ]; then echo "read-root-home ok"; else echo "read-root-home failed"; fi >> attacks.txt`,
   `if touch /etc/prolong-escape 2>/dev/null; then echo "write-etc ok"; else echo "write-etc failed"; fi >> attacks.txt`,
+  `if cat ${ROOT_ONLY} > /dev/null 2>&1; then echo "read-root-only-file ok"; else echo "read-root-only-file failed"; fi >> attacks.txt`,
   `printf '{"actions":["ACTION4"]}' > actions.json`,
 ].join("; ");
 
 const NOT_ROOT_BWRAP = !HAVE_BWRAP || process.getuid?.() !== 0;
 describe.skipIf(NOT_ROOT_BWRAP)(`root inside bwrap${NOT_ROOT_BWRAP ? " (skipped: needs bwrap and a run as root)" : ""}`, () => {
-  test("holds no capability, cannot unmount the covers, remount / writable, read /root or write the system", async () => {
+  test("is nobody with no capability: cannot unmount the covers, remount / writable, read /root, write the system or read root's files", async () => {
+    expect(probeBwrap()?.dropTo?.uid).toBe(AGENT_UID_AS_ROOT);
+    writeFileSync(ROOT_ONLY, "root's secret\n", { mode: 0o600 });
     const root = tempRoot();
     const run = await play(
       { game: "glide", agent: "command", cmd: ROOT_ESCAPE, maxActions: 1, sandbox: "bwrap" },
@@ -178,14 +289,17 @@ describe.skipIf(NOT_ROOT_BWRAP)(`root inside bwrap${NOT_ROOT_BWRAP ? " (skipped:
     expect(run.end.reason).toBe("max-actions");
     const ws = run.session.paths.workspace;
     expect(readFileSync(join(ws, "caps.txt"), "utf8").trim()).toBe("CapEff:\t0000000000000000");
-    expect(readFileSync(join(ws, "uid.txt"), "utf8").trim()).not.toBe("0");
+    // Not root inside, and not root outside either: nobody, so files are checked as nobody's.
+    expect(readFileSync(join(ws, "uid.txt"), "utf8").trim()).toBe(String(AGENT_UID_AS_ROOT));
     expect(readFileSync(join(ws, "attacks.txt"), "utf8").trim().split("\n")).toEqual([
       "umount failed",
       "remount failed",
       "read-root-home failed",
       "write-etc failed",
+      "read-root-only-file failed",
     ]);
     expect(existsSync("/etc/prolong-escape")).toBe(false);
+    rmSync(ROOT_ONLY, { force: true });
   }, 60_000);
 });
 
@@ -228,6 +342,10 @@ describe("the agent's environment", () => {
       MY_TOOL: "m",
     });
     expect(chooseSandbox("none")._unsafeUnwrap().environment(env)).toEqual(env);
+    // The harness's TMPDIR is hidden under bwrap (with /tmp): the agent's is its own fresh /tmp.
+    const bwrap = chooseSandbox("bwrap", () => ({ bin: "/usr/bin/bwrap", userns: true }))._unsafeUnwrap();
+    expect(bwrap.environment({ ...env, TMPDIR: "/tmp/harness-tmp" })["TMPDIR"]).toBe("/tmp");
+    expect(bwrap.environment(env)["TMPDIR"]).toBeUndefined();
   });
 
   test.skipIf(!HAVE_BWRAP)(
