@@ -252,14 +252,18 @@ export function closedAncestors(workspace: string): string[] {
  * copy of the log stays its to read and, as anywhere, to tamper with: the harness checks it), each writable
  * directory, each single writable file. The roots' entries are looked at every turn (the harness writes new
  * files there); below them only what is not the agent's already is descended (what the agent made is its
- * own). Links are changed themselves and never followed, so nothing the agent planted can point the change
- * elsewhere. Best effort: what cannot be changed the agent finds read-only.
+ * own). Links are changed themselves and never followed, and a file with a second name (a hard link) is left
+ * alone, so nothing the agent planted can point the change elsewhere. Best effort: what cannot be changed the
+ * agent finds read-only.
  */
 export function handOver(dirs: SandboxDirs, uid: number): void {
   const give = (path: string, root: boolean) => {
     let st: Stats;
     try {
       st = lstatSync(path);
+      // A file with another name elsewhere is not handed over: changing its owner would change that file's too
+      // (the harness records such a link as a tamper and replaces it).
+      if (!st.isDirectory() && st.nlink > 1) return;
       const mine = st.uid === uid && st.gid === uid;
       if (!mine) lchownSync(path, uid, uid);
       if (mine && !root) return;

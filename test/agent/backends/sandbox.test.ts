@@ -3,7 +3,7 @@
 // all but the tamper fail (the tamper is repaired and recorded); without a sandbox all four succeed, which
 // shows the attacks are real.
 import { describe, expect, test } from "bun:test";
-import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   AGENT_UID_AS_ROOT,
@@ -168,6 +168,12 @@ describe("the bwrap command line", () => {
     for (const p of [join(home, "link"), join(ws, "up")]) expect(lstatSync(p).uid).toBe(to);
     // Links are not followed: their targets stay the harness's.
     expect(statSync(outside).uid).toBe(me);
+    // Nor is a hard link's other name handed over through it.
+    const precious = join(dir, "precious.txt");
+    writeFileSync(precious, "root's");
+    linkSync(precious, join(ws, "hard"));
+    handOver({ workspace: ws }, to);
+    expect(statSync(precious).uid).toBe(me);
     expect(statSync(dir).uid).toBe(me);
     // A file the harness writes later is handed over at the next turn, though the workspace is the agent's now.
     writeFileSync(join(ws, "AGENTS.md"), "notes");
