@@ -61,7 +61,7 @@ function placesInOrder(
   const frames = new Map<Component[], Component | undefined>();
   const slotColour = slots[0]!.color;
   for (const c of [...slots, ...pieces, ...marks]) {
-    const frame = frameAround(seg, [c], slotColour);
+    const frame = frameOf(seg, c, slotColour);
     const key = `${c.minY + c.maxY}/${frame?.id ?? -1}`;
     const row = byRow.get(key);
     if (row) row.push(c);
@@ -152,6 +152,17 @@ function commonestShape(things: readonly Component[]): Component[] {
   let best: string | undefined;
   for (const [k, n] of counts) if (best === undefined || n > counts.get(best)!) best = k;
   return things.filter((c) => shape(c) === best);
+}
+
+/** Frames per board and thing (a reading looks them up again for every row it starts from). */
+const framesRead = new WeakMap<Segmentation, Map<string, Component | undefined>>();
+
+function frameOf(seg: Segmentation, c: Component, slotColour: number): Component | undefined {
+  let known = framesRead.get(seg);
+  if (!known) framesRead.set(seg, (known = new Map()));
+  const k = `${c.id}/${slotColour}`;
+  if (!known.has(k)) known.set(k, frameAround(seg, [c], slotColour));
+  return known.get(k);
 }
 
 /** The smallest component around a row (its frame), neither the row's ground nor of the slots' colour. */
@@ -253,8 +264,9 @@ function agreesWith(seq: Sequence, colours: readonly number[], slotColour: numbe
   });
 }
 
-/** Loose marks weighed at once: bounds the search. */
+/** Loose marks weighed at once, and placings of them tried: bound the search. */
 const MAX_MARKS = 3;
+const MAX_PLACINGS = 400;
 
 /**
  * Where loose call marks go: the fewest marks, each in a different empty slot, after which the places are
@@ -278,9 +290,11 @@ function placeMarks(
   const used: { mark: Component; slot: Component }[] = [];
   let found: { sequence: Sequence; calls: { mark: Component; slot: Component; index: number }[] } | undefined;
   // Placings of `count` marks, marks in order, each to a slot not yet taken.
+  let budget = MAX_PLACINGS;
   const search = (from: number, count: number): void => {
-    if (found) return;
+    if (found || budget <= 0) return;
     if (used.length === count) {
+      budget--;
       const alt = placesInOrder(seg, root, slots, pieces, allMarks, colours.length, assignment);
       if (alt && agrees(alt))
         found = { sequence: alt, calls: used.map((u) => ({ ...u, index: alt.starts.get(u.slot.id) ?? -1 })) };
