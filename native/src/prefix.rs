@@ -16,13 +16,13 @@ pub fn prefix_check(master: &[u8], copy: &[u8]) -> Option<usize> {
     let first = if n >= PARALLEL_MIN {
         let mid = n / 2;
         let (left, right) = std::thread::scope(|scope| {
-            let right = scope.spawn(|| first_difference(&master[mid..n], &copy[mid..n]).map(|i| mid + i));
-            let left = first_difference(&master[..mid], &copy[..mid]);
+            let right = scope.spawn(|| first_difference(&master[mid..n], &copy[mid..n], true).map(|i| mid + i));
+            let left = first_difference(&master[..mid], &copy[..mid], true);
             (left, right.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
         });
         left.or(right)
     } else {
-        first_difference(&master[..n], &copy[..n])
+        first_difference(&master[..n], &copy[..n], false)
     };
     if first.is_some() {
         return first;
@@ -34,13 +34,16 @@ pub fn prefix_check(master: &[u8], copy: &[u8]) -> Option<usize> {
     }
 }
 
-/// Bytes whose pages are mapped in (both files') before they are compared, and released once compared: a
-/// compare that stops early maps in little more than what it read, and a whole compare of mapped files keeps
-/// about two such chunks a thread resident (see mapped::release; other buffers are never released).
+/// Bytes whose pages are mapped in (both files') before they are compared: a compare that stops early maps in
+/// little more than what it read.
 const POPULATE: usize = 8 << 20;
 
-/// The first offset where two equally long slices differ.
-fn first_difference(master: &[u8], copy: &[u8]) -> Option<usize> {
+/// The first offset where two equally long slices differ. With `release` (big compares) each block is
+/// released once compared (see mapped::release; buffers that are not mapped files are never released): the
+/// compare keeps about two blocks a thread resident, and the page-table teardown is done here, on both
+/// threads, instead of at exit on one core. Small compares keep their pages: a caller that compares the same
+/// mapping again (the in-process benchmark, a harness sync) would only map them back in.
+fn first_difference(master: &[u8], copy: &[u8], release: bool) -> Option<usize> {
     let n = master.len();
     let mut block = 0;
     while block < n {
@@ -58,8 +61,10 @@ fn first_difference(master: &[u8], copy: &[u8]) -> Option<usize> {
             }
             at = to;
         }
-        crate::mapped::release(m);
-        crate::mapped::release(c);
+        if release {
+            crate::mapped::release(m);
+            crate::mapped::release(c);
+        }
         block = end;
     }
     None
