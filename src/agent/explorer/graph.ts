@@ -81,6 +81,9 @@ const METER_FULL = 3 * METER_LAST;
 /** Steps into an attempt before its meter's drain rate is trusted. */
 const BUDGET_AFTER = 3;
 
+/** Repeats of a slide that did nothing before a slide's end is taken for a stop. */
+const SLIDE_EVIDENCE = 2;
+
 /** Masked cells take this value, which no colour has. */
 const MASKED = 255;
 
@@ -123,6 +126,21 @@ export class ExplorationGraph {
 
   /** "a>b" → how often move b, right after move a, led back to the state before a: learned inverses. */
   readonly followUps = new Map<string, Tally>();
+  /**
+   * How often a move made again right after it slid (changed the state, its frames showing the thing on the
+   * way through other places) changed the state again. A slide goes on until something stops it, so where
+   * the game slides, the same move again usually does nothing (see slideStopped).
+   */
+  readonly slideRepeats: Tally = { tries: 0, changes: 0 };
+  /**
+   * Moves predicted by slideStopped when first tried in a state (tries), and how often they did change
+   * the state (changes): a game where the prediction fails is not one of slides that stop.
+   */
+  readonly slideChecks: Tally = { tries: 0, changes: 0 };
+  /** "<state>|<move id>": a slide by that move ended in that state. */
+  private readonly slidInto = new Set<string>();
+  /** The move that slid into the current state within this attempt, if the last step was such a slide. */
+  private slid: number | undefined;
   /** The move that led into the current state (undefined after a click, a RESET or a no-op). */
   arrivedBy: number | undefined;
   /** How many times in a row that move was made. */
@@ -194,6 +212,7 @@ export class ExplorationGraph {
       this.lastEdge = undefined;
       this.current = undefined;
       this.lastMove = this.undoMove = this.undoFrom = undefined;
+      this.slid = undefined;
       this.arrivedBy = undefined;
       this.streak = 0;
       this.clickMemory.arrivedByClick = undefined;
@@ -245,6 +264,10 @@ export class ExplorationGraph {
       let edge = out.get(k);
       const changed = key !== prevKey;
       if (!edge) {
+        if (action.id !== 6 && this.slideStopped(prevKey, action.id)) {
+          this.slideChecks.tries++;
+          if (changed || attemptRose) this.slideChecks.changes++;
+        }
         out.set(k, (edge = { action, to: key, tries: 0, changes: 0, deaths: 0, ownDeaths: 0 }));
         this.learn(prevKey, action, changed, key, this.movedBetween(step.between));
       }
@@ -276,9 +299,11 @@ export class ExplorationGraph {
       this.lastEdge = edge;
       this.lastEdgeForgiven = forgiven;
       this.noteFollowUp(action.id, prevKey, key);
+      this.noteSlide(action.id, key, changed || attemptRose, !attemptRose && step.score === prevStep.score, step.between);
     } else {
       this.lastEdge = undefined;
       this.lastMove = this.undoMove = this.undoFrom = undefined;
+      this.slid = undefined;
     }
     this.clickMemory.follow(sameLevel ? prevKey : undefined, key, step.kind === "action" ? action : undefined);
     this.streak =
@@ -348,6 +373,33 @@ export class ExplorationGraph {
       if (left <= METER_FULL) return false;
     }
     return true;
+  }
+
+  /**
+   * Whether move a probably does nothing at state s: a slide by a ended at s, and where the game slides, a
+   * move made again right after its slide did nothing at least twice, and more often than not (a slide
+   * stops where it cannot go on; sand-like stops, where it can, are the exception).
+   */
+  slideStopped(s: string, a: number): boolean {
+    if (!this.slidInto.has(`${s}|${a}`)) return false;
+    const failed = this.slideChecks.changes;
+    if (failed >= SLIDE_EVIDENCE && failed * 3 > this.slideChecks.tries) return false;
+    const idle = this.slideRepeats.tries - this.slideRepeats.changes;
+    return idle >= SLIDE_EVIDENCE && idle * 3 >= this.slideRepeats.tries * 2;
+  }
+
+  /**
+   * Counts a move made right after its own slide, and notes whether this step is a slide: a move that
+   * changed the state within the attempt and level (`stays`) whose frames showed something outside the mask.
+   */
+  private noteSlide(id: number, to: string, changed: boolean, stays: boolean, between: Int32Array | undefined): void {
+    const move = id >= 1 && id <= 5;
+    if (move && id === this.slid) {
+      this.slideRepeats.tries++;
+      if (changed) this.slideRepeats.changes++;
+    }
+    this.slid = move && changed && stays && this.movedBetween(between) ? id : undefined;
+    if (this.slid !== undefined) this.slidInto.add(`${to}|${id}`);
   }
 
   /** Whether move b undoes move a: it led straight back at least twice, and more often than not. */

@@ -17,6 +17,7 @@ import {
   predictedDeath,
   predictedOutcome,
   predictedQuiet,
+  predictedStop,
   PREDICTED_DEATH_TIERS,
   PREDICTED_QUIET_TIERS,
   PREDICTED_TIERS,
@@ -244,6 +245,11 @@ function unpredicted(graph: ExplorationGraph, key: string, list: readonly Candid
     if (predictedDeath(graph, key, c.action)) {
       const tier = c.tier + PREDICTED_DEATH_TIERS;
       if (!best || tier < best.tier) best = { ...c, tier, why: `${c.why}, probably into a known hazard` };
+      continue;
+    }
+    if (predictedStop(graph, key, c.action)) {
+      const tier = c.tier + PREDICTED_TIERS;
+      if (!best || tier < best.tier) best = { ...c, tier, why: `${c.why}, probably stopped here: its slide ended here` };
       continue;
     }
     if (predictedQuiet(graph, key, c.action)) {

@@ -57,6 +57,11 @@ export function predictedDeath(graph: ExplorationGraph, s: string, b: Action): b
   return false;
 }
 
+/** Whether move `b` probably does nothing at `s` because a slide by `b` ended there (graph.slideStopped). */
+export function predictedStop(graph: ExplorationGraph, s: string, b: Action): boolean {
+  return isMove(b) && graph.slideStopped(s, b.id);
+}
+
 /** Whether move `b` probably does nothing at `s`: it did nothing in states with the same surroundings. */
 export function predictedQuiet(graph: ExplorationGraph, s: string, b: Action): boolean {
   if (!isMove(b)) return false;
