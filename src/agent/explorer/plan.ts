@@ -248,7 +248,8 @@ function unpredicted(graph: ExplorationGraph, key: string, list: readonly Candid
       continue;
     }
     if (predictedStop(graph, key, c.action)) {
-      const tier = c.tier + PREDICTED_TIERS;
+      // A predicted no-op, as one blocked in the same surroundings: it waits as long.
+      const tier = c.tier + PREDICTED_QUIET_TIERS;
       if (!best || tier < best.tier) best = { ...c, tier, why: `${c.why}, probably stopped here: its slide ended here` };
       continue;
     }

@@ -10,7 +10,10 @@ import { actionKey, isDeadly, type Edge, type ExplorationGraph } from "./graph.t
 
 /** Tiers an action predicted to lead to a known state waits. */
 export const PREDICTED_TIERS = 1;
-/** Tiers a move predicted to do nothing waits (it did nothing in the same surroundings: surroundings.ts). */
+/**
+ * Tiers a move predicted to do nothing waits (it did nothing in the same surroundings: surroundings.ts; or
+ * its slide ended here: graph.slideStopped).
+ */
 export const PREDICTED_QUIET_TIERS = 2;
 /** Tiers a move predicted to end the attempt waits (the same hazard reached from another side). */
 export const PREDICTED_DEATH_TIERS = 3;
