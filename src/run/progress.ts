@@ -1,9 +1,11 @@
 // The live progress line on a terminal: one line per game, rewritten in place, throttled.
-import type { RunSession } from "./session.ts";
+import { wallMs, type RunSession } from "./session.ts";
 
 export function progressLine(s: RunSession): string {
   const t = s.tally;
-  const secs = ((performance.now() - s.startedAt + s.priorMs) / 1000).toFixed(1);
+  // The run's own clock (wall time since the epoch, plus what earlier processes played): the same figure
+  // summary.txt reports, never a mix of that clock and performance.now().
+  const secs = (wallMs(s) / 1000).toFixed(1);
   const episode = s.config.episodes > 1 ? `  episode ${t.episode}/${s.config.episodes}` : "";
   return `${s.config.game}  action ${t.action - t.episodeStart}/${s.config.maxActions}  level ${Math.min(t.level, t.winLevels)}/${t.winLevels}  score ${t.score}${episode}  call ${t.agentCalls}  ${secs}s`;
 }
