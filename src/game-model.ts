@@ -93,6 +93,8 @@ export interface ScreenFrame {
   readonly colours?: readonly string[];
   /** The header's XL, HP and Turn (from the status; absent while no status line was ever read). */
   readonly vitals?: HeaderVitals;
+  /** Where the game left the cursor (row 0 = the message line): on the hero, or after a prompt's text. */
+  readonly cursor?: { readonly x: number; readonly y: number };
 }
 
 export interface GameInfo {

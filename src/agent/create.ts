@@ -12,6 +12,9 @@ import { commandAgent } from "./command.ts";
 import { createExplorer } from "./explorer/explorer.ts";
 import { createNethackAgent } from "./nethack/agent.ts";
 import { humanAgent } from "./human.ts";
+import { terminalNeeds } from "./human-screen.ts";
+import { TERMINAL_GAME_SIZE } from "./human-terminal.ts";
+import { GRID_SIZE } from "../game-model.ts";
 import { checkCommandPaths } from "./cmd-paths.ts";
 import { miniFromConfig } from "./mini/from-config.ts";
 import { chooseSandbox } from "./sandbox.ts";
@@ -46,6 +49,25 @@ export function createAgent(
             fix: "run it in an interactive terminal (not through a pipe or a file)",
           }),
         );
+      }
+      {
+        // Refused before the run starts when no board could be drawn; a window made smaller later gets a
+        // screen that says what it needs (human-screen.ts).
+        const need = envKind(config.env).screenLog
+          ? TERMINAL_GAME_SIZE
+          : terminalNeeds({ width: GRID_SIZE, height: GRID_SIZE }, true);
+        const cols = process.stdout.columns ?? 80;
+        const rows = process.stdout.rows ?? 24;
+        if (cols < need.cols || rows < need.rows)
+          return err(
+            prolongError(
+              "terminal-too-small",
+              `--agent human needs a terminal of at least ${need.cols}x${need.rows}; this one is ${cols}x${rows}`,
+              {
+                fix: `enlarge the window (or make the font smaller) to ${need.cols} columns and ${need.rows} rows, then run the command again`,
+              },
+            ),
+          );
       }
       return ok(humanAgent({ input: process.stdin, output: process.stdout, interrupt: () => process.emit("SIGINT") }));
     case "command": {

@@ -3,14 +3,17 @@
 // (`ESC [ < button ; column ; row M`); a sequence cut at the end of a read is kept for the next one.
 
 export type InputEvent =
-  /** One key: a character, or "up" "down" "left" "right" "pgup" "pgdn" "enter" "esc" "backspace" "ctrl-c". */
+  /** One key: a character, or "up" "down" "left" "right" "pgup" "pgdn" "enter" "esc" "backspace", "ctrl-<letter>". */
   | { readonly kind: "key"; readonly key: string }
   /** A left-button press at a 1-based terminal column and row. */
   | { readonly kind: "click"; readonly col: number; readonly row: number };
 
-/** Mouse reporting on (clicks, SGR coordinates) and bracketed paste on; and the sequences that undo them. */
-export const TERMINAL_MODES_ON = "\x1b[?1000h\x1b[?1006h\x1b[?2004h\x1b[?25l";
-export const TERMINAL_MODES_OFF = "\x1b[?1000l\x1b[?1006l\x1b[?2004l\x1b[?25h";
+/**
+ * The alternate screen (the shell's screen comes back as it was when the run ends), mouse reporting (clicks,
+ * SGR coordinates) and bracketed paste on, the cursor hidden; and the sequences that undo them, in reverse.
+ */
+export const TERMINAL_MODES_ON = "\x1b[?1049h\x1b[?1000h\x1b[?1006h\x1b[?2004h\x1b[?25l";
+export const TERMINAL_MODES_OFF = "\x1b[?25h\x1b[?2004l\x1b[?1006l\x1b[?1000l\x1b[?1049l";
 
 const CSI_KEYS: Record<string, string> = {
   A: "up",
@@ -70,6 +73,7 @@ export function parseInput(buffer: string): { events: InputEvent[]; rest: string
     else if (c === "\x7f" || c === "\b") key("backspace");
     else if (c === "\x03") key("ctrl-c");
     else if (c >= " ") key(c);
+    else key(`ctrl-${String.fromCharCode(c.charCodeAt(0) + 96)}`); // ^D is "ctrl-d" (NetHack's kick)
     i++;
   }
   return { events, rest: "" };

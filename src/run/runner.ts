@@ -45,7 +45,7 @@ async function loop(s: RunSession, stop: AbortSignal): Promise<RunEnd> {
     if (batch.actions.length === 0)
       return {
         reason: "agent-stopped",
-        detail: s.config.agent === "human" ? "the player ended the run (q)" : 'the agent wrote "stop": true',
+        detail: s.config.agent === "human" ? "the player ended the run" : 'the agent wrote "stop": true',
       };
 
     const ran = await playBatch(s, batch, stop);

@@ -8,7 +8,7 @@ import { createGame } from "../../src/game/catalog.ts";
 import type { Grid } from "../../src/game-model.ts";
 
 describe("keys and clicks", () => {
-  test("arrows and wasd move, space/e interact, u/z undo, r reset, q ends, Ctrl-C interrupts, c asks for a click", () => {
+  test("arrows and wasd move, space/e interact, u/z undo, r reset, q ends, Ctrl-C interrupts, c asks for a click, f zooms", () => {
     expect(keyCommand("up")).toEqual({ kind: "action", action: { id: 1 } });
     expect(keyCommand("left")).toEqual({ kind: "action", action: { id: 3 } });
     expect(keyCommand("A")).toEqual({ kind: "action", action: { id: 3 } });
@@ -19,6 +19,7 @@ describe("keys and clicks", () => {
     expect(keyCommand("ctrl-c").kind).toBe("interrupt");
     expect(keyCommand("c").kind).toBe("click-prompt");
     expect(keyCommand("pgdn")).toEqual({ kind: "scroll", by: 1 });
+    expect(keyCommand("f").kind).toBe("zoom");
     expect(keyCommand("x").kind).toBe("ignore");
   });
 
@@ -53,34 +54,77 @@ describe("the screen", () => {
   const board = first.frames[first.frames.length - 1]!;
   const view = { frame: first, info: game.info, action: 0, maxActions: 100, attempt: 1, levelActions: [0] };
 
-  test("80x24: status on the top row, ruler, y labels, keys on the bottom row; nothing longer than 80", () => {
-    const { text, layout } = renderScreen({
-      board,
+  const plain = (text: string) => text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").split("\r\n");
+  const screenAt = (cols: number, rows: number, over: { fullSize?: boolean; top?: number; board?: Grid } = {}) =>
+    renderScreen({
+      board: over.board ?? board,
       status: statusLine(view),
       message: "",
       help: "keys",
-      cols: 80,
-      rows: 24,
+      cols,
+      rows,
       clickable: true,
-      top: 0,
+      top: over.top ?? 0,
+      fullSize: over.fullSize ?? false,
     });
-    const rows = text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").split("\r\n");
-    expect(rows.length).toBe(24);
+
+  test("80x24: the whole 64x64 board at half size; status on top, ruler and y labels in grid units, keys at the bottom", () => {
+    const { text, layout } = screenAt(80, 24);
+    const rows = plain(text);
+    expect(rows.length).toBe(3 + 16 + 1);
     expect(rows[0]).toStartWith("Vault · level 1/7");
-    expect(rows[1]).toStartWith("   0       8       16");
+    expect(rows[0]).toContain("half size");
+    expect(rows[0]).not.toContain("HIDDEN");
+    expect(rows[1]).toStartWith("   0       16      32      48");
     expect(rows[2]).toStartWith(" 0 ");
-    expect(rows[0]).toContain("rows 0-39/64");
-    expect(rows[23]).toBe("keys");
+    expect(rows[6]).toStartWith("16 ");
+    expect(rows[rows.length - 1]).toBe("keys");
     expect(Math.max(...rows.map((r) => r.length))).toBeLessThanOrEqual(80);
-    expect(layout).toMatchObject({ boardRow: 3, boardCol: 4, top: 0, lines: 20 });
-    // A click on terminal column 4 + x, on the line showing rows y and y + 1, is the cell (x, y).
-    expect(cellAt(layout, 4 + 30, 3 + 5)).toEqual({ x: 30, y: 10 });
-    expect(cellAt(layout, 2, 5)).toBeNull();
+    expect(layout).toMatchObject({ boardRow: 3, boardCol: 4, top: 0, lines: 16, scale: 2 });
   });
 
-  test("a tall terminal shows the whole board without scrolling", () => {
-    const { layout } = renderScreen({ board, status: "s", message: "", help: "h", cols: 100, rows: 40, clickable: true, top: 0 });
-    expect(layout.lines).toBe(32);
+  test("half size keeps a lone cell: the block shows its rarest colour, and a click on it lands on that cell", () => {
+    const cells = new Uint8Array(64 * 64).fill(5);
+    cells[61 * 64 + 45] = 8; // one red cell near the bottom, below where a 40-row window would end
+    const lone: Grid = { width: 64, height: 64, cells };
+    const { text, layout } = screenAt(80, 24, { board: lone });
+    // The red of the ARC palette, drawn in the upper or lower half of a character.
+    expect(text).toContain("249;60;49");
+    // The character showing half-size row 30 (grid rows 60-61) and column 22 (grid columns 44-45): the upper
+    // half of line 15 is half-size row 30.
+    expect(cellAt(layout!, 4 + 22, 3 + 15)).toEqual({ x: 45, y: 61 });
+  });
+
+  test("40 columns: still the whole board, no line wider than the terminal", () => {
+    const { text, layout } = screenAt(40, 24);
+    expect(layout).toMatchObject({ scale: 2 });
+    expect(Math.max(...plain(text).map((r) => r.length))).toBeLessThanOrEqual(40);
+  });
+
+  test("f (full size) on 80x24: the board scrolls, and the status line says loudly which rows are hidden", () => {
+    const { text, layout } = screenAt(80, 24, { fullSize: true });
+    const rows = plain(text);
+    expect(layout).toMatchObject({ scale: 1, lines: 20, top: 0 });
+    expect(rows[0]).toStartWith(" 24 ROWS HIDDEN: showing 0-39 of 64");
+    expect(text).toContain("\x1b[7m 24 ROWS HIDDEN");
+    expect(rows[1]).toStartWith("   0       8       16");
+    // A click on terminal column 4 + x, on the line showing rows y and y + 1, is the cell (x, y).
+    expect(cellAt(layout!, 4 + 30, 3 + 5)).toEqual({ x: 30, y: 10 });
+    expect(cellAt(layout!, 2, 5)).toBeNull();
+    expect(plain(screenAt(80, 24, { fullSize: true, top: 24 }).text)[0]).toStartWith(" 24 ROWS HIDDEN: showing 24-63 of 64");
+  });
+
+  test("too small even for half size: the size needed instead of a board", () => {
+    const { text, layout } = screenAt(30, 15);
+    expect(layout).toBeNull();
+    const rows = plain(text);
+    expect(rows.join("\n")).toContain("It needs at least 35x20");
+    expect(Math.max(...rows.map((r) => r.length))).toBeLessThanOrEqual(30);
+  });
+
+  test("a tall terminal shows the whole board at full size without scrolling", () => {
+    const { layout } = screenAt(100, 40);
+    expect(layout).toMatchObject({ scale: 1, lines: 32 });
   });
 
   test("the window follows what changed, so a code shown once is on screen; the step bar row is ignored", () => {
@@ -162,9 +206,60 @@ describe("the human agent over a fake terminal", () => {
     const won = { ...frame, levelsCompleted: 1 };
     const third = turn({ attempt: 2, action: 5, frame: won, levelActions: [5, 0] });
     input.write("q");
+    await Bun.sleep(20);
+    expect(screen).toContain("End the run for good");
+    input.write("y");
     await third;
     expect(screen).toContain("Level 1 complete in 5 action(s)");
     expect(JSON.parse(readFileSync(path.join(workspace, "actions.json"), "utf8"))).toMatchObject({ actions: [], stop: true });
     await agent.close?.();
+  });
+});
+
+describe("a terminal game's keys and screen (NetHack)", () => {
+  test("keys pass as the action that sends them; # opens an extended command; ^C pauses, ^X ends; the rest is refused", async () => {
+    const { terminalKey, extendedEntry } = await import("../../src/agent/human-terminal.ts");
+    expect(terminalKey("k")).toEqual({ kind: "entry", entry: "k" });
+    expect(terminalKey("7")).toEqual({ kind: "entry", entry: "7" });
+    expect(terminalKey("up")).toEqual({ kind: "entry", entry: "k" });
+    expect(terminalKey("enter")).toEqual({ kind: "entry", entry: "more" });
+    expect(terminalKey("esc")).toEqual({ kind: "entry", entry: "esc" });
+    expect(terminalKey(" ")).toEqual({ kind: "entry", entry: "space" });
+    expect(terminalKey(">")).toEqual({ kind: "entry", entry: "down" });
+    expect(terminalKey(",")).toEqual({ kind: "entry", entry: "pickup" });
+    expect(terminalKey("ctrl-d")).toEqual({ kind: "entry", entry: "kick" });
+    expect(terminalKey("#")).toEqual({ kind: "extended" });
+    expect(terminalKey("ctrl-c")).toEqual({ kind: "interrupt" });
+    expect(terminalKey("ctrl-x")).toEqual({ kind: "end" });
+    expect(terminalKey("&").kind).toBe("refused");
+    expect(extendedEntry("pray")).toBe("pray");
+    expect(extendedEntry("quit")).toBeUndefined();
+  });
+
+  test("80x24: the game's 24 rows as they are, prolong's tag at the right of a short message row, the cursor on the hero", async () => {
+    const { renderTerminalScreen } = await import("../../src/agent/human-terminal.ts");
+    const rows = Array.from({ length: 23 }, (_, y) => (y === 4 ? `${" ".repeat(10)}|.@..|` : ""));
+    const screen = {
+      level: 1,
+      score: 0,
+      progression: 0,
+      status: "",
+      message: "Hello.",
+      stops: [],
+      notes: [],
+      rows,
+      cursor: { x: 12, y: 5 },
+    };
+    const text = renderTerminalScreen({ screen, tag: "prolong: action 3/100", notice: "", cols: 80, rows: 24 });
+    const lines = text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").split("\r\n");
+    expect(lines.length).toBe(24);
+    expect(lines[0]).toStartWith("Hello.");
+    expect(lines[0]).toEndWith("prolong: action 3/100");
+    expect(lines[0]!.length).toBe(79);
+    expect(lines[5]).toBe("          |.@..|");
+    expect(text).toEndWith("\x1b[6;13H\x1b[?25h");
+    // A notice (a refused key, the end confirm) takes the message row.
+    const noticed = renderTerminalScreen({ screen, tag: "t", notice: "End the run?", cols: 80, rows: 24 });
+    expect(noticed.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").split("\r\n")[0]).toBe("End the run?");
   });
 });

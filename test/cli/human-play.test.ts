@@ -14,9 +14,12 @@ describe("prolong play <game> --agent human", () => {
   test("keys, a paste, typed and mouse clicks, Ctrl-C, resume, q: a recorded run with a scorecard", async () => {
     const runs = mkdtempSync(path.join(tmpdir(), "prolong-human-"));
     const play = prolongInPty(["play", "switchyard", "--agent", "human", "--max-actions", "60", "--runs-dir", runs]);
-    await play.waitFor((s) => statusOf(s).includes("Switchyard · level 1/7") && s[23]!.includes("q end"), "the first screen");
-    // The status line is the top row and the keys the bottom one: the board fits 80x24; click games get a ruler.
-    expect(play.screen()[1]).toMatch(/^ {3}0 {7}8 {7}16/);
+    await play.waitFor(
+      (s) => statusOf(s).includes("Switchyard · level 1/7") && s.some((l) => l.includes("q end")),
+      "the first screen",
+    );
+    // The status line is the top row, then (click games) a ruler in grid units: the whole board at half size.
+    expect(play.screen()[1]).toMatch(/^ {3}0 {7}16 {6}32 {6}48/);
 
     // Level 1 of switchyard is: down, right, right, click (28,27), right, right, right.
     play.write("sd"); // two keys in one read
@@ -32,8 +35,10 @@ describe("prolong play <game> --agent human", () => {
     );
     expect(statusOf(play.screen())).toContain("level 2/7");
 
-    // A mouse click on the row the gutter labels with a y: the cell under it, by the ruler's numbers.
+    // A mouse click on the row the gutter labels with a y: the whole board is shown at half size, so the
+    // character at ruler column 10 stands for grid columns 20-21 and the row for grid rows y and y + 1.
     const screen = play.screen();
+    expect(statusOf(screen)).toContain("half size");
     const row = screen.findIndex((l, i) => i > 1 && /^\s*\d+ /.test(l));
     const y = Number(screen[row]!.trim().split(" ")[0]);
     play.write(`\x1b[<0;${4 + 10};${row + 1}M\x1b[<0;${4 + 10};${row + 1}m`);
@@ -46,15 +51,25 @@ describe("prolong play <game> --agent human", () => {
     const dir = path.join(runs, stamp!, "switchyard");
     const log = readFileSync(path.join(dir, "logs.txt"), "utf8");
     expect(log.includes('Tool Call: ACTION6({"x": 28, "y": 27})')).toBe(true);
-    expect(log.includes(`Tool Call: ACTION6({"x": 10, "y": ${y}})`)).toBe(true);
+    const clicked = /Tool Call: ACTION6\(\{"x": (\d+), "y": (\d+)\}\)/g;
+    const second = [...log.matchAll(clicked)][1]!;
+    expect([20, 21]).toContain(Number(second[1]));
+    expect([y, y + 1]).toContain(Number(second[2]));
 
     const resumed = prolongInPty(["resume", dir]);
-    await resumed.waitFor((s) => atAction(8)(s) && s[23]!.includes("q end"), "the resumed game at action 8");
+    await resumed.waitFor((s) => atAction(8)(s) && s.some((l) => l.includes("q end")), "the resumed game at action 8");
     resumed.write("w");
     await resumed.waitFor(atAction(9), "a move after resuming");
-    resumed.write("q");
+    resumed.write("q"); // asks first: any key but y goes back to the game
+    await resumed.waitFor((s) => s.some((l) => l.includes("End the run for good")), "the end confirm");
+    resumed.write("n");
+    await resumed.waitFor((s) => !s.some((l) => l.includes("End the run for good")), "back to the game");
+    resumed.write("qy");
     expect(await resumed.exited).toBe(0);
-    expect(resumed.output()).toContain("the player ended the run (q)");
+    expect(resumed.output()).toContain("the player ended the run");
+    // The game was drawn on the alternate screen: the shell's screen is back, with the summary on it.
+    expect(resumed.buffer()).toBe("normal");
+    expect(resumed.screen().join("\n")).toContain("switchyard");
 
     const card = JSON.parse(readFileSync(path.join(dir, "scorecard.json"), "utf8"));
     expect(card.levels_completed).toBe(1);

@@ -11,6 +11,8 @@ export interface PtyRun {
   /** Everything the process wrote, as text. */
   output(): string;
   write(text: string): void;
+  /** Which screen the terminal shows: "alternate" while a program keeps its own, "normal" otherwise. */
+  buffer(): "normal" | "alternate";
   /** Resolves once `pred(screen)` holds (checked after every chunk of output); rejects when the process exits first. */
   waitFor(pred: (screen: string[]) => boolean, what: string): Promise<void>;
   readonly exited: Promise<number>;
@@ -55,5 +57,12 @@ export function prolongInPty(args: string[], opts: { cols?: number; rows?: numbe
       void exited.then(() => waiters.length > 0 && check());
       test();
     });
-  return { screen, output: () => text, write: (t) => proc.terminal!.write(t), waitFor, exited };
+  return {
+    screen,
+    output: () => text,
+    write: (t) => proc.terminal!.write(t),
+    buffer: () => term.buffer.active.type,
+    waitFor,
+    exited,
+  };
 }

@@ -46,6 +46,7 @@ export function screenFrame(f: NethackFrame): ScreenFrame {
     rows: o.screen.rows.slice(1),
     colours: o.colours,
     ...(o.status ? { vitals: vitalsOf(o.status) } : {}),
+    cursor: o.screen.cursor,
   };
 }
 
