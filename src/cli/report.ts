@@ -136,13 +136,6 @@ export const reportCommand: Command = {
       console.error(`prolong report: which runs? give run directories or a directory above them\n\n${usage}`);
       return 2;
     }
-    const chromium = o.png !== undefined ? findChromium() : null;
-    if (o.png !== undefined && chromium === null) {
-      console.error(
-        "prolong report: --png needs Chromium to render the figures, and none was found\n  fix: apt-get install chromium, set PROLONG_CHROMIUM=/path/to/chromium, or use --svg",
-      );
-      return 2;
-    }
     if (o.views) for (const f of writeViews(parsed.positionals)) console.error(`prolong report: no view.html for ${f}`);
     const boot = {
       seed: o.seed ?? BOOTSTRAP_DEFAULTS.seed,
@@ -181,8 +174,16 @@ export const reportCommand: Command = {
       for (const f of figures) writeFileSync(path.join(o.svg, `${f.id}.svg`), `${f.svg}\n`);
     }
     if (o.png !== undefined) {
+      // Without Chromium the page and the SVGs are still written: only the PNGs are missing, and the error says why.
+      const chromium = findChromium();
+      if (chromium === null) {
+        console.error(
+          `prolong report: wrote ${out}${o.svg !== undefined ? ` and the SVGs in ${o.svg}` : ""}, but no PNG: --png needs Chromium to render the figures, and none was found\n  fix: apt-get install chromium, set PROLONG_CHROMIUM=/path/to/chromium, or use --svg DIR for the same figures as SVG`,
+        );
+        return 1;
+      }
       mkdirSync(o.png, { recursive: true });
-      const failed = writePngs(figures, o.png, chromium!, o["png-timeout"] ?? PNG_TIMEOUT_S);
+      const failed = writePngs(figures, o.png, chromium, o["png-timeout"] ?? PNG_TIMEOUT_S);
       if (failed) {
         console.error(
           `prolong report: wrote ${out}, but a PNG failed: ${failed}\n  fix: use --svg, or check that ${chromium} runs headless`,

@@ -22,10 +22,14 @@ export interface RunSummary {
   /** How the agent was confined: "bwrap", "none", or "in-process" for the built-in agents. */
   readonly sandbox: string;
   readonly logWindow: string;
+  /** "stateless" when the workspace was wiped each turn (--workspace stateless). */
+  readonly workspace: string;
   readonly end: RunEnd["reason"];
   readonly detail: string;
   readonly levelsCompleted: number;
   readonly winLevels: number;
+  /** Per level, a good human's action count (RHAE's baseline); empty for NetHack. */
+  readonly baselines: readonly number[];
   /** What rhae and the episodes' rhae measure: RHAE, or BALROG progression in percent (NetHack). */
   readonly metric: "rhae" | "progression";
   readonly actions: number;
@@ -71,10 +75,12 @@ export async function finishRun(
     agent: agentName(s.config),
     sandbox: s.agent.sandbox ?? "in-process",
     logWindow: windowLabel(s.config.logWindow),
+    workspace: s.config.workspace,
     end: end.reason,
     detail: end.detail,
     levelsCompleted: card.levels_completed,
     winLevels: card.win_levels,
+    baselines: [...baselines],
     metric: card.metric ?? "rhae",
     actions: card.actions,
     rhae: card.score,
@@ -145,13 +151,38 @@ function progressionSummary(r: RunSummary): string {
     `  progress   ${pct(r.rhae)} (BALROG progression, best episode)`,
     ...(r.episodes.length > 1 ? [`  episodes   ${r.episodes.map((e) => `${e.episode}: ${pct(e.rhae)}`).join("; ")}`] : []),
     `  actions    ${r.actions}`,
-    `  agent      ${r.agent}, ${r.agentCalls} call(s), log: ${r.logWindow}${r.billedTokens > 0 ? `, ${Math.round(r.billedTokens).toLocaleString("en-US")} billed tokens` : ""}`,
+    agentLine(r),
     `  sandbox    ${sandboxText(r.sandbox)}`,
     `  tampering  ${r.tamperEvents === 0 ? "none" : `${r.tamperEvents} event(s) repaired (see events.jsonl)`}`,
     `  time       ${(r.wallMs / 1000).toFixed(1)}s`,
     `  run        ${r.dir}`,
   ].join("\n");
 }
+
+/** The agent, its calls, what it kept between turns (the log window; a stateless workspace), billed tokens. */
+function agentLine(r: RunSummary): string {
+  const workspace = r.workspace === "stateless" ? ", workspace: stateless (wiped each turn but logs.txt and plans.txt)" : "";
+  const billed = r.billedTokens > 0 ? `, ${Math.round(r.billedTokens).toLocaleString("en-US")} billed tokens` : "";
+  return `  agent      ${r.agent}, ${r.agentCalls} call(s), log: ${r.logWindow}${workspace}${billed}`;
+}
+
+/**
+ * The actions with, for each level completed (of the best episode), the agent's count beside a good human's:
+ * what RHAE compares.
+ */
+function actionsLine(r: RunSummary): string {
+  const best = r.episodes.reduce<RunSummary["episodes"][number] | undefined>(
+    (b, e) => (b === undefined || e.rhae > b.rhae ? e : b),
+    undefined,
+  );
+  const done = best ? best.levelActions.slice(0, best.levels) : [];
+  if (done.length === 0) return `  actions    ${r.actions}`;
+  const which = r.episodes.length > 1 ? `best episode's levels` : "per level";
+  return `  actions    ${r.actions} (${which}: ${done.join(", ")}; a good human: ${r.baselines.slice(0, done.length).join(", ")})`;
+}
+
+/** What an RHAE figure means, beside it: a bare "RHAE 1.93" says nothing to someone new. */
+const RHAE_SCALE = "(0 to 115: 100 = a good human's action count on every level, 0 = no level completed)";
 
 function sandboxText(kind: string): string {
   if (kind === "bwrap")
@@ -165,9 +196,9 @@ export function summaryText(r: RunSummary): string {
   const lines = [
     `${r.game}: ${r.end} — ${r.detail}`,
     `  levels     ${r.levelsCompleted}/${r.winLevels}`,
-    `  actions    ${r.actions}`,
-    `  RHAE       ${formatRhae(r.rhae)}`,
-    `  agent      ${r.agent}, ${r.agentCalls} call(s), log: ${r.logWindow}${r.billedTokens > 0 ? `, ${Math.round(r.billedTokens).toLocaleString("en-US")} billed tokens` : ""}`,
+    actionsLine(r),
+    `  RHAE       ${formatRhae(r.rhae)} ${RHAE_SCALE}`,
+    agentLine(r),
     `  sandbox    ${sandboxText(r.sandbox)}`,
     `  tampering  ${r.tamperEvents === 0 ? "none" : `${r.tamperEvents} event(s) repaired (see events.jsonl)`}`,
     `  time       ${(r.wallMs / 1000).toFixed(1)}s`,

@@ -20,7 +20,7 @@ main { display: flex; gap: 18px; align-items: flex-start; margin-top: 8px; }
 #tamper-note, #error { color: #b00; white-space: pre-wrap; font-weight: 600; margin-top: 6px; }
 #controls { display: flex; gap: 8px; align-items: center; margin-top: 10px; } #step { flex: 1; }
 #frame-bar { display: flex; gap: 8px; align-items: center; font-size: 12px; margin-top: 6px; } #frame { flex: 1; }
-#timeline { width: 100%; height: 90px; background: #fff; border: 1px solid #ddd; margin-top: 8px; cursor: pointer; }
+#timeline { width: 100%; height: 104px; background: #fff; border: 1px solid #ddd; margin-top: 8px; cursor: pointer; }
 .legend { font-size: 12px; color: #555; } kbd { border: 1px solid #aaa; border-radius: 3px; padding: 0 3px; background: #fff; }
 `;
 
@@ -49,13 +49,13 @@ export function replayHtml(r: Replay): string {
     last?.action !== null && last?.action !== undefined ? `last action ${last.action}` : null,
     last?.score !== null && last?.score !== undefined
       ? screens
-        ? `final progression ${(last.score / 100).toFixed(2)}%`
-        : `final score (levels) ${last.score}`
+        ? `progression at the last step ${(last.score / 100).toFixed(2)}%`
+        : `levels completed at the last step ${last.score} (the header's Score)`
       : null,
     card?.metric === "progression" && card.score !== null
       ? `scorecard: progression ${card.score.toFixed(2)}% (best episode)`
       : card?.levelsCompleted !== null && card?.levelsCompleted !== undefined
-        ? `scorecard: ${card.levelsCompleted}/${card.winLevels ?? "?"} levels${card.score !== null ? `, score ${card.score.toFixed(1)}` : ""}`
+        ? `scorecard: ${card.levelsCompleted}/${card.winLevels ?? "?"} levels${card.score !== null ? `, RHAE ${card.score.toFixed(1)} (0 to 115, best episode)` : ""}`
         : null,
     `${r.tampers.length} tamper event(s)`,
   ]
@@ -77,9 +77,10 @@ export function replayHtml(r: Replay): string {
     <p class="legend">[PLAN] — the agent's text for this action</p><pre id="plan"></pre>
   </section>
 </main>
-<div id="controls"><button id="prev">&larr;</button><input type="range" id="step" min="0" max="0" value="0"><button id="next">&rarr;</button><button id="play">play</button><span id="step-label"></span></div>
-<canvas id="timeline" height="90"></canvas>
-<p class="legend">timeline: blue band = level (NetHack: dungeon level), green line = score (NetHack: progression), orange line = HP, purple line = experience level (NetHack), black triangles = deaths, dark ticks = game over, red marks = tamper events; click to jump.
+<div id="controls"><button id="prev">&larr;</button><input type="range" id="step" min="0" max="0" value="0"><button id="next">&rarr;</button><button id="play">play</button><a id="step-label" href="#step=1" title="a link to this step"></a></div>
+<canvas id="timeline" height="104"></canvas>
+<p class="legend">timeline: ticks = action numbers, blue band = level (NetHack: dungeon level), green line = levels completed (the header's Score; NetHack: progression), orange line = HP, purple line = experience level (NetHack), black triangles = deaths, dark ticks = game over, red marks = tamper events; click to jump.
+The address (<code>#step=N</code>) names the step shown: copy it to link to one.
 Keys: <kbd>&larr;</kbd>/<kbd>&rarr;</kbd> step (<kbd>Shift</kbd> ×10), <kbd>Home</kbd>/<kbd>End</kbd>, <kbd>&uarr;</kbd>/<kbd>&darr;</kbd> animation frames,
 <kbd>f</kbd> first frame, <kbd>space</kbd> play, <kbd>h</kbd> changed-cell highlight, <kbd>t</kbd> next tamper event.</p>
 <h2 class="legend" id="tamper-count"></h2><ul id="tampers"></ul>

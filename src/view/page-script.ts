@@ -3,7 +3,8 @@
 // Contract with the browser test (test/view/browser.test.ts): <body data-ready="1"> once the boards are
 // decoded; #board is the canvas, drawn at CELL_PX pixels per cell with the cell's colour at its centre;
 // #header-line shows the step's log header; ArrowRight/ArrowLeft step; window.prolongReplay.state() tells
-// {step, frame, section, action, changed}.
+// {step, frame, section, action, changed}; the address is #step=N (from 1) and opening one goes there;
+// window.prolongReplay.ticks() is the timeline's axis, [step index, action label] per tick.
 export const PAGE_SCRIPT = String.raw`(async () => {
 "use strict";
 const $ = (id) => document.getElementById(id);
@@ -117,6 +118,7 @@ function render() {
   frameSlider.disabled = s.boards <= 1;
   $("frame-label").textContent = s.boards <= 1 ? "1 board" : frame === s.boards - 1 ? "settled (" + (s.boards - 1) + " frames before)" : "frame " + (frame + 1) + "/" + (s.boards - 1);
   $("step-label").textContent = "step " + (step + 1) + "/" + steps.length;
+  $("step-label").href = "#step=" + (step + 1);
   $("header-line").textContent = header(s);
   $("tool-call").textContent = s.toolCall ? "Tool Call: " + s.toolCall : s.kind === "initial" ? (s.episode ? "[EPISODE " + s.episode + "] " : "") + "initial state" : "";
   $("plan").textContent = s.plan >= 0 ? data.plans[s.plan] : "(no [PLAN] in this section)";
@@ -134,7 +136,27 @@ function go(s, f) {
   const n = steps[step].boards;
   frame = f === undefined ? Math.max(0, n - 1) : Math.max(0, Math.min(n - 1, f));
   render();
+  // The address names the step (1-based, as the label counts), so a step can be linked to and reloaded.
+  const hash = "#step=" + (step + 1);
+  if (location.hash !== hash) history.replaceState(null, "", hash);
 }
+
+/** The step a #step=N address names (N counted from 1), or null. */
+function stepFromHash() {
+  const m = /^#step=(\d+)$/.exec(location.hash);
+  return m ? Number(m[1]) - 1 : null;
+}
+
+/** Ticks every 1, 2 or 5 × 10^k steps, about one per 80 pixels: [step index, label (its action number)]. */
+function timelineTicks(n, W) {
+  const raw = n / Math.max(1, Math.floor(W / 80));
+  const p = Math.pow(10, Math.floor(Math.log10(Math.max(1, raw))));
+  const every = [1, 2, 5, 10].map((m) => m * p).find((x) => x >= raw) || 10 * p;
+  const out = [];
+  for (let i = 0; i < n; i += every) out.push([i, steps[i].action === null ? "" : String(steps[i].action)]);
+  return out;
+}
+let ticks = [];
 
 function drawTimeline() {
   const W = timeline.clientWidth || 800, H = timeline.height;
@@ -143,7 +165,17 @@ function drawTimeline() {
   const n = steps.length, X = (i) => (n <= 1 ? 0 : (i / (n - 1)) * (W - 1));
   let maxLevel = 1, maxScore = 1;
   for (const s of steps) { maxLevel = Math.max(maxLevel, s.level || 0); maxScore = Math.max(maxScore, s.score || 0); }
-  const top = 14, bottom = H - 4, Y = (v, m) => bottom - (v / m) * (bottom - top);
+  const top = 14, bottom = H - 16, Y = (v, m) => bottom - (v / m) * (bottom - top);
+  // The axis: ticks labelled with the action number of the step they mark.
+  ticks = timelineTicks(n, W);
+  tctx.fillStyle = "#555"; tctx.font = "10px sans-serif"; tctx.textBaseline = "bottom";
+  for (const [i, label] of ticks) {
+    const x = X(i);
+    tctx.fillRect(x, bottom, 1, 4);
+    tctx.textAlign = x < 20 ? "left" : x > W - 20 ? "right" : "center";
+    tctx.fillText(label, x, H);
+  }
+  tctx.fillRect(0, bottom, W, 1);
   // Level as a filled band, score as a line, game overs (attempt rises) as dark ticks, tampering as red marks.
   tctx.fillStyle = "rgba(30,147,255,0.25)";
   for (let i = 0; i < n; i++) { const l = steps[i].level; if (l !== null) { const x0 = X(i), x1 = X(i + 1); tctx.fillRect(x0, Y(l, maxLevel), Math.max(1, x1 - x0), bottom - Y(l, maxLevel)); } }
@@ -172,10 +204,10 @@ function drawTimeline() {
     tctx.stroke();
   }
   tctx.fillStyle = "#000";
-  steps.forEach((s, i) => { if (s.screen && s.screen.end) { const x = X(i); tctx.beginPath(); tctx.moveTo(x - 6, H); tctx.lineTo(x + 6, H); tctx.lineTo(x, H - 12); tctx.fill(); } });
+  steps.forEach((s, i) => { if (s.screen && s.screen.end) { const x = X(i); tctx.beginPath(); tctx.moveTo(x - 6, bottom); tctx.lineTo(x + 6, bottom); tctx.lineTo(x, bottom - 12); tctx.fill(); } });
   tctx.fillStyle = "#f93c31";
   for (const t of data.tampers) { const x = X(t.step); tctx.beginPath(); tctx.moveTo(x - 5, 0); tctx.lineTo(x + 5, 0); tctx.lineTo(x, 10); tctx.fill(); }
-  tctx.fillStyle = "#000"; tctx.fillRect(X(step) - 1, 0, 2, H);
+  tctx.fillStyle = "#000"; tctx.fillRect(X(step) - 1, 0, 2, bottom);
 }
 
 function pickTimeline(ev) {
@@ -216,11 +248,12 @@ document.addEventListener("keydown", (ev) => {
   ev.preventDefault();
 });
 window.addEventListener("resize", drawTimeline);
+window.addEventListener("hashchange", () => { const s = stepFromHash(); if (s !== null && s !== step) go(s); });
 
 const list = $("tampers");
 for (const t of data.tampers) {
   const li = document.createElement("li"), a = document.createElement("a");
-  a.href = "#"; a.textContent = (t.action === null ? "before any action" : "after action " + t.action) + " — " + t.kind + ": " + t.detail;
+  a.href = "#step=" + (t.step + 1); a.textContent = (t.action === null ? "before any action" : "after action " + t.action) + " — " + t.kind + ": " + t.detail;
   a.addEventListener("click", (e) => { e.preventDefault(); go(t.step); });
   li.append(a); list.append(li);
 }
@@ -231,8 +264,9 @@ window.prolongReplay = {
   go,
   state: () => ({ step, frame, section: steps[step].section, action: steps[step].action, changed: lastChanged === null ? null : lastChanged.length, boards: steps[step].boards }),
   steps: steps.length,
+  ticks: () => ticks,
 };
-go(0);
+go(stepFromHash() ?? 0);
 document.body.dataset.ready = "1";
 })().catch((e) => { document.body.dataset.error = String(e); const p = document.getElementById("warnings"); if (p) p.textContent = "viewer failed: " + e; });
 `;

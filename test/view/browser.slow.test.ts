@@ -22,7 +22,10 @@ interface PageCanvas {
   getContext(kind: "2d"): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
 }
 declare const document: { getElementById(id: string): unknown };
-declare const window: { prolongReplay: { state(): ReplayState; go(step: number): void } };
+declare const window: {
+  prolongReplay: { state(): ReplayState; go(step: number): void; ticks(): [number, string][] };
+  location: { hash: string };
+};
 interface ReplayState {
   step: number;
   frame: number;
@@ -45,7 +48,7 @@ function writeView(target: string, out: string): void {
   if (p.exitCode !== 0) throw new Error(`prolong view failed: ${p.stderr.toString()}`);
 }
 
-async function open(file: string): Promise<{ page: Page; errors: string[] }> {
+async function open(file: string, hash = ""): Promise<{ page: Page; errors: string[] }> {
   const page = await context!.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
@@ -54,7 +57,7 @@ async function open(file: string): Promise<{ page: Page; errors: string[] }> {
     errors.push(`network request: ${route.request().url()}`);
     return route.abort();
   });
-  await page.goto(`file://${file}`);
+  await page.goto(`file://${file}${hash}`);
   await page.waitForSelector("body[data-ready]", { timeout: 15_000 });
   return { page, errors };
 }
@@ -208,6 +211,33 @@ describe.skipIf(skipReason !== null)("prolong view in chromium", () => {
       return false;
     });
     expect(red).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  test("#step=N links: opening one shows that step, stepping rewrites it; the timeline's axis and the scores are labelled", async () => {
+    const text = generateLog({ sections: 120, seed: 5 });
+    const sections = parseLog(text).sections;
+    const run = mkdtempSync(path.join(work, "links-"));
+    writeFileSync(path.join(run, "logs.txt"), text);
+    const html = path.join(work, "links.html");
+    writeView(run, html);
+    const { page, errors } = await open(html, "#step=7");
+    expect((await state(page)).step).toBe(6);
+    expect(await page.textContent("#header-line")).toBe(formatHeader(sections[6]!.header));
+    await page.keyboard.press("ArrowRight");
+    expect(await page.evaluate(() => window.location.hash)).toBe("#step=8");
+    expect(await page.getAttribute("#step-label", "href")).toBe("#step=8");
+    // Ticks about every 80 pixels at 1, 2 or 5 x 10^k steps, each labelled with its step's action number.
+    const ticks = await page.evaluate(() => window.prolongReplay.ticks());
+    expect(ticks.length).toBeGreaterThan(2);
+    const every = ticks[1]![0] - ticks[0]![0];
+    expect([1, 2, 5, 10, 20, 50]).toContain(every);
+    for (const [i, label] of ticks) expect(label).toBe(String(sections[i]!.header.action));
+    // One "score" is the log header's levels count, the other the scorecard's: each says which it is.
+    const meta = (await page.textContent("#meta")) ?? "";
+    expect(meta).toContain("levels completed at the last step");
+    expect(meta).not.toMatch(/final score/);
     expect(errors).toEqual([]);
     await page.close();
   });
