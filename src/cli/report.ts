@@ -28,7 +28,7 @@ Writes one self-contained HTML page (no network, no script to run: open it anywh
 memory study, drawn as inline SVG from the numbers \`prolong score\` prints (runs grouped into arms the same
 way, the same refusal to pool different setups under one arm name):
   - score against action budget per arm (every run re-scored from its log at each budget; bootstrap bands)
-  - best@k against k per arm (the expected best of k runs; bootstrap bands over games)
+  - best@k against k per arm (the expected best of k runs; bootstrap bands over games and runs)
   - per-game bars per arm with each run's score as a dot
   - learning curves: levels cleared against actions, one line per run
   - billed tokens against score, per run and per arm

@@ -9,14 +9,14 @@ import type { SkippedRun } from "../score/find-runs.ts";
 import type { ArmReport } from "../score/report.ts";
 import type { RunRow } from "../score/run-rows.ts";
 import { metricLabel } from "../score/scorecard.ts";
-import type { BootstrapOptions } from "../score/stats.ts";
+import type { BootstrapOptions, Interval } from "../score/stats.ts";
 import type { Result } from "neverthrow";
 import { VERSION } from "../version.ts";
 
 export interface Point {
   readonly x: number;
   readonly y: number;
-  /** Bootstrap interval of y, when y is a mean over games. */
+  /** Bootstrap interval of y, when y is a mean over games and runs (absent for one run: n=1). */
   readonly low?: number;
   readonly high?: number;
 }
@@ -96,15 +96,13 @@ function assemble(played: Scored, byBudget: Scored, budgets: number[], boot: Boo
     label: a.name,
     points: byBudget.budgets.flatMap((b) => {
       const at = b.arms.find((x) => x.name === a.name);
-      return at && b.at !== null
-        ? [{ x: b.at, y: at.overall.passAt1.estimate, low: at.overall.passAt1.low, high: at.overall.passAt1.high }]
-        : [];
+      return at && b.at !== null ? [{ x: b.at, ...point(at.overall.passAt1) }] : [];
     }),
   }));
   const bestAtK: Series[] = arms.map((a) => ({
     arm: a.name,
     label: a.name,
-    points: a.overall.bestAtKCurve.map((c, i) => ({ x: i + 1, y: c.estimate, low: c.low, high: c.high })),
+    points: a.overall.bestAtKCurve.map((c, i) => ({ x: i + 1, ...point(c) })),
   }));
   const games = [...new Set(arms.flatMap((a) => a.games.map((g) => g.game)))].sort();
   const scoredRows = first.runs.filter((r) => r.status === "scored");
@@ -148,6 +146,11 @@ function assemble(played: Scored, byBudget: Scored, budgets: number[], boot: Boo
       tokens: { series: tokens, means },
     },
   };
+}
+
+/** An interval as a figure's point: its ends only when there is an interval (one run in all has none: n=1). */
+function point(i: Interval): { y: number; low?: number; high?: number } {
+  return Number.isFinite(i.low) && Number.isFinite(i.high) ? { y: i.estimate, low: i.low, high: i.high } : { y: i.estimate };
 }
 
 /** A run directory as figures name it: relative to the working directory when inside it (no machine's paths in a committed SVG). */

@@ -63,7 +63,7 @@ function budgetFigure(d: ReportData, colour: Map<string, string>): Figure {
   return {
     id: "score-vs-budget",
     title,
-    caption: `pass@1 ${scoreLabel(d)}, mean over games, of every run re-scored from its log as if it had stopped at each budget (the budget-matched comparison); bands: 95% bootstrap CI over games.`,
+    caption: `pass@1 ${scoreLabel(d)}, mean over games, of every run re-scored from its log as if it had stopped at each budget (the budget-matched comparison); bands: 95% hierarchical bootstrap CI (games, then runs within each game; none for one run).`,
     svg: lineFigure(
       "score-vs-budget",
       title,
@@ -81,7 +81,7 @@ function bestAtKFigure(d: ReportData, colour: Map<string, string>): Figure {
   return {
     id: "best-at-k",
     title,
-    caption: `The expected best ${scoreLabel(d)} of k runs (mean over all k-subsets of a game's runs), mean over games; k = 1 is pass@1. Bands: 95% bootstrap CI over games.`,
+    caption: `The expected best ${scoreLabel(d)} of k runs (mean over all k-subsets of a game's runs), mean over games; k = 1 is pass@1. Bands: 95% hierarchical bootstrap CI (games, then runs within each game; none for one run).`,
     svg: lineFigure(
       "best-at-k",
       title,

@@ -1,14 +1,17 @@
 // The report page: one self-contained HTML file (inline SVG figures, inline CSS, no script to run, nothing
 // fetched), with the arms table, every run linked to its view.html, and the report's data embedded as JSON.
 import { relative } from "node:path";
-import { settingsLine } from "../score/markdown.ts";
+import { meanSEText, settingsLine, unitsText } from "../score/markdown.ts";
 import type { Interval } from "../score/stats.ts";
 import { scoreLabel, type ReportData } from "./data.ts";
 import type { Figure } from "./figures.ts";
 import { esc } from "./svg.ts";
 
 const f2 = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? "–" : x.toFixed(2));
-const ci = (i: Interval) => `${f2(i.estimate)} <span class="ci">[${f2(i.low)}, ${f2(i.high)}]</span>`;
+const ci = (i: Interval) =>
+  Number.isNaN(i.low)
+    ? `${f2(i.estimate)} <span class="ci">(n=1)</span>`
+    : `${f2(i.estimate)} <span class="ci">[${f2(i.low)}, ${f2(i.high)}] (${esc(unitsText(i))})</span>`;
 const int = (x: number | null) => (x === null ? "–" : Math.round(x).toLocaleString("en-US"));
 
 const CSS = `
@@ -28,10 +31,10 @@ function armsTable(d: ReportData): string {
   const score = scoreLabel(d);
   const rows = d.arms.map(
     (a) =>
-      `<tr><td>${esc(a.name)}</td><td><code>${esc(a.fingerprint)}</code></td><td><code>${esc(settingsLine(a))}</code></td><td class="n">${a.overall.games}</td><td class="n">${a.overall.runs}</td><td class="n">${a.overall.failed}</td><td class="n">${a.overall.unfinished}</td><td class="n">${ci(a.overall.passAt1)}</td><td class="n">${a.overall.bestAtKCurve[k - 1] ? ci(a.overall.bestAtKCurve[k - 1]!) : "–"}</td><td class="n">${ci(a.overall.levels)}</td><td class="n">${int(a.overall.billedTokens)}</td></tr>`,
+      `<tr><td>${esc(a.name)}</td><td><code>${esc(a.fingerprint)}</code></td><td><code>${esc(settingsLine(a))}</code></td><td class="n">${a.overall.games}</td><td class="n">${a.overall.runs}</td><td class="n">${a.overall.failed}</td><td class="n">${a.overall.unfinished}</td><td class="n">${ci(a.overall.passAt1)}</td><td class="n">${esc(meanSEText(a.overall.meanSE))}</td><td class="n">${a.overall.bestAtKCurve[k - 1] ? ci(a.overall.bestAtKCurve[k - 1]!) : "–"}</td><td class="n">${ci(a.overall.levels)}</td><td class="n">${int(a.overall.billedTokens)}</td></tr>`,
   );
-  return `<table id="arms"><thead><tr><th>arm</th><th>fingerprint</th><th>settings</th><th>games</th><th>runs</th><th>failed</th><th>unfinished</th><th>pass@1 ${score}</th><th>best@${k} ${score}</th><th>levels / game</th><th>billed tokens</th></tr></thead><tbody>${rows.join("")}</tbody></table>
-<p class="meta">Brackets: 95% bootstrap CI over games (${d.bootstrap.resamples ?? 10000} resamples, seed ${d.bootstrap.seed ?? 0}). best@${k}: every arm at the same k. failed: the agent failed; counted at the score reached. unfinished: no final scorecard; not counted.</p>`;
+  return `<table id="arms"><thead><tr><th>arm</th><th>fingerprint</th><th>settings</th><th>games</th><th>runs</th><th>failed</th><th>unfinished</th><th>pass@1 ${score}</th><th>mean ± SE (runs)</th><th>best@${k} ${score}</th><th>levels / game</th><th>billed tokens</th></tr></thead><tbody>${rows.join("")}</tbody></table>
+<p class="meta">Brackets: 95% hierarchical bootstrap CI, games resampled and then runs within each game, with the games and runs behind it (n=1: one run, no interval; ${d.bootstrap.resamples ?? 10000} resamples, seed ${d.bootstrap.seed ?? 0}). mean ± SE: every run pooled, as BALROG reports it. best@${k}: every arm at the same k. failed: the agent failed; counted at the score reached. unfinished: no final scorecard; not counted.</p>`;
 }
 
 function runsTable(d: ReportData, linkBase: string): string {

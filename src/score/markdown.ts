@@ -5,7 +5,7 @@ import { scoreRuns, type BudgetScores } from "./collect.ts";
 import type { SkippedRun } from "./find-runs.ts";
 import type { ArmReport, CompareReport, GameRow } from "./report.ts";
 import { metricLabel, type ScoreMetric } from "./scorecard.ts";
-import { BOOTSTRAP_DEFAULTS, type Interval } from "./stats.ts";
+import { BOOTSTRAP_DEFAULTS, type Interval, type MeanSE } from "./stats.ts";
 
 export interface MarkdownOptions {
   /** USD per million billed tokens: adds dollar columns. */
@@ -16,8 +16,19 @@ export interface MarkdownOptions {
 
 const f1 = (x: number) => (Number.isNaN(x) ? "–" : x.toFixed(1));
 const f2 = (x: number) => (Number.isNaN(x) ? "–" : x.toFixed(2));
-const ci = (i: Interval, f = f1) => `${f(i.estimate)} [${f(i.low)}, ${f(i.high)}]`;
-const signed = (i: Interval, f = f1) => `${i.estimate > 0 ? "+" : ""}${f(i.estimate)} [${f(i.low)}, ${f(i.high)}]`;
+/** The units behind an interval, printed beside it: "3 games × 10 runs" reads as the design it came from. */
+export function unitsText(i: Pick<Interval, "games" | "runs">): string {
+  return `${i.games} game${i.games === 1 ? "" : "s"}, ${i.runs} run${i.runs === 1 ? "" : "s"}`;
+}
+/** An estimate with its interval and the units behind it; one run in all has no interval: `n=1`. */
+const ci = (i: Interval, f = f1) =>
+  Number.isNaN(i.low) ? `${f(i.estimate)} (n=1)` : `${f(i.estimate)} [${f(i.low)}, ${f(i.high)}] (${unitsText(i)})`;
+const signed = (i: Interval, f = f1) =>
+  `${i.estimate > 0 ? "+" : ""}${Number.isNaN(i.low) ? `${f(i.estimate)} (n=1)` : `${f(i.estimate)} [${f(i.low)}, ${f(i.high)}] (${unitsText(i)})`}`;
+/** BALROG's figure: mean ± standard error over runs (n=1 for one run). */
+export function meanSEText(m: MeanSE, f = f2): string {
+  return Number.isNaN(m.se) ? `${f(m.mean)} (n=1)` : `${f(m.mean)} ± ${f(m.se)} (${m.n} runs)`;
+}
 const int = (x: number) => Math.round(x).toLocaleString("en-US");
 
 function tokens(billed: number, perLevel: number | null, o: MarkdownOptions): string[] {
@@ -44,6 +55,10 @@ export function settingsLine(r: ArmReport): string {
     .map(([k, v]) => settingText(k, v))
     .join(" ");
 }
+
+/** What every bracket is, said once per table. */
+const BRACKETS = (pct: number) =>
+  `${pct}% hierarchical bootstrap CI (games resampled, then runs within each game), with the games and runs behind it; n=1: one run, no interval.`;
 
 const COUNTING =
   "failed: runs whose agent failed, counted at the score they had reached; unfinished: runs with no final scorecard (running, crashed, interrupted, the game failed), not counted — `prolong resume` finishes them.";
@@ -117,7 +132,8 @@ export function armMarkdown(r: ArmReport, o: MarkdownOptions): string {
     ),
     "",
     `${levelled ? `Levels per game, mean over games: ${ci(o2.levels, f2)}. ` : ""}best@k over games (the expected best of k runs): ${curve}.`,
-    `Brackets: ${pct}% bootstrap CI over games. runs: scored runs; ${COUNTING}`,
+    `Mean ± standard error over runs (as BALROG reports it): ${meanSEText(o2.meanSE)}.`,
+    `Brackets: ${BRACKETS(pct)} runs: scored runs; ${COUNTING}`,
   ];
   if (r.lifetime) {
     parts.push(
@@ -144,7 +160,7 @@ export function armsMarkdown(arms: readonly ArmReport[], o: MarkdownOptions): st
   const k = commonK(arms);
   const score = metricLabel(arms[0]!.metric);
   const levelled = arms.some((a) => hasLevels(a.metric));
-  const drop = levelled ? [] : [7];
+  const drop = levelled ? [] : [8];
   const rows = arms.map((a) =>
     without(
       [
@@ -154,6 +170,7 @@ export function armsMarkdown(arms: readonly ArmReport[], o: MarkdownOptions): st
         String(a.overall.failed),
         String(a.overall.unfinished),
         ci(a.overall.passAt1, f2),
+        meanSEText(a.overall.meanSE),
         ci(a.overall.bestAtKCurve[k - 1]!, f2),
         ci(a.overall.levels, f2),
         int(a.overall.billedTokens),
@@ -178,6 +195,7 @@ export function armsMarkdown(arms: readonly ArmReport[], o: MarkdownOptions): st
           "failed",
           "unfinished",
           `pass@1 ${score}`,
+          "mean ± SE (runs)",
           `best@${k} ${score}`,
           "levels / game",
           "billed tokens",
@@ -187,7 +205,7 @@ export function armsMarkdown(arms: readonly ArmReport[], o: MarkdownOptions): st
       rows,
     ),
     "",
-    `best@${k}: every arm at the same k (the fewest runs any game has in any arm), the expected best of ${k} runs. Brackets: ${pct}% bootstrap CI over games. ${COUNTING}`,
+    `best@${k}: every arm at the same k (the fewest runs any game has in any arm), the expected best of ${k} runs. mean ± SE: every run pooled, population SD over √n, as BALROG reports it. Brackets: ${BRACKETS(pct)} ${COUNTING}`,
     "",
     `Per game, pass@1 ${score}${levelled ? " (mean levels)" : ""}:`,
     "",
@@ -215,7 +233,7 @@ export function budgetsMarkdown(budgets: readonly BudgetScores[], o: MarkdownOpt
     "",
     table(["arm", ...budgets.map((b) => (b.at === null ? "as played" : `at ${b.at}`))], rows),
     "",
-    `pass@1 ${score}, mean over games [${pct}% bootstrap CI over games] (mean levels per game, runs scored). A run played with fewer actions than a budget is skipped at that budget.`,
+    `pass@1 ${score}, mean over games [${BRACKETS(pct)}] (mean levels per game, runs scored). A run played with fewer actions than a budget is skipped at that budget.`,
   ].join("\n");
 }
 
@@ -248,7 +266,7 @@ export function compareMarkdown(c: CompareReport, names: { a: string; b: string 
     "",
     table(["game", `A pass@1 ${score} (levels)`, `B pass@1 ${score} (levels)`, "B − A", `best@${c.k} A → B`], rows),
     "",
-    `Levels per game, B − A: ${signed(c.diff.levels, f2)}. best@k at equal k = ${c.k} (the fewest runs any paired game has in either arm; the expected best of ${c.k} runs). Brackets: ${pct}% bootstrap CI over games (paired by game for differences).`,
+    `Levels per game, B − A: ${signed(c.diff.levels, f2)}. best@k at equal k = ${c.k} (the fewest runs any paired game has in either arm; the expected best of ${c.k} runs). Brackets: ${BRACKETS(pct)} Differences draw the games as pairs, then each arm's runs.`,
   ];
   if (c.unpaired.length > 0) parts.push(`Played by one arm only (left out of the differences): ${c.unpaired.join(", ")}.`);
   parts.push("", armMarkdown(c.a, o), "", armMarkdown(c.b, o));

@@ -1,6 +1,7 @@
 // The numbers `prolong score` reports for one arm (runs grouped by score/arms.ts): per game (runs, failed and
 // unfinished runs, levels, pass@1, best@k for k = 1..K, billed tokens, cost per level) and over games (means with
-// bootstrap CIs over games), lifetimes per episode, and two arms compared game by game at equal k.
+// hierarchical bootstrap CIs: games, then runs within each game; and BALROG's mean ± SE over runs), lifetimes
+// per episode, and two arms compared game by game at equal k.
 // Scores are RHAE 0..100 of each run's best episode; levels are that episode's levels completed.
 // Agent-failed runs are counted at the score they had reached (a failure is the agent's result); unfinished
 // runs (no scorecard, interrupted, the game failed) are not scored, only counted in their own column.
@@ -11,11 +12,14 @@ import {
   bestAtK,
   bootstrapMeanCI,
   expectedBestOfK,
+  hierarchicalBootstrap,
   mean,
+  meanSE,
   pairedBootstrapDiffCI,
   passAt1,
   type BootstrapOptions,
   type Interval,
+  type MeanSE,
 } from "./stats.ts";
 
 export type { ScoredRun } from "./arms.ts";
@@ -39,6 +43,9 @@ export interface GameRow {
   readonly bestAtKCurve: number[];
   /** Max over the runs of levels completed. */
   readonly bestLevels: number;
+  /** Each run's score and levels completed, in run order: what the bootstrap resamples within the game. */
+  readonly scores: number[];
+  readonly levelRuns: number[];
   readonly meanActions: number;
   readonly billedTokens: number;
   /** Billed tokens per level completed over all runs (null when no level was completed). */
@@ -72,6 +79,8 @@ export interface ArmReport {
     /** best@k for k = 1..(fewest runs of any game), mean over games with bootstrap CIs. */
     readonly bestAtKCurve: Interval[];
     readonly levels: Interval;
+    /** BALROG's figure: every run's score pooled, mean ± standard error (population SD over √n). */
+    readonly meanSE: MeanSE;
     readonly levelsCompleted: number;
     readonly levelsTotal: number;
     readonly billedTokens: number;
@@ -106,6 +115,8 @@ function gameRow(game: string, cards: readonly Scorecard[], unfinished: number):
     bestAtK: bestAtK(scores),
     bestAtKCurve: scores.map((_, i) => expectedBestOfK(scores, i + 1)),
     bestLevels: Math.max(...levels),
+    scores,
+    levelRuns: levels,
     meanActions: mean(cards.map((c) => c.actions)),
     billedTokens: billed,
     billedPerLevel: levelSum > 0 ? billed / levelSum : null,
@@ -162,23 +173,26 @@ export function armReport(arm: Arm, boot: BootstrapOptions): ArmReport {
       unfinished: arm.unfinished.length,
       k: { min: Math.min(...rows.map((r) => r.runs)), max: Math.max(...rows.map((r) => r.runs)) },
       passAt1: bootstrapMeanCI(
-        rows.map((r) => r.passAt1),
+        rows.map((r) => r.scores),
         boot,
       ),
-      bestAtK: bootstrapMeanCI(
-        rows.map((r) => r.bestAtK),
+      bestAtK: hierarchicalBootstrap(
+        rows.map((r) => r.scores),
+        (xs) => bestAtK(xs),
         boot,
       ),
       bestAtKCurve: Array.from({ length: kMin }, (_, i) =>
-        bootstrapMeanCI(
-          rows.map((r) => r.bestAtKCurve[i] as number),
+        hierarchicalBootstrap(
+          rows.map((r) => r.scores),
+          (xs) => expectedBestOfK(xs, i + 1),
           boot,
         ),
       ),
       levels: bootstrapMeanCI(
-        rows.map((r) => r.levels),
+        rows.map((r) => r.levelRuns),
         boot,
       ),
+      meanSE: meanSE(runs.map((r) => r.card.score)),
       levelsCompleted,
       levelsTotal: runs.reduce((n, r) => n + r.card.win_levels, 0),
       billedTokens: billed,
@@ -224,10 +238,11 @@ export function compareArms(a: Arm, b: Arm, boot: BootstrapOptions): CompareRepo
   const unpaired = [...ra.games.filter((g) => !bGames.has(g.game)), ...rb.games.filter((g) => !aGames.has(g.game))].map(
     (g) => g.game,
   );
-  const diff = (pick: (r: GameRow) => number) =>
+  const diff = (pick: (r: GameRow) => number[], stat: (xs: readonly number[]) => number) =>
     pairedBootstrapDiffCI(
       games.map((g) => pick(g.a)),
       games.map((g) => pick(g.b)),
+      stat,
       boot,
     );
   const k = games.length === 0 ? 0 : Math.min(...games.flatMap((g) => [g.a.runs, g.b.runs]));
@@ -239,6 +254,13 @@ export function compareArms(a: Arm, b: Arm, boot: BootstrapOptions): CompareRepo
     unpaired,
     k,
     bestAtEqualK: { a: mean(games.map((g) => atK(g.a))), b: mean(games.map((g) => atK(g.b))) },
-    diff: { passAt1: diff((r) => r.passAt1), bestAtK: diff(atK), levels: diff((r) => r.levels) },
+    diff: {
+      passAt1: diff((r) => r.scores, mean),
+      bestAtK: diff(
+        (r) => r.scores,
+        (xs) => expectedBestOfK(xs, k),
+      ),
+      levels: diff((r) => r.levelRuns, mean),
+    },
   };
 }

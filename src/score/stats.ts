@@ -1,7 +1,7 @@
 // The paper's statistics over runs and games: pass@1 (mean over independent runs), best@k (max over k runs),
-// and percentile bootstrap confidence intervals whose resampling unit is the GAME (the runs of a game are not
-// independent draws of the benchmark; the games are). Seeded, so a committed table can be reproduced exactly.
-// Pure functions on numbers: what a "run's score" is belongs to the callers.
+// percentile bootstrap confidence intervals that resample what varies in a study — games, then the runs (seeds)
+// within each game — and BALROG's mean ± standard error over episodes. Seeded, so a committed table can be
+// reproduced exactly. Pure functions on numbers: what a "run's score" is belongs to the callers.
 import { seededRandom } from "../random.ts";
 
 /** Arithmetic mean; NaN for no values (callers decide what an empty group means). */
@@ -72,48 +72,119 @@ export interface BootstrapOptions {
 export interface Interval {
   /** The statistic on the data as observed. */
   readonly estimate: number;
+  /** The interval's ends; NaN (null in JSON) when one unit stands behind the estimate: nothing varies to resample. */
   readonly low: number;
   readonly high: number;
+  /** The units behind it: games, and runs over all those games (printed beside every interval). */
+  readonly games: number;
+  readonly runs: number;
 }
 
 export const BOOTSTRAP_DEFAULTS = { seed: 0, resamples: 10_000, level: 0.95 } as const;
 
+/** What one game contributes: a statistic of its runs' scores (the mean for pass@1, the expected best of k…). */
+export type RunStatistic = (runs: readonly number[]) => number;
+
 /**
- * Percentile bootstrap interval for the mean of `values` (one value per game): resample the games with
- * replacement, take the mean each time, report the (1−level)/2 and (1+level)/2 quantiles of those means.
+ * Hierarchical percentile bootstrap of the mean over games of a per-game statistic. Each resample draws G games
+ * with replacement, then, inside each drawn game, its n runs with replacement, and averages the statistic of
+ * those runs over the drawn games; the interval is the (1−level)/2 and (1+level)/2 quantiles of the resampled
+ * means. Both levels vary in a study (which games, which seeds), so both are resampled: a one-game study's
+ * interval comes from its seeds, a study of one run per game from its games. A game of one run draws no random
+ * number for its runs, so with one run per game this is exactly the bootstrap over games.
+ * One run in all is one unit: the interval is NaN (say `n=1`), never a zero-width "certain" one.
  */
-export function bootstrapMeanCI(values: readonly number[], opts: BootstrapOptions = {}): Interval {
-  return pairedBootstrap(
-    values.map(() => 0),
-    values,
+export function hierarchicalBootstrap(
+  perGame: readonly (readonly number[])[],
+  stat: RunStatistic,
+  opts: BootstrapOptions = {},
+): Interval {
+  return pairedHierarchical(
+    perGame.map(() => []),
+    perGame,
+    stat,
     opts,
   );
 }
 
-/**
- * Interval for mean(b − a) where a[i] and b[i] are the same game under two arms: games are resampled as pairs,
- * so the variation between games that both arms share does not widen the interval.
- */
-export function pairedBootstrapDiffCI(a: readonly number[], b: readonly number[], opts: BootstrapOptions = {}): Interval {
-  if (a.length !== b.length) throw new Error(`paired bootstrap needs equal lengths, got ${a.length} and ${b.length}`);
-  return pairedBootstrap(a, b, opts);
+/** The usual case: pass@1 (the mean over runs) per game, one number per run. */
+export function bootstrapMeanCI(perGame: readonly (readonly number[])[], opts: BootstrapOptions = {}): Interval {
+  return hierarchicalBootstrap(perGame, mean, opts);
 }
 
-function pairedBootstrap(a: readonly number[], b: readonly number[], opts: BootstrapOptions): Interval {
-  const n = a.length;
-  const diffs = b.map((x, i) => x - (a[i] as number));
-  const estimate = mean(diffs);
-  if (n === 0) return { estimate, low: Number.NaN, high: Number.NaN };
+/**
+ * Interval for the mean over games of stat(B's runs) − stat(A's runs), where a[i] and b[i] are the runs of the
+ * same game under two arms: games are drawn as pairs (variation between games that both arms share does not
+ * widen the interval), then each arm's runs of a drawn game are drawn independently (the arms' seeds are
+ * separate runs).
+ */
+export function pairedBootstrapDiffCI(
+  a: readonly (readonly number[])[],
+  b: readonly (readonly number[])[],
+  stat: RunStatistic,
+  opts: BootstrapOptions = {},
+): Interval {
+  if (a.length !== b.length) throw new Error(`paired bootstrap needs equal lengths, got ${a.length} and ${b.length}`);
+  return pairedHierarchical(a, b, stat, opts);
+}
+
+function pairedHierarchical(
+  a: readonly (readonly number[])[],
+  b: readonly (readonly number[])[],
+  stat: RunStatistic,
+  opts: BootstrapOptions,
+): Interval {
+  const games = b.length;
+  const diffOf = (i: number, ra: readonly number[], rb: readonly number[]) =>
+    stat(rb) - ((a[i] as readonly number[]).length === 0 ? 0 : stat(ra));
+  const estimate = mean(b.map((runs, i) => diffOf(i, a[i] as readonly number[], runs)));
+  const runs = [...a, ...b].reduce((n, r) => n + r.length, 0);
+  const single = games === 0 || (games === 1 && a[0]!.length <= 1 && b[0]!.length <= 1);
+  if (single) return { estimate, low: Number.NaN, high: Number.NaN, games, runs };
   const resamples = opts.resamples ?? BOOTSTRAP_DEFAULTS.resamples;
   const level = opts.level ?? BOOTSTRAP_DEFAULTS.level;
   const random = seededRandom(opts.seed ?? BOOTSTRAP_DEFAULTS.seed);
+  const draw = (xs: readonly number[], into: number[]): readonly number[] => {
+    // One run has nothing to draw from: no random number is used, so one-run games resample exactly as games.
+    if (xs.length <= 1) return xs;
+    into.length = xs.length;
+    for (let j = 0; j < xs.length; j++) into[j] = xs[Math.floor(random() * xs.length)] as number;
+    return into;
+  };
+  const bufA: number[] = [];
+  const bufB: number[] = [];
   const means = new Float64Array(resamples);
   for (let r = 0; r < resamples; r++) {
     let sum = 0;
-    for (let i = 0; i < n; i++) sum += diffs[Math.floor(random() * n)] as number;
-    means[r] = sum / n;
+    for (let g = 0; g < games; g++) {
+      const i = Math.floor(random() * games);
+      const ra = draw(a[i] as readonly number[], bufA);
+      const rb = draw(b[i] as readonly number[], bufB);
+      sum += diffOf(i, ra, rb);
+    }
+    means[r] = sum / games;
   }
   means.sort();
   const sorted = Array.from(means);
-  return { estimate, low: quantile(sorted, (1 - level) / 2), high: quantile(sorted, (1 + level) / 2) };
+  return { estimate, low: quantile(sorted, (1 - level) / 2), high: quantile(sorted, (1 + level) / 2), games, runs };
+}
+
+/**
+ * Mean ± standard error over episodes as BALROG reports it: every run's score pooled (all games), the mean, and
+ * the population standard deviation (divided by n, as BALROG computes it) over √n. One run: no error (n=1).
+ */
+export interface MeanSE {
+  readonly mean: number;
+  /** NaN for fewer than two runs. */
+  readonly se: number;
+  readonly n: number;
+}
+
+export function meanSE(scores: readonly number[]): MeanSE {
+  const n = scores.length;
+  const m = mean(scores);
+  if (n < 2) return { mean: m, se: Number.NaN, n };
+  let ss = 0;
+  for (const x of scores) ss += (x - m) ** 2;
+  return { mean: m, se: Math.sqrt(ss / n) / Math.sqrt(n), n };
 }

@@ -1,6 +1,32 @@
 // The paper's statistics against hand-computed values.
 import { describe, expect, test } from "bun:test";
-import { bestAtK, bootstrapMeanCI, mean, pairedBootstrapDiffCI, passAt1, quantile, seededRandom } from "../../src/score/stats.ts";
+import {
+  bestAtK,
+  bootstrapMeanCI as runsCI,
+  expectedBestOfK,
+  hierarchicalBootstrap,
+  mean,
+  meanSE,
+  pairedBootstrapDiffCI as pairedRunsCI,
+  passAt1,
+  quantile,
+  seededRandom,
+} from "../../src/score/stats.ts";
+
+/** Games of one run each: the bootstrap over games the paper describes. */
+const bootstrapMeanCI = (values: number[], opts = {}) =>
+  runsCI(
+    values.map((x) => [x]),
+    opts,
+  );
+const pairedBootstrapDiffCI = (a: number[], b: number[]) =>
+  pairedRunsCI(
+    a.map((x) => [x]),
+    b.map((x) => [x]),
+    mean,
+  );
+/** The interval's three numbers (the unit counts are tested on their own). */
+const ends = (i: { estimate: number; low: number; high: number }) => ({ estimate: i.estimate, low: i.low, high: i.high });
 
 describe("pass@1 and best@k", () => {
   test("pass@1 is the mean over runs, best@k the max over the first k runs", () => {
@@ -52,16 +78,15 @@ describe("seeded generator", () => {
 });
 
 describe("bootstrap over games", () => {
-  test("one game or identical games: the interval is the value itself", () => {
-    expect(bootstrapMeanCI([42])).toEqual({ estimate: 42, low: 42, high: 42 });
-    expect(bootstrapMeanCI([7, 7, 7, 7])).toEqual({ estimate: 7, low: 7, high: 7 });
+  test("identical games: the interval is the value itself", () => {
+    expect(ends(bootstrapMeanCI([7, 7, 7, 7]))).toEqual({ estimate: 7, low: 7, high: 7 });
   });
 
   test("two games 0 and 100: resample means are 0, 50, 100 with probability 1/4, 1/2, 1/4", () => {
     // 95%: the 2.5% and 97.5% quantiles fall inside the 0 and 100 masses.
-    expect(bootstrapMeanCI([0, 100])).toEqual({ estimate: 50, low: 0, high: 100 });
+    expect(ends(bootstrapMeanCI([0, 100]))).toEqual({ estimate: 50, low: 0, high: 100 });
     // 20%: the 40% and 60% quantiles both fall inside the mass at 50.
-    expect(bootstrapMeanCI([0, 100], { level: 0.2 })).toEqual({ estimate: 50, low: 50, high: 50 });
+    expect(ends(bootstrapMeanCI([0, 100], { level: 0.2 }))).toEqual({ estimate: 50, low: 50, high: 50 });
   });
 
   test("three games 0, 30, 90: exact enumeration of the 27 resamples as the oracle", () => {
@@ -92,10 +117,82 @@ describe("bootstrap over games", () => {
   });
 
   test("paired difference: a constant gap has a zero-width interval; pairing removes shared game variation", () => {
-    expect(pairedBootstrapDiffCI([0, 50, 100], [10, 60, 110])).toEqual({ estimate: 10, low: 10, high: 10 });
+    expect(ends(pairedBootstrapDiffCI([0, 50, 100], [10, 60, 110]))).toEqual({ estimate: 10, low: 10, high: 10 });
     const d = pairedBootstrapDiffCI([10, 20], [30, 20]);
     expect(d.estimate).toBe(10);
-    expect(d).toEqual({ estimate: 10, low: 0, high: 20 });
+    expect(ends(d)).toEqual({ estimate: 10, low: 0, high: 20 });
     expect(() => pairedBootstrapDiffCI([1], [1, 2])).toThrow();
+  });
+});
+
+describe("hierarchical bootstrap: games, then runs within each game", () => {
+  // Ten seeds of one game (one NetHack study): BALROG-style progression figures.
+  const tenSeeds = [1.2, 0, 4.6, 2.9, 12.4, 0.5, 3.3, 8.1, 0, 7.4];
+
+  test("one game of ten runs: the interval comes from its seeds (not zero-width), with 1 game and 10 runs", () => {
+    const ci = runsCI([tenSeeds]);
+    expect(ci.estimate).toBeCloseTo(4.04, 10);
+    expect(ci.low).toBeLessThan(ci.estimate);
+    expect(ci.high).toBeGreaterThan(ci.estimate);
+    expect(ci.low).toBeGreaterThanOrEqual(0);
+    expect(ci.high).toBeLessThanOrEqual(12.4);
+    expect([ci.games, ci.runs]).toEqual([1, 10]);
+  });
+
+  test("one game of two runs 0 and 100: run means 0, 50, 100 with probability 1/4, 1/2, 1/4 → [0, 100]", () => {
+    expect(ends(runsCI([[0, 100]]))).toEqual({ estimate: 50, low: 0, high: 100 });
+    expect(ends(runsCI([[0, 100]], { level: 0.2 }))).toEqual({ estimate: 50, low: 50, high: 50 });
+  });
+
+  test("one run in all is one unit: no interval (NaN), n=1", () => {
+    const ci = runsCI([[42]]);
+    expect(ci.estimate).toBe(42);
+    expect(ci.low).toBeNaN();
+    expect(ci.high).toBeNaN();
+    expect([ci.games, ci.runs]).toEqual([1, 1]);
+  });
+
+  test("both levels vary: two games whose runs differ give a wider interval than their game means alone", () => {
+    const runs = [
+      [0, 40],
+      [60, 100],
+    ];
+    const nested = runsCI(runs, { resamples: 50_000 });
+    const gamesOnly = bootstrapMeanCI([20, 80], { resamples: 50_000 });
+    expect(nested.estimate).toBe(50);
+    expect(nested.high - nested.low).toBeGreaterThan(gamesOnly.high - gamesOnly.low - 1e-9);
+    // The extremes are reachable only through the runs: every run of game one (0) or of game two (100).
+    expect(nested.low).toBeLessThan(20);
+    expect(nested.high).toBeGreaterThan(80);
+  });
+
+  test("any per-game statistic: best@k of the runs drawn, here the max of one game's two runs", () => {
+    // Draws of two runs from {0, 100}: max 0 with probability 1/4, 100 with 3/4; the 20% point falls in the 0s.
+    const ci = hierarchicalBootstrap([[0, 100]], (xs) => expectedBestOfK(xs, 2), { level: 0.6 });
+    expect(ends(ci)).toEqual({ estimate: 100, low: 0, high: 100 });
+  });
+
+  test("paired: one game, two arms of several runs each, varies; one run each is n=1", () => {
+    const d = pairedRunsCI([[0, 10, 20]], [[30, 40, 50]], mean);
+    expect(d.estimate).toBe(30);
+    expect(d.high).toBeGreaterThan(d.low);
+    expect([d.games, d.runs]).toEqual([1, 6]);
+    expect(pairedRunsCI([[0]], [[30]], mean).low).toBeNaN();
+  });
+});
+
+describe("mean ± standard error over episodes (BALROG)", () => {
+  test("population SD over √n, by hand", () => {
+    // mean 5, population SD 5, SE 5/√2
+    expect(meanSE([0, 10])).toEqual({ mean: 5, se: 5 / Math.SQRT2, n: 2 });
+    const s = meanSE([1.2, 0, 4.6, 2.9, 12.4, 0.5, 3.3, 8.1, 0, 7.4]);
+    const m = 4.04;
+    const sd = Math.sqrt([1.2, 0, 4.6, 2.9, 12.4, 0.5, 3.3, 8.1, 0, 7.4].reduce((n, x) => n + (x - m) ** 2, 0) / 10);
+    expect(s.mean).toBeCloseTo(m, 10);
+    expect(s.se).toBeCloseTo(sd / Math.sqrt(10), 10);
+    expect(s.se).toBeGreaterThan(0);
+  });
+  test("one run has no standard error", () => {
+    expect(meanSE([3]).se).toBeNaN();
   });
 });
