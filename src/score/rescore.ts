@@ -9,7 +9,7 @@ import { prolongError, type ProlongError } from "../errors.ts";
 import { loadLog } from "../log/load.ts";
 import { SECTION_KIND } from "../native.ts";
 import { readEvents } from "../run-files/events.ts";
-import { bestEpisode, scoreEpisodes, type EpisodeResult, type Scorecard } from "./scorecard.ts";
+import { bestEpisode, cardMetric, scoreEpisodes, type EpisodeResult, type Scorecard } from "./scorecard.ts";
 import { billedTokens } from "./tokens.ts";
 import { RUN_FILES } from "../run-files/layout.ts";
 
@@ -37,7 +37,8 @@ export function episodesFromLog(
   let loggedActions = 0;
   const close = () => {
     if (!current) return;
-    const state = current.score >= winLevels ? "WIN" : current.over ? "GAME_OVER" : "NOT_FINISHED";
+    // A game without levels to count (NetHack: winLevels 0) is never won by its score.
+    const state = winLevels > 0 && current.score >= winLevels ? "WIN" : current.over ? "GAME_OVER" : "NOT_FINISHED";
     episodes.push({
       episode: current.episode,
       levels: current.score,
@@ -124,12 +125,14 @@ export function rescoreAt(dir: string, card: Scorecard, atActions: number): Resu
   const spend = spendBefore(join(dir, RUN_FILES.events), atActions);
   if (spend.isErr()) return err(spend.error);
   // An episode the cut did not shorten ends as the scorecard says (the log does not record the final state).
+  // Scored by the run's own metric (NetHack's progression, not RHAE against no baselines).
   const episodes = scoreEpisodes(
     card.level_baseline_actions,
     results.map((e, i) => {
       const played = card.episodes[i];
       return played && played.actions === e.actions ? { ...e, state: played.state } : e;
     }),
+    cardMetric(card),
   );
   const best = bestEpisode(episodes);
   const cut = results.some((e, i) => e.actions < (card.episodes[i]?.actions ?? 0));

@@ -1,0 +1,71 @@
+// `score --at N` re-scores by the run's own metric: a NetHack run (BALROG progression) cut at its own budget
+// scores what its scorecard says, as a grid run (RHAE) does, side by side. Before, the re-scoring path scored
+// NetHack as RHAE against no baselines: 0.00 % at every budget.
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { scoreCommand } from "../../src/cli/score.ts";
+import { readScorecard } from "../../src/score/scorecard.ts";
+import { rescoreAt } from "../../src/score/rescore.ts";
+import { NO_NETHACK } from "../game/nethack/helpers.ts";
+import { headers, playGame, tempRoot } from "../run/helpers.ts";
+
+async function scoreJson(args: string[]): Promise<{ arms: { name: string; overall: { passAt1: { estimate: number } } }[] }> {
+  const out: string[] = [];
+  const log = console.log;
+  console.log = (...a: unknown[]) => void out.push(a.join(" "));
+  try {
+    expect(await scoreCommand.run(["--json", ...args])).toBe(0);
+  } finally {
+    console.log = log;
+  }
+  return JSON.parse(out.join("\n"));
+}
+
+describe.skipIf(NO_NETHACK)(`re-scoring by metric${NO_NETHACK ? " (skipped: NetHack not installed)" : ""}`, async () => {
+  const root = tempRoot();
+  // Seed 3 reaches Dlvl 2 within 300 actions: a progression that is not zero.
+  const nethack = await playGame({ game: "nethack", env: "nethack", seed: 3, maxActions: 300, arm: "nh" }, join(root, "nh"));
+  const grid = await playGame({ game: "glide", seed: 0, maxActions: 300, arm: "grid" }, join(root, "grid"));
+  const nhCard = readScorecard(join(nethack.session.paths.dir, "scorecard.json"))._unsafeUnwrap();
+  const gridCard = readScorecard(join(grid.session.paths.dir, "scorecard.json"))._unsafeUnwrap();
+
+  test("the NetHack run made progress (the comparison below is not 0 = 0)", () => {
+    expect(nhCard.metric).toBe("progression");
+    expect(nhCard.score).toBeGreaterThan(0);
+  });
+
+  test("score --at 300 of a NetHack run played to 300 actions equals its scorecard; so does a grid run's", () => {
+    for (const [dir, card] of [
+      [nethack.session.paths.dir, nhCard],
+      [grid.session.paths.dir, gridCard],
+    ] as const) {
+      const at = rescoreAt(dir, card, 300)._unsafeUnwrap();
+      expect(at.score).toBe(card.score);
+      expect(at.episodes.map((e) => e.score)).toEqual(card.episodes.map((e) => e.score));
+    }
+  });
+
+  test("each smaller budget gives the progression its log's header says at that action (Score is hundredths of a %)", () => {
+    const scoreAt = new Map(
+      headers(nethack.master).map((h) => {
+        const m = /^Action (\d+) \|.*\| Score: (\d+)/.exec(h)!;
+        return [Number(m[1]), Number(m[2]) / 100] as const;
+      }),
+    );
+    for (const n of [5, 50, 150, 299]) {
+      const cut = rescoreAt(nethack.session.paths.dir, nhCard, n)._unsafeUnwrap();
+      expect(cut.actions).toBe(n);
+      expect(cut.score).toBe(scoreAt.get(n)!);
+    }
+  });
+
+  test("through the command: --at 300 prints the scorecard's pass@1 for each metric", async () => {
+    for (const [path, card] of [
+      [join(root, "nh"), nhCard],
+      [join(root, "grid"), gridCard],
+    ] as const) {
+      const r = await scoreJson(["--at", "300", path]);
+      expect(r.arms[0]!.overall.passAt1.estimate).toBe(card.score);
+    }
+  });
+});
