@@ -22,12 +22,15 @@ the name derived from the settings); every run under one name must have the same
 that changes what the agent sees or does — and, per game, the same game version, or score refuses to pool them
 and names what differs. For each arm, per game and over all games: runs, failed runs (counted at the score
 they reached), unfinished runs (not counted), levels completed, RHAE (ARC-AGI-3's action-efficiency score,
-0..100, of each run's best episode; NetHack runs: BALROG progression in percent, and the columns say so — runs
+0..100, of each run's first episode: one episode at the stated budget; NetHack runs: BALROG progression in percent, and the columns say so — runs
 of the two metrics are refused in one table), pass@1 (mean over runs), best@k (max over the k runs; and the expected
 best of k runs for k = 1..K), billed tokens and billed tokens per level completed. Over games, means come with
-${Math.round(BOOTSTRAP_DEFAULTS.level * 100)}% bootstrap confidence intervals that resample games (seeded: the same command prints the same table).
+${Math.round(BOOTSTRAP_DEFAULTS.level * 100)}% bootstrap confidence intervals that resample games and then runs within each game, printed
+with the games and runs behind them (n=1 for one run: no interval), and BALROG's mean ± standard error over
+runs (seeded: the same command prints the same table).
 With more than one arm, one table sets them all side by side (best@k at one k for all). Runs of --episodes K
-also get a lifetime table: RHAE per episode and the best so far.
+also get a lifetime table: the first episode (pass@1), the last, the best of K (named so: it used up to K
+times the budget), and per episode the score and the best so far.
 
 A directory that is half-written, interrupted, edited or not prolong's is named with the reason and skipped.
 

@@ -43,7 +43,7 @@ export interface ReportData {
       readonly games: string[];
       readonly bars: { readonly arm: string; readonly game: string; readonly y: number; readonly runs: number[] }[];
     };
-    /** Per run: levels cleared against actions taken (its best episode). */
+    /** Per run: levels cleared against actions taken (its first episode, the one pass@1 counts). */
     readonly learning: { readonly series: (Series & { readonly dir: string; readonly game: string })[] };
     /** Per run: billed tokens against RHAE; per arm the means. */
     readonly tokens: { readonly series: Series[]; readonly means: (Point & { readonly arm: string })[] };

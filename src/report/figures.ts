@@ -143,7 +143,7 @@ function learningFigure(d: ReportData, colour: Map<string, string>): Figure {
   const all = series.flatMap((s) => s.points);
   const f = frame({
     title,
-    xLabel: "actions (best episode)",
+    xLabel: "actions (first episode)",
     yLabel: "levels cleared",
     xDomain: [0, Math.max(1, ...all.map((p) => p.x))],
     yDomain: [0, Math.max(1, ...all.map((p) => p.y))],

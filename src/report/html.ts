@@ -61,7 +61,7 @@ export function reportHtml(d: ReportData, figures: readonly Figure[], o: { title
 <html lang="en"><head><meta charset="utf-8"><title>${esc(o.title)}</title><style>${CSS}</style></head>
 <body data-ready="1">
 <h1>${esc(o.title)}</h1>
-<p class="meta">${d.arms.length} arm(s), ${d.runs.filter((r) => r.status === "scored").length} scored run(s), ${d.runs.filter((r) => r.status === "unfinished").length} unfinished, ${d.skipped.length} skipped · prolong ${esc(d.prolong)} · ${d.arms[0]?.metric === "progression" ? "progression % is BALROG's NetHack progression (0..100) of each run's best episode." : "RHAE is ARC-AGI-3's action-efficiency score (0..100) of each run's best episode."}</p>
+<p class="meta">${d.arms.length} arm(s), ${d.runs.filter((r) => r.status === "scored").length} scored run(s), ${d.runs.filter((r) => r.status === "unfinished").length} unfinished, ${d.skipped.length} skipped · prolong ${esc(d.prolong)} · ${d.arms[0]?.metric === "progression" ? "progression % is BALROG's NetHack progression (0..100) of each run's first episode (a lifetime's other episodes are listed apart)." : "RHAE is ARC-AGI-3's action-efficiency score (0..100) of each run's first episode (a lifetime's other episodes are listed apart)."}</p>
 <h2>Arms</h2>
 ${armsTable(d)}
 <h2>Figures</h2>

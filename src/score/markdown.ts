@@ -94,7 +94,7 @@ export function armMarkdown(r: ArmReport, o: MarkdownOptions): string {
   ]);
   const o2 = r.overall;
   rows.push([
-    `**all ${o2.games} games**`,
+    `**all ${o2.games} game${o2.games === 1 ? "" : "s"}**`,
     String(o2.runs),
     String(o2.failed),
     String(o2.unfinished),
@@ -121,7 +121,7 @@ export function armMarkdown(r: ArmReport, o: MarkdownOptions): string {
           "unfinished",
           "levels (mean)",
           "levels (best)",
-          `pass@1 ${score}`,
+          `pass@1 ${score}${r.lifetime ? " (episode 1)" : ""}`,
           `best@${k} ${score}`,
           "actions (mean)",
           ...tokenHeads(o),
@@ -135,14 +135,27 @@ export function armMarkdown(r: ArmReport, o: MarkdownOptions): string {
     `Mean ± standard error over runs (as BALROG reports it): ${meanSEText(o2.meanSE)}.`,
     `Brackets: ${BRACKETS(pct)} runs: scored runs; ${COUNTING}`,
   ];
-  if (r.lifetime) {
+  const life = r.lifetime;
+  if (life) {
+    const n = life.actionsPerEpisode;
     parts.push(
       "",
-      "Lifetime (per episode, mean over games of the mean over runs):",
+      `Lifetime of ${life.episodes} episodes on one seed, ${n} actions per episode. pass@1 above is the first episode (one episode at ${n} actions). ${score}, mean over games:`,
+      "",
+      table(
+        ["episodes", score, "actions used"],
+        [
+          ["first (pass@1)", ci(life.first, f2), `${n}`],
+          ["last", ci(life.last, f2), `up to ${life.episodes} × ${n}`],
+          [`best of ${life.episodes}`, ci(life.bestOfK, f2), `up to ${life.episodes} × ${n}`],
+        ],
+      ),
+      "",
+      "Per episode (mean over games of the mean over runs):",
       "",
       table(
         without(["episode", score, "best so far", "levels"], levelled ? [] : [3]),
-        r.lifetime.map((l) => without([String(l.episode), f2(l.passAt1), f2(l.bestSoFar), f2(l.levels)], levelled ? [] : [3])),
+        life.curve.map((l) => without([String(l.episode), f2(l.passAt1), f2(l.bestSoFar), f2(l.levels)], levelled ? [] : [3])),
       ),
     );
   }
@@ -250,7 +263,7 @@ export function compareMarkdown(c: CompareReport, names: { a: string; b: string 
     `${atK(g.a)} → ${atK(g.b)}`,
   ]);
   rows.push([
-    `**all ${c.games.length} games**`,
+    `**all ${c.games.length} game${c.games.length === 1 ? "" : "s"}**`,
     `**${ci(c.a.overall.passAt1, f2)}**`,
     `**${ci(c.b.overall.passAt1, f2)}**`,
     `**${signed(c.diff.passAt1, f2)}**`,

@@ -2,12 +2,14 @@
 // unfinished runs, levels, pass@1, best@k for k = 1..K, billed tokens, cost per level) and over games (means with
 // hierarchical bootstrap CIs: games, then runs within each game; and BALROG's mean ± SE over runs), lifetimes
 // per episode, and two arms compared game by game at equal k.
-// Scores are RHAE 0..100 of each run's best episode; levels are that episode's levels completed.
+// Scores are RHAE 0..100 (or NetHack's progression %) of each run's first episode, one episode at the stated
+// budget, so pass@1 means what it says; a lifetime's (--episodes K) last episode, best of K (which used K times
+// the actions) and per-episode curve are reported apart, named so.
 // Agent-failed runs are counted at the score they had reached (a failure is the agent's result); unfinished
 // runs (no scorecard, interrupted, the game failed) are not scored, only counted in their own column.
 import type { ArmSettings } from "../config/arm.ts";
 import type { Arm, ScoredRun } from "./arms.ts";
-import type { ScoreMetric, Scorecard } from "./scorecard.ts";
+import { passEpisode, type ScoreMetric, type Scorecard } from "./scorecard.ts";
 import {
   bestAtK,
   bootstrapMeanCI,
@@ -60,6 +62,22 @@ export interface LifetimeRow {
   readonly levels: number;
 }
 
+/** A lifetime arm's episodes, each figure named for what it is (hierarchical bootstrap intervals). */
+export interface Lifetime {
+  /** Episodes per run (the most any run played). */
+  readonly episodes: number;
+  /** The stated budget of one episode (--max-actions); best of K used up to K times it. */
+  readonly actionsPerEpisode: number;
+  /** The first episode: pass@1, one episode at the stated budget. */
+  readonly first: Interval;
+  /** The last episode each run played: what the lifetime's memory led to. */
+  readonly last: Interval;
+  /** Each run's best episode of K (what scorecard.json's score holds), played with up to K × the budget. */
+  readonly bestOfK: Interval;
+  /** Per episode, and the best so far. */
+  readonly curve: LifetimeRow[];
+}
+
 export interface ArmReport {
   readonly name: string;
   readonly fingerprint: string;
@@ -86,7 +104,7 @@ export interface ArmReport {
     readonly billedTokens: number;
     readonly billedPerLevel: number | null;
   };
-  readonly lifetime: LifetimeRow[] | null;
+  readonly lifetime: Lifetime | null;
 }
 
 function byGame(runs: readonly ScoredRun[]): Map<string, Scorecard[]> {
@@ -100,8 +118,8 @@ function byGame(runs: readonly ScoredRun[]): Map<string, Scorecard[]> {
 }
 
 function gameRow(game: string, cards: readonly Scorecard[], unfinished: number): GameRow {
-  const scores = cards.map((c) => c.score);
-  const levels = cards.map((c) => c.levels_completed);
+  const scores = cards.map((c) => passEpisode(c).score);
+  const levels = cards.map((c) => passEpisode(c).levels_completed);
   const billed = cards.reduce((n, c) => n + c.billed_tokens, 0);
   const levelSum = levels.reduce((n, l) => n + l, 0);
   return {
@@ -117,15 +135,32 @@ function gameRow(game: string, cards: readonly Scorecard[], unfinished: number):
     bestLevels: Math.max(...levels),
     scores,
     levelRuns: levels,
-    meanActions: mean(cards.map((c) => c.actions)),
+    meanActions: mean(cards.map((c) => passEpisode(c).actions)),
     billedTokens: billed,
     billedPerLevel: levelSum > 0 ? billed / levelSum : null,
   };
 }
 
-function lifetimeRows(games: Map<string, Scorecard[]>): LifetimeRow[] | null {
-  const episodes = Math.max(...[...games.values()].flat().map((c) => c.episodes.length));
+function lifetimeOf(games: Map<string, Scorecard[]>, boot: BootstrapOptions): Lifetime | null {
+  const cards = [...games.values()].flat();
+  const episodes = Math.max(...cards.map((c) => Math.max(c.settings.episodes, c.episodes.length)));
   if (episodes <= 1) return null;
+  const per = (pick: (c: Scorecard) => number) =>
+    bootstrapMeanCI(
+      [...games.values()].map((cs) => cs.map(pick)),
+      boot,
+    );
+  return {
+    episodes,
+    actionsPerEpisode: Math.max(...cards.map((c) => c.settings.maxActions)),
+    first: per((c) => passEpisode(c).score),
+    last: per((c) => c.episodes[c.episodes.length - 1]!.score),
+    bestOfK: per((c) => c.score),
+    curve: lifetimeRows(games, episodes),
+  };
+}
+
+function lifetimeRows(games: Map<string, Scorecard[]>, episodes: number): LifetimeRow[] {
   const rows: LifetimeRow[] = [];
   for (let e = 0; e < episodes; e++) {
     const perGame = (pick: (x: Scorecard["episodes"][number]) => number) =>
@@ -159,7 +194,7 @@ export function armReport(arm: Arm, boot: BootstrapOptions): ArmReport {
   const rows = [...games.entries()].map(([g, cards]) => gameRow(g, cards, unfinishedOf(g)));
   const kMin = Math.min(...rows.map((r) => r.runs));
   const billed = rows.reduce((n, r) => n + r.billedTokens, 0);
-  const levelsCompleted = runs.reduce((n, r) => n + r.card.levels_completed, 0);
+  const levelsCompleted = runs.reduce((n, r) => n + passEpisode(r.card).levels_completed, 0);
   return {
     name: arm.name,
     fingerprint: arm.fingerprint,
@@ -192,13 +227,13 @@ export function armReport(arm: Arm, boot: BootstrapOptions): ArmReport {
         rows.map((r) => r.levelRuns),
         boot,
       ),
-      meanSE: meanSE(runs.map((r) => r.card.score)),
+      meanSE: meanSE(runs.map((r) => passEpisode(r.card).score)),
       levelsCompleted,
       levelsTotal: runs.reduce((n, r) => n + r.card.win_levels, 0),
       billedTokens: billed,
       billedPerLevel: levelsCompleted > 0 ? billed / levelsCompleted : null,
     },
-    lifetime: lifetimeRows(games),
+    lifetime: lifetimeOf(games, boot),
   };
 }
 

@@ -1,8 +1,9 @@
 // One row per run, for `score --json` and `score --csv`: what a researcher needs to redo any table or plot
 // elsewhere (directory, game, arm, seed, levels, RHAE, actions and per-level actions, tokens, wall time, why the
-// run ended, whether it was scored). Unfinished runs are rows too, with their scores empty.
+// run ended, whether it was scored). Unfinished runs are rows too, with their scores empty. Levels and the
+// score are the first episode's (pass@1's unit); every episode's score is listed for lifetimes.
 import type { Arm } from "./arms.ts";
-import type { ScoreMetric } from "./scorecard.ts";
+import { passEpisode, type ScoreMetric } from "./scorecard.ts";
 
 export interface RunRow {
   readonly dir: string;
@@ -18,12 +19,14 @@ export interface RunRow {
   readonly endDetail: string;
   readonly levels: number | null;
   readonly winLevels: number | null;
-  /** The best episode's score, in the unit `metric` names (RHAE, or progression % for NetHack). */
+  /** The first episode's score (what pass@1 counts), in the unit `metric` names (RHAE, or progression % for NetHack). */
   readonly rhae: number | null;
+  /** Every episode's score in order (one for a run of one episode); the best of them is scorecard.json's score. */
+  readonly episodeScores: number[] | null;
   /** What `rhae` measures: the column keeps its name, the metric says which score it holds. */
   readonly metric: ScoreMetric;
   readonly actions: number | null;
-  /** Actions spent on each level of the best episode. */
+  /** Actions spent on each level of the first episode. */
   readonly levelActions: number[] | null;
   readonly agentCalls: number | null;
   readonly tokens: { readonly input: number; readonly cached: number; readonly output: number } | null;
@@ -46,12 +49,13 @@ export function runRows(arms: readonly Arm[]): RunRow[] {
         status: "scored",
         endReason: card.end_reason,
         endDetail: card.end_detail,
-        levels: card.levels_completed,
+        levels: passEpisode(card).levels_completed,
         winLevels: card.win_levels,
-        rhae: card.score,
+        rhae: passEpisode(card).score,
+        episodeScores: card.episodes.map((e) => e.score),
         metric: arm.metric,
         actions: card.actions,
-        levelActions: [...card.level_actions],
+        levelActions: [...passEpisode(card).level_actions],
         agentCalls: card.agent_calls,
         tokens: { ...card.tokens },
         billedTokens: card.billed_tokens,
@@ -74,6 +78,7 @@ export function runRows(arms: readonly Arm[]): RunRow[] {
         levels: null,
         winLevels: null,
         rhae: null,
+        episodeScores: null,
         metric: arm.metric,
         actions: null,
         levelActions: null,
@@ -109,6 +114,7 @@ const CSV_COLUMNS = [
   "output_tokens",
   "billed_tokens",
   "wall_ms",
+  "episode_scores",
   "metric",
 ] as const;
 
@@ -150,6 +156,7 @@ export function runRowsCsv(sets: readonly { readonly at: number | null; readonly
         r.tokens?.output ?? null,
         r.billedTokens,
         r.wallMs,
+        r.episodeScores?.join(" ") ?? null,
         r.metric,
       ];
       lines.push(cells.map(csvField).join(","));

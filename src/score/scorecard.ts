@@ -161,6 +161,15 @@ export function bestEpisode(scores: readonly EpisodeScore[]): EpisodeScore {
   );
 }
 
+/**
+ * The episode pass@1 counts: the first, one episode at the run's stated budget. A run of one episode has only
+ * it; a lifetime's (--episodes K) later episodes and its best of K, which used K times the actions, are
+ * reported apart and named so.
+ */
+export function passEpisode(card: Scorecard): EpisodeScore {
+  return card.episodes[0]!;
+}
+
 export interface ScorecardInput {
   readonly run: string;
   readonly config: RunConfig;
