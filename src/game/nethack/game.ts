@@ -8,7 +8,7 @@ import type { NamedAction } from "./actions.ts";
 import type { Character } from "./character.ts";
 import { launchNethack } from "./launch.ts";
 import { atCommand, endReason, inventoryPage, newMonster, type Point } from "./screen-read.ts";
-import { parseStatus, type Status } from "./status.ts";
+import { parseStatus, statusAfter, type Status } from "./status.ts";
 import type { GameTerminal, Screen } from "./terminal.ts";
 
 export interface Observation {
@@ -170,7 +170,8 @@ export class NethackGame {
     this.ending = this.ending ?? endReason(after);
     const crashed = this.crash(after);
     if (crashed) return err(crashed);
-    this.status = statusOf(after) ?? this.status;
+    const read = statusOf(after);
+    this.status = read ? statusAfter(read, this.status) : this.status;
     if (atCommand(after)) this.hero = after.cursor;
     let inventory: readonly string[] | undefined;
     const cur = this.status;

@@ -43,9 +43,14 @@ export interface Status {
   readonly pw: number;
   readonly pwMax: number;
   readonly ac: number;
-  /** Experience level (hit dice while polymorphed). */
+  /**
+   * The hero's own experience level, what BALROG's progression counts. A polymorphed hero's status shows the
+   * monster's hit dice instead (HD:N, in `hitDice`); then this is the level last shown (statusAfter carries it).
+   */
   readonly xl: number;
   readonly exp: number;
+  /** Hit dice of the monster the hero is polymorphed into (the status shows HD:N, not Xp); absent otherwise. */
+  readonly hitDice?: number;
   readonly turn: number;
   readonly hunger: string;
   readonly encumbrance: string;
@@ -62,6 +67,7 @@ export function parseStatus(line1: string, line2: string): Status | undefined {
   if (!a || !b) return undefined;
   const words = (b[13] ?? "").trim().split(/\s+/).filter(Boolean);
   const place = b[1]!;
+  const polymorphed = /\sHD:\d/.test(line2);
   return {
     title: a[1]!.trim(),
     strength: a[2]!,
@@ -79,13 +85,22 @@ export function parseStatus(line1: string, line2: string): Status | undefined {
     pw: Number(b[7]),
     pwMax: Number(b[8]),
     ac: Number(b[9]),
-    xl: Number(b[10]),
+    ...(polymorphed ? { xl: 0, hitDice: Number(b[10]) } : { xl: Number(b[10]) }),
     exp: Number(b[11] ?? 0),
     turn: Number(b[12] ?? 0),
     hunger: words.find((w) => (HUNGER as readonly string[]).includes(w)) ?? "Not Hungry",
     encumbrance: words.find((w) => (ENCUMBRANCE as readonly string[]).includes(w)) ?? "Unencumbered",
     conditions: words.filter((w) => (CONDITIONS as readonly string[]).includes(w)),
   };
+}
+
+/**
+ * The status a screen shows, with the hero's own level kept through a polymorph: the HD:N a polymorphed hero's
+ * status shows is the monster's, so the level (and experience) last shown stands until Xp is shown again.
+ */
+export function statusAfter(read: Status, before: Status | undefined): Status {
+  if (read.hitDice === undefined) return read;
+  return { ...read, xl: before?.xl ?? 1, exp: before?.exp ?? 0 };
 }
 
 /** The header's XL, HP and Turn. HP is shown from 0: a dying hero's negative HP stays on the [STATUS] line. */
@@ -96,5 +111,5 @@ export function vitalsOf(s: Status): HeaderVitals {
 /** The status as one line of the log: every field by name, so `grep HP:` and friends work on the log. */
 export function formatStatus(s: Status): string {
   const cond = s.conditions.length > 0 ? ` | ${s.conditions.join(" ")}` : "";
-  return `Dlvl:${s.dlvl} | $:${s.gold} | HP:${s.hp}(${s.hpMax}) | Pw:${s.pw}(${s.pwMax}) | AC:${s.ac} | Xp:${s.xl}/${s.exp} | T:${s.turn} | ${s.hunger} | ${s.encumbrance}${cond}`;
+  return `Dlvl:${s.dlvl} | $:${s.gold} | HP:${s.hp}(${s.hpMax}) | Pw:${s.pw}(${s.pwMax}) | AC:${s.ac} | Xp:${s.xl}/${s.exp}${s.hitDice !== undefined ? ` | HD:${s.hitDice}` : ""} | T:${s.turn} | ${s.hunger} | ${s.encumbrance}${cond}`;
 }

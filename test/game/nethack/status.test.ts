@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { parseStatus } from "../../../src/game/nethack/status.ts";
+import { formatStatus, parseStatus, statusAfter } from "../../../src/game/nethack/status.ts";
+import { progressionAt } from "../../../src/game/nethack/progression.ts";
 import { atCommand, inventoryPage, menuPage } from "../../../src/game/nethack/screen-read.ts";
 import { action, NO_NETHACK, play, startGame } from "./helpers.ts";
 
@@ -39,7 +40,24 @@ describe("status parser", () => {
       "Agent the Stripling St:18 Dx:12 Co:18 In:10 Wi:11 Ch:9 Lawful",
       "Astral Plane $:0 HP:5(9) Pw:0(0) AC:3 HD:2 T:90",
     );
-    expect(s).toMatchObject({ place: "Astral Plane", dlvl: 0, xl: 2, exp: 0, turn: 90 });
+    expect(s).toMatchObject({ place: "Astral Plane", dlvl: 0, hitDice: 2, exp: 0, turn: 90 });
+  });
+
+  test("a polymorphed hero's HD:12 is the monster's, not experience level 12: the hero's own level stands", () => {
+    const line1 = "Agent the Stripling St:18 Dx:12 Co:18 In:10 Wi:11 Ch:9 Neutral";
+    const before = parseStatus(line1, "Dlvl:4 $:0 HP:20(20) Pw:5(5) AC:6 Xp:3/40 T:900")!;
+    const poly = statusAfter(parseStatus(line1, "Dlvl:4 $:0 HP:60(60) Pw:5(5) AC:2 HD:12 T:901")!, before);
+    expect(poly).toMatchObject({ xl: 3, exp: 40, hitDice: 12, dlvl: 4 });
+    // BALROG counts the hero's level (NLE's blstats experience_level): 3, not the 33.26 % of level 12.
+    expect(progressionAt(poly.dlvl, poly.xl)).toBe(progressionAt(4, 3));
+    expect(progressionAt(4, 12)).toBeCloseTo(0.3326, 3);
+    expect(progressionAt(poly.dlvl, poly.xl)).toBeLessThan(0.03);
+    // The log's status line says both.
+    expect(formatStatus(poly)).toContain("| Xp:3/40 | HD:12 |");
+    // Back in its own form, the level the status shows is taken again.
+    const back = statusAfter(parseStatus(line1, "Dlvl:4 $:0 HP:20(20) Pw:5(5) AC:6 Xp:4/90 T:950")!, poly);
+    expect(back).toMatchObject({ xl: 4, exp: 90 });
+    expect(back.hitDice).toBeUndefined();
   });
 });
 
