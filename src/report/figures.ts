@@ -2,7 +2,21 @@
 // run's score, learning curves, billed tokens against score. Each is a standalone SVG (also written alone by
 // `report --svg DIR`); arms keep one colour across all of them.
 import { scoreLabel, type Point, type ReportData, type Series } from "./data.ts";
-import { bandOf, dataAttrs, esc, frame, legend, PALETTE, pathOf, svgDocument } from "./svg.ts";
+import {
+  bandOf,
+  DASH,
+  dataAttrs,
+  esc,
+  frame,
+  HEIGHT,
+  legend,
+  PALETTE,
+  pathOf,
+  sharedLabels,
+  svgDocument,
+  WIDTH,
+  type Box,
+} from "./svg.ts";
 
 export interface Figure {
   readonly id: string;
@@ -19,7 +33,16 @@ function colours(d: ReportData): Map<string, string> {
 const finite = (xs: number[]) => xs.filter((x) => Number.isFinite(x));
 const top = (xs: number[]) => Math.max(0, ...finite(xs)) || 1;
 
-/** Lines with bootstrap bands and a dot per point (figures 1 and 2). */
+/**
+ * For each series, the label of an earlier one with exactly the same points, or undefined: two arms that
+ * scored alike would draw one line over the other, and the reader would see one arm where there are two.
+ */
+function identicalTo(series: readonly Series[]): (string | undefined)[] {
+  const key = (s: Series) => JSON.stringify(s.points.map((p) => [p.x, p.y, p.low, p.high]));
+  return series.map((s, i) => series.slice(0, i).find((e) => key(e) === key(s))?.label);
+}
+
+/** Lines with bootstrap bands and a dot per point (figures 1 and 2); a line identical to an earlier one is dashed, its dots hollow. */
 function lineFigure(
   id: string,
   title: string,
@@ -41,20 +64,32 @@ function lineFigure(
     xTicks,
   });
   const body = [...f.parts];
-  for (const s of series) {
+  const same = identicalTo(series);
+  series.forEach((s, i) => {
     const c = colour.get(s.arm) ?? "#333";
+    const dashed = same[i] !== undefined;
     const band = bandOf(s.points, f);
-    if (band) body.push(`<path class="band" d="${band}" fill="${c}" fill-opacity="0.15" stroke="none" ${dataAttrs(s.arm, {})}/>`);
+    if (band && !dashed)
+      body.push(`<path class="band" d="${band}" fill="${c}" fill-opacity="0.15" stroke="none" ${dataAttrs(s.arm, {})}/>`);
     if (s.points.length > 1)
       body.push(
-        `<path class="line" d="${pathOf(s.points, f)}" fill="none" stroke="${c}" stroke-width="2" ${dataAttrs(s.arm, {})}/>`,
+        `<path class="line" d="${pathOf(s.points, f)}" fill="none" stroke="${c}" stroke-width="2"${dashed ? ` stroke-dasharray="${DASH}"` : ""} ${dataAttrs(s.arm, {})}/>`,
       );
+    const fill = dashed ? `fill="#fff" stroke="${c}" stroke-width="1.5"` : `fill="${c}"`;
     for (const p of s.points)
       body.push(
-        `<circle class="point" cx="${f.x(p.x).toFixed(2)}" cy="${f.y(p.y).toFixed(2)}" r="3.5" fill="${c}" ${dataAttrs(s.arm, { x: p.x, y: p.y, low: p.low, high: p.high })}><title>${esc(s.arm)}: ${p.x} → ${p.y.toFixed(2)}</title></circle>`,
+        `<circle class="point" cx="${f.x(p.x).toFixed(2)}" cy="${f.y(p.y).toFixed(2)}" r="3.5" ${fill} ${dataAttrs(s.arm, { x: p.x, y: p.y, low: p.low, high: p.high })}><title>${esc(s.arm)}: ${p.x} → ${p.y.toFixed(2)}</title></circle>`,
       );
-  }
-  body.push(legend(series.map((s) => ({ label: s.label, color: colour.get(s.arm) ?? "#333" }))));
+  });
+  body.push(
+    legend(
+      series.map((s, i) => ({
+        label: same[i] === undefined ? s.label : `${s.label} (same as ${same[i]})`,
+        color: colour.get(s.arm) ?? "#333",
+        dashed: same[i] !== undefined,
+      })),
+    ),
+  );
   return svgDocument(id, title, body);
 }
 
@@ -137,32 +172,73 @@ function gamesFigure(d: ReportData, colour: Map<string, string>): Figure {
   };
 }
 
+/**
+ * One panel per game (small multiples) when the runs are of several games: a dozen step lines in one panel
+ * are a tangle, and a game's runs are what a reader compares. Curves keep the data's order.
+ */
 function learningFigure(d: ReportData, colour: Map<string, string>): Figure {
   const title = "Learning curves: levels cleared against actions";
   const series = d.figures.learning.series;
   const all = series.flatMap((s) => s.points);
-  const f = frame({
-    title,
-    xLabel: "actions (first episode)",
-    yLabel: "levels cleared",
-    xDomain: [0, Math.max(1, ...all.map((p) => p.x))],
-    yDomain: [0, Math.max(1, ...all.map((p) => p.y))],
-  });
-  const body = [...f.parts];
+  const games = [...new Set(series.map((s) => s.game))];
+  const xDomain: [number, number] = [0, Math.max(1, ...all.map((p) => p.x))];
+  const yDomain: [number, number] = [0, Math.max(1, ...all.map((p) => p.y))];
+  const xLabel = "actions (first episode)";
+  const yLabel = "levels cleared";
+  const body: string[] = [];
+  const frames = new Map<string, ReturnType<typeof frame>>();
+  if (games.length <= 1) {
+    const f = frame({ title, xLabel, yLabel, xDomain, yDomain });
+    body.push(...f.parts);
+    for (const g of games) frames.set(g, f);
+  } else {
+    // The figure's title and legend on top, then the panels in a grid of up to three columns.
+    body.push(
+      `<text x="${WIDTH / 2}" y="20" text-anchor="middle" font-size="15" font-weight="600">${esc(title)}</text>`,
+      ...sharedLabels(xLabel, yLabel),
+    );
+    const cols = Math.min(3, games.length);
+    const rows = Math.ceil(games.length / cols);
+    const top = 48;
+    const left = 20;
+    const w = (WIDTH - left) / cols;
+    const h = (HEIGHT - top - 18) / rows;
+    games.forEach((g, i) => {
+      const panel: Box = { x: left + (i % cols) * w, y: top + Math.floor(i / cols) * h, w, h };
+      const f = frame({ title: g, xLabel, yLabel, xDomain, yDomain, panel });
+      body.push(...f.parts);
+      frames.set(g, f);
+    });
+  }
   for (const s of series) {
+    const f = frames.get(s.game)!;
     const c = colour.get(s.arm) ?? "#333";
     const pts = s.points.map((p: Point) => `${p.x}:${p.y}`).join(" ");
     body.push(
       `<path class="curve" d="${pathOf(s.points, f, true)}" fill="none" stroke="${c}" stroke-width="1.5" stroke-opacity="0.7" ${dataAttrs(s.arm, { dir: s.dir, game: s.game, points: pts })}><title>${esc(s.arm)}: ${esc(s.label)}</title></path>`,
     );
   }
-  body.push(legend(d.arms.map((a) => ({ label: a.name, color: colour.get(a.name) ?? "#333" }))));
+  const entries = d.arms.map((a) => ({ label: a.name, color: colour.get(a.name) ?? "#333" }));
+  body.push(games.length <= 1 ? legend(entries) : inlineLegend(entries, 34));
   return {
     id: "learning-curves",
     title,
-    caption: "One line per run: the action at which each level was cleared (a step up), flat to the episode's last action.",
+    caption: `One line per run${games.length > 1 ? ", one panel per game (the same axes in every panel)" : ""}: the action at which each level was cleared (a step up), flat to the episode's last action.`,
     svg: svgDocument("learning-curves", title, body),
   };
+}
+
+/** A legend on one line, centred at height `y`: for a figure of panels, where no plot area has room for one. */
+function inlineLegend(entries: readonly { label: string; color: string }[], y: number): string {
+  const widths = entries.map((e) => 20 + e.label.length * 6.2);
+  let x = (WIDTH - widths.reduce((a, b) => a + b, 0)) / 2;
+  return entries
+    .map((e, i) => {
+      const g = `<g class="legend"><rect x="${x.toFixed(1)}" y="${y - 9}" width="12" height="10" fill="${e.color}"/><text x="${(x + 16).toFixed(1)}" y="${y}" font-size="11">${esc(e.label)}</text></g>`;
+      x += widths[i]!;
+      return g;
+    })
+    .join("");
 }
 
 function tokensFigure(d: ReportData, colour: Map<string, string>): Figure {
@@ -177,6 +253,13 @@ function tokensFigure(d: ReportData, colour: Map<string, string>): Figure {
     yDomain: [0, top(all.map((p) => p.y))],
   });
   const body = [...f.parts];
+  // Built-in players (the explorer) bill no tokens: every run sits on the y axis and the figure looks empty
+  // or broken. Say so in the plot.
+  const billed = all.some((p) => p.x > 0);
+  if (!billed)
+    body.push(
+      `<text class="empty" x="${WIDTH / 2}" y="${HEIGHT / 2}" text-anchor="middle" font-size="13" fill="#555">No run billed any tokens (built-in players such as the explorer call no model).</text>`,
+    );
   for (const s of series) {
     const c = colour.get(s.arm) ?? "#333";
     for (const p of s.points)

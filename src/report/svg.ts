@@ -8,6 +8,16 @@ export const PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "
 export const WIDTH = 660;
 export const HEIGHT = 380;
 const M = { left: 64, right: 16, top: 40, bottom: 52 };
+/** Margins of one panel of several (small multiples): its title above, tick labels only. */
+const PANEL_M = { left: 34, right: 8, top: 20, bottom: 22 };
+
+/** Where a frame is drawn: the whole figure, or one panel of it. */
+export interface Box {
+  readonly x: number;
+  readonly y: number;
+  readonly w: number;
+  readonly h: number;
+}
 
 export function esc(s: string): string {
   return s
@@ -54,47 +64,80 @@ export function frame(o: {
   yDomain: [number, number];
   xTicks?: number[] | undefined;
   xCategories?: string[] | undefined;
+  /** A panel of a figure of several; its title is the panel's, axis labels are left to the figure. */
+  panel?: Box | undefined;
 }): Frame {
-  const w = WIDTH - M.left - M.right;
-  const h = HEIGHT - M.top - M.bottom;
-  const xt = o.xTicks ?? niceTicks(o.xDomain[0], o.xDomain[1]);
-  const yt = niceTicks(o.yDomain[0], o.yDomain[1]);
+  const p = o.panel;
+  const m = p
+    ? {
+        left: p.x + PANEL_M.left,
+        right: WIDTH - p.x - p.w + PANEL_M.right,
+        top: p.y + PANEL_M.top,
+        bottom: HEIGHT - p.y - p.h + PANEL_M.bottom,
+      }
+    : M;
+  const w = WIDTH - m.left - m.right;
+  const h = HEIGHT - m.top - m.bottom;
+  const xt = o.xTicks ?? niceTicks(o.xDomain[0], o.xDomain[1], p ? 3 : 5);
+  const yt = niceTicks(o.yDomain[0], o.yDomain[1], p ? 3 : 5);
   const [x0, x1] = o.xCategories ? o.xDomain : [Math.min(o.xDomain[0], xt[0]!), Math.max(o.xDomain[1], xt[xt.length - 1]!)];
   const [y0, y1] = [Math.min(o.yDomain[0], yt[0]!), Math.max(o.yDomain[1], yt[yt.length - 1]!)];
-  const x = (v: number) => M.left + ((v - x0) / (x1 - x0 || 1)) * w;
-  const y = (v: number) => M.top + h - ((v - y0) / (y1 - y0 || 1)) * h;
+  const x = (v: number) => m.left + ((v - x0) / (x1 - x0 || 1)) * w;
+  const y = (v: number) => m.top + h - ((v - y0) / (y1 - y0 || 1)) * h;
   const parts: string[] = [
-    `<text x="${WIDTH / 2}" y="22" text-anchor="middle" font-size="15" font-weight="600">${esc(o.title)}</text>`,
+    p
+      ? `<text x="${px(m.left + w / 2)}" y="${px(p.y + 13)}" text-anchor="middle" font-size="12" font-weight="600">${esc(o.title)}</text>`
+      : `<text x="${WIDTH / 2}" y="22" text-anchor="middle" font-size="15" font-weight="600">${esc(o.title)}</text>`,
     ...yt.map(
       (t) =>
-        `<line x1="${M.left}" x2="${M.left + w}" y1="${px(y(t))}" y2="${px(y(t))}" stroke="#e3e3e3"/><text x="${M.left - 6}" y="${px(y(t) + 4)}" text-anchor="end" font-size="11">${tickText(t)}</text>`,
+        `<line x1="${m.left}" x2="${m.left + w}" y1="${px(y(t))}" y2="${px(y(t))}" stroke="#e3e3e3"/><text x="${m.left - 6}" y="${px(y(t) + 4)}" text-anchor="end" font-size="11">${tickText(t)}</text>`,
     ),
-    `<line x1="${M.left}" x2="${M.left + w}" y1="${M.top + h}" y2="${M.top + h}" stroke="#555"/>`,
-    `<line x1="${M.left}" x2="${M.left}" y1="${M.top}" y2="${M.top + h}" stroke="#555"/>`,
-    `<text x="${M.left + w / 2}" y="${HEIGHT - 10}" text-anchor="middle" font-size="12">${esc(o.xLabel)}</text>`,
-    `<text transform="translate(16 ${M.top + h / 2}) rotate(-90)" text-anchor="middle" font-size="12">${esc(o.yLabel)}</text>`,
+    `<line x1="${m.left}" x2="${m.left + w}" y1="${m.top + h}" y2="${m.top + h}" stroke="#555"/>`,
+    `<line x1="${m.left}" x2="${m.left}" y1="${m.top}" y2="${m.top + h}" stroke="#555"/>`,
   ];
+  if (!p)
+    parts.push(
+      `<text x="${m.left + w / 2}" y="${HEIGHT - 10}" text-anchor="middle" font-size="12">${esc(o.xLabel)}</text>`,
+      `<text transform="translate(16 ${m.top + h / 2}) rotate(-90)" text-anchor="middle" font-size="12">${esc(o.yLabel)}</text>`,
+    );
   if (o.xCategories) {
     o.xCategories.forEach((c, i) =>
-      parts.push(`<text x="${px(x(i + 0.5))}" y="${M.top + h + 16}" text-anchor="middle" font-size="11">${esc(c)}</text>`),
+      parts.push(`<text x="${px(x(i + 0.5))}" y="${m.top + h + 16}" text-anchor="middle" font-size="11">${esc(c)}</text>`),
     );
   } else {
     for (const t of xt)
       parts.push(
-        `<line x1="${px(x(t))}" x2="${px(x(t))}" y1="${M.top + h}" y2="${M.top + h + 4}" stroke="#555"/><text x="${px(x(t))}" y="${M.top + h + 16}" text-anchor="middle" font-size="11">${tickText(t)}</text>`,
+        `<line x1="${px(x(t))}" x2="${px(x(t))}" y1="${m.top + h}" y2="${m.top + h + 4}" stroke="#555"/><text x="${px(x(t))}" y="${m.top + h + 16}" text-anchor="middle" font-size="11">${tickText(t)}</text>`,
       );
   }
   return { x, y, parts };
 }
 
-/** A legend in the top-left of the plot area, one swatch per entry. */
-export function legend(entries: readonly { label: string; color: string }[]): string {
+/**
+ * A legend in the top-left of the plot area, one swatch per entry; `dashed` entries (a series drawn dashed
+ * because it lies exactly on another) get a dashed line for a swatch.
+ */
+export function legend(entries: readonly { label: string; color: string; dashed?: boolean }[]): string {
   return entries
-    .map(
-      (e, i) =>
-        `<g class="legend"><rect x="${M.left + 10}" y="${M.top + 6 + i * 16}" width="12" height="10" fill="${e.color}"/><text x="${M.left + 28}" y="${M.top + 15 + i * 16}" font-size="11">${esc(e.label)}</text></g>`,
-    )
+    .map((e, i) => {
+      const y = M.top + 6 + i * 16;
+      const swatch = e.dashed
+        ? `<line x1="${M.left + 10}" x2="${M.left + 22}" y1="${y + 5}" y2="${y + 5}" stroke="${e.color}" stroke-width="2" stroke-dasharray="${DASH}"/>`
+        : `<rect x="${M.left + 10}" y="${y}" width="12" height="10" fill="${e.color}"/>`;
+      return `<g class="legend">${swatch}<text x="${M.left + 28}" y="${y + 9}" font-size="11">${esc(e.label)}</text></g>`;
+    })
     .join("");
+}
+
+/** The dash of a series drawn over an identical one, so both stay visible. */
+export const DASH = "5 4";
+
+/** Axis labels shared by a figure of panels: x under the panels, y along their left. */
+export function sharedLabels(xLabel: string, yLabel: string): string[] {
+  return [
+    `<text x="${WIDTH / 2}" y="${HEIGHT - 6}" text-anchor="middle" font-size="12">${esc(xLabel)}</text>`,
+    `<text transform="translate(12 ${HEIGHT / 2}) rotate(-90)" text-anchor="middle" font-size="12">${esc(yLabel)}</text>`,
+  ];
 }
 
 export function svgDocument(id: string, title: string, body: string[]): string {
