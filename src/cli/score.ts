@@ -6,6 +6,7 @@ import { formatError } from "../errors.ts";
 import { checkAgainstPlanFile, PLAN_INCOMPLETE_EXIT, planComplete, type PlanCheck } from "../plan/check.ts";
 import { collectRuns, scoreFound } from "../score/collect.ts";
 import { findRuns } from "../score/find-runs.ts";
+import { fitTables } from "../score/fit-tables.ts";
 import { armMarkdown, armsMarkdown, budgetsMarkdown, compareMarkdown, skippedMarkdown } from "../score/markdown.ts";
 import { compareArms } from "../score/report.ts";
 import { runRowsCsv } from "../score/run-rows.ts";
@@ -33,6 +34,8 @@ also get a lifetime table: the first episode (pass@1), the last, the best of K (
 times the budget), and per episode the score and the best so far.
 
 A directory that is half-written, interrupted, edited or not prolong's is named with the reason and skipped.
+The tables are Markdown; on a terminal they are aligned and, when wider than it, split into tables that fit
+(each repeating its first column); a file or a pipe gets them as written.
 
   --at N[,M,…]      re-score every run as if it had stopped after N actions per episode, from its log
                     (no agent runs): the budget-matched comparison. Several budgets give a score-against-
@@ -87,6 +90,12 @@ const flags = {
 function refuse(conflicts: readonly ArmConflict[]): number {
   console.error(conflicts.map((c) => `prolong score: ${conflictText(c)}`).join("\n"));
   return 2;
+}
+
+/** Markdown to stdout: as written to a file or a pipe; fitted to the width on a terminal (score/fit-tables.ts). */
+function printMarkdown(text: string): void {
+  const cols = process.stdout.isTTY ? process.stdout.columns : undefined;
+  console.log(cols ? fitTables(text, cols) : text);
 }
 
 export const scoreCommand: Command = {
@@ -177,7 +186,7 @@ export const scoreCommand: Command = {
         console.error("prolong score: --csv lists runs; use it without --compare (the rows name each run's arm)");
         return 2;
       } else
-        console.log(
+        printMarkdown(
           out
             .map(
               (x) =>
@@ -233,7 +242,7 @@ export const scoreCommand: Command = {
         blocks.push(heading(b.at) + (body.join("\n\n") || "No run could be scored."));
       }
       const skipped = skippedMarkdown(first.skipped);
-      console.log([...blocks, skipped].filter(Boolean).join("\n\n"));
+      printMarkdown([...blocks, skipped].filter(Boolean).join("\n\n"));
     }
     if (!all.some((b) => b.runs.some((r) => r.status === "scored"))) return 1;
     return check && !planComplete(check.data) ? PLAN_INCOMPLETE_EXIT : 0;
