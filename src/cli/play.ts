@@ -19,6 +19,7 @@ import {
 import { planSwarm, startSwarm, type RunStatus, type Swarm } from "../run/swarm.ts";
 import { swarmSummary, swarmView } from "../run/swarm-view.ts";
 import { scoreTables } from "../score/markdown.ts";
+import { markdownForStdout } from "./stdout.ts";
 import { finishRun } from "../run/finish.ts";
 import { ttyProgress } from "../run/progress.ts";
 import { claimStamp, RUN_FILES } from "../run-files/layout.ts";
@@ -390,7 +391,9 @@ async function playMany(positionals: string[], f: PlayFlags): Promise<number> {
     console.log(swarmSummary(result, dir));
     const tables = scoreTables([dir]);
     if (tables)
-      console.log(`\n${tables}\n\n(\`prolong score ${dir}\` prints this again; --json, --csv, --at N,M, --compare A B)`);
+      console.log(
+        `\n${markdownForStdout(tables)}\n\n(\`prolong score ${dir}\` prints this again; --json, --csv, --at N,M, --compare A B)`,
+      );
   }
   return result.every((s) => s.state === "done") ? 0 : 1;
 }

@@ -6,7 +6,7 @@ import { formatError } from "../errors.ts";
 import { checkAgainstPlanFile, PLAN_INCOMPLETE_EXIT, planComplete, type PlanCheck } from "../plan/check.ts";
 import { collectRuns, scoreFound } from "../score/collect.ts";
 import { findRuns } from "../score/find-runs.ts";
-import { fitTables } from "../score/fit-tables.ts";
+import { markdownForStdout } from "./stdout.ts";
 import { armMarkdown, armsMarkdown, budgetsMarkdown, compareMarkdown, skippedMarkdown } from "../score/markdown.ts";
 import { compareArms } from "../score/report.ts";
 import { runRowsCsv } from "../score/run-rows.ts";
@@ -92,10 +92,9 @@ function refuse(conflicts: readonly ArmConflict[]): number {
   return 2;
 }
 
-/** Markdown to stdout: as written to a file or a pipe; fitted to the width on a terminal (score/fit-tables.ts). */
+/** Markdown to stdout: as written to a file or a pipe; fitted to the width on a terminal. */
 function printMarkdown(text: string): void {
-  const cols = process.stdout.isTTY ? process.stdout.columns : undefined;
-  console.log(cols ? fitTables(text, cols) : text);
+  console.log(markdownForStdout(text));
 }
 
 export const scoreCommand: Command = {

@@ -188,7 +188,7 @@ function sandboxText(kind: string): string {
   if (kind === "bwrap")
     return "bwrap (workspace read-write, system read-only, private /tmp, runs directory and homes hidden; network open)";
   if (kind === "none") return "none: the agent ran unconfined (--sandbox none, or auto without bubblewrap)";
-  return "none needed: the built-in agent runs inside prolong";
+  return "none needed: the agent runs inside prolong (the built-in player, or you at the keyboard)";
 }
 
 export function summaryText(r: RunSummary): string {

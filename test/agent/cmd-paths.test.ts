@@ -78,7 +78,7 @@ describe("through the real CLI", () => {
   test("the summary names the sandbox: in-process for the explorer, none for an unconfined command", () => {
     const runs = mkdtempSync(path.join(tmpdir(), "prolong-sbx-"));
     const explorer = prolong(["play", "glide", "--max-actions", "2", "--runs-dir", runs, "--quiet"]);
-    expect(explorer.out).toContain("sandbox    none needed: the built-in agent runs inside prolong");
+    expect(explorer.out).toContain("sandbox    none needed: the agent runs inside prolong (the built-in player");
     const cmd = `echo '{"actions":["ACTION1","ACTION2"]}' > actions.json`;
     const command = prolong([
       "play",

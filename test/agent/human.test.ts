@@ -216,6 +216,50 @@ describe("the human agent over a fake terminal", () => {
   });
 });
 
+describe("a window resized during a turn", () => {
+  test("too small: the size needed and no key acts; grown: the board again, and keys act", async () => {
+    const { PassThrough } = await import("node:stream");
+    const { EventEmitter } = await import("node:events");
+    const { mkdtempSync, readFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const path = await import("node:path");
+    const { humanAgent } = await import("../../src/agent/human.ts");
+    const input = new PassThrough();
+    const output = Object.assign(new EventEmitter(), {
+      columns: 30,
+      rows: 15,
+      text: "",
+      write: (t: string) => (output.text += t),
+    });
+    const agent = humanAgent({ input, output, interrupt: () => {} });
+    const workspace = mkdtempSync(path.join(tmpdir(), "prolong-human-ws-"));
+    const game = createGame("glide", { seed: 0 })._unsafeUnwrap();
+    const frame = game.reset();
+    const view = { frame, info: game.info, action: 0, maxActions: 50, attempt: 1, levelActions: [0] };
+    const turn = agent.turn({
+      workspace,
+      prompt: "",
+      turn: 1,
+      availableActions: frame.availableActions,
+      actionCap: 20,
+      seed: 0,
+      view,
+    });
+    await Bun.sleep(10);
+    expect(output.text).toContain("It needs at least 32x19");
+    input.write("d"); // not acted on: the person cannot see the board
+    await Bun.sleep(10);
+    output.text = "";
+    Object.assign(output, { columns: 80, rows: 24 });
+    output.emit("resize");
+    expect(output.text).toContain("Glide · level 1/7");
+    input.write("s");
+    expect((await turn).isOk()).toBe(true);
+    expect(JSON.parse(readFileSync(path.join(workspace, "actions.json"), "utf8")).actions).toEqual(["ACTION2"]);
+    await agent.close?.();
+  });
+});
+
 describe("a terminal game's keys and screen (NetHack)", () => {
   test("keys pass as the action that sends them; # opens an extended command; ^C pauses, ^X ends; the rest is refused", async () => {
     const { terminalKey, extendedEntry } = await import("../../src/agent/human-terminal.ts");

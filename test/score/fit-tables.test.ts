@@ -49,4 +49,19 @@ describe("score tables in a terminal", () => {
     const piped = Bun.spawnSync([process.execPath, MAIN, "score", root], { stdout: "pipe", stderr: "pipe" });
     expect(piped.stdout.toString()).toContain("| game | runs | failed | unfinished |");
   }, 120_000);
+
+  test("a batch of play in an 80x24 terminal ends with score tables that fit too", async () => {
+    const pty = prolongInPty(["play", "glide", "--runs", "2", "--max-actions", "5", "--runs-dir", tempRoot()], {
+      cols: 80,
+      rows: 24,
+    });
+    expect(await pty.exited).toBe(0);
+    const tables = pty
+      .output()
+      .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "")
+      .split(/\r?\n/)
+      .filter((l) => l.startsWith("| "));
+    expect(tables.length).toBeGreaterThan(3);
+    for (const l of tables) expect(l.length).toBeLessThanOrEqual(80);
+  }, 120_000);
 });
