@@ -22,6 +22,8 @@ import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
 import type { RunConfig } from "../config/run-config.ts";
 import { findCli } from "./cli-process.ts";
+import type { ToolPolicy } from "./tool-ladder.ts";
+import { toolTree, type ToolTree } from "./tool-tree.ts";
 
 export interface SandboxDirs {
   /** The agent's workspace: its cwd, read-write. */
@@ -35,6 +37,11 @@ export interface SandboxDirs {
    * forbid writes: actions.json stays the one way to answer).
    */
   readonly onlyWritableFiles?: readonly string[];
+  /**
+   * A restricted tool level's tree (tool-tree.ts): the sandbox then holds only these files, the workspace and
+   * the writable directories — not the host's system — so what the level leaves out cannot be run at all.
+   */
+  readonly tree?: ToolTree;
 }
 
 export interface Sandbox {
@@ -43,9 +50,22 @@ export interface Sandbox {
   wrap(argv: readonly string[], dirs: SandboxDirs): string[];
   /** The environment the agent gets of `env` (under bwrap only what a backend needs, see AGENT_ENV). */
   environment(env: Readonly<Record<string, string | undefined>>): Record<string, string | undefined>;
+  /**
+   * The tree a restricted tool level runs in (null at level all: the whole system, read-only). Without a
+   * sandbox there is none to build: a restricted level is refused there (the caller names bwrap).
+   */
+  treeFor(policy: ToolPolicy): Result<ToolTree | null, ProlongError>;
 }
 
-export const NO_SANDBOX: Sandbox = { kind: "none", wrap: (argv) => [...argv], environment: (env) => ({ ...env }) };
+export const NO_SANDBOX: Sandbox = {
+  kind: "none",
+  wrap: (argv) => [...argv],
+  environment: (env) => ({ ...env }),
+  treeFor: () => ok(null),
+};
+
+/** Where setpriv (the drop from root to nobody) is bound in a tool tree: off PATH, not a tool of any level. */
+const SETPRIV_IN_TREE = "/.prolong/setpriv";
 
 /**
  * What a sandboxed agent keeps of the harness's environment: the basics, the network's proxy and CA
@@ -130,6 +150,8 @@ export function chooseSandbox(
       // The harness's TMPDIR is hidden with the rest of /tmp (and not the agent's to write): the agent's
       // temporary files go to its own fresh /tmp.
       environment: (env) => ({ ...agentEnvironment(env, passEnv), ...(env["TMPDIR"] !== undefined ? { TMPDIR: "/tmp" } : {}) }),
+      treeFor: (policy) =>
+        toolTree(policy, bwrap.dropTo ? [{ from: bwrap.dropTo.setpriv, to: SETPRIV_IN_TREE }] : []) ?? ok(null),
     });
   if (kind === "auto") return ok(NO_SANDBOX);
   return err(
@@ -190,6 +212,7 @@ function dropArgv(drop: NonNullable<BwrapSupport["dropTo"]>): string[] {
  * so a write outside the workspace fails instead of landing in a throwaway tmpfs.
  */
 export function bwrapArgv(bwrap: BwrapSupport, argv: readonly string[], dirs: SandboxDirs): string[] {
+  if (dirs.tree) return treeArgv(bwrap, argv, dirs, dirs.tree);
   const hidden = hiddenDirs(dirs.workspace, bwrap.dropTo ? closedAncestors : () => []);
   const out = [bwrap.bin, ...isolationFlags(bwrap), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
   // A mount inside a cover needs the directories above it made; made searchable, so an agent that is not their
@@ -218,6 +241,32 @@ export function bwrapArgv(bwrap: BwrapSupport, argv: readonly string[], dirs: Sa
   for (const h of hidden) if (h !== "/tmp") out.push("--remount-ro", h);
   out.push("--chdir", dirs.workspace, ...(bwrap.dropTo ? dropArgv(bwrap.dropTo) : []), ...argv);
   return out;
+}
+
+/**
+ * The bubblewrap command line of a restricted tool level: an empty root holding the tree's files (read-only),
+ * /dev, /proc, a fresh /tmp, and the workspace as bwrapArgv binds it; then the root is made read-only.
+ * Nothing of the host is there but what the tree names: no other program, no runs directory, no home.
+ */
+function treeArgv(bwrap: BwrapSupport, argv: readonly string[], dirs: SandboxDirs, tree: ToolTree): string[] {
+  const out = [bwrap.bin, ...isolationFlags(bwrap), "--dev", "/dev", "--proc", "/proc", "--perms", "1777", "--tmpfs", "/tmp"];
+  // The directories above each mount made first, searchable: the agent (nobody, under root) must reach them.
+  const made = new Set<string>(["/", "/dev", "/proc", "/tmp"]);
+  const parents = (path: string) => {
+    const chain: string[] = [];
+    for (let d = dirname(path); !made.has(d); d = dirname(d)) chain.unshift(d);
+    for (const d of chain) out.push("--perms", "0755", "--dir", d), made.add(d);
+  };
+  for (const b of tree.binds) parents(b.to), out.push("--ro-bind", b.from, b.to);
+  for (const p of [dirs.workspace, ...(dirs.writable ?? [])]) parents(p);
+  if (dirs.onlyWritableFiles) {
+    out.push("--ro-bind", dirs.workspace, dirs.workspace);
+    for (const f of dirs.onlyWritableFiles) out.push("--bind", f, f);
+  } else out.push("--bind", dirs.workspace, dirs.workspace);
+  for (const w of dirs.writable ?? []) out.push("--bind", w, w);
+  out.push("--remount-ro", "/", "--chdir", dirs.workspace);
+  if (bwrap.dropTo) out.push(...dropArgv({ ...bwrap.dropTo, setpriv: SETPRIV_IN_TREE }));
+  return [...out, ...argv];
 }
 
 /** The directories strictly between the innermost cover holding `path` and `path`, outermost first. */

@@ -1,11 +1,11 @@
 // The mini agent a run's settings describe, with every setting checked before the run starts: a model name,
-// a key in the named variable, and a sandbox that can enforce --no-write where the command check cannot.
+// a key in the named variable, and a sandbox for any restricted tool level (what exists there is the level).
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../../errors.ts";
 import type { RunConfig } from "../../config/run-config.ts";
 import type { Agent } from "../agent.ts";
 import { chooseSandbox } from "../sandbox.ts";
-import { policyOf } from "../tool-ladder.ts";
+import { isRestricted, policyOf } from "../tool-ladder.ts";
 import type { RetryPolicy } from "./chat-api.ts";
 import { MINI_DEFAULTS, miniAgent } from "./mini.ts";
 
@@ -36,19 +36,21 @@ export function miniFromConfig(
   const policy = policyOf(config);
   const sandbox = chooseSandbox(config.sandbox, undefined, config.passEnv);
   if (sandbox.isErr()) return err(sandbox.error);
-  // Python (and any program at level all) can write whatever a command check lets through: only the
-  // sandbox's read-only workspace makes --no-write true there.
-  if (sandbox.value.kind === "none" && policy.noWrite && (policy.level === "read,grep,python" || policy.level === "all")) {
+  // A restricted level is what exists in the sandbox (tool-tree.ts); without one nothing could hold it:
+  // the command check is only an early message, and a shell has many ways to run any program.
+  if (sandbox.value.kind === "none" && isRestricted(policy)) {
     return err(
       prolongError(
         "bad-config",
-        `--no-write with --tools ${policy.level} needs bubblewrap: a command check cannot stop ${policy.level === "all" ? "arbitrary programs" : "python"} from writing files`,
+        `--tools ${policy.level}${policy.noWrite ? " --no-write" : ""} needs bubblewrap: without a sandbox the agent's shell can run any program and write any file, so the arm would not be what it says`,
         {
-          fix: "install bubblewrap (apt-get install bubblewrap) and pass --sandbox bwrap, or use --tools read or read,grep (checked per command)",
+          fix: "install bubblewrap (apt-get install bubblewrap) and pass --sandbox bwrap (or auto), or run with --tools all",
         },
       ),
     );
   }
+  const tree = sandbox.value.treeFor(policy);
+  if (tree.isErr()) return err(tree.error);
   return ok({
     ...miniAgent({
       endpoint: { baseUrl, model: config.model, apiKey, apiKeyEnv: keyEnv },
@@ -58,6 +60,7 @@ export function miniFromConfig(
       policy,
       timeoutSec: config.agentTimeoutSec,
       sandbox: sandbox.value,
+      ...(tree.value ? { tree: tree.value } : {}),
       ...(deps.retry ? { retry: deps.retry } : {}),
     }),
     sandbox: sandbox.value.kind,

@@ -25,6 +25,7 @@ import {
 } from "./conversation.ts";
 import { WorkspaceDir } from "../../workspace/dir.ts";
 import { checkCommand } from "./shell-check.ts";
+import { TOOL_DIR, type ToolTree } from "../tool-tree.ts";
 
 export const TOOL_FORMATS = ["tools", "text"] as const;
 export type ToolFormat = (typeof TOOL_FORMATS)[number];
@@ -40,6 +41,8 @@ export interface MiniAgentOptions {
   /** The whole turn's time (--agent-timeout). */
   readonly timeoutSec: number;
   readonly sandbox?: Sandbox;
+  /** A restricted level's tree (tool-tree.ts): each command runs where only the level's programs exist. */
+  readonly tree?: ToolTree;
   readonly retry?: RetryPolicy;
   /** One command's time, within the turn's. */
   readonly commandTimeoutSec?: number;
@@ -288,11 +291,14 @@ async function runCommand(
   delete env[opts.endpoint.apiKeyEnv];
   for (const name of Object.keys(env))
     if (/^(ANTHROPIC|CLAUDE|OPENAI|CODEX)_|KEY|TOKEN|SECRET|PASSWORD/i.test(name)) delete env[name];
+  // In a level's tree the programs are in TOOL_DIR alone, and the one locale there is C.UTF-8.
+  if (opts.tree) Object.assign(env, { PATH: TOOL_DIR, LC_ALL: "C.UTF-8" });
   const head = new OutputHead(limit);
   const outcome = await runInGroup({
     argv: sandbox.wrap(["bash", "-c", command], {
       workspace,
       ...(readOnly ? { onlyWritableFiles: [answer] } : { writable: [home] }),
+      ...(opts.tree ? { tree: opts.tree } : {}),
     }),
     cwd: workspace,
     stdin: null,

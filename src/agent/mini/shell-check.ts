@@ -5,10 +5,9 @@
 // command's program must be on the level's list, with options checked where a listed program has a
 // dangerous one; output redirections may only target actions.json or /dev/null unless the level may write.
 //
-// What a command-level check cannot do (docs/ablations.md says it too): it cannot limit what an allowed
-// interpreter does (python3 can read, write and run anything), and it trusts the programs on PATH. The
-// sandbox is the enforcement of "no writes": under bubblewrap the mini agent mounts the workspace read-only
-// with only actions.json writable whenever the level forbids writes.
+// This check is an early, friendly answer, not the enforcement: under bubblewrap a restricted level runs
+// in a tree holding only its programs (tool-tree.ts), so whatever slips past the check finds nothing to run;
+// without a sandbox a restricted level is refused (mini/from-config.ts).
 import { basename } from "node:path";
 import type { ToolPolicy } from "../tool-ladder.ts";
 

@@ -49,7 +49,12 @@ describe("prolong play: the mini agent's and the arms' flags", () => {
       [
         ["--agent", "mini", "--model", "m", "--no-write", "--sandbox", "none"],
         { OPENAI_API_KEY: "x" },
-        "--no-write with --tools all needs bubblewrap",
+        "--tools all --no-write needs bubblewrap",
+      ],
+      [
+        ["--agent", "mini", "--model", "m", "--tools", "read", "--sandbox", "none"],
+        { OPENAI_API_KEY: "x" },
+        "--tools read needs bubblewrap",
       ],
       [["--agent", "codex", "--tools", "read"], {}, "cannot be enforced for Codex"],
       [["--agent", "claude", "--context-limit", "64000"], {}, "below Claude Code's smallest auto-compact window"],
@@ -60,5 +65,5 @@ describe("prolong play: the mini agent's and the arms' flags", () => {
       const r = play(args, env);
       expect([args.join(" "), r.code, r.stderr.includes(says), r.created]).toEqual([args.join(" "), 2, true, false]);
     }
-  });
+  }, 120_000);
 });

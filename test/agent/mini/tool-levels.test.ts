@@ -46,38 +46,47 @@ async function oneTurn(tools: ToolLevel, commands: string[], extra: Record<strin
 }
 
 describe("the mini agent's --tools levels in a run", () => {
-  test("read: cat and tail run; grep, python and writing another file are refused, not run", async () => {
-    const { run, outputs, ws, system } = await oneTurn("read", [
-      "tail -n 1 logs.txt",
-      "grep -c Action logs.txt",
-      'python3 -c \'open("p.txt","w")\'',
-      "echo x > notes.txt",
-    ]);
-    expect(run.end.reason).toBe("max-actions");
-    expect(outputs[0]).toStartWith("exit status 0\n");
-    expect(outputs[1]).toStartWith("refused (--tools read): grep is not allowed at this tool level");
-    expect(outputs[2]).toStartWith("refused (--tools read): python3 is not allowed");
-    expect(outputs[3]).toStartWith("refused (--tools read): writing to notes.txt is not allowed");
-    expect(existsSync(join(ws, "notes.txt"))).toBe(false);
-    expect(existsSync(join(ws, "p.txt"))).toBe(false);
-    // The instructions say the arm's rung instead of the full tool set.
-    expect(system).toContain(
-      "your tools\nare limited to reading files and listing directories; no file may be created or changed except actions.json.",
-    );
-    expect(readFileSync(join(ws, "AGENTS.md"), "utf8")).toContain("are limited to reading files and listing directories");
-    // The level is in the run's settings (and so in its arm fingerprint).
-    expect(JSON.parse(readFileSync(join(run.session.paths.dir, "run.json"), "utf8")).tools).toBe("read");
-    const card = JSON.parse(readFileSync(run.session.paths.scorecard, "utf8")) as { settings: Record<string, unknown> };
-    expect(card.settings["tools"]).toBe("read");
-  }, 60_000);
+  // A restricted level needs bubblewrap (without it the run is refused, the last test here).
+  test.skipIf(!HAVE_BWRAP)(
+    "read: cat and tail run; grep, python and writing another file are refused, not run",
+    async () => {
+      const { run, outputs, ws, system } = await oneTurn("read", [
+        "tail -n 1 logs.txt",
+        "grep -c Action logs.txt",
+        'python3 -c \'open("p.txt","w")\'',
+        "echo x > notes.txt",
+      ]);
+      expect(run.end.reason).toBe("max-actions");
+      expect(outputs[0]).toStartWith("exit status 0\n");
+      expect(outputs[1]).toStartWith("refused (--tools read): grep is not allowed at this tool level");
+      expect(outputs[2]).toStartWith("refused (--tools read): python3 is not allowed");
+      expect(outputs[3]).toStartWith("refused (--tools read): writing to notes.txt is not allowed");
+      expect(existsSync(join(ws, "notes.txt"))).toBe(false);
+      expect(existsSync(join(ws, "p.txt"))).toBe(false);
+      // The instructions say the arm's rung instead of the full tool set.
+      expect(system).toContain(
+        "your tools\nare limited to reading files and listing directories; no file may be created or changed except actions.json.",
+      );
+      expect(readFileSync(join(ws, "AGENTS.md"), "utf8")).toContain("are limited to reading files and listing directories");
+      // The level is in the run's settings (and so in its arm fingerprint).
+      expect(JSON.parse(readFileSync(join(run.session.paths.dir, "run.json"), "utf8")).tools).toBe("read");
+      const card = JSON.parse(readFileSync(run.session.paths.scorecard, "utf8")) as { settings: Record<string, unknown> };
+      expect(card.settings["tools"]).toBe("read");
+    },
+    60_000,
+  );
 
-  test("read,grep: grep runs; python is refused", async () => {
-    const { outputs } = await oneTurn("read,grep", ["grep -c '^Action ' logs.txt", "python3 -V"]);
-    expect(outputs[0]).toBe("exit status 0\n1");
-    expect(outputs[1]).toStartWith("refused (--tools read,grep): python3 is not allowed");
-  }, 60_000);
+  test.skipIf(!HAVE_BWRAP)(
+    "read,grep: grep runs; python is refused",
+    async () => {
+      const { outputs } = await oneTurn("read,grep", ["grep -c '^Action ' logs.txt", "python3 -V"]);
+      expect(outputs[0]).toBe("exit status 0\n1");
+      expect(outputs[1]).toStartWith("refused (--tools read,grep): python3 is not allowed");
+    },
+    60_000,
+  );
 
-  test.skipIf(!HAVE_PYTHON)(
+  test.skipIf(!HAVE_PYTHON || !HAVE_BWRAP)(
     "read,grep,python (python3 installed): python runs and may write; awk is refused",
     async () => {
       const { outputs, ws } = await oneTurn("read,grep,python", [
@@ -122,8 +131,8 @@ describe("the mini agent's --tools levels in a run", () => {
     60_000,
   );
 
-  test("--no-write where a command check cannot enforce it (python or all without a sandbox) is refused before the run", async () => {
-    for (const tools of ["read,grep,python", "all"] as const) {
+  test("--no-write without a sandbox is refused before the run, at every level", async () => {
+    for (const tools of ["read", "read,grep,python", "all"] as const) {
       const config = newConfig({
         game: "glide",
         agent: "mini",
@@ -133,7 +142,7 @@ describe("the mini agent's --tools levels in a run", () => {
         sandbox: "none",
       })._unsafeUnwrap();
       const e = (await withEnv(KEY, () => startRun(config, { runsRoot: tempRoot(), stamp: "t" })))._unsafeUnwrapErr();
-      expect(e.message).toContain("--no-write with --tools");
+      expect(e.message).toContain(`--tools ${tools} --no-write needs bubblewrap`);
       expect(e.fix).toContain("--sandbox bwrap");
     }
   });
