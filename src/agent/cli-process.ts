@@ -9,6 +9,7 @@ import { delimiter, dirname, join, resolve } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";
+import { withLimits, type ProcessLimits } from "./rlimits.ts";
 import { killTurnProcesses, pipesOf, ticksSinceBoot, TURN_TOKEN_VAR, type TurnMarks } from "./turn-processes.ts";
 
 export interface ProcessSpec {
@@ -18,8 +19,17 @@ export interface ProcessSpec {
   /** Text written to stdin, or null for /dev/null (Codex waits for stdin to close otherwise). */
   readonly stdin: string | null;
   readonly timeoutSec: number;
-  /** Called with each complete stdout line; JSONL-speaking CLIs are parsed as they go, not buffered whole. */
-  readonly onStdoutLine?: (line: string) => void;
+  /**
+   * Called with each complete stdout line; JSONL-speaking CLIs are parsed as they go, not buffered whole. A
+   * line longer than `lineCap` characters arrives cut to it, with the number of characters dropped.
+   */
+  readonly onStdoutLine?: (line: string, dropped: number) => void;
+  /** The longest line passed to onStdoutLine (default LINE_CAP). */
+  readonly lineCap?: number;
+  /** Characters of stdout and stderr together after which every process of the turn is killed (default OUTPUT_CAP). */
+  readonly outputCap?: number;
+  /** Limits on the processes (rlimits.ts): how many the agent's user may have, and each one's memory. */
+  readonly limits?: ProcessLimits;
 }
 
 export interface ProcessOutcome {
@@ -32,9 +42,15 @@ export interface ProcessOutcome {
   readonly wallMs: number;
   /** Why spawning failed (ENOENT, EACCES), when it did. */
   readonly spawnError?: string;
+  /** Characters of output read before the processes were killed for passing outputCap; absent when under it. */
+  readonly outputCutAt?: number;
 }
 
 const TAIL_BYTES = 64 * 1024;
+/** The longest stdout line passed on whole (a JSONL event of a coding CLI stays far below it). */
+export const LINE_CAP = 16 * 1024 * 1024;
+/** Output of one process tree after which it is killed: no agent's turn needs more, and memory stays bounded. */
+export const OUTPUT_CAP = 512 * 1024 * 1024;
 const SIGNALS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
 
 /** How long the streams may stay open after the agent exited and its strays were killed (a pipe passed on to a process we could not find). */
@@ -47,7 +63,7 @@ const DRAIN_MS = 2000;
  */
 export async function runInGroup(spec: ProcessSpec): Promise<ProcessOutcome> {
   const started = performance.now();
-  const [bin, ...args] = spec.argv;
+  const [bin, ...args] = spec.limits ? withLimits(spec.argv, spec.limits) : spec.argv;
   if (bin === undefined) throw new Error("runInGroup needs a program");
   const token = `${TURN_TOKEN_VAR}=${randomUUID()}`;
   const env = Object.fromEntries(Object.entries(spec.env).filter((e): e is [string, string] => e[1] !== undefined));
@@ -74,16 +90,29 @@ export async function runInGroup(spec: ProcessSpec): Promise<ProcessOutcome> {
   const marks: TurnMarks = { leader: child.pid ?? -1, token, pipes: child.pid === undefined ? [] : pipesOf(child.pid) };
   let stdoutTail = "";
   let stderrTail = "";
-  let partial = "";
+  let outputSeen = 0;
+  let outputCutAt: number | undefined;
+  const outputCap = spec.outputCap ?? OUTPUT_CAP;
+  const counted = (n: number) => {
+    outputSeen += n;
+    if (outputCutAt === undefined && outputSeen > outputCap) {
+      outputCutAt = outputSeen;
+      if (marks.leader > 0) killTurnProcesses(marks, true);
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+    }
+  };
+  const lines = spec.onStdoutLine ? new LineSplitter(spec.lineCap ?? LINE_CAP, spec.onStdoutLine) : null;
   child.stdout?.setEncoding("utf8").on("data", (d: string) => {
-    stdoutTail = (stdoutTail + d).slice(-TAIL_BYTES);
-    if (!spec.onStdoutLine) return;
-    const lines = (partial + d).split("\n");
-    partial = lines.pop() ?? "";
-    for (const line of lines) spec.onStdoutLine(line);
+    if (outputCutAt !== undefined) return;
+    stdoutTail = tailOfJoin(stdoutTail, d);
+    lines?.push(d);
+    counted(d.length);
   });
   child.stderr?.setEncoding("utf8").on("data", (d: string) => {
-    stderrTail = (stderrTail + d).slice(-TAIL_BYTES);
+    if (outputCutAt !== undefined) return;
+    stderrTail = tailOfJoin(stderrTail, d);
+    counted(d.length);
   });
   if (child.stdin) {
     child.stdin.on("error", () => {}); // a program that never reads stdin closes the pipe early
@@ -120,7 +149,7 @@ export async function runInGroup(spec: ProcessSpec): Promise<ProcessOutcome> {
   clearTimeout(drain);
   child.stdout?.destroy();
   child.stderr?.destroy();
-  if (spec.onStdoutLine && partial !== "") spec.onStdoutLine(partial);
+  lines?.end();
   return {
     exitCode,
     timedOut,
@@ -128,7 +157,57 @@ export async function runInGroup(spec: ProcessSpec): Promise<ProcessOutcome> {
     stderrTail,
     wallMs: Math.round(performance.now() - started),
     ...(spawnError ? { spawnError } : {}),
+    ...(outputCutAt !== undefined ? { outputCutAt } : {}),
   };
+}
+
+/** The last TAIL_BYTES characters of a + b, without copying more than that of a big chunk. */
+function tailOfJoin(a: string, b: string): string {
+  if (b.length >= TAIL_BYTES) return b.slice(-TAIL_BYTES);
+  return (a.slice(-(TAIL_BYTES - b.length)) + b).slice(-TAIL_BYTES);
+}
+
+/**
+ * Splits a stream into lines in time linear in its length: the partial line is kept as a list of pieces and
+ * joined once, at its newline (re-joining it on every chunk was quadratic: one endless line pinned a core
+ * and gigabytes). A line longer than `cap` keeps its first `cap` characters; the rest is counted, not kept.
+ */
+export class LineSplitter {
+  private pieces: string[] = [];
+  private kept = 0;
+  private dropped = 0;
+  constructor(
+    private readonly cap: number,
+    private readonly onLine: (line: string, dropped: number) => void,
+  ) {}
+  push(chunk: string): void {
+    let at = 0;
+    for (;;) {
+      const nl = chunk.indexOf("\n", at);
+      this.keep(chunk, at, nl === -1 ? chunk.length : nl);
+      if (nl === -1) return;
+      this.emit();
+      at = nl + 1;
+    }
+  }
+  /** The last line, if the stream did not end with a newline. */
+  end(): void {
+    if (this.kept > 0 || this.dropped > 0) this.emit();
+  }
+  private keep(chunk: string, from: number, to: number): void {
+    const room = Math.max(0, this.cap - this.kept);
+    const take = Math.min(room, to - from);
+    if (take > 0) this.pieces.push(chunk.slice(from, from + take)), (this.kept += take);
+    this.dropped += to - from - take;
+  }
+  private emit(): void {
+    const line = this.pieces.join("");
+    const dropped = this.dropped;
+    this.pieces = [];
+    this.kept = 0;
+    this.dropped = 0;
+    this.onLine(line, dropped);
+  }
 }
 
 /** The failure of a turn that did not end normally: timed out, not started, or a non-zero exit. Null if it exited 0. */
@@ -141,6 +220,12 @@ export function processFailure(what: string, o: ProcessOutcome, timeoutSec: numb
     );
   }
   if (o.spawnError) return prolongError("agent-exit", `${what} could not be started: ${o.spawnError}`);
+  if (o.outputCutAt !== undefined)
+    return prolongError(
+      "agent-exit",
+      `${what} wrote more output than the limit of one call (${o.outputCutAt} characters read); every process it started was killed`,
+      { fix: "an agent's answer goes to actions.json and a short text: check what it prints" },
+    );
   if (o.exitCode === 0) return null;
   return prolongError("agent-exit", `${what} exited with status ${o.exitCode}${tailOf(o.stderrTail || o.stdoutTail)}`);
 }

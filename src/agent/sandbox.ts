@@ -55,6 +55,8 @@ export interface Sandbox {
    * sandbox there is none to build: a restricted level is refused there (the caller names bwrap).
    */
   treeFor(policy: ToolPolicy): Result<ToolTree | null, ProlongError>;
+  /** The uid the agent's processes run as (whose process count its rlimit bounds, rlimits.ts). */
+  readonly agentUid: number;
 }
 
 export const NO_SANDBOX: Sandbox = {
@@ -62,6 +64,7 @@ export const NO_SANDBOX: Sandbox = {
   wrap: (argv) => [...argv],
   environment: (env) => ({ ...env }),
   treeFor: () => ok(null),
+  agentUid: process.getuid?.() ?? 0,
 };
 
 /** Where setpriv (the drop from root to nobody) is bound in a tool tree: off PATH, not a tool of any level. */
@@ -150,6 +153,8 @@ export function chooseSandbox(
       // The harness's TMPDIR is hidden with the rest of /tmp (and not the agent's to write): the agent's
       // temporary files go to its own fresh /tmp.
       environment: (env) => ({ ...agentEnvironment(env, passEnv), ...(env["TMPDIR"] !== undefined ? { TMPDIR: "/tmp" } : {}) }),
+      // Mapped to the harness's own uid outside a user namespace, or nobody when the harness is root.
+      agentUid: bwrap.dropTo ? bwrap.dropTo.uid : (process.getuid?.() ?? 0),
       treeFor: (policy) =>
         toolTree(policy, bwrap.dropTo ? [{ from: bwrap.dropTo.setpriv, to: SETPRIV_IN_TREE }] : []) ?? ok(null),
     });

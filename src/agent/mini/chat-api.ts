@@ -20,14 +20,25 @@ const MessageSchema = v.object({
   tool_calls: v.nullish(v.array(ToolCallSchema)),
 });
 
+/** The most tokens one reply may report of a kind: more than any context window, far below where sums lose precision. */
+export const MAX_REPLY_TOKENS = 100_000_000;
+
+/** A token count: a whole number from 0 to MAX_REPLY_TOKENS (a negative or absurd count is a bad reply, retried). */
+const TokenCount = v.nullish(
+  v.pipe(v.number(), v.integer("must be a whole number"), v.minValue(0), v.maxValue(MAX_REPLY_TOKENS)),
+);
+
+/** The most bytes of a reply read: a reply is JSON around at most a context window of text. */
+export const MAX_REPLY_BYTES = 16 * 1024 * 1024;
+
 /** What prolong reads of a reply; servers add many more fields, which are ignored. */
 export const ChatReplySchema = v.object({
   choices: v.array(v.object({ message: MessageSchema, finish_reason: v.nullish(v.string()) })),
   usage: v.nullish(
     v.object({
-      prompt_tokens: v.nullish(v.number()),
-      completion_tokens: v.nullish(v.number()),
-      prompt_tokens_details: v.nullish(v.object({ cached_tokens: v.nullish(v.number()) })),
+      prompt_tokens: TokenCount,
+      completion_tokens: TokenCount,
+      prompt_tokens_details: v.nullish(v.object({ cached_tokens: TokenCount })),
     }),
   ),
 });
@@ -113,7 +124,15 @@ async function requestOnce(
       body: JSON.stringify({ ...body, model: endpoint.model }),
       signal: AbortSignal.timeout(left),
     });
-    text = await response.text();
+    const capped = await readCapped(response, MAX_REPLY_BYTES);
+    if (capped === null)
+      return err({
+        transient: true,
+        error: prolongError("api-reply", `the reply from ${url} is larger than ${MAX_REPLY_BYTES} bytes; it was not read`, {
+          fix: "check the server: a Chat Completions reply is at most a context window of text",
+        }),
+      });
+    text = capped;
   } catch (e) {
     const name = (e as Error).name;
     if (name === "TimeoutError" || name === "AbortError") {
@@ -173,6 +192,30 @@ async function requestOnce(
     output: u?.completion_tokens ?? 0,
   };
   return ok({ message: choice.message, finishReason: choice.finish_reason ?? null, tokens });
+}
+
+/** The body as text, read in chunks and abandoned (null) past `max` bytes: a reply never costs more memory than that. */
+async function readCapped(response: Response, max: number): Promise<string | null> {
+  const declared = Number(response.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > max) {
+    await response.body?.cancel();
+    return null;
+  }
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
 /** An HTTP error status as a failure naming the setting it points at. */

@@ -10,6 +10,7 @@ import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../../errors.ts";
 import { NO_TOKENS, type Agent, type TokenUsage, type TurnInput, type TurnReply } from "../agent.ts";
 import { agentHome, runInGroup } from "../cli-process.ts";
+import { AGENT_PROCESSES, COMMAND_MEMORY_BYTES } from "../rlimits.ts";
 import { NO_SANDBOX, type Sandbox } from "../sandbox.ts";
 import { describePolicy, writesAllowed, type ToolPolicy } from "../tool-ladder.ts";
 import { chatCompletion, DEFAULT_RETRY, type ChatEndpoint, type ChatToolCall, type RetryPolicy } from "./chat-api.ts";
@@ -63,6 +64,18 @@ const INSTRUCTIONS_FILE = "AGENTS.md";
 const INSTRUCTIONS_CAP = 64 * 1024;
 /** Steps in a row whose every tool call had unusable arguments before the turn fails. */
 const BAD_CALLS_IN_A_ROW = 3;
+/**
+ * What one turn may cost, whatever the model sends: commands per reply, a command's length, a reply's text
+ * (it becomes the [PLAN] of each action of the batch), and the output one command may produce before it is
+ * killed (what the model hears of it is outputLimit characters). So a turn's output to the model is at most
+ * stepLimit × MAX_COMMANDS_PER_REPLY × outputLimit characters.
+ */
+export const MINI_BOUNDS = {
+  commandsPerReply: 16,
+  commandBytes: 128 * 1024,
+  answerChars: 64 * 1024,
+  commandOutputChars: 16 * 1024 * 1024,
+} as const;
 
 const BASH_TOOL = {
   type: "function",
@@ -132,6 +145,14 @@ async function runTurn(
   let badInARow = 0;
   let text = "";
   const done = () => ok(reply_(text, commands, tokens, started));
+  const timedOut = () => {
+    save();
+    return err(
+      prolongError("agent-timeout", `the mini agent's turn did not finish within ${opts.timeoutSec}s (its commands included)`, {
+        fix: "raise --agent-timeout, or lower --step-limit",
+      }),
+    );
+  };
   for (let step = 1; step <= opts.stepLimit; step++) {
     if (opts.contextLimit !== undefined) fitContext(c, opts.contextLimit);
     const sentChars = conversationChars(c.messages);
@@ -152,12 +173,12 @@ async function runTurn(
     };
     meter.tokens = tokens;
     if (r.tokens.input > 0) c.tokensPerChar = r.tokens.input / sentChars;
-    const content = r.message.content ?? "";
+    const content = capText(r.message.content ?? "", MINI_BOUNDS.answerChars);
     if (content.trim() !== "") text = content;
     const calls = opts.toolFormat === "tools" ? (r.message.tool_calls ?? []) : [];
     c.messages.push({
       role: "assistant",
-      content: r.message.content ?? null,
+      content: r.message.content == null ? null : content,
       ...(calls.length > 0 ? { tool_calls: calls.map(normalCall) } : {}),
     });
     save();
@@ -172,7 +193,13 @@ async function runTurn(
       let out: string;
       if (answered) out = "not run: actions.json was written, so the turn ended";
       else if (a.command === undefined) out = a.problem ?? "unusable tool call";
+      else if (k >= MINI_BOUNDS.commandsPerReply)
+        out = `not run: at most ${MINI_BOUNDS.commandsPerReply} commands are run per reply`;
+      else if (Buffer.byteLength(a.command) > MINI_BOUNDS.commandBytes)
+        out = `not run: the command is ${Buffer.byteLength(a.command)} bytes, over the limit of ${MINI_BOUNDS.commandBytes}; write long programs in steps`;
       else {
+        // The turn's deadline covers every command: none starts after it, and one running at it is killed.
+        if (performance.now() >= deadline) return timedOut();
         commands++;
         const verdict = checkCommand(a.command, opts.policy);
         out = verdict.ok ? await runCommand(a.command, ws, deadline, opts, sandbox, outputLimit) : verdict.reason;
@@ -195,13 +222,7 @@ async function runTurn(
         ),
       );
     }
-    if (performance.now() >= deadline) {
-      return err(
-        prolongError("agent-timeout", `the mini agent's turn did not finish within ${opts.timeoutSec}s`, {
-          fix: "raise --agent-timeout, or lower --step-limit",
-        }),
-      );
-    }
+    if (performance.now() >= deadline) return timedOut();
   }
   c.messages.push({ role: "user", content: `[the turn ended: --step-limit ${opts.stepLimit} replies reached]` });
   save();
@@ -213,7 +234,17 @@ function reply_(text: string, toolCalls: number, tokens: TokenUsage, started: nu
 }
 
 function normalCall(c: ChatToolCall) {
-  return { id: c.id, type: "function" as const, function: { name: c.function.name, arguments: c.function.arguments } };
+  // Arguments too long to run are not kept either: the conversation is sent back with every request.
+  const args =
+    c.function.arguments.length > MINI_BOUNDS.commandBytes
+      ? JSON.stringify({ command: `[not kept: ${c.function.arguments.length} characters of arguments]` })
+      : c.function.arguments;
+  return { id: c.id, type: "function" as const, function: { name: c.function.name.slice(0, 256), arguments: args } };
+}
+
+/** `text` cut to `max` characters, the cut said. */
+function capText(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}\n[… cut by the harness: ${text.length - max} more characters …]`;
 }
 
 /** The command of a tool call, or why there is none (the model hears the why). */
@@ -264,9 +295,10 @@ async function runCommand(
   limit: number,
 ): Promise<string> {
   const workspace = ws.path;
+  // Never past the turn's deadline (whole seconds would let 40 short commands overrun it by 40 s).
   const timeoutSec = Math.max(
-    1,
-    Math.min(opts.commandTimeoutSec ?? MINI_DEFAULTS.commandTimeoutSec, Math.floor((deadline - performance.now()) / 1000)),
+    0.05,
+    Math.min(opts.commandTimeoutSec ?? MINI_DEFAULTS.commandTimeoutSec, (deadline - performance.now()) / 1000),
   );
   const home = agentHome(workspace);
   // Where the level forbids writes, the sandbox mounts the workspace read-only but for actions.json, which
@@ -304,14 +336,19 @@ async function runCommand(
     stdin: null,
     timeoutSec,
     env,
-    onStdoutLine: (line) => head.add(line),
+    onStdoutLine: (line, dropped) => head.add(line, dropped),
+    lineCap: limit,
+    outputCap: MINI_BOUNDS.commandOutputChars,
+    limits: { uid: sandbox.agentUid, processes: AGENT_PROCESSES, memoryBytes: COMMAND_MEMORY_BYTES },
   });
   if (readOnly && !actionsWritten(ws)) ws.remove(ANSWER);
-  const status = outcome.timedOut
-    ? `killed after ${timeoutSec}s (the time limit of one command)`
-    : outcome.spawnError
-      ? `could not start: ${outcome.spawnError}`
-      : `exit status ${outcome.exitCode}`;
+  const status = outcome.outputCutAt
+    ? `killed: its output passed ${MINI_BOUNDS.commandOutputChars} characters (the output limit of one command)`
+    : outcome.timedOut
+      ? `killed after ${Math.round(timeoutSec * 10) / 10}s (the time limit of one command, or the turn's end)`
+      : outcome.spawnError
+        ? `could not start: ${outcome.spawnError}`
+        : `exit status ${outcome.exitCode}`;
   return `${status}\n${cut(head, outcome.stdoutTail, outcome.stderrTail, limit)}`;
 }
 
@@ -321,10 +358,10 @@ class OutputHead {
   total = 0;
   private lines = 0;
   constructor(private readonly limit: number) {}
-  add(line: string): void {
+  add(line: string, dropped: number): void {
     const piece = (this.lines > 0 ? "\n" : "") + line;
     this.lines++;
-    this.total += piece.length;
+    this.total += piece.length + dropped;
     if (this.text.length < this.limit / 2) this.text += piece.slice(0, this.limit / 2 - this.text.length);
   }
 }
