@@ -10,6 +10,7 @@ import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { withLimits, type ProcessLimits } from "./rlimits.ts";
+import { becomeSubreaper } from "../libc.ts";
 import { killTurnProcesses, pipesOf, ticksSinceBoot, TURN_TOKEN_VAR, type TurnMarks } from "./turn-processes.ts";
 
 export interface ProcessSpec {
@@ -63,6 +64,9 @@ const DRAIN_MS = 2000;
  */
 export async function runInGroup(spec: ProcessSpec): Promise<ProcessOutcome> {
   const started = performance.now();
+  // Orphans of the turn come back to the harness (libc.ts), however they hid; the start tick tells them apart.
+  becomeSubreaper();
+  const startedTicks = ticksSinceBoot() - 1;
   const [bin, ...args] = spec.limits ? withLimits(spec.argv, spec.limits) : spec.argv;
   if (bin === undefined) throw new Error("runInGroup needs a program");
   const token = `${TURN_TOKEN_VAR}=${randomUUID()}`;
@@ -87,7 +91,13 @@ export async function runInGroup(spec: ProcessSpec): Promise<ProcessOutcome> {
       spawnError: (e as Error).message,
     };
   }
-  const marks: TurnMarks = { leader: child.pid ?? -1, token, pipes: child.pid === undefined ? [] : pipesOf(child.pid) };
+  const marks: TurnMarks = {
+    leader: child.pid ?? -1,
+    token,
+    pipes: child.pid === undefined ? [] : pipesOf(child.pid),
+    since: startedTicks,
+  };
+  live.add(marks);
   let stdoutTail = "";
   let stderrTail = "";
   let outputSeen = 0;
@@ -138,6 +148,7 @@ export async function runInGroup(spec: ProcessSpec): Promise<ProcessOutcome> {
   });
   clearTimeout(timer);
   if (marks.leader > 0) killTurnProcesses(marks, false, exitedAt); // whatever it left running in the background goes too
+  live.delete(marks);
   // The streams end once every holder of the pipes is gone; one we could not find is cut off, not waited for.
   let drain: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([
@@ -208,6 +219,21 @@ export class LineSplitter {
     this.dropped = 0;
     this.onLine(line, dropped);
   }
+}
+
+/** The turns whose processes are running now, so that a signal to the harness can end them first. */
+const live = new Set<TurnMarks>();
+
+/**
+ * Kills every process of every running turn (the agent, its children, its daemons), synchronously: called
+ * when the harness itself is told to stop (SIGTERM, SIGHUP, a second Ctrl-C) and on its way out, so nothing
+ * it started goes on writing into a workspace after it is gone. Returns how many processes were killed.
+ */
+export function killRunningTurns(): number {
+  let n = 0;
+  for (const m of live) if (m.leader > 0) n += killTurnProcesses(m, true);
+  live.clear();
+  return n;
 }
 
 /** The failure of a turn that did not end normally: timed out, not started, or a non-zero exit. Null if it exited 0. */

@@ -3,9 +3,13 @@
 // waiting for EOF. So every process of a turn is found by any of four marks — its session, its process group,
 // a per-turn token in its environment (inherited by everything it starts), or an open descriptor on the
 // turn's stdout/stderr pipes — by a scan of /proc, and killed; the scan repeats until it finds none.
-// Not caught: a process that both clears its environment and closes the pipes after leaving the session
-// (a cgroup per turn would catch that; under bwrap its pid namespace does).
+// A fifth mark catches what hides from all four (a daemon that leaves the session, clears its environment and
+// closes the pipes): the harness is the child subreaper (libc.ts), so such a process, once its parent exits,
+// is re-parented to the harness; a child of the harness started during the turn, other than the agent
+// itself, is the turn's (the harness starts nothing else while a turn runs). Under bwrap its pid namespace
+// holds it too.
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { isSubreaper, reapChild } from "../libc.ts";
 
 export interface TurnMarks {
   /** The agent's pid: it leads its own session and process group. */
@@ -14,6 +18,11 @@ export interface TurnMarks {
   readonly token: string;
   /** readlink of the turn's pipes, e.g. "pipe:[123456]". */
   readonly pipes: readonly string[];
+  /**
+   * When the turn started (clock ticks since boot): with the harness a subreaper, its children started since
+   * then, other than the leader, are orphans of the turn. Absent: the mark is not used.
+   */
+  readonly since?: number;
 }
 
 /** The environment variable that carries the turn's token. */
@@ -63,6 +72,7 @@ function isMarked(pid: number, m: TurnMarks, token: Uint8Array, idsMeanUs: boole
   const ids = statOf(pid);
   if (ids === null) return false;
   if (idsMeanUs && (ids.session === m.leader || ids.group === m.leader) && ids.started <= before) return true;
+  if (isOrphanOfTurn(pid, ids, m)) return true;
   try {
     if (includes(readFileSync(`/proc/${pid}/environ`), token)) return true;
   } catch {
@@ -83,8 +93,13 @@ function isMarked(pid: number, m: TurnMarks, token: Uint8Array, idsMeanUs: boole
   return false;
 }
 
-/** Group, session and start time (fields 5, 6, 22 of /proc/PID/stat, after the parenthesised name). Null when gone or a zombie. */
-function statOf(pid: number): { session: number; group: number; started: number } | null {
+/** A child of the harness (re-parented to it, the subreaper) started during the turn, not the leader. */
+function isOrphanOfTurn(pid: number, ids: { parent: number; started: number }, m: TurnMarks): boolean {
+  return m.since !== undefined && isSubreaper() && pid !== m.leader && ids.parent === process.pid && ids.started >= m.since;
+}
+
+/** Parent, group, session and start time (fields 4, 5, 6, 22 of /proc/PID/stat, after the parenthesised name). Null when gone or a zombie. */
+function statOf(pid: number): { parent: number; session: number; group: number; started: number } | null {
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -93,7 +108,7 @@ function statOf(pid: number): { session: number; group: number; started: number 
   }
   const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   if (rest[0] === "Z" || rest[0] === "X") return null;
-  return { group: Number(rest[2]), session: Number(rest[3]), started: Number(rest[19]) };
+  return { parent: Number(rest[1]), group: Number(rest[2]), session: Number(rest[3]), started: Number(rest[19]) };
 }
 
 /** Clock ticks since boot (USER_HZ is 100 on Linux), the unit of a process's start time. */
@@ -128,10 +143,13 @@ export function killTurnProcesses(m: TurnMarks, leaderAlive: boolean, before = t
     }
   }
   const killed = new Set<number>();
+  const orphans = new Set<number>();
   for (let round = 0; round < 20; round++) {
     const pids = findTurnProcesses(m, leaderAlive && round === 0, before);
     if (pids.length === 0) break;
     for (const pid of pids) {
+      const ids = statOf(pid);
+      if (ids !== null && isOrphanOfTurn(pid, ids, m)) orphans.add(pid);
       try {
         process.kill(pid, "SIGKILL");
         killed.add(pid);
@@ -141,5 +159,8 @@ export function killTurnProcesses(m: TurnMarks, leaderAlive: boolean, before = t
     }
   }
   for (let wait = 0; wait < 200 && [...killed].some((pid) => statOf(pid) !== null); wait++) Bun.sleepSync(1);
+  // Orphans re-parented to the harness are its children now: reaped here, or they would stay zombies (the
+  // runtime reaps only what it started). The leader is the runtime's to reap.
+  for (const pid of orphans) reapChild(pid);
   return killed.size;
 }

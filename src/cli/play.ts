@@ -4,6 +4,7 @@ import os from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { formatError } from "../errors.ts";
 import { dieWithParent } from "../libc.ts";
+import { killRunningTurns } from "../agent/cli-process.ts";
 import { LogWindowFlagSchema } from "../config/log-window.ts";
 import {
   AGENT_KINDS,
@@ -252,20 +253,34 @@ function releaseStamp(dir: string): void {
   }
 }
 
-/** Runs a started (or resumed) session to its end with Ctrl-C handling, then reports. Shared with resume. */
+/**
+ * Runs a started (or resumed) session to its end, then reports. Shared with resume. Ctrl-C, SIGTERM and
+ * SIGHUP (a closed terminal, `timeout`, a scheduler's preemption) stop it the same way: the agent's turn in
+ * progress is ended with every process it started (cli-process.ts), the game step in progress finishes, and
+ * the run ends `interrupted`, resumable. A second signal exits at once, the turn's processes killed first.
+ */
 export async function playSession(s: RunSession, json: boolean, clearProgress: () => void): Promise<number> {
   const stop = new AbortController();
-  const onSigint = () => {
-    if (stop.signal.aborted) process.exit(130);
+  let stoppedBy: (typeof STOP_SIGNALS)[number] | null = null;
+  // The human player's Ctrl-C arrives as process.emit("SIGINT"), without the name.
+  const onSignal = (signal: (typeof STOP_SIGNALS)[number] = "SIGINT") => {
+    if (stop.signal.aborted) {
+      killRunningTurns();
+      process.exit(128 + SIGNAL_NUMBERS[signal]);
+    }
+    stoppedBy = signal;
     stop.abort();
-    process.stderr.write("\nprolong: stopping after the current step (Ctrl-C again to quit at once)\n");
+    killRunningTurns();
+    process.stderr.write(
+      `\nprolong: ${signal === "SIGINT" ? "Ctrl-C" : signal}: stopping (the agent's turn is ended; \`prolong resume\` continues the run; ${signal === "SIGINT" ? "Ctrl-C" : "the signal"} again to quit at once)\n`,
+    );
   };
-  process.on("SIGINT", onSigint);
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
   let end;
   try {
     end = await runLoop(s, stop.signal);
   } finally {
-    process.off("SIGINT", onSigint);
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
     clearProgress();
   }
   const report = await finishRun(s, end);
@@ -275,10 +290,15 @@ export async function playSession(s: RunSession, json: boolean, clearProgress: (
     console.error(formatError(report.failure));
     return 1;
   }
+  if (stoppedBy !== null && stoppedBy !== "SIGINT") return 128 + SIGNAL_NUMBERS[stoppedBy];
   return end.reason === "win" || end.reason === "max-actions" || end.reason === "game-over" || end.reason === "agent-stopped"
     ? 0
     : 1;
 }
+
+/** The signals that stop a run (resumable), and their numbers for the exit status. */
+const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+const SIGNAL_NUMBERS: Record<(typeof STOP_SIGNALS)[number], number> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
 
 /** A swarm's child: the settings are already in DIR/run.json; the run is made in DIR. */
 async function playRunDir(dir: string, positionals: string[], json: boolean): Promise<number> {
@@ -354,21 +374,24 @@ async function playMany(positionals: string[], f: PlayFlags): Promise<number> {
   });
   const running = swarm;
   let interrupts = 0;
-  const onSigint = () => {
+  // Ctrl-C, SIGTERM and SIGHUP alike: each child run is passed SIGINT (it ends its agent's turn and stops,
+  // resumable); a second signal passes a second one, and each child quits at once.
+  const onSignal = (signal: NodeJS.Signals = "SIGINT") => {
     interrupts++;
+    const what = signal === "SIGINT" ? "Ctrl-C" : signal;
     process.stderr.write(
       interrupts === 1
-        ? "\nprolong: stopping every run after its current step (Ctrl-C again to stop them at once)\n"
+        ? `\nprolong: ${what}: stopping every run (${what} again to stop them at once)\n`
         : "\nprolong: stopping at once\n",
     );
     running.interrupt();
   };
-  process.on("SIGINT", onSigint);
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
   let result: RunStatus[];
   try {
     result = await running.done;
   } finally {
-    process.off("SIGINT", onSigint);
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
   }
   view.done();
   const dir = join(root, stamp);

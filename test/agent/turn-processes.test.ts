@@ -25,6 +25,9 @@ const STRAYS: Record<string, string> = {
   "setsid child with its output elsewhere": `setsid sh -c 'echo x > stray.mark; exec sleep 300' > /dev/null 2>&1 < /dev/null & ${WAIT}`,
   "background child that forks again": `(sleep 300 & echo x > stray.mark; exec sleep 300) & ${WAIT}`,
   "setsid child that daemonises twice": `setsid sh -c 'setsid sh -c "echo x > stray.mark; exec sleep 300" &' > /dev/null 2>&1 & ${WAIT}`,
+  // Leaves the session, clears its environment (the turn's token) and closes the pipes, then its parent exits:
+  // only its parent is left to tell, and the harness, as the subreaper, is that parent now.
+  "double-forked daemon with a clean environment and no pipes": `setsid sh -c 'exec env -i /bin/sh -c "echo x > stray.mark; exec sleep 300" < /dev/null > /dev/null 2>&1 &' < /dev/null > /dev/null 2>&1 & ${WAIT}`,
 };
 
 async function turn(sandbox: Sandbox, script: string, timeoutSec = 60) {

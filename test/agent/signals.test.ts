@@ -1,0 +1,93 @@
+// SIGTERM, SIGHUP and SIGINT to `prolong play` during an agent's turn end the turn's whole process tree —
+// the agent, its background child, and a daemon that left the session, cleared its environment and closed
+// its pipes (found because the harness is the child subreaper) — and leave a run that `prolong resume`
+// finishes. Under --sandbox none, where nothing else would hold them.
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { tempRoot } from "../run/helpers.ts";
+
+const MAIN = resolve(import.meta.dir, "../../src/main.ts");
+
+/**
+ * The agent: while ROOT/block exists it starts a background sleep, a double-forked daemon with a clean
+ * environment and no pipes, records every pid in ROOT/pids, and sleeps; otherwise it moves right.
+ */
+const AGENT = `#!/bin/sh
+if [ -e "$ROOT/block" ]; then
+  sleep 300 &
+  echo $! >> "$ROOT/pids"
+  setsid sh -c 'exec env -i /bin/sh -c "echo \\$\\$ >> $0/pids; exec sleep 300"' "$ROOT" < /dev/null > /dev/null 2>&1 &
+  echo $$ >> "$ROOT/pids"
+  sleep 300
+fi
+echo '{"actions": ["ACTION4"]}' > actions.json
+echo '[PLAN]'; echo right
+`;
+
+function alive(pid: number): boolean {
+  try {
+    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+async function until(what: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (what()) return true;
+    await Bun.sleep(50);
+  }
+  return what();
+}
+
+function pidsOf(root: string): number[] {
+  try {
+    return readFileSync(join(root, "pids"), "utf8").trim().split("\n").filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+describe("a signal to `prolong play` during an agent's turn (--sandbox none)", () => {
+  for (const signal of ["SIGTERM", "SIGHUP", "SIGINT"] as const) {
+    test(`${signal}: the agent, its child and its clean-environment daemon are gone; the run resumes to its end`, async () => {
+      const root = tempRoot();
+      writeFileSync(join(root, "agent.sh"), AGENT);
+      writeFileSync(join(root, "block"), "");
+      const runs = join(root, "runs");
+      const env = { ...process.env, ROOT: root };
+      const play = Bun.spawn(
+        [process.execPath, MAIN, "play", "glide", "--agent", "command", "--cmd", `sh ${join(root, "agent.sh")}`].concat([
+          "--sandbox",
+          "none",
+          "--max-actions",
+          "2",
+          "--agent-timeout",
+          "600",
+          "--runs-dir",
+          runs,
+          "--quiet",
+        ]),
+        { env, stdout: "pipe", stderr: "pipe" },
+      );
+      expect(await until(() => pidsOf(root).length >= 3, 60_000)).toBe(true);
+      const pids = pidsOf(root);
+      expect(pids.every(alive)).toBe(true);
+      play.kill(signal);
+      const code = await play.exited;
+      expect(code).not.toBe(0);
+      expect(await until(() => !pids.some(alive), 5000)).toBe(true);
+
+      // The run is resumable: without the block the agent answers, and the run ends at its budget.
+      rmSync(join(root, "block"));
+      const stamp = Bun.spawnSync(["ls", runs]).stdout.toString().trim();
+      const dir = join(runs, stamp, "glide");
+      expect(existsSync(join(dir, "logs.txt"))).toBe(true);
+      const resumed = Bun.spawnSync([process.execPath, MAIN, "resume", dir, "--json"], { env, timeout: 120_000 });
+      expect(resumed.exitCode).toBe(0);
+      expect(resumed.stdout.toString()).toContain('"max-actions"');
+    }, 180_000);
+  }
+});
