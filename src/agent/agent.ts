@@ -3,6 +3,7 @@
 import type { Result } from "neverthrow";
 import type { ProlongError } from "../errors.ts";
 import type { ActionId, FrameData, GameInfo } from "../game-model.ts";
+import type { StepReport } from "../run-files/trajectory.ts";
 
 /** The game as it stands, for an in-process agent that shows it to a person (the human player). */
 export interface GameView {
@@ -47,6 +48,8 @@ export interface TurnReply {
   readonly tokens: TokenUsage;
   readonly wallMs: number;
   readonly exitCode: number;
+  /** The turn's model steps and tool calls, in order, for trajectory.jsonl (absent for in-process agents). */
+  readonly steps?: readonly StepReport[];
 }
 
 export interface Agent {

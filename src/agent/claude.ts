@@ -9,6 +9,7 @@ import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";
 import type { Agent, TokenUsage, TurnInput, TurnReply } from "./agent.ts";
 import { agentHome, jsonLine, processFailure, readSessionRecord, runInGroup, tailOf, writeSessionRecord } from "./cli-process.ts";
+import { ClaudeSteps } from "./claude-steps.ts";
 import { installDir, NO_SANDBOX, type Sandbox } from "./sandbox.ts";
 import { ALL_TOOLS, claudeToolArgs, isRestricted, type ToolPolicy } from "./tool-ladder.ts";
 
@@ -81,6 +82,7 @@ export function claudeAgent(opts: ClaudeAgentOptions): Agent {
         ...(resume ? ["--resume", resume] : ["--session-id", sessionId]),
       ];
       const toolUses = new Set<string>();
+      const steps = new ClaudeSteps();
       let result: unknown = null;
       const outcome = await runInGroup({
         argv: sandbox.wrap(argv, { workspace: input.workspace, writable: [home], keep: [installDir(opts.bin)] }),
@@ -98,6 +100,7 @@ export function claudeAgent(opts: ClaudeAgentOptions): Agent {
           const msg = jsonLine(line);
           if (msg?.["type"] === "result") result = msg;
           else if (msg?.["type"] === "assistant") for (const id of toolUseIds(msg)) toolUses.add(id);
+          if (msg) steps.add(msg);
         },
       });
       const failure = processFailure("claude", outcome, opts.timeoutSec);
@@ -145,6 +148,7 @@ export function claudeAgent(opts: ClaudeAgentOptions): Agent {
         tokens: claudeTokens(r),
         wallMs: outcome.wallMs,
         exitCode: outcome.exitCode,
+        steps: steps.steps(),
       });
     },
   };

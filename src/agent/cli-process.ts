@@ -40,6 +40,9 @@ export interface ProcessOutcome {
   /** The last 64 KB of each stream, for answers and error messages. */
   readonly stdoutTail: string;
   readonly stderrTail: string;
+  /** The whole of stdout's size, in UTF-8 bytes and newline characters (the tail keeps only its end). */
+  readonly stdoutBytes: number;
+  readonly stdoutNewlines: number;
   readonly wallMs: number;
   /** Why spawning failed (ENOENT, EACCES), when it did. */
   readonly spawnError?: string;
@@ -87,6 +90,8 @@ export async function runInGroup(spec: ProcessSpec): Promise<ProcessOutcome> {
       timedOut: false,
       stdoutTail: "",
       stderrTail: "",
+      stdoutBytes: 0,
+      stdoutNewlines: 0,
       wallMs: Math.round(performance.now() - started),
       spawnError: (e as Error).message,
     };
@@ -112,10 +117,14 @@ export async function runInGroup(spec: ProcessSpec): Promise<ProcessOutcome> {
       child.stderr?.destroy();
     }
   };
+  let stdoutBytes = 0;
+  let stdoutNewlines = 0;
   const lines = spec.onStdoutLine ? new LineSplitter(spec.lineCap ?? LINE_CAP, spec.onStdoutLine) : null;
   child.stdout?.setEncoding("utf8").on("data", (d: string) => {
     if (outputCutAt !== undefined) return;
     stdoutTail = tailOfJoin(stdoutTail, d);
+    stdoutBytes += Buffer.byteLength(d, "utf8");
+    for (let at = d.indexOf("\n"); at !== -1; at = d.indexOf("\n", at + 1)) stdoutNewlines++;
     lines?.push(d);
     counted(d.length);
   });
@@ -166,6 +175,8 @@ export async function runInGroup(spec: ProcessSpec): Promise<ProcessOutcome> {
     timedOut,
     stdoutTail,
     stderrTail,
+    stdoutBytes,
+    stdoutNewlines,
     wallMs: Math.round(performance.now() - started),
     ...(spawnError ? { spawnError } : {}),
     ...(outputCutAt !== undefined ? { outputCutAt } : {}),
@@ -353,4 +364,9 @@ export function jsonLine(line: string): Record<string, unknown> | null {
   } catch {
     return null;
   }
+}
+
+/** A JSON value as an object, or null when it is not one (CLI events are read field by field, never trusted). */
+export function asRecord(x: unknown): Record<string, unknown> | null {
+  return typeof x === "object" && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : null;
 }

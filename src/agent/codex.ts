@@ -12,6 +12,7 @@ import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";
 import type { Agent, TokenUsage, TurnInput, TurnReply } from "./agent.ts";
 import { agentHome, jsonLine, processFailure, readSessionRecord, runInGroup, tailOf, writeSessionRecord } from "./cli-process.ts";
+import { CodexSteps } from "./codex-steps.ts";
 import { installDir, NO_SANDBOX, type Sandbox } from "./sandbox.ts";
 
 export interface CodexAgentOptions {
@@ -66,13 +67,18 @@ export function codexAgent(opts: CodexAgentOptions): Agent {
         input.prompt,
       ];
       const seen = new TurnEvents();
+      const steps = new CodexSteps();
       const outcome = await runInGroup({
         argv: sandbox.wrap(argv, { workspace: input.workspace, writable: [home], keep: [installDir(opts.bin)] }),
         cwd: input.workspace,
         stdin: null,
         timeoutSec: opts.timeoutSec,
         env: { ...sandbox.environment({ ...process.env, HOME: home, CODEX_HOME: codexHome }), ...providerKeys(userCodexHome) },
-        onStdoutLine: (line) => seen.add(line),
+        onStdoutLine: (line) => {
+          const msg = jsonLine(line);
+          if (msg) steps.add(msg);
+          seen.add(msg);
+        },
       });
       const cumulative = seen.cumulative ?? record?.cumulative;
       const id = seen.threadId ?? record?.sessionId;
@@ -106,6 +112,7 @@ export function codexAgent(opts: CodexAgentOptions): Agent {
         tokens: usageDelta(seen.cumulative, record?.cumulative),
         wallMs: outcome.wallMs,
         exitCode: outcome.exitCode,
+        steps: steps.steps(),
       });
     },
   };
@@ -121,8 +128,7 @@ class TurnEvents {
   failed: string | null = null;
   lastError = "";
 
-  add(line: string): void {
-    const msg = jsonLine(line);
+  add(msg: Record<string, unknown> | null): void {
     if (!msg) return;
     const type = msg["type"];
     if (type === "thread.started" && typeof msg["thread_id"] === "string") this.threadId = msg["thread_id"];

@@ -1,11 +1,12 @@
 // `--agent command --cmd '...'`: any program that reads the workspace and leaves actions.json. It runs through
 // `sh -c` with the workspace as cwd (inside the sandbox when there is one), in its own process group so that a
 // timeout kills everything it started. The prompt comes on stdin and in $PROLONG_PROMPT; its stdout is its
-// answer (the [PLAN] text); stderr is kept for error messages. It reports no tokens.
+// answer (the [PLAN] text) and its one trajectory step; stderr is kept for error messages. It reports no tokens.
 import { err, ok } from "neverthrow";
 import { NO_TOKENS, type Agent, type TurnInput } from "./agent.ts";
 import { processFailure, runInGroup } from "./cli-process.ts";
 import { NO_SANDBOX, type Sandbox } from "./sandbox.ts";
+import { toolStep } from "../run-files/trajectory.ts";
 
 export interface CommandAgentOptions {
   readonly cmd: string;
@@ -46,6 +47,21 @@ export function commandAgent(opts: CommandAgentOptions): Agent {
         tokens: NO_TOKENS,
         wallMs: outcome.wallMs,
         exitCode: outcome.exitCode,
+        // The program is one step of the trajectory: what it runs inside is its own business.
+        steps: [
+          toolStep({
+            tool: "command",
+            act: "shell",
+            input: opts.cmd,
+            output: outcome.stdoutTail,
+            size: {
+              bytes: outcome.stdoutBytes,
+              lines: outcome.stdoutNewlines + (outcome.stdoutTail.endsWith("\n") || outcome.stdoutBytes === 0 ? 0 : 1),
+            },
+            exit: outcome.exitCode,
+            ms: outcome.wallMs,
+          }),
+        ],
       });
     },
   };

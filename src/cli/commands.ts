@@ -49,6 +49,11 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import("./report.ts")).reportCommand,
   },
   {
+    name: "trace",
+    summary: "what an agent did each turn: model steps and tool calls, classified; --turns, --tool, --json",
+    load: async () => (await import("./trace.ts")).traceCommand,
+  },
+  {
     name: "replay",
     summary: "re-execute a log's actions against a game and report every board that differs",
     load: async () => (await import("./replay.ts")).replayCommand,

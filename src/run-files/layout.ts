@@ -10,6 +10,8 @@ export const RUN_FILES = {
   log: "logs.txt",
   index: "index.sqlite",
   events: "events.jsonl",
+  /** What the agent did each turn: model steps and tool calls, one shape for every backend (trajectory.ts). */
+  trajectory: "trajectory.jsonl",
   config: "run.json",
   scorecard: "scorecard.json",
   summary: "summary.txt",
@@ -24,6 +26,7 @@ export interface RunPaths {
   readonly log: string;
   readonly index: string;
   readonly events: string;
+  readonly trajectory: string;
   /** The run's settings (RunConfig), read back by resume. */
   readonly config: string;
   readonly scorecard: string;
@@ -43,6 +46,7 @@ export function runPaths(dir: string): RunPaths {
     log: join(abs, RUN_FILES.log),
     index: join(abs, RUN_FILES.index),
     events: join(abs, RUN_FILES.events),
+    trajectory: join(abs, RUN_FILES.trajectory),
     config: join(abs, RUN_FILES.config),
     scorecard: join(abs, RUN_FILES.scorecard),
     summary: join(abs, RUN_FILES.summary),

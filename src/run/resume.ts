@@ -2,6 +2,7 @@
 // checked against the index's checksums, every logged action is replayed against a fresh game with every
 // replayed board compared to the logged one, and the loop continues where the log ends — finishing a batch
 // the agent had asked for, so a resumed run writes the same bytes an uninterrupted one would have.
+import { endedCalls } from "./trajectory.ts";
 import { envKind, type ScreenSectionCodec } from "../game/kinds.ts";
 import { err, ok, type Result } from "neverthrow";
 import { existsSync, truncateSync, writeFileSync } from "node:fs";
@@ -211,7 +212,9 @@ async function resumeLocked(
 function finishResume(s: RunSession): Result<RunSession, ProlongError> {
   const calls = readState(s.index, "agentCalls");
   if (calls.isErr()) return err(calls.error);
-  s.tally.agentCalls = calls.value ?? 0;
+  const ended = endedCalls(s.paths.trajectory, calls.value ?? 0);
+  if (ended.isErr()) return err(ended.error);
+  s.tally.agentCalls = ended.value;
   const tampers = s.index.events("tamper");
   if (tampers.isErr()) return err(tampers.error);
   s.tally.tamperEvents = tampers.value.length;

@@ -9,6 +9,7 @@ import type { TokenUsage, TurnReply } from "../agent/agent.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { ioFailure } from "./io-failure.ts";
 import { saveState } from "./saved-state.ts";
+import { recordTrajectory } from "./trajectory.ts";
 import { verifyMasterTail } from "../log/run-index.ts";
 import { emit, playAction, recordInitial, recordTamper, recordWarning, type StepFailure } from "./record.ts";
 import { promptContext, wallMs, type PendingBatch, type RunEnd, type RunSession } from "./session.ts";
@@ -106,7 +107,7 @@ async function askAgent(s: RunSession, stop: AbortSignal): Promise<PendingBatch 
       const recorded = recordTamper(s, t);
       if (recorded.isErr()) return failed({ source: "log", error: recorded.error });
     }
-    const answer = await callAgent(s, turnPrompt(s, prepared.value.board));
+    const answer = await callAgent(s, turnPrompt(s, prepared.value.board), prepared.value.logBytes);
     // Checked again as soon as the agent is done, before anything is appended: an edit of the tail made
     // during the turn is caught here (prepareTurn catches one made between turns).
     const intact = verifyMasterTail(s.master, s.index);
@@ -172,7 +173,11 @@ interface CallFailure {
 }
 
 /** One agent call: clear the old actions.json, call, read the new one. */
-async function callAgent(s: RunSession, prompt: string): Promise<Result<{ reply: TurnReply; batch: ActionBatch }, CallFailure>> {
+async function callAgent(
+  s: RunSession,
+  prompt: string,
+  logBytes: number,
+): Promise<Result<{ reply: TurnReply; batch: ActionBatch }, CallFailure>> {
   const agentFailed = (error: ProlongError) => err({ source: "agent" as const, error });
   const logFailed = (error: ProlongError) => err({ source: "log" as const, error });
   const cleared = clearActions(s);
@@ -182,6 +187,7 @@ async function callAgent(s: RunSession, prompt: string): Promise<Result<{ reply:
   const saved = saveState(s.index, "agentCalls", turn).andThen(() => saveState(s.index, "wallMs", wallMs(s)));
   if (saved.isErr()) return logFailed(saved.error);
   emit(s, "agent-call", { turn, action: s.tally.action, prompt });
+  const calledAt = performance.now();
   const reply = await s.agent.turn({
     workspace: s.paths.workspace,
     prompt,
@@ -200,6 +206,8 @@ async function callAgent(s: RunSession, prompt: string): Promise<Result<{ reply:
   });
   s.resumed = false;
   s.onProgress?.(s);
+  const traced = recordTrajectory(s, turn, logBytes, reply, performance.now() - calledAt);
+  if (traced.isErr()) return logFailed(traced.error);
   if (reply.isErr()) {
     const spent = s.agent.failedCallTokens?.();
     const counted = spent ? addTokens(s, spent) : ok(undefined);

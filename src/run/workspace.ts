@@ -29,6 +29,8 @@ const KEPT = new Set<string>([COPY_FILE, PLANS_FILE, ...INSTRUCTION_FILES]);
 export interface PreparedTurn {
   /** The current board for the prompt, in the no-log arm only. */
   readonly board: string | undefined;
+  /** Bytes of logs.txt the agent is given for this turn (0 in the no-log arm). */
+  readonly logBytes: number;
   /** What the agent did to its directory since the last turn, repaired by now. */
   readonly tampers: readonly (TamperEvent | WorkspaceTamper)[];
 }
@@ -61,12 +63,13 @@ export function prepareTurn(s: RunSession): Result<PreparedTurn, ProlongError> {
   });
   if (synced.isErr()) return err(synced.error);
   if (synced.value.tamper) tampers.push(synced.value.tamper);
-  if (s.window.kind !== "none") return ok({ board: undefined, tampers });
+  const logBytes = synced.value.copyBytes;
+  if (s.window.kind !== "none") return ok({ board: undefined, logBytes, tampers });
   const screenLog = envKind(s.config.env).screenLog;
   return s.index
     .lookup()
     .andThen((sections) => (screenLog ? currentScreen(s, sections, screenLog) : currentBoardText(s.master, sections)))
-    .map((board) => ({ board, tampers }));
+    .map((board) => ({ board, logBytes, tampers }));
 }
 
 /** The no-log arm's prompt text of a terminal game: its kind's view of the newest section (the whole screen). */

@@ -27,6 +27,7 @@ import {
 import { WorkspaceDir } from "../../workspace/dir.ts";
 import { checkCommand } from "./shell-check.ts";
 import { TOOL_DIR, type ToolTree } from "../tool-tree.ts";
+import { cutText, OUTPUT_CHARS, toolStep, type StepReport } from "../../run-files/trajectory.ts";
 
 export const TOOL_FORMATS = ["tools", "text"] as const;
 export type ToolFormat = (typeof TOOL_FORMATS)[number];
@@ -144,7 +145,8 @@ async function runTurn(
   let commands = 0;
   let badInARow = 0;
   let text = "";
-  const done = () => ok(reply_(text, commands, tokens, started));
+  const steps: StepReport[] = [];
+  const done = () => ok(reply_(text, commands, tokens, started, steps));
   const timedOut = () => {
     save();
     return err(
@@ -175,6 +177,7 @@ async function runTurn(
     if (r.tokens.input > 0) c.tokensPerChar = r.tokens.input / sentChars;
     const content = capText(r.message.content ?? "", MINI_BOUNDS.answerChars);
     if (content.trim() !== "") text = content;
+    steps.push({ kind: "model", tokens: r.tokens, ...(content !== "" ? { text: cutText(content, OUTPUT_CHARS) } : {}) });
     const calls = opts.toolFormat === "tools" ? (r.message.tool_calls ?? []) : [];
     c.messages.push({
       role: "assistant",
@@ -202,7 +205,14 @@ async function runTurn(
         if (performance.now() >= deadline) return timedOut();
         commands++;
         const verdict = checkCommand(a.command, opts.policy);
-        out = verdict.ok ? await runCommand(a.command, ws, deadline, opts, sandbox, outputLimit) : verdict.reason;
+        if (verdict.ok) {
+          const ran = await runCommand(a.command, ws, deadline, opts, sandbox, outputLimit);
+          out = ran.reply;
+          steps.push(ran.step);
+        } else {
+          out = verdict.reason;
+          steps.push(toolStep({ tool: "bash", act: "shell", input: a.command, output: out, error: true }));
+        }
         answered = actionsWritten(ws);
       }
       if (opts.toolFormat === "tools") c.messages.push({ role: "tool", tool_call_id: calls[k]!.id, content: out });
@@ -229,8 +239,8 @@ async function runTurn(
   return done();
 }
 
-function reply_(text: string, toolCalls: number, tokens: TokenUsage, started: number): TurnReply {
-  return { text, toolCalls, tokens, wallMs: Math.round(performance.now() - started), exitCode: 0 };
+function reply_(text: string, toolCalls: number, tokens: TokenUsage, started: number, steps: StepReport[]): TurnReply {
+  return { text, toolCalls, tokens, wallMs: Math.round(performance.now() - started), exitCode: 0, steps };
 }
 
 function normalCall(c: ChatToolCall) {
@@ -285,7 +295,7 @@ function actionsWritten(ws: WorkspaceDir): boolean {
   return e.isOk() && e.value.kind === "file" && e.value.size > 0;
 }
 
-/** Runs one command with bash in the workspace, under the sandbox, and says what happened in a few lines. */
+/** Runs one command with bash in the workspace, under the sandbox: what the model hears (a few lines) and its step. */
 async function runCommand(
   command: string,
   ws: WorkspaceDir,
@@ -293,7 +303,7 @@ async function runCommand(
   opts: MiniAgentOptions,
   sandbox: Sandbox,
   limit: number,
-): Promise<string> {
+): Promise<{ reply: string; step: StepReport }> {
   const workspace = ws.path;
   // Never past the turn's deadline (whole seconds would let 40 short commands overrun it by 40 s).
   const timeoutSec = Math.max(
@@ -310,7 +320,10 @@ async function runCommand(
     const e = ws.entry(ANSWER);
     if (e.isErr() || e.value.kind !== "file") {
       const made = ws.replace(ANSWER, "");
-      if (made.isErr()) return `not run: ${made.error.message}`;
+      if (made.isErr()) {
+        const reply = `not run: ${made.error.message}`;
+        return { reply, step: toolStep({ tool: "bash", act: "shell", input: command, output: reply, error: true }) };
+      }
     }
   }
   const env: Record<string, string | undefined> = sandbox.environment({
@@ -349,7 +362,19 @@ async function runCommand(
       : outcome.spawnError
         ? `could not start: ${outcome.spawnError}`
         : `exit status ${outcome.exitCode}`;
-  return `${status}\n${cut(head, outcome.stdoutTail, outcome.stderrTail, limit)}`;
+  const reply = `${status}\n${cut(head, outcome.stdoutTail, outcome.stderrTail, limit)}`;
+  const exit = outcome.timedOut || outcome.spawnError || outcome.outputCutAt ? null : outcome.exitCode;
+  const step = toolStep({
+    tool: "bash",
+    act: "shell",
+    input: command,
+    output: outcome.stdoutTail,
+    size: { bytes: outcome.stdoutBytes, lines: head.lineCount },
+    exit,
+    error: exit !== 0,
+    ms: outcome.wallMs,
+  });
+  return { reply, step };
 }
 
 /** Counts stdout and keeps its first half-limit characters (the tail comes from the process runner). */
@@ -357,6 +382,9 @@ class OutputHead {
   text = "";
   total = 0;
   private lines = 0;
+  get lineCount(): number {
+    return this.lines;
+  }
   constructor(private readonly limit: number) {}
   add(line: string, dropped: number): void {
     const piece = (this.lines > 0 ? "\n" : "") + line;
