@@ -108,7 +108,15 @@ export function benchLogCommands(file: string, measure: Measure, processes: bool
       targeted: false,
       run: () =>
         replayHtml(
-          buildReplay(load(file), { logPath: file, runDir: null, title: "bench", events: [], scorecard: null, warnings: [] }),
+          buildReplay(load(file), {
+            logPath: file,
+            runDir: null,
+            title: "bench",
+            events: [],
+            trajectory: [],
+            scorecard: null,
+            warnings: [],
+          }),
         ),
     },
   ];

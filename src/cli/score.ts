@@ -10,6 +10,7 @@ import { markdownForStdout } from "./stdout.ts";
 import { armMarkdown, armsMarkdown, budgetsMarkdown, compareMarkdown, skippedMarkdown } from "../score/markdown.ts";
 import { compareArms } from "../score/report.ts";
 import { runRowsCsv } from "../score/run-rows.ts";
+import { toolUseMarkdown } from "../score/tool-use-markdown.ts";
 import * as v from "valibot";
 import { BOOTSTRAP_DEFAULTS, type BootstrapOptions } from "../score/stats.ts";
 import { flag, parseCommandArgs } from "./args.ts";
@@ -25,7 +26,8 @@ and names what differs. For each arm, per game and over all games: runs, failed 
 they reached), unfinished runs (not counted), levels completed, RHAE (ARC-AGI-3's action-efficiency score,
 0..100, of each run's first episode: one episode at the stated budget; NetHack runs: BALROG progression in percent, and the columns say so — runs
 of the two metrics are refused in one table), pass@1 (mean over runs), best@k (max over the k runs; and the expected
-best of k runs for k = 1..K), billed tokens and billed tokens per level completed. Over games, means come with
+best of k runs for k = 1..K), billed tokens and billed tokens per level completed; and, from the runs'
+trajectories, the share of tool calls in each class and the log pulled into the context per turn. Over games, means come with
 ${Math.round(BOOTSTRAP_DEFAULTS.level * 100)}% bootstrap confidence intervals that resample games and then runs within each game, printed
 with the games and runs behind them (n=1 for one run: no interval), and BALROG's mean ± standard error over
 runs (seeded: the same command prints the same table).
@@ -238,6 +240,8 @@ export const scoreCommand: Command = {
       for (const b of all) {
         const body = b.arms.map((r) => armMarkdown(r, md));
         if (b.arms.length > 1) body.unshift(armsMarkdown(b.arms, md));
+        const tools = b.at === null ? toolUseMarkdown(b.arms) : "";
+        if (tools) body.push(tools);
         blocks.push(heading(b.at) + (body.join("\n\n") || "No run could be scored."));
       }
       const skipped = skippedMarkdown(first.skipped);

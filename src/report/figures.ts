@@ -1,7 +1,9 @@
-// The report's five figures, from ReportData: score against budget, best@k against k, per-game bars with each
-// run's score, learning curves, billed tokens against score. Each is a standalone SVG (also written alone by
+// The report's figures, from ReportData: score against budget, best@k against k, per-game bars with each
+// run's score, learning curves, billed tokens against score, and (when the runs made tool calls) the tool-call
+// distribution by arm (tool-figure.ts). Each is a standalone SVG (also written alone by
 // `report --svg DIR`); arms keep one colour across all of them.
 import { scoreLabel, type Point, type ReportData, type Series } from "./data.ts";
+import { toolCallsFigure } from "./tool-figure.ts";
 import {
   bandOf,
   DASH,
@@ -286,5 +288,13 @@ function tokensFigure(d: ReportData, colour: Map<string, string>): Figure {
 
 export function reportFigures(d: ReportData): Figure[] {
   const c = colours(d);
-  return [budgetFigure(d, c), bestAtKFigure(d, c), gamesFigure(d, c), learningFigure(d, c), tokensFigure(d, c)];
+  const tools = toolCallsFigure(d);
+  return [
+    budgetFigure(d, c),
+    bestAtKFigure(d, c),
+    gamesFigure(d, c),
+    learningFigure(d, c),
+    tokensFigure(d, c),
+    ...(tools ? [tools] : []),
+  ];
 }

@@ -6,6 +6,7 @@ import type { Interval } from "../score/stats.ts";
 import { scoreLabel, type ReportData } from "./data.ts";
 import type { Figure } from "./figures.ts";
 import { esc } from "./svg.ts";
+import { toolCallsTable } from "./tool-figure.ts";
 
 const f2 = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? "–" : x.toFixed(2));
 const ci = (i: Interval) =>
@@ -68,6 +69,7 @@ ${armsTable(d)}
 <div class="figures">
 ${figures.map((f) => `<figure id="fig-${esc(f.id)}">${f.svg}<figcaption>${esc(f.caption)}</figcaption></figure>`).join("\n")}
 </div>
+${toolCallsTable(d) ? `<h2>Tool calls</h2>\n${toolCallsTable(d)}` : ""}
 <h2>Runs</h2>
 ${runsTable(d, o.linkBase)}
 ${skipped}

@@ -25,6 +25,7 @@ import {
 } from "./stats.ts";
 
 export type { ScoredRun } from "./arms.ts";
+import { poolToolUse, runToolUse, summarizeToolUse, type ToolUse, type ToolUseSummary } from "./tool-use.ts";
 
 export interface GameRow {
   readonly game: string;
@@ -105,6 +106,8 @@ export interface ArmReport {
     readonly billedPerLevel: number | null;
   };
   readonly lifetime: Lifetime | null;
+  /** The arm's tool calls by class, pooled over its runs' trajectories; null when none has one. */
+  readonly toolUse: ToolUseSummary | null;
 }
 
 function byGame(runs: readonly ScoredRun[]): Map<string, Scorecard[]> {
@@ -234,7 +237,13 @@ export function armReport(arm: Arm, boot: BootstrapOptions): ArmReport {
       billedPerLevel: levelsCompleted > 0 ? billed / levelsCompleted : null,
     },
     lifetime: lifetimeOf(games, boot),
+    toolUse: armToolUse(runs.map((r) => r.dir)),
   };
+}
+
+function armToolUse(dirs: readonly string[]): ToolUseSummary | null {
+  const uses = dirs.map(runToolUse).filter((u): u is ToolUse => u !== null);
+  return uses.length > 0 ? summarizeToolUse(poolToolUse(uses)) : null;
 }
 
 export interface CompareRow {

@@ -4,6 +4,8 @@
 // score are the first episode's (pass@1's unit); every episode's score is listed for lifetimes.
 import type { Arm } from "./arms.ts";
 import { passEpisode, type ScoreMetric } from "./scorecard.ts";
+import { TOOL_CLASSES } from "./tool-classes.ts";
+import { runToolUse, summarizeToolUse, type ToolUseSummary } from "./tool-use.ts";
 
 export interface RunRow {
   readonly dir: string;
@@ -32,6 +34,8 @@ export interface RunRow {
   readonly tokens: { readonly input: number; readonly cached: number; readonly output: number } | null;
   readonly billedTokens: number | null;
   readonly wallMs: number | null;
+  /** What the agent's tool calls were for, from trajectory.jsonl (docs/trajectory.md); null without one. */
+  readonly toolUse: ToolUseSummary | null;
 }
 
 export function runRows(arms: readonly Arm[]): RunRow[] {
@@ -60,6 +64,7 @@ export function runRows(arms: readonly Arm[]): RunRow[] {
         tokens: { ...card.tokens },
         billedTokens: card.billed_tokens,
         wallMs: card.wall_ms,
+        toolUse: toolUseSummaryOf(dir),
       });
     }
     for (const u of arm.unfinished) {
@@ -86,10 +91,16 @@ export function runRows(arms: readonly Arm[]): RunRow[] {
         tokens: null,
         billedTokens: null,
         wallMs: null,
+        toolUse: null,
       });
     }
   }
   return rows;
+}
+
+function toolUseSummaryOf(dir: string): ToolUseSummary | null {
+  const use = runToolUse(dir);
+  return use ? summarizeToolUse(use) : null;
 }
 
 const CSV_COLUMNS = [
@@ -116,6 +127,11 @@ const CSV_COLUMNS = [
   "wall_ms",
   "episode_scores",
   "metric",
+  "tool_calls",
+  ...TOOL_CLASSES.map((c) => `calls_${c.replace("-", "_")}`),
+  "log_bytes_pulled_per_turn",
+  "log_bytes_given_per_turn",
+  "mean_pulled_share",
 ] as const;
 
 /** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled; lines end in CRLF. */
@@ -158,6 +174,11 @@ export function runRowsCsv(sets: readonly { readonly at: number | null; readonly
         r.wallMs,
         r.episodeScores?.join(" ") ?? null,
         r.metric,
+        r.toolUse?.calls ?? null,
+        ...TOOL_CLASSES.map((c) => r.toolUse?.byClass[c] ?? null),
+        r.toolUse?.logBytesPulledPerTurn ?? null,
+        r.toolUse?.logBytesGivenPerTurn ?? null,
+        r.toolUse?.meanPulledShare ?? null,
       ];
       lines.push(cells.map(csvField).join(","));
     }

@@ -1,7 +1,9 @@
 // How a run's agent used its tools, from trajectory.jsonl: how many calls fell in each class (tool-classes.ts)
 // and how much of the log each turn pulled into the agent's context (the output bytes of the calls that read,
 // search or analyse the log) against the size of the log it had then. Pooled per arm by adding the runs' counts.
-import type { TrajectoryRecord } from "../run-files/trajectory.ts";
+import { join } from "node:path";
+import { RUN_FILES } from "../run-files/layout.ts";
+import { readTrajectory, type TrajectoryRecord } from "../run-files/trajectory.ts";
 import { classifyCall, LOG_CLASSES, TOOL_CLASSES, type ToolClass } from "./tool-classes.ts";
 
 export interface ToolUse {
@@ -88,4 +90,43 @@ export function classShares(u: ToolUse): Record<ToolClass, number> {
   const out = emptyByClass();
   for (const c of TOOL_CLASSES) out[c] = u.calls > 0 ? u.byClass[c] / u.calls : 0;
   return out;
+}
+
+/** What `score --json` gives per run and per arm: the counts, each class's share, the log pulled per turn. */
+export interface ToolUseSummary {
+  readonly turns: number;
+  readonly calls: number;
+  readonly byClass: Readonly<Record<ToolClass, number>>;
+  readonly shares: Readonly<Record<ToolClass, number>>;
+  readonly logBytesPulledPerTurn: number | null;
+  readonly logBytesGivenPerTurn: number | null;
+  readonly meanPulledShare: number | null;
+}
+
+export function summarizeToolUse(u: ToolUse): ToolUseSummary {
+  return {
+    turns: u.turns,
+    calls: u.calls,
+    byClass: u.byClass,
+    shares: classShares(u),
+    logBytesPulledPerTurn: u.turns > 0 ? u.logBytesPulled / u.turns : null,
+    logBytesGivenPerTurn: u.turns > 0 ? u.logBytesGiven / u.turns : null,
+    meanPulledShare: u.meanPulledShare,
+  };
+}
+
+const byDir = new Map<string, ToolUse | null>();
+
+/**
+ * The tool use of the run in `dir`, from its trajectory.jsonl; null when it has none (a run from before
+ * trajectories) or it cannot be read (the score is still given; the trace command names the problem).
+ * Read once per process: the per-run rows and the arm tables both ask.
+ */
+export function runToolUse(dir: string): ToolUse | null {
+  const known = byDir.get(dir);
+  if (known !== undefined) return known;
+  const read = readTrajectory(join(dir, RUN_FILES.trajectory));
+  const use = read.isOk() && read.value.length > 0 ? toolUseOf(read.value) : null;
+  byDir.set(dir, use);
+  return use;
 }

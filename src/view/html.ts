@@ -16,6 +16,7 @@ main { display: flex; gap: 18px; align-items: flex-start; margin-top: 8px; }
 #screen { font: 12px/1.15 ui-monospace, monospace; background: #000; color: #ddd; padding: 6px; margin: 0; white-space: pre; }
 #status-line { font: 12px ui-monospace, monospace; white-space: pre-wrap; margin: 4px 0; }
 #header-line { font: 600 14px ui-monospace, monospace; } #tool-call, #changes { font: 13px ui-monospace, monospace; margin-top: 4px; }
+#turn-calls { white-space: pre; overflow: auto; max-height: 260px; font-size: 12px; background: #fff; border: 1px solid #ddd; padding: 8px; }
 #plan { white-space: pre-wrap; background: #fff; border: 1px solid #ddd; padding: 8px; font-size: 13px; max-height: 420px; overflow: auto; }
 #tamper-note, #error { color: #b00; white-space: pre-wrap; font-weight: 600; margin-top: 6px; }
 #controls { display: flex; gap: 8px; align-items: center; margin-top: 10px; } #step { flex: 1; }
@@ -75,6 +76,7 @@ export function replayHtml(r: Replay): string {
   <section id="info">
     <div id="header-line"></div><div id="tool-call"></div><pre id="status-line"></pre><div id="changes"></div><div id="tamper-note"></div><div id="error"></div>
     <p class="legend">[PLAN] — the agent's text for this action</p><pre id="plan"></pre>
+    <p class="legend">the agent's tool calls in the turn that chose this action</p><pre id="turn-calls"></pre>
   </section>
 </main>
 <div id="controls"><button id="prev">&larr;</button><input type="range" id="step" min="0" max="0" value="0"><button id="next">&rarr;</button><button id="play">play</button><a id="step-label" href="#step=1" title="a link to this step"></a></div>

@@ -109,6 +109,15 @@ function header(s) {
   return "Action " + s.action + " | Level " + s.level + " | Attempt " + s.attempt + mid + vitals + " | Score: " + s.score;
 }
 
+/** The tool calls of the turn whose batch holds this step: the last turn starting at or before its action. */
+function turnText(s) {
+  const t = data.turns;
+  if (s.action === null || s.kind === "initial") return "";
+  let k = -1;
+  for (let i = 0; i < t.fromAction.length && t.fromAction[i] <= s.action; i++) k = i;
+  return k >= 0 ? t.text[k] : "(no trajectory for this turn)";
+}
+
 let lastChanged = null;
 function render() {
   const s = steps[step];
@@ -122,6 +131,7 @@ function render() {
   $("header-line").textContent = header(s);
   $("tool-call").textContent = s.toolCall ? "Tool Call: " + s.toolCall : s.kind === "initial" ? (s.episode ? "[EPISODE " + s.episode + "] " : "") + "initial state" : "";
   $("plan").textContent = s.plan >= 0 ? data.plans[s.plan] : "(no [PLAN] in this section)";
+  $("turn-calls").textContent = turnText(s);
   $("error").textContent = s.error ? "not read whole: " + s.error : s.screen && s.screen.end ? "GAME OVER: " + s.screen.end : "";
   $("status-line").textContent = s.screen ? "[STATUS] " + s.screen.status + (s.screen.events ? "\n[EVENT] " + s.screen.events : "") : "";
   const tampers = data.tampers.filter((t) => t.step === step);

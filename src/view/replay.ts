@@ -10,6 +10,7 @@ import { readSection } from "../inspect/section-read.ts";
 import { parseNethackSection } from "../game/nethack/section.ts";
 import { parseHeader, type HeaderVitals } from "../log/format.ts";
 import type { ViewSource } from "./source.ts";
+import { turnCalls, type TurnCalls } from "./turn-calls.ts";
 
 /**
  * One step of the page: a section's summary as the page script reads it — `section` is the summary's index,
@@ -61,6 +62,8 @@ export interface Replay {
   readonly boards: { readonly width: number[]; readonly height: number[]; readonly offset: number[] };
   readonly cells: Uint8Array;
   readonly tampers: ReplayTamper[];
+  /** The tool calls of the turn behind each batch (from trajectory.jsonl). */
+  readonly turns: TurnCalls;
   readonly scorecard: ViewSource["scorecard"];
   readonly warnings: string[];
 }
@@ -219,6 +222,7 @@ export function buildReplay(log: LoadedLog, source: ViewSource): Replay {
     boards: { width: store.width, height: store.height, offset: store.offset },
     cells: store.cells(),
     tampers: placeTampers(source, steps),
+    turns: turnCalls(source.events, source.trajectory),
     scorecard: source.scorecard,
     warnings,
   };

@@ -7,6 +7,7 @@ import { prolongError, type ProlongError } from "../errors.ts";
 import { readEvents, type RunEvent } from "../run-files/events.ts";
 import { readScorecardSummary } from "../score/scorecard.ts";
 import { RUN_FILES } from "../run-files/layout.ts";
+import { readTrajectory, type TrajectoryRecord } from "../run-files/trajectory.ts";
 
 export interface ViewSource {
   readonly logPath: string;
@@ -15,6 +16,8 @@ export interface ViewSource {
   /** A name for the page: the game id when known, else the log's directory name. */
   readonly title: string;
   readonly events: RunEvent[];
+  /** The run's trajectory.jsonl (empty without one): the step panel's tool calls. */
+  readonly trajectory: TrajectoryRecord[];
   readonly scorecard: {
     readonly levelsCompleted: number | null;
     readonly winLevels: number | null;
@@ -71,12 +74,19 @@ export function openViewSource(given: string): Result<ViewSource, ProlongError> 
     if (read.isOk()) events = read.value;
     else warnings.push(`${eventsPath}: ${read.error.message}; tamper events are not shown`);
   }
+  let trajectory: TrajectoryRecord[] = [];
+  if (inRun) {
+    const read = readTrajectory(path.join(dir, RUN_FILES.trajectory));
+    if (read.isOk()) trajectory = read.value;
+    else warnings.push(`${read.error.path ?? RUN_FILES.trajectory}: ${read.error.message}; tool calls are not shown`);
+  }
   const { title, card } = inRun ? readScorecard(path.join(dir, RUN_FILES.scorecard), warnings) : { title: null, card: null };
   return ok({
     logPath,
     runDir: isDir ? given : null,
     title: title ?? path.basename(path.resolve(dir)),
     events,
+    trajectory,
     scorecard: card,
     warnings,
   });

@@ -32,7 +32,15 @@ function exercise(text: string): { loaded: boolean; steps: number } {
     if (i > 0) diffSections(l, i - 1, i, mode); // an Err is fine; a throw is not
   }
   expect(grepLog(l, "Tool Call", { fixed: true, ignoreCase: false, max: 5 }).isOk()).toBe(true);
-  const replay = buildReplay(l, { logPath: "x", runDir: null, title: "t", events: [], scorecard: null, warnings: [] });
+  const replay = buildReplay(l, {
+    logPath: "x",
+    runDir: null,
+    title: "t",
+    events: [],
+    trajectory: [],
+    scorecard: null,
+    warnings: [],
+  });
   expect(replayHtml(replay)).toContain("</html>");
   return { loaded: true, steps: replay.steps.length };
 }

@@ -100,6 +100,7 @@ const table: Outcome[] = [];
 /** The names a run directory may hold: anything else was made through the workspace. */
 const RUN_FILES = [
   "events.jsonl",
+  "trajectory.jsonl",
   "index.sqlite",
   "index.sqlite-wal",
   "index.sqlite-shm",
