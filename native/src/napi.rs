@@ -247,6 +247,9 @@ unsafe extern "C" fn unmap_buffer(_env: Env, data: *mut c_void, hint: *mut c_voi
     unsafe { Mapped::unmap(data, hint as usize) };
 }
 
+/// The longest buffer the JavaScript engine accepts from an addon (Bun's buffer.constants.MAX_LENGTH, 2^32).
+const MAX_MAPPED_BYTES: usize = 1 << 32;
+
 /// mapFile(path, limit?) → a Uint8Array over the mapped file, or {kind, message} when it cannot be mapped.
 fn map_file(env: Env, info: CallbackInfo) -> R<Value> {
     let [p, l] = args::<2>(env, info)?;
@@ -270,6 +273,17 @@ fn map_file(env: Env, info: CallbackInfo) -> R<Value> {
         return typed_array::<u8>(env, TA_UINT8, &[]);
     }
     let len = mapped.len();
+    if len > MAX_MAPPED_BYTES {
+        // The engine refuses an ArrayBuffer this long (ERR_BUFFER_TOO_LARGE): a clean refusal instead, the
+        // mapping released when `mapped` drops here.
+        let mut obj = ptr::null_mut();
+        // SAFETY: obj is a valid out-pointer.
+        check(unsafe { napi_create_object(env, &mut obj) }, "napi_create_object")?;
+        set(env, obj, "kind", string(env, "too-big")?)?;
+        let msg = format!("the file is {len} bytes; prolong maps at most {MAX_MAPPED_BYTES} bytes (4 GiB) of one file");
+        set(env, obj, "message", string(env, &msg)?)?;
+        return Ok(obj);
+    }
     let (data, len_raw) = mapped.into_raw();
     let mut ab = ptr::null_mut();
     // SAFETY: data maps len readable bytes that stay mapped until unmap_buffer runs; the engine owns them now.

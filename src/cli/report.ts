@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { checkRegularFile, writeFileReplacing } from "../safe-file.ts";
 import { formatError } from "../errors.ts";
 import { logPathOf } from "../inspect/cli-support.ts";
 import { loadLog } from "../log/load.ts";
@@ -72,14 +73,17 @@ function writeViews(paths: readonly string[]): string[] {
   const failed: string[] = [];
   for (const r of findRuns(paths).runs) {
     const out = path.join(r.dir, "view.html");
-    if (existsSync(out)) continue;
+    // A page already there is kept; anything else at the name (a symlink, a FIFO) is replaced, never followed.
+    const there = checkRegularFile(out, "view.html");
+    if (there.isOk() && there.value) continue;
     const source = openViewSource(r.dir);
     const log = source.andThen((s) => loadLog(logPathOf(s.logPath)).map((l) => ({ s, l })));
     if (log.isErr()) {
       failed.push(`${r.dir}: ${formatError(log.error)}`);
       continue;
     }
-    writeFileSync(out, replayHtml(buildReplay(log.value.l, log.value.s)));
+    const wrote = writeFileReplacing(out, replayHtml(buildReplay(log.value.l, log.value.s)));
+    if (wrote.isErr()) failed.push(`${r.dir}: ${formatError(wrote.error)}`);
   }
   return failed;
 }
@@ -168,10 +172,23 @@ export const reportCommand: Command = {
     }
     const out = path.resolve(o.out ?? "report.html");
     const figures = reportFigures(d);
-    writeFileSync(out, reportHtml(d, figures, { title: o.title ?? "prolong report", linkBase: path.dirname(out) }));
+    const wrote = writeFileReplacing(
+      out,
+      reportHtml(d, figures, { title: o.title ?? "prolong report", linkBase: path.dirname(out) }),
+    );
+    if (wrote.isErr()) {
+      console.error(formatError(wrote.error));
+      return 2;
+    }
     if (o.svg !== undefined) {
       mkdirSync(o.svg, { recursive: true });
-      for (const f of figures) writeFileSync(path.join(o.svg, `${f.id}.svg`), `${f.svg}\n`);
+      for (const f of figures) {
+        const svg = writeFileReplacing(path.join(o.svg, `${f.id}.svg`), `${f.svg}\n`);
+        if (svg.isErr()) {
+          console.error(formatError(svg.error));
+          return 2;
+        }
+      }
     }
     if (o.png !== undefined) {
       // Without Chromium the page and the SVGs are still written: only the PNGs are missing, and the error says why.

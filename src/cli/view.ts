@@ -1,5 +1,5 @@
 // `prolong view <run-dir|log>`: one self-contained HTML replay of a run; `--png <log> <action>`: one board.
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { formatError } from "../errors.ts";
 import { logGridMode, settledBoard } from "../inspect/board.ts";
@@ -11,7 +11,8 @@ import { parseHeader } from "../log/format.ts";
 import { resolveOne } from "../inspect/target.ts";
 import { loadLog } from "../log/load.ts";
 import { replayHtml } from "../view/html.ts";
-import { gridPng } from "../view/png.ts";
+import { gridPng, MAX_PNG_PIXELS, pngTooLarge } from "../view/png.ts";
+import { writeFileReplacing } from "../safe-file.ts";
 import { buildReplay } from "../view/replay.ts";
 import { openViewSource } from "../view/source.ts";
 import type { Command } from "./command.ts";
@@ -101,8 +102,25 @@ async function writePng(args: {
   const action = log.table.kind[i] === 2 ? `section-${i}` : String(log.table.action[i]);
   const out =
     args.out ?? `${defaultName(args.file)}-action-${action}${args.frame !== undefined ? `-frame-${args.frame}` : ""}.png`;
+  const big = pngTooLarge(grid, scale);
+  if (big !== null) {
+    const fit = Math.floor(Math.sqrt(MAX_PNG_PIXELS / (grid.width * grid.height)));
+    console.error(
+      formatError({
+        code: "board-too-large",
+        message: big,
+        path: log.path,
+        fix: fit >= 1 ? `give --scale ${fit} or less` : "this board is too large to draw; inspect it with `prolong log show`",
+      }),
+    );
+    return 2;
+  }
   const png = gridPng(grid, scale);
-  writeFileSync(out, png);
+  const wrote = writeFileReplacing(out, png);
+  if (wrote.isErr()) {
+    console.error(formatError(wrote.error));
+    return 2;
+  }
   console.log(
     args.json
       ? JSON.stringify({ out, section: i, width: grid.width * scale, height: grid.height * scale, bytes: png.length })
@@ -167,7 +185,12 @@ export const viewCommand: Command = {
         ? path.join(runDir, "view.html")
         : `${defaultName(file)}.view.html`);
     const html = replayHtml(replay);
-    writeFileSync(out, html);
+    // Replaced, never written through: a view.html planted as a symlink in a run directory stays a link's name.
+    const wrote = writeFileReplacing(out, html);
+    if (wrote.isErr()) {
+      console.error(formatError(wrote.error));
+      return 2;
+    }
     const report = {
       out,
       steps: replay.steps.length,

@@ -1,10 +1,10 @@
 // RunConfig: every setting of one run, its defaults, and its schema. Written to <run-dir>/run.json so that
 // `prolong resume` continues with exactly the settings the run started with.
 import { err, ok, type Result } from "neverthrow";
-import { readFileSync } from "node:fs";
 import * as v from "valibot";
 import { FULL_WINDOW, LogWindowSchema } from "../config/log-window.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
+import { FILE_CAPS, readRegularText } from "../safe-file.ts";
 import { VERSION } from "../version.ts";
 import { ALIGNMENTS, RACES, ROLES } from "./nethack-character.ts";
 
@@ -26,7 +26,35 @@ export const SANDBOX_KINDS = ["auto", "bwrap", "none"] as const;
 export const WORKSPACE_MODES = ["persistent", "stateless"] as const;
 export const GRID_MODES = ["ascii", "hex"] as const;
 
-const Int = (min: number, msg: string) => v.pipe(v.number(msg), v.integer(msg), v.minValue(min, msg));
+/**
+ * The range of each numeric setting: the flag accepts exactly these (cli/play.ts) and run.json is held to
+ * them, so a hand-edited run.json cannot carry what the flag refuses (a 1e7 s timeout overflows a timer).
+ */
+export const SETTING_BOUNDS = {
+  agentTimeoutSec: [1, 7 * 24 * 3600],
+  agentRetries: [0, 1000],
+  stepLimit: [1, 10_000],
+  contextLimit: [1000, 100_000_000],
+  maxActions: [1, 1_000_000],
+  actionCap: [1, 100_000],
+  episodes: [1, 10_000],
+} as const satisfies Record<string, readonly [number, number]>;
+
+type Bounded = keyof typeof SETTING_BOUNDS;
+const range = (k: Bounded) => `${SETTING_BOUNDS[k][0]} to ${SETTING_BOUNDS[k][1]}`;
+const Int = (k: Bounded, what: string) => {
+  const msg = `${what} must be a whole number from ${range(k)}`;
+  return v.pipe(v.number(msg), v.integer(msg), v.minValue(SETTING_BOUNDS[k][0], msg), v.maxValue(SETTING_BOUNDS[k][1], msg));
+};
+/** A free-text setting: bounded, one line of printable text (it is shown in summaries and tables). */
+const Text = (max: number, what: string, lines: "one line" | "lines" = "one line") =>
+  v.pipe(
+    v.string(),
+    v.maxLength(max, `${what} is longer than ${max} characters`),
+    lines === "lines"
+      ? v.regex(/^[^\u0000-\u0008\u000b-\u001f\u007f-\u009f]*$/, `${what} must hold no control characters but tab and newline`)
+      : v.regex(/^[^\u0000-\u0008\u000a-\u001f\u007f-\u009f]*$/, `${what} must be one line without control characters`),
+  );
 
 /** The tool ladder of the ablation arms (--tools); what each level allows is agent/tool-ladder.ts. */
 export const TOOL_LEVELS = ["read", "read,grep", "read,grep,python", "all"] as const;
@@ -44,7 +72,7 @@ export const RunConfigSchema = v.object({
   ),
   env: v.picklist(ENV_KINDS, `env must be one of ${ENV_KINDS.join(", ")}`),
   /** For env arc-local: the directory of ARC game files (<id>/<version>/<id>.py + metadata.json). */
-  arcGames: v.optional(v.string()),
+  arcGames: v.optional(Text(4096, "--arc-games")),
   /** For env nethack: the fixed character (defaults: a human neutral female valkyrie). */
   role: v.optional(v.picklist(ROLES, `role must be one of ${ROLES.join(", ")}`)),
   race: v.optional(v.picklist(RACES, `race must be one of ${RACES.join(", ")}`)),
@@ -52,14 +80,20 @@ export const RunConfigSchema = v.object({
   sandbox: v.picklist(SANDBOX_KINDS, `sandbox must be one of ${SANDBOX_KINDS.join(", ")}`),
   /** Environment variables a sandboxed agent gets beyond what its backend needs (`--pass-env NAME`, repeatable). */
   passEnv: v.optional(
-    v.array(
-      v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "--pass-env takes an environment variable name such as MY_TOKEN")),
+    v.pipe(
+      v.array(
+        v.pipe(
+          v.string(),
+          v.regex(/^[A-Za-z_][A-Za-z0-9_]{0,199}$/, "--pass-env takes an environment variable name such as MY_TOKEN"),
+        ),
+      ),
+      v.maxLength(256, "--pass-env is given at most 256 times"),
     ),
   ),
   agent: v.picklist(AGENT_KINDS, `agent must be one of ${AGENT_KINDS.join(", ")}`),
-  cmd: v.optional(v.string()),
-  model: v.optional(v.string()),
-  effort: v.optional(v.string()),
+  cmd: v.optional(Text(65_536, "--cmd", "lines")),
+  model: v.optional(Text(200, "--model")),
+  effort: v.optional(Text(200, "--effort")),
   /** --agent mini: the API root of an OpenAI-compatible Chat Completions server. */
   baseUrl: v.optional(
     v.pipe(
@@ -78,27 +112,38 @@ export const RunConfigSchema = v.object({
   /** --agent mini: commands as tool calls or as fenced ```bash blocks. */
   toolFormat: v.optional(v.picklist(["tools", "text"], "--tool-format must be tools or text")),
   /** --agent mini: most model replies per turn. */
-  stepLimit: v.optional(Int(1, "--step-limit must be a whole number ≥ 1")),
+  stepLimit: v.optional(Int("stepLimit", "--step-limit")),
   /** Tokens of conversation kept before compacting (mini: oldest outputs dropped; codex/claude: their own setting). */
-  contextLimit: v.optional(Int(1000, "--context-limit must be a whole number of tokens ≥ 1000")),
+  contextLimit: v.optional(Int("contextLimit", "--context-limit (tokens)")),
   /** The tool ladder level (absent: all). */
   tools: v.optional(v.picklist(TOOL_LEVELS, `--tools must be one of ${TOOL_LEVELS.join(" | ")}`)),
   /** No file may be created or changed but actions.json. */
   noWrite: v.optional(v.boolean()),
   /** Most actions per episode; RESET counts, as in the paper. */
-  maxActions: Int(1, "max actions must be a whole number ≥ 1"),
+  maxActions: Int("maxActions", "max actions"),
   /** Most actions executed from one actions.json. */
-  actionCap: Int(1, "the action cap must be a whole number ≥ 1"),
+  actionCap: Int("actionCap", "the action cap"),
   /** What part of the log the agent's copy holds (config/log-window.ts). */
   logWindow: LogWindowSchema,
   workspace: v.picklist(WORKSPACE_MODES, "workspace must be persistent or stateless"),
-  episodes: Int(1, "episodes must be a whole number ≥ 1"),
+  episodes: Int("episodes", "episodes"),
   gridMode: v.picklist(GRID_MODES, "grid mode must be ascii or hex"),
-  seed: v.pipe(v.number(), v.integer()),
+  // Any whole number a flag can give (run k of --runs K plays seed + k - 1, past the flag's own 2^32 - 1).
+  seed: v.pipe(v.number(), v.integer("the seed must be a whole number"), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER)),
   /** Consecutive failed agent calls (crash, no or malformed actions.json) before the run ends. */
-  agentRetries: Int(0, "agent retries must be a whole number ≥ 0"),
-  agentTimeoutSec: v.pipe(v.number(), v.minValue(1, "the agent timeout must be ≥ 1 second")),
-  version: v.string(),
+  agentRetries: Int("agentRetries", "agent retries"),
+  agentTimeoutSec: v.pipe(
+    v.number(`the agent timeout must be a number of seconds from ${range("agentTimeoutSec")}`),
+    v.minValue(
+      SETTING_BOUNDS.agentTimeoutSec[0],
+      `the agent timeout must be at least ${SETTING_BOUNDS.agentTimeoutSec[0]} second`,
+    ),
+    v.maxValue(
+      SETTING_BOUNDS.agentTimeoutSec[1],
+      `the agent timeout must be at most ${SETTING_BOUNDS.agentTimeoutSec[1]} seconds (a week)`,
+    ),
+  ),
+  version: Text(200, "version"),
   /** The plan job this run is (`prolong run-plan`), so runs gathered from many machines map back to the plan. */
   job: v.optional(v.pipe(v.string(), v.regex(/^j-[0-9a-f]{12}$/, "a plan job id is j- and 12 hex digits"))),
 });
@@ -191,9 +236,18 @@ export function checkApplicable(c: RunConfig): Result<RunConfig, ProlongError> {
 }
 
 export function readConfigFile(path: string): Result<RunConfig, ProlongError> {
+  const text = readRegularText(path, FILE_CAPS.settings, "the run's settings (run.json)");
+  if (text.isErr()) {
+    const e = text.error;
+    return err(
+      e.code === "missing-file"
+        ? { ...e, fix: "is this a prolong run directory? it should hold run.json, logs.txt and index.sqlite" }
+        : e,
+    );
+  }
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(path, "utf8"));
+    json = JSON.parse(text.value);
   } catch (e) {
     return err(
       prolongError("bad-config", `cannot read the run's settings: ${(e as Error).message}`, {

@@ -10,6 +10,7 @@ const FIXES: Record<string, (path: string) => string> = {
   "missing-file": () => "check the path (a run directory holds logs.txt)",
   "is-directory": (path) => `did you mean ${path.replace(/\/$/, "")}/logs.txt?`,
   "not-a-file": () => "give the path of a log file (logs.txt in a run directory); save a stream to a file first",
+  "too-big": () => "this is not a log a run wrote (a run's log stays far below 4 GiB); inspect a part of it cut with head -c",
 };
 
 /**

@@ -3,7 +3,9 @@
 // OWNED up to (the sync never trusts the copy's own size), checksums of what was written to the copy,
 // key-value run state for resume, and tamper/other events.
 import { Database } from "bun:sqlite";
+import { statSync } from "node:fs";
 import { dirname } from "node:path";
+import { checkRegularFile } from "../safe-file.ts";
 import { err, ok, type Result } from "neverthrow";
 import { parseLogWindow, windowText, type LogWindow } from "../config/log-window.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
@@ -75,6 +77,10 @@ const MIGRATIONS: readonly string[] = [
 ];
 
 export const INDEX_SCHEMA_VERSION = MIGRATIONS.length;
+const INDEX_TABLES = ["sections", "copy_state", "copy_chunks", "state", "events"] as const;
+
+/** How a command opens a run index (RunIndex.open). */
+export type IndexOpenMode = "create" | "existing" | "read-only";
 
 const SPAN_COLUMNS = `ordinal, start, "end", kind`;
 const ROW_COLUMNS = `ordinal, start, "end", kind, xxh3, action, level, attempt, score, frames`;
@@ -85,10 +91,52 @@ export class RunIndex {
     private readonly db: Database,
   ) {}
 
-  static open(path: string): Result<RunIndex, ProlongError> {
+  /**
+   * Opens a run's index. `create` (a new run): made when missing, brought to the current schema. `existing`
+   * (resume): it must be there, not empty, and a prolong index already — a missing, emptied or foreign file
+   * would otherwise be made into a fresh, empty index that vouches for nothing, and resume would re-finish
+   * the run or take an edited master on trust. `read-only` (verify, inspection): opened read-only, never
+   * migrated, never checkpointed; a file that is not a prolong index at this schema is refused as it is.
+   * In every mode the name must be a regular file: SQLite would follow a symlink there.
+   */
+  static open(path: string, opts: { mode?: IndexOpenMode } = {}): Result<RunIndex, ProlongError> {
+    const mode = opts.mode ?? "create";
+    const there = checkRegularFile(path, "the run index");
+    if (there.isErr()) return err({ ...there.error, code: "bad-index" });
+    if (mode !== "create") {
+      if (!there.value)
+        return err(
+          prolongError("index-missing", "the run index (index.sqlite) is missing: the master cannot be checked against it", {
+            path,
+            fix: "restore index.sqlite from a backup; without it this run cannot be resumed or verified, start a new one with `prolong play`",
+          }),
+        );
+      let size = 0;
+      try {
+        size = statSync(path).size;
+      } catch {
+        /* the open below reports it */
+      }
+      if (size === 0)
+        return err(
+          prolongError("index-empty", "the run index (index.sqlite) is empty: it records nothing to check the master against", {
+            path,
+            fix: "restore index.sqlite from a backup; without it this run cannot be resumed or verified, start a new one with `prolong play`",
+          }),
+        );
+    }
     let db: Database;
     try {
-      db = new Database(path, { create: true, strict: true });
+      if (mode === "read-only") {
+        db = new Database(path, { readonly: true, strict: true });
+        const r = checkReadOnly(db, path);
+        if (r.isErr()) {
+          db.close();
+          return err(r.error);
+        }
+        return ok(new RunIndex(path, db));
+      }
+      db = new Database(path, { create: mode === "create", readwrite: true, strict: true });
       db.run("PRAGMA journal_mode = WAL");
       // NORMAL in WAL mode: a power cut may lose the last transactions but never corrupts the file; resume
       // re-checks the master against what the index holds anyway.
@@ -102,7 +150,7 @@ export class RunIndex {
         }),
       );
     }
-    const migrated = migrate(db, path);
+    const migrated = migrate(db, path, mode === "create");
     if (migrated.isErr()) {
       db.close();
       return err(migrated.error);
@@ -123,6 +171,7 @@ export class RunIndex {
     try {
       return ok(fn());
     } catch (e) {
+      if (e instanceof DamagedIndex) return err(damaged(this.path, e.message));
       const f = indexFailure(e, this.path, doing);
       if (f === null) throw e;
       return err(f);
@@ -154,14 +203,25 @@ export class RunIndex {
       "read a section",
       () =>
         (this.db.query(`SELECT ${ROW_COLUMNS} FROM sections WHERE ordinal = ?`).get(ordinal) as SectionRow | null) ?? undefined,
-    );
+    ).andThen((r) => (r === undefined ? ok(r) : checkRow(r, this.path)));
   }
 
+  /** Every recorded section, each checked, in order: each starts where the one before ended or after. */
   sections(): Result<SectionRow[], ProlongError> {
-    return this.io(
+    const read = this.io(
       "read the sections",
       () => this.db.query(`SELECT ${ROW_COLUMNS} FROM sections ORDER BY ordinal`).all() as SectionRow[],
     );
+    if (read.isErr()) return read;
+    let end = 0;
+    for (const [i, r] of read.value.entries()) {
+      const c = checkRow(r, this.path);
+      if (c.isErr()) return err(c.error);
+      if (r.ordinal !== i || r.start < end)
+        return err(damaged(this.path, `section ${r.ordinal} does not follow section ${i - 1}`));
+      end = r.end;
+    }
+    return ok(read.value);
   }
 
   /** End of the last recorded section: how far the master is trusted (0 when empty). */
@@ -169,7 +229,7 @@ export class RunIndex {
     return this.io(
       "read the last section",
       () => (this.db.query(`SELECT "end" FROM sections ORDER BY ordinal DESC LIMIT 1`).get() as { end: number } | null)?.end ?? 0,
-    );
+    ).andThen((end) => (isOffset(end) ? ok(end) : err(damaged(this.path, `the last section ends at ${String(end)}`))));
   }
 
   /**
@@ -198,6 +258,9 @@ export class RunIndex {
           : (db
               .query(`SELECT ${SPAN_COLUMNS} FROM sections WHERE kind = 'action' AND "end" <= ? ORDER BY ordinal DESC LIMIT ?`)
               .all(upTo, read) as SectionSpan[]);
+      for (const span of [first, last, ...actions])
+        if (span !== undefined && !spanIsSound(span))
+          throw new DamagedIndex(`section ${String(span.ordinal)} spans ${String(span.start)}..${String(span.end)}`);
       return {
         count: () => count,
         first: () => first,
@@ -252,6 +315,15 @@ export class RunIndex {
     if (read.isErr()) return err(read.error);
     if (!read.value) return ok(null);
     const { row, chunks } = read.value;
+    if (!isOffset(row.owned) || !isOffset(row.size))
+      return err(damaged(this.path, `the copy's state records owned ${String(row.owned)} and size ${String(row.size)}`));
+    let at = 0;
+    for (const c of chunks) {
+      if (!isOffset(c.start) || !isOffset(c.end) || c.start !== at || c.end < c.start || c.end > row.size || !isHash(c.xxh3))
+        return err(damaged(this.path, `a checksum of the copy covers ${String(c.start)}..${String(c.end)} of ${row.size} bytes`));
+      at = c.end;
+    }
+    if (typeof row.window !== "string") return err(damaged(this.path, "the copy's window is not text"));
     const window = parseLogWindow(row.window);
     if (window.isErr())
       return err(
@@ -337,6 +409,43 @@ export class RunIndex {
   }
 }
 
+// ---- checking what the index holds: it is a file in the run directory, so anything may be in it ----
+
+/** Thrown inside io() by a read that found a value no run writes; io() turns it into damaged(). */
+class DamagedIndex extends Error {}
+
+/** A byte offset a log can have: a whole number from 0 to 2^53 − 1. */
+function isOffset(n: unknown): n is number {
+  return typeof n === "number" && Number.isSafeInteger(n) && n >= 0;
+}
+
+function isHash(h: unknown): boolean {
+  return typeof h === "string" && /^[0-9a-f]{32}$/.test(h);
+}
+
+const isCount = (n: unknown) => n === null || (typeof n === "number" && Number.isSafeInteger(n));
+
+function spanIsSound(s: SectionSpan): boolean {
+  return isOffset(s.ordinal) && isOffset(s.start) && isOffset(s.end) && s.start <= s.end && typeof s.kind === "string";
+}
+
+/** A section row as a run writes it, or the "index damaged" error naming what is wrong. */
+function checkRow(r: SectionRow, path: string): Result<SectionRow, ProlongError> {
+  if (!spanIsSound(r)) return err(damaged(path, `section ${String(r.ordinal)} spans ${String(r.start)}..${String(r.end)}`));
+  if (!isHash(r.xxh3)) return err(damaged(path, `section ${r.ordinal} has no valid checksum`));
+  if (![r.action, r.level, r.attempt, r.score].every(isCount) || !isOffset(r.frames))
+    return err(damaged(path, `section ${r.ordinal} has header fields no log holds`));
+  return ok(r);
+}
+
+/** The one error for an index holding what no run writes (absurd offsets, a bad checksum, a gap). */
+function damaged(path: string, what: string): ProlongError {
+  return prolongError("index-damaged", `index damaged: ${what}`, {
+    path,
+    fix: "the file was edited or damaged; restore it from a backup, or start a new run with `prolong play`",
+  });
+}
+
 const SQLITE_WRITE_FAILURES: Record<string, string> = {
   SQLITE_FULL: "the disk is full",
   SQLITE_IOERR: "an I/O error (often a full disk)",
@@ -379,7 +488,43 @@ function parseJson(text: string, path: string, what: string): Result<unknown, Pr
   }
 }
 
-function migrate(db: Database, path: string): Result<void, ProlongError> {
+/** The read-only open's check: a prolong index at this schema, with its tables; nothing is changed. */
+function checkReadOnly(db: Database, path: string): Result<void, ProlongError> {
+  try {
+    const version = (db.query(`PRAGMA user_version`).get() as { user_version: number }).user_version;
+    const tables = new Set(
+      (db.query(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map((t) => t.name),
+    );
+    const missing = INDEX_TABLES.filter((t) => !tables.has(t));
+    if (version !== MIGRATIONS.length || missing.length > 0)
+      return err(
+        prolongError(
+          "bad-index",
+          version === 0 || missing.length > 0
+            ? "index.sqlite is an SQLite file but not a prolong run index (it was left as it is)"
+            : `the run index has schema version ${version}; this prolong reads ${MIGRATIONS.length}`,
+          {
+            path,
+            fix:
+              version > MIGRATIONS.length
+                ? "use the prolong version that wrote this run"
+                : "give a run directory that prolong wrote",
+          },
+        ),
+      );
+    return ok(undefined);
+  } catch (e) {
+    return err(
+      indexFailure(e, path, "read it") ??
+        prolongError("bad-index", `cannot read the run index: ${(e as Error).message}`, {
+          path,
+          fix: "give a run directory that prolong wrote",
+        }),
+    );
+  }
+}
+
+function migrate(db: Database, path: string, fresh: boolean): Result<void, ProlongError> {
   // Even reading the version touches the WAL's shared memory, which a full disk refuses.
   const failed = (e: unknown): ProlongError =>
     indexFailure(e, path, `bring it to schema ${MIGRATIONS.length}`) ??
@@ -392,6 +537,16 @@ function migrate(db: Database, path: string): Result<void, ProlongError> {
     current = (db.query(`PRAGMA user_version`).get() as { user_version: number }).user_version;
   } catch (e) {
     return err(failed(e));
+  }
+  if (current === 0 && !fresh) {
+    // An existing file at schema 0 is not one a run wrote (an emptied index, or another program's database):
+    // migrating it would make an index that records no section, and everything checked against it passes.
+    return err(
+      prolongError("bad-index", "index.sqlite is not a prolong run index (it records no schema); it was left as it is", {
+        path,
+        fix: "restore index.sqlite from a backup; without it this run cannot be resumed, start a new one with `prolong play`",
+      }),
+    );
   }
   if (current > MIGRATIONS.length) {
     return err(

@@ -1,10 +1,11 @@
 // The run's event stream: one JSON object per line in <run-dir>/events.jsonl, optionally echoed to stdout
 // for `--json`. Events are what happened (calls, actions, level changes, tampering); the master log stays the
 // agent's memory and the index stays the harness's bookkeeping — events are for people and scripts.
-import { closeSync, constants, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, writeSync } from "node:fs";
 import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";
+import { FILE_CAPS, openForAppend, readRegularText } from "../safe-file.ts";
 
 /** The fields each kind of event carries besides time, run and kind. */
 export interface EventFields {
@@ -98,17 +99,10 @@ export class EventLog implements EventSink {
 
   /** Opens (creating, appending to) an events.jsonl file. */
   static open(path: string, opts: EventLogOptions): Result<EventLog, ProlongError> {
-    try {
-      const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o644);
-      return ok(new EventLog(path, fd, opts));
-    } catch (e) {
-      return err(
-        prolongError("events-open", `cannot open the event log: ${(e as Error).message}`, {
-          path,
-          fix: "check that the run directory exists and is writable",
-        }),
-      );
-    }
+    // A symlink, FIFO or hard link at the name is refused: resume must never append through one.
+    return openForAppend(path, "the event log", true)
+      .map((fd) => new EventLog(path, fd, opts))
+      .mapErr((e) => ({ ...e, code: "events-open" }));
   }
 
   /** Appends one event as one line in one write (O_APPEND), so concurrent readers never see half a line. */
@@ -141,12 +135,9 @@ const EventLine = v.looseObject({
 
 /** Reads an events.jsonl; a bad line is an error naming its line number. A cut final line (crash) is skipped. */
 export function readEvents(path: string): Result<RunEvent[], ProlongError> {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (e) {
-    return err(prolongError("events-read", `cannot read the event log: ${(e as Error).message}`, { path }));
-  }
+  const read = readRegularText(path, FILE_CAPS.events, "the event log");
+  if (read.isErr()) return err({ ...read.error, code: "events-read" });
+  const text = read.value;
   const lines = text.split("\n");
   // The last element is "" after a final "\n", or a line cut by a crash (no "\n"): either way it is dropped;
   // every complete line must parse.

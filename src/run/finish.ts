@@ -1,8 +1,8 @@
 // The end of a run: scorecard.json (built and validated by score/scorecard.ts) and summary.txt in the run directory, the run-end event, files closed.
-import { renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { err, ok, type Result } from "neverthrow";
 import type { ProlongError } from "../errors.ts";
 import { guardIo } from "./io-failure.ts";
+import { writeFileReplacing } from "../safe-file.ts";
 import { buildScorecard, RESUMABLE, type EpisodeResult, type Scorecard } from "../score/scorecard.ts";
 import { formatRhae } from "../score/rhae.ts";
 import { gameVersionOf } from "../game/version.ts";
@@ -130,17 +130,19 @@ export async function finishRun(
 
 /** The scorecard, the end mark in the index (or the time played, for a resumable end), then summary.txt. */
 function writeEnd(s: RunSession, card: Scorecard, end: RunEnd, wallMs: number, text: string): Result<void, ProlongError> {
-  const io = (fn: () => void): Result<void, ProlongError> => {
-    const r = guardIo(s.paths.dir, fn);
-    return r.ok ? ok(undefined) : err(r.error);
-  };
-  return io(() => writeFileAtomic(s.paths.scorecard, JSON.stringify(card, null, 2) + "\n"))
+  // A fresh file renamed over each name: a link planted there is replaced, never written through.
+  const write = (path: string, text: string) =>
+    writeFileReplacing(path, text).mapErr((e) => ({
+      ...e,
+      fix: `${e.fix ?? "free disk space"}, then \`prolong resume ${s.paths.dir}\``,
+    }));
+  return write(s.paths.scorecard, JSON.stringify(card, null, 2) + "\n")
     .andThen(() =>
       RESUMABLE.includes(end.reason)
         ? saveState(s.index, "wallMs", wallMs)
         : saveState(s.index, "ended", { reason: end.reason, detail: end.detail, wallMs }),
     )
-    .andThen(() => io(() => writeFileAtomic(s.paths.summary, text + "\n")));
+    .andThen(() => write(s.paths.summary, text + "\n"));
 }
 
 /** A NetHack run: BALROG progression of the best episode and of each, instead of levels and RHAE. */
@@ -212,20 +214,4 @@ export function summaryText(r: RunSummary): string {
     );
   }
   return lines.join("\n");
-}
-
-/** Written to a temp file and renamed into place; the temp file is removed when the write fails. */
-function writeFileAtomic(path: string, text: string): void {
-  const tmp = `${path}.tmp`;
-  try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, path);
-  } catch (e) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      /* not there */
-    }
-    throw e;
-  }
 }

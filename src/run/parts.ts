@@ -9,7 +9,7 @@ import type { Clock } from "../clock.ts";
 import type { ProlongError } from "../errors.ts";
 import type { EnvContext, GameEnv } from "../game/env.ts";
 import { envKind } from "../game/kinds.ts";
-import { writeFileSync } from "node:fs";
+import { writeFileReplacing } from "../safe-file.ts";
 import type { RunConfig } from "../config/run-config.ts";
 import { EventLog, type EventSink } from "../run-files/events.ts";
 import type { RunPaths } from "../run-files/layout.ts";
@@ -33,11 +33,8 @@ export function runEnvContext(paths: RunPaths, summaryLines: string[]): EnvConte
         summaryLines.push(`  note       the environment asked to write '${name}', which is not a name it may use`);
         return;
       }
-      try {
-        writeFileSync(join(paths.dir, name), text);
-      } catch (e) {
-        summaryLines.push(`  note       cannot save ${name}: ${(e as Error).message}`);
-      }
+      const wrote = writeFileReplacing(join(paths.dir, name), text);
+      if (wrote.isErr()) summaryLines.push(`  note       cannot save ${name}: ${wrote.error.message}`);
     },
     summaryLine(line) {
       summaryLines.push(line);

@@ -5,7 +5,8 @@
 import { endedCalls } from "./trajectory.ts";
 import { envKind, type ScreenSectionCodec } from "../game/kinds.ts";
 import { err, ok, type Result } from "neverthrow";
-import { existsSync, truncateSync, writeFileSync } from "node:fs";
+import { existsSync, truncateSync } from "node:fs";
+import { writeFileReplacing } from "../safe-file.ts";
 import { join } from "node:path";
 import * as v from "valibot";
 import { realClock } from "../clock.ts";
@@ -82,7 +83,8 @@ async function resumeLocked(
   if (config.isErr()) return err(config.error);
   const runName = paths.dir.split("/").slice(-2).join("/");
   const clock = given.clock ?? realClock;
-  const files = openRunFiles(paths, runName, clock, given.events, opts.echo);
+  // The index must be the run's own: a missing, emptied or foreign one is refused, never made afresh.
+  const files = openRunFiles(paths, runName, clock, given.events, opts.echo, "existing");
   if (files.isErr()) return err(files.error);
   const { index, events, workspace } = files.value;
   let master = files.value.master;
@@ -111,6 +113,9 @@ async function resumeLocked(
       ),
     );
   }
+  // The copy's state is read by the first sync; damage there is refused now, before anything is replayed.
+  const copyState = index.copyState();
+  if (copyState.isErr()) return err(copyState.error);
   const recovered = recoverSections(master, index, paths.dir, envKind(config.value.env).screenLog);
   if (recovered.isErr()) return err(recovered.error);
   if (recovered.value.truncated) {
@@ -283,7 +288,8 @@ function recoverSections(
   }
   if (bytes.length > keepEnd) {
     const aside = join(dir, `torn-${keepEnd}.bin`);
-    writeFileSync(aside, bytes.subarray(keepEnd));
+    const saved = writeFileReplacing(aside, bytes.subarray(keepEnd));
+    if (saved.isErr()) return err(saved.error);
     truncateSync(master.path, keepEnd);
     return index
       .recordEvent("torn-tail", { offset: keepEnd, bytes: bytes.length - keepEnd, savedTo: aside })

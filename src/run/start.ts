@@ -1,7 +1,8 @@
 // A fresh run: its directory, its settings on disk, its parts (passed in, or made from the config), the
 // game's first board as the log's first section.
 import { err, ok, type Result } from "neverthrow";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { writeFileReplacing } from "../safe-file.ts";
 import { join } from "node:path";
 import { realClock, type Clock } from "../clock.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
@@ -89,11 +90,9 @@ async function startFresh(
         fix: `resume it with 'prolong resume ${p.dir}'`,
       }),
     );
-  try {
-    writeFileSync(p.config, JSON.stringify(config, null, 2) + "\n");
-  } catch (e) {
-    return fail(prolongError("run-dir", `cannot write the run's settings: ${(e as Error).message}`, { path: p.config }));
-  }
+  const wrote = writeFileReplacing(p.config, JSON.stringify(config, null, 2) + "\n");
+  if (wrote.isErr())
+    return fail({ ...wrote.error, code: "run-dir", message: `cannot write the run's settings: ${wrote.error.message}` });
   const clock = given.clock ?? realClock;
   const files = openRunFiles(p, runName, clock, given.events, opts.echo);
   if (files.isErr()) return fail(files.error);
@@ -161,9 +160,10 @@ export function openRunFiles(
   clock: Clock,
   events: EventSink | undefined,
   echo?: (line: string) => void,
+  indexMode: "create" | "existing" = "create",
 ): Result<{ master: MasterLog; index: RunIndex; events: EventSink; workspace: WorkspaceDir }, ProlongError> {
   return MasterLog.open(p.log).andThen((master) =>
-    RunIndex.open(p.index).andThen((index) =>
+    RunIndex.open(p.index, { mode: indexMode }).andThen((index) =>
       eventsPart({ ...(events ? { events } : {}) }, { path: p.events, run: runName, ...(echo ? { echo } : {}) }, clock).andThen(
         (sink) => WorkspaceDir.open(p.workspace).map((workspace) => ({ master, index, events: sink, workspace })),
       ),

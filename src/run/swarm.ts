@@ -7,7 +7,8 @@
 // interrupted end, and `prolong resume <dir>` continues it. A second Ctrl-C passes a second SIGINT (the
 // children quit at once; their logs are still resumable, as after kill -9).
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, writeFileSync, existsSync } from "node:fs";
+import { mkdirSync, existsSync } from "node:fs";
+import { writeFileReplacing } from "../safe-file.ts";
 import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
@@ -173,7 +174,8 @@ async function runOne(
   try {
     if (!s.run.resume) {
       mkdirSync(paths.workspace, { recursive: true });
-      writeFileSync(paths.config, JSON.stringify(s.run.config, null, 2) + "\n");
+      const wrote = writeFileReplacing(paths.config, JSON.stringify(s.run.config, null, 2) + "\n");
+      if (wrote.isErr()) throw new Error(wrote.error.message);
     }
   } catch (e) {
     s.state = "failed";

@@ -73,7 +73,9 @@ function walk(dir: string, depth: number, runs: FoundRun[], skipped: SkippedRun[
     skipped.push({ dir, reason: `cannot list: ${(e as Error).message}` });
     return;
   }
-  const names = new Set(entries.filter((e) => e.isFile()).map((e) => e.name));
+  // Any entry but a directory: a FIFO or symlink at scorecard.json is read (and refused, naming it), not
+  // taken for a missing file.
+  const names = new Set(entries.filter((e) => !e.isDirectory()).map((e) => e.name));
   if (RUN_MARKERS.some((m) => names.has(m))) {
     const run = scoreableRun(dir, names);
     if ("card" in run) runs.push(run);

@@ -5,10 +5,10 @@
 // level_baseline_actions, level_scores, score); the settings block is the run's RunConfig, one definition.
 import { envKind } from "../game/kinds.ts";
 import { err, ok, type Result } from "neverthrow";
-import { existsSync, readFileSync } from "node:fs";
 import * as v from "valibot";
 import type { TokenUsage } from "../agent/agent.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
+import { FILE_CAPS, readFileIfPresent, readRegularText } from "../safe-file.ts";
 import { armOf } from "../config/arm.ts";
 import { RunConfigSchema, type RunConfig } from "../config/run-config.ts";
 import type { GameState } from "../game-model.ts";
@@ -245,15 +245,11 @@ export function validateScorecard(json: unknown, path: string): Result<Scorecard
 }
 
 export function readScorecard(path: string): Result<Scorecard, ProlongError> {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (e) {
-    return err(prolongError("no-scorecard", `cannot read: ${(e as Error).message}`, { path }));
-  }
+  const read = readRegularText(path, FILE_CAPS.scorecard, "the scorecard");
+  if (read.isErr()) return err(read.error.code === "missing-file" ? { ...read.error, code: "no-scorecard" } : read.error);
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(read.value);
   } catch (e) {
     return err(
       prolongError("bad-scorecard", `not JSON (${(e as Error).message}): cut short while being written?`, {
@@ -287,10 +283,12 @@ const ScorecardSummarySchema = v.looseObject({
 
 /** The summary of a scorecard of any ARC-style harness; `prolong view` shows it. Null when the file is absent. */
 export function readScorecardSummary(path: string): Result<ScorecardSummary | null, ProlongError> {
-  if (!existsSync(path)) return ok(null);
+  const read = readFileIfPresent(path, FILE_CAPS.scorecard, "the scorecard");
+  if (read.isErr()) return err(read.error);
+  if (read.value === null) return ok(null);
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(path, "utf8"));
+    json = JSON.parse(new TextDecoder().decode(read.value));
   } catch (e) {
     return err(prolongError("bad-scorecard", `not JSON (${(e as Error).message})`, { path }));
   }

@@ -11,6 +11,7 @@ import { windowText, type LogWindow } from "../config/log-window.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import type { GridMode } from "../log/format.ts";
 import { RunIndex } from "../log/run-index.ts";
+import { checkRegularFile } from "../safe-file.ts";
 import { readLogBytes } from "../log/load.ts";
 import { bytesSource, renderWindow } from "../log/window.ts";
 import { readConfigFile } from "../config/run-config.ts";
@@ -73,8 +74,8 @@ function expectedBytes(
 }
 
 /** The copy's content against what was written: the harness's own edited / appended / truncated. */
-function contentKind(expected: Uint8Array, found: Uint8Array): RunDirTamper | null {
-  const t = contentTamper(expected, found.subarray(0, Math.min(found.length, expected.length)), found.length);
+function contentKind(expected: Uint8Array, found: Uint8Array, foundSize: number): RunDirTamper | null {
+  const t = contentTamper(expected, found.subarray(0, Math.min(found.length, expected.length)), foundSize);
   return t === null ? null : { kind: t.kind, detail: t.detail, ...(t.firstDiff !== undefined ? { firstDiff: t.firstDiff } : {}) };
 }
 
@@ -88,7 +89,10 @@ export function verifyRunDir(dir: string): Result<RunDirReport, ProlongError> {
       }),
     );
   }
-  const opened = RunIndex.open(paths.index);
+  // Read-only: verify changes nothing (no migration, no checkpoint, no foreign file made into an index).
+  const masterFile = checkRegularFile(paths.log, "the master log");
+  if (masterFile.isErr()) return err(masterFile.error);
+  const opened = RunIndex.open(paths.index, { mode: "read-only" });
   if (opened.isErr()) return err(opened.error);
   const index = opened.value;
   try {
@@ -149,9 +153,13 @@ export function verifyRunDir(dir: string): Result<RunDirReport, ProlongError> {
       readConfigFile(paths.config).map((c) => c.gridMode),
     );
     if (expected.isErr()) return err(expected.error);
-    const copy = readLogBytes(paths.copy);
+    // Mapped only one byte past what was written: a copy grown past it (a sparse 8 GiB file) is "appended"
+    // by its size, never mapped whole.
+    const want = expected.value.length;
+    const copy = readLogBytes(paths.copy, want + 1);
     if (copy.isErr()) return err(copy.error);
-    return ok(report(expected.value.length, copy.value.length, contentKind(expected.value, copy.value)));
+    const found = copy.value.length <= want ? copy.value.length : Math.max(st.size, copy.value.length);
+    return ok(report(want, found, contentKind(expected.value, copy.value, found)));
   } finally {
     // Only read here: a failed close loses nothing.
     index.close();

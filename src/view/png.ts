@@ -37,8 +37,23 @@ export function encodePng(width: number, height: number, rgb: Uint8Array): Uint8
   ]);
 }
 
-/** A board as a PNG, each cell `scale` x `scale` pixels in the ARC palette. */
+/**
+ * The most pixels a board's PNG may have (4096 x 4096: ARC's largest board, 64 x 64, at --scale 64). A log is
+ * input: a forged 3000 x 3000 board at scale 8 would otherwise need gigabytes.
+ */
+export const MAX_PNG_PIXELS = 4096 * 4096;
+
+/** Why a board cannot be drawn at `scale` (too many pixels), or null. */
+export function pngTooLarge(grid: Grid, scale: number): string | null {
+  const pixels = grid.width * scale * grid.height * scale;
+  if (pixels <= MAX_PNG_PIXELS) return null;
+  return `the board is ${grid.width}x${grid.height} cells: at --scale ${scale} its PNG would have ${pixels} pixels, more than the ${MAX_PNG_PIXELS} prolong draws`;
+}
+
+/** A board as a PNG, each cell `scale` x `scale` pixels in the ARC palette (pngTooLarge first: callers check). */
 export function gridPng(grid: Grid, scale: number): Uint8Array {
+  const big = pngTooLarge(grid, scale);
+  if (big !== null) throw new RangeError(`gridPng: ${big}`);
   const w = grid.width * scale;
   const h = grid.height * scale;
   const rgb = new Uint8Array(w * h * 3);

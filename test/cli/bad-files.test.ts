@@ -1,7 +1,7 @@
 // Every command that reads a log, given what is not a regular file: an error naming the path and what it is,
 // exit 2, never a wait for input (a FIFO with no writer, /dev/zero that never ends).
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { generateLog } from "../../src/bench/gen-log.ts";
@@ -16,6 +16,11 @@ const fifo = path.join(dir, "fifo");
 Bun.spawnSync(["mkfifo", fifo]);
 const emptyDir = path.join(dir, "empty-dir");
 mkdirSync(emptyDir);
+// A sparse 8 GiB file (an agent's copy grown past anything a run writes): refused by its size, never a
+// JavaScript buffer error (ERR_BUFFER_TOO_LARGE) and never read.
+const huge = path.join(dir, "huge.txt");
+writeFileSync(huge, "");
+truncateSync(huge, 8 * 2 ** 30);
 
 function prolong(...args: string[]) {
   // The timeout only keeps a regression from hanging the suite; the assertion is on the exit status.
@@ -27,6 +32,8 @@ const BAD: Array<[string, string, RegExp]> = [
   ["a FIFO", fifo, /FIFO/],
   ["/dev/zero", "/dev/zero", /character device/],
   ["a directory without logs.txt", emptyDir, /directory/],
+  // verify's master is mapped only up to the copy's length, so it meets the file's first bytes (NUL) instead.
+  ["a sparse 8 GiB file", huge, /4 GiB|NUL bytes/],
 ];
 
 const COMMANDS: Array<[string, (f: string) => string[]]> = [

@@ -110,15 +110,15 @@ describe("RunIndex", () => {
       owned: 120,
       size: 120,
       chunks: [
-        { start: 0, end: 100, xxh3: "a" },
-        { start: 100, end: 120, xxh3: "b" },
+        { start: 0, end: 100, xxh3: "a".repeat(32) },
+        { start: 100, end: 120, xxh3: "b".repeat(32) },
       ],
     });
     index.setCopyState({
       window: { kind: "last", sections: 25 },
       owned: 300,
       size: 80,
-      chunks: [{ start: 0, end: 80, xxh3: "c" }],
+      chunks: [{ start: 0, end: 80, xxh3: "c".repeat(32) }],
     });
     index.setState("pending", { turn: 3, entries: ["ACTION1"] });
     const id = index
@@ -130,7 +130,7 @@ describe("RunIndex", () => {
       window: { kind: "last", sections: 25 },
       owned: 300,
       size: 80,
-      chunks: [{ start: 0, end: 80, xxh3: "c" }],
+      chunks: [{ start: 0, end: 80, xxh3: "c".repeat(32) }],
     });
     expect(again.getState("pending")._unsafeUnwrap()).toEqual({ turn: 3, entries: ["ACTION1"] });
     expect(again.getState("missing")._unsafeUnwrap()).toBeUndefined();

@@ -1,0 +1,339 @@
+// A run directory handed back to prolong is input: every command that reads or writes one, given a run
+// directory with something hostile at one of its names, through the real CLI. Each case is one row of the
+// run-directory surface in the hostile table (test/workspace/hostile.test.ts holds the workspace's): what is
+// planted, which commands meet it, and what holding means — an exit with a message naming the file (never a
+// hang on a FIFO, never /dev/zero read into memory, never a RangeError stack), nothing written through a
+// link, nothing changed by `verify`, and no finished run re-finished by `resume`.
+import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
+import {
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { newConfig } from "../../src/config/run-config.ts";
+import { runLoop } from "../../src/run/runner.ts";
+import { startRun } from "../../src/run/start.ts";
+
+const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
+const root = mkdtempSync(path.join(tmpdir(), "prolong-hostile-run-dir-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** The CLI with a bound: a command that hangs is killed and shows as code null (the assertion fails). */
+function prolong(...args: string[]) {
+  const p = Bun.spawnSync([process.execPath, MAIN, ...args], { stdout: "pipe", stderr: "pipe", timeout: 30_000 });
+  return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
+}
+
+let finished = "";
+let interrupted = "";
+let n = 0;
+
+/** A copy of a base run directory, to plant in. */
+function copyOf(base: string): string {
+  const dir = path.join(root, `case-${n++}`);
+  execFileSync("cp", ["-a", base, dir]);
+  return dir;
+}
+
+beforeAll(async () => {
+  const runs = path.join(root, "runs");
+  const r = prolong("play", "glide", "--max-actions", "12", "--runs-dir", runs, "--json");
+  expect(r.code).toBe(0);
+  const stamp = readdirSync(runs)[0] as string;
+  finished = path.join(runs, stamp, "glide");
+  // An interrupted run, as Ctrl-C leaves one: resumable.
+  const config = newConfig({ game: "glide", maxActions: 40 })._unsafeUnwrap();
+  const stop = new AbortController();
+  const s = (
+    await startRun(config, {
+      runsRoot: root,
+      stamp: "interrupted",
+      onProgress: (x) => {
+        if (x.tally.action >= 6) stop.abort();
+      },
+    })
+  )._unsafeUnwrap();
+  await runLoop(s, stop.signal);
+  s.events.close();
+  s.index.close();
+  s.master.close();
+  s.lock.release();
+  interrupted = s.paths.dir;
+}, 120_000);
+
+const READERS: Record<string, (dir: string) => string[]> = {
+  view: (dir) => ["view", dir, "-o", path.join(dir, "..", `${path.basename(dir)}.html`)],
+  report: (dir) => ["report", dir, "-o", path.join(dir, "..", `${path.basename(dir)}-report.html`)],
+  score: (dir) => ["score", dir],
+  replay: (dir) => ["replay", dir],
+  resume: (dir) => ["resume", dir],
+  verify: (dir) => ["verify", dir],
+};
+
+describe("a run directory's files that are not regular files", () => {
+  const PLANTS: Record<string, (at: string) => void> = {
+    "a FIFO": (at) => {
+      rmSync(at, { force: true });
+      execFileSync("mkfifo", [at]);
+    },
+    "a symlink to /dev/zero": (at) => {
+      rmSync(at, { force: true });
+      symlinkSync("/dev/zero", at);
+    },
+  };
+  for (const name of ["events.jsonl", "run.json", "scorecard.json"]) {
+    for (const [plant, make] of Object.entries(PLANTS)) {
+      test(`${name} as ${plant}: view, report, score, replay, resume and verify each end, none reads it`, () => {
+        for (const [cmd, argv] of Object.entries(READERS)) {
+          const dir = copyOf(cmd === "resume" ? interrupted : finished);
+          make(path.join(dir, name));
+          const r = prolong(...argv(dir));
+          // Ended by itself (a hang is killed by the bound and has no code), and no stack trace.
+          expect({ cmd, code: r.code === null ? "hung" : "ended" }).toEqual({ cmd, code: "ended" });
+          expect(r.err).not.toMatch(/RangeError|ERR_|    at /);
+          // Where the command reads the file, it names it and what stands there.
+          if (r.code !== 0 && (r.err + r.out).includes(name)) expect(r.err + r.out).toMatch(/FIFO|symlink|not a regular file/);
+        }
+      }, 240_000);
+    }
+  }
+
+  test("run.json larger than any run writes (a sparse 2 GiB file) is refused by resume, not read", () => {
+    const dir = copyOf(interrupted);
+    truncateSync(path.join(dir, "run.json"), 2 ** 31);
+    const r = prolong("resume", dir);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("run.json");
+    expect(r.err).toMatch(/more than the \d+ prolong reads/);
+  });
+});
+
+describe("verify opens the index read-only and changes nothing", () => {
+  function snapshot(dir: string): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const f of readdirSync(dir).sort()) {
+      const p = path.join(dir, f);
+      out[f] = lstatSync(p).isFile() ? Bun.hash(readFileSync(p)).toString() : "(not a file)";
+    }
+    return out;
+  }
+
+  test("a foreign SQLite file as index.sqlite is refused and left byte for byte as it was", () => {
+    const dir = copyOf(finished);
+    const index = path.join(dir, "index.sqlite");
+    rmSync(index);
+    const db = new Database(index, { create: true });
+    db.run("CREATE TABLE notes (body TEXT)");
+    db.run("INSERT INTO notes VALUES ('someone else''s data')");
+    db.close();
+    const before = snapshot(dir);
+    const r = prolong("verify", dir);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("not a prolong run index");
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  test("an index with writes not yet checkpointed: verify reads them and checkpoints nothing", () => {
+    const dir = copyOf(finished);
+    const db = new Database(path.join(dir, "index.sqlite"));
+    db.run("PRAGMA journal_mode = WAL");
+    db.run("PRAGMA wal_autocheckpoint = 0");
+    db.run(`INSERT INTO state (key, value) VALUES ('probe', '1')`);
+    const before = snapshot(dir);
+    expect(Object.keys(before)).toContain("index.sqlite-wal");
+    const r = prolong("verify", dir);
+    expect(r.code).toBe(0);
+    const after = snapshot(dir);
+    // The shared-memory file is SQLite's lock table, rewritten by any reader; the data files are not touched.
+    delete before["index.sqlite-shm"];
+    delete after["index.sqlite-shm"];
+    expect(after).toEqual(before);
+    db.close();
+  });
+
+  test("a symlink as index.sqlite is refused, not followed (its target is untouched)", () => {
+    const dir = copyOf(finished);
+    const target = path.join(root, `elsewhere-${n++}.sqlite`);
+    execFileSync("cp", [path.join(dir, "index.sqlite"), target]);
+    rmSync(path.join(dir, "index.sqlite"));
+    symlinkSync(target, path.join(dir, "index.sqlite"));
+    const bytes = readFileSync(target);
+    const r = prolong("verify", dir);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("index.sqlite");
+    expect(r.err).toContain("symlink");
+    expect(readFileSync(target).equals(bytes)).toBe(true);
+    expect(existsSync(`${target}-wal`)).toBe(false);
+  });
+});
+
+describe("index values are checked before use", () => {
+  // verify reads the copy's state (what it checks the copy against); resume reads both.
+  const FORGED: Record<string, [string, readonly ("verify" | "resume")[]]> = {
+    "a section ending at 1e300": [`UPDATE sections SET "end" = 1e300 WHERE ordinal = 1`, ["resume"]],
+    "a section starting after its end": [`UPDATE sections SET start = "end" + 100 WHERE ordinal = 1`, ["resume"]],
+    "a negative offset": [`UPDATE sections SET start = -5 WHERE ordinal = 0`, ["resume"]],
+    "the copy owned up to 2^60": [
+      `UPDATE copy_state SET owned = 1152921504606846976, size = 1152921504606846976`,
+      ["verify", "resume"],
+    ],
+    "a copy checksum past the copy's end": [`UPDATE copy_chunks SET "end" = "end" + 1000000`, ["verify", "resume"]],
+  };
+  for (const [what, [sql, commands]] of Object.entries(FORGED)) {
+    test(`${what}: ${commands.join(" and ")} say "index damaged", no RangeError`, () => {
+      for (const cmd of commands) {
+        const base = cmd === "verify" ? finished : interrupted;
+        const dir = copyOf(base);
+        const db = new Database(path.join(dir, "index.sqlite"));
+        db.run(sql);
+        db.close();
+        const r = prolong(cmd, dir);
+        expect({ cmd, code: r.code }).toEqual({ cmd, code: 2 });
+        expect(r.err).toContain("index damaged");
+        expect(r.err).not.toMatch(/RangeError|    at /);
+      }
+    }, 60_000);
+  }
+});
+
+describe("resume never re-finishes a run or skips the checksums", () => {
+  test("a zero-length index: resume refuses, the finished run's scorecard and summary are left as they were", () => {
+    const dir = copyOf(finished);
+    for (const f of ["index.sqlite-wal", "index.sqlite-shm"]) rmSync(path.join(dir, f), { force: true });
+    truncateSync(path.join(dir, "index.sqlite"), 0);
+    const card = readFileSync(path.join(dir, "scorecard.json"));
+    const log = readFileSync(path.join(dir, "logs.txt"));
+    const r = prolong("resume", dir);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("index.sqlite");
+    expect(r.err).toContain("empty");
+    expect(readFileSync(path.join(dir, "scorecard.json")).equals(card)).toBe(true);
+    expect(readFileSync(path.join(dir, "logs.txt")).equals(log)).toBe(true);
+    expect(readFileSync(path.join(dir, "index.sqlite")).length).toBe(0);
+  });
+
+  test("a zero-length index under an edited master: refused, the edit is not taken on trust", () => {
+    const dir = copyOf(interrupted);
+    truncateSync(path.join(dir, "index.sqlite"), 0);
+    const log = path.join(dir, "logs.txt");
+    writeFileSync(log, readFileSync(log, "utf8").replace("Score: 0", "Score: 9"));
+    const r = prolong("resume", dir);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("index.sqlite");
+  });
+
+  test("a missing index: refused, nothing created", () => {
+    const dir = copyOf(interrupted);
+    for (const f of ["index.sqlite", "index.sqlite-wal", "index.sqlite-shm"]) rmSync(path.join(dir, f), { force: true });
+    const r = prolong("resume", dir);
+    expect(r.code).toBe(2);
+    expect(existsSync(path.join(dir, "index.sqlite"))).toBe(false);
+  });
+
+  test("an index emptied of its schema (another program's empty database): refused", () => {
+    const dir = copyOf(interrupted);
+    for (const f of ["index.sqlite", "index.sqlite-wal", "index.sqlite-shm"]) rmSync(path.join(dir, f), { force: true });
+    const db = new Database(path.join(dir, "index.sqlite"), { create: true });
+    db.run("CREATE TABLE other (x)");
+    db.close();
+    const r = prolong("resume", dir);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("not a prolong run index");
+  });
+});
+
+describe("nothing is written through a link in the run directory", () => {
+  test("resume does not append through a symlinked events.jsonl", () => {
+    const dir = copyOf(interrupted);
+    const target = path.join(root, `target-${n++}.txt`);
+    writeFileSync(target, "precious\n");
+    rmSync(path.join(dir, "events.jsonl"));
+    symlinkSync(target, path.join(dir, "events.jsonl"));
+    const r = prolong("resume", dir);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("events.jsonl");
+    expect(readFileSync(target, "utf8")).toBe("precious\n");
+  });
+
+  test("view and report --views replace a symlinked view.html instead of writing through it", () => {
+    for (const argv of [
+      (dir: string) => ["view", dir],
+      (dir: string) => ["report", dir, "--views", "-o", path.join(dir, "..", `r-${n++}.html`)],
+    ]) {
+      const dir = copyOf(finished);
+      const target = path.join(root, `target-${n++}.txt`);
+      writeFileSync(target, "precious\n");
+      symlinkSync(target, path.join(dir, "view.html"));
+      const r = prolong(...argv(dir));
+      expect(r.code).toBe(0);
+      expect(readFileSync(target, "utf8")).toBe("precious\n");
+      expect(lstatSync(path.join(dir, "view.html")).isFile()).toBe(true);
+      expect(readFileSync(path.join(dir, "view.html"), "utf8")).toContain("<html");
+    }
+  }, 60_000);
+});
+
+describe("run.json is held to the flags' own bounds", () => {
+  const FORGED: Record<string, Record<string, unknown>> = {
+    "a 1e7 s agent timeout (overflows a timer to 1 ms)": { agentTimeoutSec: 1e7 },
+    "1e9 max actions": { maxActions: 1e9 },
+    "an action cap of 1e300": { actionCap: 1e300 },
+    "a negative seed": { seed: -1 },
+    "a 1 MB --cmd": { agent: "command", cmd: "x".repeat(100_000) },
+    "a model name with an escape sequence": { agent: "mini", model: "gpt\u001b]0;owned\u0007" },
+  };
+  for (const [what, fields] of Object.entries(FORGED)) {
+    test(`${what}: resume refuses, naming the field`, () => {
+      const dir = copyOf(interrupted);
+      const p = path.join(dir, "run.json");
+      writeFileSync(p, JSON.stringify({ ...JSON.parse(readFileSync(p, "utf8")), ...fields }));
+      const r = prolong("resume", dir);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(Object.keys(fields).at(-1) as string);
+      expect(r.err).not.toContain("\u001b");
+    });
+  }
+});
+
+describe("logs over 4 GiB", () => {
+  test("a sparse 8 GiB copy left in the workspace: verify says appended, exit 1, no ERR_BUFFER_TOO_LARGE", () => {
+    const dir = copyOf(finished);
+    const copy = path.join(dir, "workspace", "logs.txt");
+    truncateSync(copy, 8 * 2 ** 30);
+    const r = prolong("verify", dir, "--json");
+    expect(r.err).not.toContain("ERR_BUFFER_TOO_LARGE");
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.out) as { tamper: { kind: string }; foundBytes: number };
+    expect(report.tamper.kind).toBe("appended");
+    expect(report.foundBytes).toBe(8 * 2 ** 30);
+    unlinkSync(copy);
+  });
+});
+
+describe("board sizes are capped", () => {
+  test("view --png of a forged 3000 x 3000 board is refused with the scale that fits, not drawn into gigabytes", () => {
+    const log = path.join(root, "big-board.txt");
+    const row = `${"O".repeat(3000)}\n`;
+    writeFileSync(
+      log,
+      `${"=".repeat(80)}\nAction 0 | Level 1 | Attempt 1 | INITIAL STATE | Score: 0\n\n[INITIAL BOARD STATE]\n${row.repeat(3000)}\n`,
+    );
+    const out = path.join(root, "big-board.png");
+    const r = prolong("view", "--png", log, "0", "-o", out);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("3000x3000");
+    expect(r.err).toContain("--scale 1");
+    expect(existsSync(out)).toBe(false);
+  });
+});
