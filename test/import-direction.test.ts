@@ -12,7 +12,8 @@ const SRC = join(import.meta.dir, "..", "src");
  * one entry each (they import nothing of ours but the data they name); main.ts is the very top.
  */
 const LAYERS: readonly (readonly string[])[] = [
-  ["version", "errors", "clock", "random", "suggest", "game-model", "native", "libc", "assets.d", "safe-file", "terminal-text"],
+  ["version", "errors", "clock", "random", "suggest", "game-model", "native", "libc", "assets.d"],
+  ["safe-file", "terminal-text"], // a run directory's file reader and writer; text for a terminal
   ["config"], //      settings: RunConfig, the log window, arms
   ["log"], //         the log format, the master, the run index, the agent's copy, windows
   ["workspace"], //   every harness access to the agent's directory
