@@ -3,14 +3,14 @@
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { formatError } from "../errors.ts";
-import { listArcGames, findArcGame } from "../game/arc/games-dir.ts";
-import { findGame, listGames } from "../game/catalog.ts";
+import { gamesOf } from "../plan/games.ts";
 import { buildPlan, readPlan, type Plan, type PlanArmInput } from "../plan/plan.ts";
 import { ENV_KINDS, type RunConfigInput } from "../config/run-config.ts";
 import { findRuns } from "../score/find-runs.ts";
 import { flag, parseArgv, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 import { fieldsFromFlags, playFlags } from "./play.ts";
+import { envKind } from "../game/kinds.ts";
 
 const usage = `usage: prolong plan --games all|a,b,c --runs K --arm NAME='<play flags>' [--arm ...] [--env E] [--arc-games DIR] [--seed N] -o plan.json
        prolong plan show plan.json [--estimate [--from RUN-DIR | --tokens-per-action N]] [--json]
@@ -114,44 +114,6 @@ export function parseArmSpec(spec: string): PlanArmInput | string {
     return `--arm ${name}: ${given.join(", ")} belong${given.length === 1 ? "s" : ""} to the plan, not to an arm`;
   if (parsed.value.values.agent === "human") return `--arm ${name}: --agent human cannot run unattended`;
   return { name, flags: text.trim(), fields: fieldsFromFlags(parsed.value.values) };
-}
-
-function gamesOf(games: string, env: string, arcGames: string | undefined): { id: string; version: string | null }[] | string {
-  const ids =
-    games.trim() === "all"
-      ? null
-      : games
-          .split(",")
-          .map((g) => g.trim())
-          .filter(Boolean);
-  if (ids !== null && ids.length === 0) return "--games names no game";
-  if (env === "local") {
-    const list = ids ?? listGames().map((g) => g.id);
-    const out = [];
-    for (const id of list) {
-      const g = findGame(id);
-      if (g.isErr()) return formatError(g.error).replace(/^prolong: /, "");
-      out.push({ id, version: g.value.info.version ?? null });
-    }
-    return out;
-  }
-  if (env === "arc-local") {
-    if (arcGames === undefined) return "--env arc-local needs --arc-games DIR";
-    if (ids === null) {
-      const all = listArcGames(arcGames);
-      if (all.isErr()) return formatError(all.error).replace(/^prolong: /, "");
-      return all.value.map((g) => ({ id: g.gameId, version: g.version }));
-    }
-    const out = [];
-    for (const id of ids) {
-      const g = findArcGame(arcGames, id);
-      if (g.isErr()) return formatError(g.error).replace(/^prolong: /, "");
-      out.push({ id, version: g.value.version });
-    }
-    return out;
-  }
-  if (ids === null) return "--env arc-online: name the games (--games a,b,c)";
-  return ids.map((id) => ({ id, version: null }));
 }
 
 function pad(cells: string[][]): string {
@@ -311,7 +273,8 @@ export const planCommand: Command = {
       console.error("prolong plan: --estimate reads a plan: prolong plan show plan.json --estimate");
       return 2;
     }
-    if (o.games === undefined || o.arm.length === 0) {
+    const env = o.env ?? "local";
+    if ((o.games === undefined && envKind(env).soleGame === undefined) || o.arm.length === 0) {
       console.error(
         `prolong plan: give the games and at least one arm, e.g. prolong plan --games all --runs 3 --arm full='' --arm window25='--log-window 25' -o plan.json`,
       );
@@ -326,7 +289,6 @@ export const planCommand: Command = {
       }
       arms.push(a);
     }
-    const env = o.env ?? "local";
     const arcGames = o["arc-games"] === undefined ? undefined : resolve(o["arc-games"]);
     const games = gamesOf(o.games, env, arcGames);
     if (typeof games === "string") {

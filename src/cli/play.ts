@@ -18,10 +18,6 @@ import {
   type RunConfig,
   SETTING_BOUNDS,
 } from "../config/run-config.ts";
-import { planSwarm, startSwarm, type RunStatus, type Swarm } from "../run/swarm.ts";
-import { swarmSummary, swarmView } from "../run/swarm-view.ts";
-import { scoreTables } from "../score/markdown.ts";
-import { markdownForStdout } from "./stdout.ts";
 import { finishRun } from "../run/finish.ts";
 import { ttyProgress } from "../run/progress.ts";
 import { claimStamp, RUN_FILES } from "../run-files/layout.ts";
@@ -94,8 +90,10 @@ many runs (each a child process with its own run directory runs/<time>/<game>-r<
                           default when no game is given)
   --runs K                K runs of each game (default 1); run k uses seed + k − 1, so repeats differ
   --parallel P            at most P runs at once (default ${os.availableParallelism()}: this machine's cores)
-                          One live line per running run, a summary and the score table at the end. Ctrl-C
-                          stops every run after its current step; \`prolong resume <dir>\` continues each.
+                          One live line per running run, a summary and the score table at the end. The
+                          batch is a plan (runs/<time>/plan.json, as \`prolong plan\` writes): Ctrl-C stops
+                          every run after its current step, and \`prolong resume runs/<time>\` finishes the
+                          batch (started runs resumed, the rest started, finished ones left).
   --run-dir DIR           play the run whose settings DIR/run.json holds, in DIR (what --games/--runs use
                           for each child; DIR must not hold a log yet)
 
@@ -204,7 +202,10 @@ export const playCommand: Command = {
     if (!parsed) return 2;
     const f = parsed.values;
     if (f["run-dir"] !== undefined) return playRunDir(f["run-dir"], parsed.positionals, f.json === true);
-    if (f.games !== undefined || f.runs !== undefined || f.parallel !== undefined) return playMany(parsed.positionals, f);
+    if (f.games !== undefined || f.runs !== undefined || f.parallel !== undefined) {
+      const { startBatch } = await import("./batch.ts"); // batch.ts imports this file
+      return startBatch(parsed.positionals, f, args);
+    }
     // A kind of one game (NetHack): `play --env nethack` needs no game operand.
     const [game = envKind(f.env ?? DEFAULTS.env).soleGame, ...extra] = parsed.positionals;
     if (game === undefined || extra.length > 0) {
@@ -298,7 +299,7 @@ export async function playSession(s: RunSession, json: boolean, clearProgress: (
 }
 
 /** The signals that stop a run (resumable), and their numbers for the exit status. */
-const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+export const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 const SIGNAL_NUMBERS: Record<(typeof STOP_SIGNALS)[number], number> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
 
 /** A swarm's child: the settings are already in DIR/run.json; the run is made in DIR. */
@@ -327,97 +328,4 @@ async function playRunDir(dir: string, positionals: string[], json: boolean): Pr
     return 2;
   }
   return playSession(session.value, json, () => {});
-}
-
-/** --games / --runs / --parallel: every run a child process, P at a time, one view, one summary. */
-async function playMany(positionals: string[], f: PlayFlags): Promise<number> {
-  const gamesFlag = f.games;
-  if (positionals.length > (gamesFlag === undefined ? 1 : 0)) {
-    console.error(`prolong play: give the games either as one <game> or with --games, not both: ${positionals.join(" ")}`);
-    return 2;
-  }
-  const games =
-    gamesFlag === undefined
-      ? positionals
-      : gamesFlag.trim() === "all"
-        ? "all"
-        : gamesFlag
-            .split(",")
-            .map((g) => g.trim())
-            .filter(Boolean);
-  const runs = f.runs ?? 1;
-  const parallel = f.parallel ?? os.availableParallelism();
-  const fields = fieldsFromFlags(f);
-  if (fields.agent === "human") {
-    console.error("prolong play: --agent human plays one game in this terminal; it cannot run with --games/--runs");
-    return 2;
-  }
-  const root = resolve(f["runs-dir"] ?? "runs");
-  const claimed = claimStamp(root, new Date());
-  if (claimed.isErr()) {
-    console.error(formatError(claimed.error));
-    return 2;
-  }
-  const stamp = claimed.value;
-  const plan = planSwarm({ games, runs, fields, runsRoot: root, stamp });
-  if (plan.isErr()) {
-    releaseStamp(join(root, stamp));
-    console.error(formatError(plan.error));
-    return 2;
-  }
-  const json = f.json === true;
-  let swarm: Swarm | undefined;
-  const view = swarmView(() => swarm?.runs ?? [], process.stderr, json || f.quiet === true);
-  swarm = startSwarm(plan.value, {
-    parallel,
-    ...(json ? { onLine: (line: string) => process.stdout.write(line) } : {}),
-    onChange: (changed) => view.update(changed),
-  });
-  const running = swarm;
-  let interrupts = 0;
-  // Ctrl-C, SIGTERM and SIGHUP alike: each child run is passed SIGINT (it ends its agent's turn and stops,
-  // resumable); a second signal passes a second one, and each child quits at once.
-  const onSignal = (signal: NodeJS.Signals = "SIGINT") => {
-    interrupts++;
-    const what = signal === "SIGINT" ? "Ctrl-C" : signal;
-    process.stderr.write(
-      interrupts === 1
-        ? `\nprolong: ${what}: stopping every run (${what} again to stop them at once)\n`
-        : "\nprolong: stopping at once\n",
-    );
-    running.interrupt();
-  };
-  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
-  let result: RunStatus[];
-  try {
-    result = await running.done;
-  } finally {
-    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
-  }
-  view.done();
-  const dir = join(root, stamp);
-  if (json) {
-    const runsOut = result.map((s) => ({
-      run: s.run.name,
-      dir: s.run.dir,
-      game: s.run.game,
-      seed: s.run.config.seed,
-      state: s.state,
-      end: s.end ?? null,
-      levelsCompleted: s.levelsCompleted ?? null,
-      winLevels: s.winLevels ?? null,
-      actions: s.action,
-      rhae: s.rhae ?? null,
-      exitCode: s.exitCode ?? null,
-    }));
-    console.log(JSON.stringify({ kind: "swarm-summary", dir, runs: runsOut }));
-  } else {
-    console.log(swarmSummary(result, dir));
-    const tables = scoreTables([dir]);
-    if (tables)
-      console.log(
-        `\n${markdownForStdout(tables)}\n\n(\`prolong score ${dir}\` prints this again; --json, --csv, --at N,M, --compare A B)`,
-      );
-  }
-  return result.every((s) => s.state === "done") ? 0 : 1;
 }

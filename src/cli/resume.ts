@@ -1,19 +1,26 @@
-// `prolong resume <run-dir>`: continue a run that was interrupted (Ctrl-C, a crash, kill -9).
+// `prolong resume <run-dir>`: continue a run that was interrupted (Ctrl-C, a crash, kill -9); or a whole batch.
+import os from "node:os";
 import { formatError } from "../errors.ts";
 import { ttyProgress } from "../run/progress.ts";
 import { resumeRun } from "../run/resume.ts";
 import { flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
+import { isBatchDir, resumeBatch } from "./batch.ts";
 import { playSession } from "./play.ts";
 
 const usage = `usage: prolong resume <run-dir> [--json] [--quiet]
+       prolong resume <batch-dir> [--parallel P] [--json] [--quiet]
 
 Continues an interrupted run from its own log: checks every section of the master against the checksums in
 index.sqlite, replays every logged action against a fresh game and compares every board, then goes on with
 the run's original settings (run.json) — finishing the batch of actions the agent had asked for, if any.
-A section cut short by a crash is moved aside to torn-<offset>.bin in the run directory.`;
+A section cut short by a crash is moved aside to torn-<offset>.bin in the run directory.
 
-const flags = { json: flag.bool(), quiet: flag.bool() } as const;
+A batch's directory (\`play --games … --runs …\`: runs/<time>/, holding the batch's plan.json) is finished as a
+whole: started runs are resumed, runs that never started are started, finished ones are left; --parallel P
+runs at most P at once (default this machine's cores).`;
+
+const flags = { json: flag.bool(), quiet: flag.bool(), parallel: flag.int(1, 4096) } as const;
 
 export const resumeCommand: Command = {
   name: "resume",
@@ -29,6 +36,16 @@ export const resumeCommand: Command = {
       return 2;
     }
     const json = parsed.values.json === true;
+    if (isBatchDir(dir))
+      return resumeBatch(dir, {
+        parallel: parsed.values.parallel ?? os.availableParallelism(),
+        json,
+        quiet: parsed.values.quiet === true,
+      });
+    if (parsed.values.parallel !== undefined) {
+      console.error(`prolong resume: --parallel is for a batch's directory; ${dir} holds no batch plan (plan.json)`);
+      return 2;
+    }
     const progress = json || parsed.values.quiet ? { update: () => {}, done: () => {} } : ttyProgress();
     const session = await resumeRun(dir, {
       ...(json ? { echo: (l: string) => process.stdout.write(l) } : {}),

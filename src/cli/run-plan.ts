@@ -9,10 +9,10 @@ import { claimJobs } from "../plan/claim.ts";
 import { jobState } from "../plan/job-state.ts";
 import { readPlan } from "../plan/plan.ts";
 import { findJob, parseShard, shardJobs } from "../plan/slice.ts";
-import { startSwarm, type RunStatus, type Swarm } from "../run/swarm.ts";
-import { swarmSummary, swarmView } from "../run/swarm-view.ts";
+import { swarmSummary } from "../run/swarm-view.ts";
 import { flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
+import { runClaimed } from "./run-jobs.ts";
 
 const usage = `usage: prolong run-plan plan.json --out DIR [--shard i/n | --job ID] [--parallel P] [--dry-run] [--json] [--quiet]
 
@@ -113,27 +113,14 @@ export const runPlanCommand: Command = {
             : `NOT RUN: the directory ${x.detail}; fix: move it away or give another --out`;
       if (!o.json && x.kind !== "done" && (x.kind === "foreign" || !o.quiet)) console.error(`${x.job.id} ${x.job.dir}: ${what}`);
     }
-    let swarm: Swarm | undefined;
-    const view = swarmView(() => swarm?.runs ?? [], process.stderr, o.json || o.quiet);
-    swarm = startSwarm(claimed.runs, {
+    const slice = o.shard !== undefined ? ` --shard ${o.shard}` : o.job !== undefined ? ` --job ${o.job}` : "";
+    const again = `prolong run-plan ${file} --out ${o.out}${slice}`;
+    const result = await runClaimed(claimed, {
       parallel: o.parallel ?? os.availableParallelism(),
-      ...(o.json ? { onLine: (line: string) => process.stdout.write(line) } : {}),
-      onChange: (changed) => view.update(changed),
+      json: o.json,
+      quiet: o.quiet,
+      again,
     });
-    const running = swarm;
-    const onSigint = () => {
-      process.stderr.write("\nprolong: stopping every run after its current step; run the same command again to resume them\n");
-      running.interrupt();
-    };
-    process.on("SIGINT", onSigint);
-    let result: RunStatus[];
-    try {
-      result = await running.done;
-    } finally {
-      process.off("SIGINT", onSigint);
-      for (const l of claimed.locks) l.release();
-    }
-    view.done();
     const count = (k: string) => claimed.others.filter((x) => x.kind === k).length;
     const summary = {
       kind: "run-plan-summary",
@@ -158,7 +145,7 @@ export const runPlanCommand: Command = {
     };
     if (o.json) console.log(JSON.stringify(summary));
     else {
-      if (result.length > 0) console.log(swarmSummary(result, out));
+      if (result.length > 0) console.log(swarmSummary(result, out, again));
       console.log(
         `${summary.slice === "all" ? "all jobs" : `slice ${summary.slice}`}: ${summary.jobs} job(s): ${summary.ran} started, ${summary.resumed} resumed, ${summary.alreadyComplete} already complete, ${summary.elsewhere} running elsewhere, ${summary.foreign.length} blocked by other files, ${summary.failed.length} not finished`,
       );

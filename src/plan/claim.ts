@@ -57,7 +57,7 @@ export function claimJobs(jobs: readonly Job[], out: string): Claimed {
     if (state.kind === "new" || state.kind === "partial") {
       locks.push(lock.value);
       runs.push({
-        name: `${job.arm}/${job.game}-r${job.run}`,
+        name: job.dir,
         game: job.game,
         repeat: job.run,
         dir,

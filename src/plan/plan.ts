@@ -22,8 +22,8 @@ const JobSchema = v.object({
   /** 1-based repeat number within (game, arm). */
   run: v.pipe(v.number(), v.integer(), v.minValue(1)),
   seed: v.pipe(v.number(), v.integer()),
-  /** Relative to run-plan's --out: "<arm>/<game>-r<run>". */
-  dir: v.pipe(v.string(), v.regex(/^[^/.][^/]*\/[^/]+$/, "a job directory is <arm>/<game>-r<k>")),
+  /** Relative to run-plan's --out: "<arm>/<game>-r<run>", or "<game>-r<run>" in a batch (jobDir). */
+  dir: v.pipe(v.string(), v.regex(/^[^/.][^/]*(\/[^/]+)?$/, "a job directory is <arm>/<game>-r<k> (or <game>-r<k> in a batch)")),
   config: RunConfigSchema,
 });
 
@@ -34,8 +34,20 @@ const ArmSchema = v.object({
   fingerprint: v.pipe(v.string(), v.regex(/^[0-9a-f]{12}$/)),
 });
 
+/**
+ * arms: jobs go to <arm>/<game>-r<k> (`prolong plan`); batch: one arm, jobs go to <game>-r<k> (the plan
+ * `play --games … --runs …` writes into its own directory, so that `prolong resume <batch-dir>` runs it).
+ */
+export const PLAN_LAYOUTS = ["arms", "batch"] as const;
+export type PlanLayout = (typeof PLAN_LAYOUTS)[number];
+
+/** The file a batch's plan is kept in, in the batch's directory. */
+export const BATCH_PLAN_FILE = "plan.json";
+
 export const PlanSchema = v.object({
   format: v.literal(PLAN_FORMAT),
+  /** Absent in plans made before batches were plans: arms. */
+  layout: v.optional(v.picklist(PLAN_LAYOUTS)),
   /** The prolong that made the plan; run-plan refuses a plan from another version (its runs would differ). */
   prolong: v.string(),
   env: v.string(),
@@ -56,6 +68,8 @@ export interface PlanArmInput {
 }
 
 export interface PlanInput {
+  /** Default arms; a batch has exactly one arm. */
+  readonly layout?: PlanLayout;
   readonly games: readonly { readonly id: string; readonly version: string | null }[];
   readonly runs: number;
   readonly arms: readonly PlanArmInput[];
@@ -82,8 +96,15 @@ export function dirName(name: string): string {
   return safe === "" ? "arm" : safe;
 }
 
+/** Where a job's run goes, relative to the plan's output directory. */
+export function jobDir(layout: PlanLayout | undefined, arm: string, game: string, run: number): string {
+  return layout === "batch" ? `${game}-r${run}` : `${dirName(arm)}/${game}-r${run}`;
+}
+
 /** The job matrix in a stable order: arm, then game, then run. Every config is checked now, not on the cluster. */
 export function buildPlan(p: PlanInput): Result<Plan, ProlongError> {
+  if (p.layout === "batch" && p.arms.length !== 1)
+    return err(prolongError("bad-plan", "a batch has one arm", { fix: "make a plan with `prolong plan` for several arms" }));
   const names = new Set<string>();
   const dirs = new Set<string>();
   for (const a of p.arms) {
@@ -117,7 +138,7 @@ export function buildPlan(p: PlanInput): Result<Plan, ProlongError> {
           arm: a.name,
           run: k,
           seed,
-          dir: `${dirName(a.name)}/${g.id}-r${k}`,
+          dir: jobDir(p.layout, a.name, g.id, k),
           config: { ...config.value, job: id },
         });
       }
@@ -126,6 +147,7 @@ export function buildPlan(p: PlanInput): Result<Plan, ProlongError> {
   }
   return ok({
     format: PLAN_FORMAT,
+    ...(p.layout === "batch" ? { layout: p.layout } : {}),
     prolong: VERSION,
     env: String(p.common.env ?? "local"),
     games: p.games.map((g) => ({ id: g.id, version: g.version })),
@@ -177,6 +199,13 @@ export function readPlan(path: string): Result<Plan, ProlongError> {
       ),
     );
   }
+  if (plan.layout === "batch" && plan.arms.length !== 1)
+    return err(
+      prolongError("bad-plan", `a batch's plan has ${plan.arms.length} arms, not one`, {
+        path,
+        fix: "the plan was edited; make it again with `prolong plan`",
+      }),
+    );
   const ids = new Set<string>();
   for (const j of plan.jobs) {
     if (ids.has(j.id))
@@ -206,9 +235,10 @@ export function readPlan(path: string): Result<Plan, ProlongError> {
       );
     }
     // The directory is where a worker writes: it must be the one the plan's rule gives, inside --out.
-    if (j.dir !== `${dirName(j.arm)}/${j.game}-r${j.run}`) {
+    const dir = jobDir(plan.layout, j.arm, j.game, j.run);
+    if (j.dir !== dir) {
       return err(
-        prolongError("bad-plan", `job ${j.id}: directory "${j.dir}" is not ${dirName(j.arm)}/${j.game}-r${j.run}`, {
+        prolongError("bad-plan", `job ${j.id}: directory "${j.dir}" is not ${dir}`, {
           path,
           fix: "the plan was edited; make it again with `prolong plan`",
         }),

@@ -92,8 +92,8 @@ export function swarmView(
   };
 }
 
-/** The overall summary, a line per run and the totals. */
-export function swarmSummary(runs: readonly RunStatus[], root: string): string {
+/** The overall summary, a line per run and the totals; `again` is the command that continues unfinished runs. */
+export function swarmSummary(runs: readonly RunStatus[], root: string, again: string): string {
   const head = ["run", "seed", "end", "levels", "actions", scoreName(runs), "time"];
   const rows = runs.map((s) => [
     s.run.name,
@@ -120,7 +120,6 @@ export function swarmSummary(runs: readonly RunStatus[], root: string): string {
   const failed = runs.filter((s) => s.state === "failed");
   for (const s of failed) lines.push(`  ${s.run.name} failed: ${lastLine(s.stderrTail) || `exit ${s.exitCode}`}`);
   const resumable = runs.filter((s) => s.state === "interrupted");
-  if (resumable.length > 0)
-    lines.push(`  continue each interrupted run with: prolong resume <dir>  (e.g. prolong resume ${resumable[0]!.run.dir})`);
+  if (resumable.length > 0 || runs.some((s) => s.state === "not-started")) lines.push(`  continue them with: ${again}`);
   return lines.join("\n");
 }

@@ -4,21 +4,17 @@
 // event loop would only interleave; children use every core, and a crash or hang stays in its own run.
 // The children are started in their own process group so that a terminal's Ctrl-C reaches only this parent,
 // which then passes exactly one SIGINT to each child: each stops after its current step and records an
-// interrupted end, and `prolong resume <dir>` continues it. A second Ctrl-C passes a second SIGINT (the
+// interrupted end, and `prolong resume` continues it (the batch's directory, or the run's). A second Ctrl-C passes a second SIGINT (the
 // children quit at once; their logs are still resumable, as after kill -9).
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, existsSync } from "node:fs";
 import { writeFileReplacing } from "../safe-file.ts";
 import { join } from "node:path";
-import { err, ok, type Result } from "neverthrow";
-import { prolongError, type ProlongError } from "../errors.ts";
-import { findGame, listGames } from "../game/catalog.ts";
-import { envKind } from "../game/kinds.ts";
-import { newConfig, type RunConfig, type RunConfigInput } from "../config/run-config.ts";
+import type { RunConfig } from "../config/run-config.ts";
 import { runPaths } from "../run-files/layout.ts";
 
 export interface PlannedRun {
-  /** "<game>-r<k>": the run directory's name under the swarm's stamp. */
+  /** The run directory relative to the plan's output: "<game>-r<k>" in a batch, "<arm>/<game>-r<k>" in a plan. */
   readonly name: string;
   readonly game: string;
   /** 1-based repeat number. */
@@ -27,48 +23,6 @@ export interface PlannedRun {
   readonly config: RunConfig;
   /** Continue the run already started in `dir` (`prolong resume`) instead of starting it (run-plan). */
   readonly resume?: boolean;
-}
-
-export interface SwarmPlanInput {
-  /** "all" or ids; for env local each id must be a committed game; none (or all) for a kind of one game is that game. */
-  readonly games: readonly string[] | "all";
-  readonly runs: number;
-  /** Flags common to every run (the seed is the first run's; run k gets seed + k − 1, so repeats differ). */
-  readonly fields: Partial<RunConfigInput>;
-  readonly runsRoot: string;
-  readonly stamp: string;
-}
-
-/** The runs to make, validated up front so that a typo fails before anything starts. */
-export function planSwarm(p: SwarmPlanInput): Result<PlannedRun[], ProlongError> {
-  const env = p.fields.env ?? "local";
-  const sole = envKind(env).soleGame;
-  const games =
-    sole !== undefined && (p.games === "all" || p.games.length === 0)
-      ? [sole]
-      : p.games === "all"
-        ? listGames().map((g) => g.id)
-        : [...p.games];
-  if (games.length === 0)
-    return err(
-      prolongError("bad-games", "no game given", {
-        fix: "give <game> or --games all|a,b,c (`prolong games` lists them)",
-      }),
-    );
-  const out: PlannedRun[] = [];
-  for (const game of games) {
-    if (env === "local") {
-      const found = findGame(game);
-      if (found.isErr()) return err(found.error);
-    }
-    for (let k = 1; k <= p.runs; k++) {
-      const config = newConfig({ ...p.fields, game, seed: (p.fields.seed ?? 0) + k - 1 });
-      if (config.isErr()) return err(config.error);
-      const name = `${game}-r${k}`;
-      out.push({ name, game, repeat: k, dir: join(p.runsRoot, p.stamp, name), config: config.value });
-    }
-  }
-  return ok(out);
 }
 
 /**

@@ -29,8 +29,10 @@ describe("the swarm's score column", () => {
     const hack = status("nethack", "nethack", 2.65);
     expect(finishedLine(grid)).toBe("glide-r1: max-actions, 1/7 levels, 40 actions, RHAE 12.50, 2.0s");
     expect(finishedLine(hack)).toBe("nethack-r1: max-actions, 1/7 levels, 40 actions, progression % 2.65, 2.0s");
-    expect(swarmSummary([grid], "/runs").split("\n")[0]).toMatch(/^run +seed +end +levels +actions +RHAE +time$/);
-    expect(swarmSummary([hack], "/runs").split("\n")[0]).toMatch(/actions +progression % +time$/);
-    expect(swarmSummary([grid, hack], "/runs").split("\n")[0]).toMatch(/actions +score +time$/);
+    expect(swarmSummary([grid], "/runs", "prolong resume /runs").split("\n")[0]).toMatch(
+      /^run +seed +end +levels +actions +RHAE +time$/,
+    );
+    expect(swarmSummary([hack], "/runs", "prolong resume /runs").split("\n")[0]).toMatch(/actions +progression % +time$/);
+    expect(swarmSummary([grid, hack], "/runs", "prolong resume /runs").split("\n")[0]).toMatch(/actions +score +time$/);
   });
 });

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { planSwarm, selfCommandFor } from "../../src/run/swarm.ts";
+import { selfCommandFor } from "../../src/run/swarm.ts";
 import { readScorecard } from "../../src/score/scorecard.ts";
 import { tempRoot } from "./helpers.ts";
 
@@ -21,45 +21,6 @@ function jsonLines(text: string): Line[] {
     .filter((l) => l.startsWith("{"))
     .map((l) => JSON.parse(l) as Line);
 }
-
-describe("planSwarm", () => {
-  test("games × runs, run k on seed + k − 1, one directory each under one stamp", () => {
-    const plan = planSwarm({
-      games: ["glide", "vault"],
-      runs: 3,
-      fields: { seed: 10, maxActions: 50 },
-      runsRoot: "/r",
-      stamp: "s",
-    })._unsafeUnwrap();
-    expect(plan.map((p) => [p.name, p.config.seed, p.dir])).toEqual([
-      ["glide-r1", 10, "/r/s/glide-r1"],
-      ["glide-r2", 11, "/r/s/glide-r2"],
-      ["glide-r3", 12, "/r/s/glide-r3"],
-      ["vault-r1", 10, "/r/s/vault-r1"],
-      ["vault-r2", 11, "/r/s/vault-r2"],
-      ["vault-r3", 12, "/r/s/vault-r3"],
-    ]);
-    expect(plan.every((p) => p.config.maxActions === 50 && p.config.game === p.game)).toBe(true);
-  });
-  test("all = every committed game; an unknown game or a bad flag fails before anything starts", () => {
-    const all = planSwarm({ games: "all", runs: 1, fields: {}, runsRoot: "/r", stamp: "s" })._unsafeUnwrap();
-    expect(all.length).toBeGreaterThanOrEqual(6);
-    expect(planSwarm({ games: ["glide", "nope"], runs: 1, fields: {}, runsRoot: "/r", stamp: "s" }).isErr()).toBe(true);
-    expect(
-      planSwarm({ games: ["glide"], runs: 1, fields: { maxActions: 0 }, runsRoot: "/r", stamp: "s" })._unsafeUnwrapErr().message,
-    ).toContain("max actions");
-  });
-  test("NetHack is one game: --runs without a game (or --games all) plays it; a local swarm still needs games", () => {
-    for (const games of [[], "all"] as const) {
-      const plan = planSwarm({ games, runs: 2, fields: { env: "nethack" }, runsRoot: "/r", stamp: "s" })._unsafeUnwrap();
-      expect(plan.map((p) => [p.name, p.config.game, p.config.env])).toEqual([
-        ["nethack-r1", "nethack", "nethack"],
-        ["nethack-r2", "nethack", "nethack"],
-      ]);
-    }
-    expect(planSwarm({ games: [], runs: 1, fields: {}, runsRoot: "/r", stamp: "s" })._unsafeUnwrapErr().fix).toContain("<game>");
-  });
-});
 
 describe("selfCommandFor", () => {
   test("bun src/main.ts in a checkout; the binary alone when compiled", () => {
