@@ -1,12 +1,15 @@
 // Before the first call of a command agent: do the files its --cmd names exist where the command will run?
 // The command runs in the workspace, and under bwrap the agent sees a private empty /tmp and nothing of the
-// home directories or the runs directory — so `python3 /tmp/x/agent.py` would fail on every call with "can't
-// open file" and nothing saying why. This turns that into one error, with the fix, before the run starts.
+// home directories or the runs directory — except what it is shown: the directory prolong was started in, the
+// directories of the scripts its --cmd names, and --bind/--bind-ro DIRs (sandboxBinds). A file it would still
+// not find (an interpreter under a home directory, a script inside the runs directory) becomes one error, with
+// the fix, before the run starts, instead of "can't open file" on every call.
 import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { prolongError, type ProlongError } from "../errors.ts";
-import { hiddenDirs } from "./sandbox.ts";
+import type { RunConfig } from "../config/run-config.ts";
+import { hiddenDirs, NO_BINDS, runsRootOf, type SandboxBinds } from "./sandbox.ts";
 
 /** The words of a shell command that look like paths: absolute, ~/..., ./..., or a name with a script extension. */
 export function pathWords(cmd: string): string[] {
@@ -35,10 +38,46 @@ function inside(path: string, dir: string): boolean {
   return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 }
 
+/** A word of --cmd as a path: ~/ expanded. */
+function expand(word: string): string {
+  return word.startsWith("~/") ? join(homedir(), word.slice(2)) : word;
+}
+
+/**
+ * --cmd with each relative path that names a file in `cwd` made absolute: the command runs in the workspace,
+ * so `./agent.py` typed in a project means the project's agent.py. Other words are left as typed.
+ */
+export function absoluteCommand(cmd: string, cwd: string): string {
+  let out = cmd;
+  for (const word of pathWords(cmd)) {
+    if (isAbsolute(expand(word)) || !isFile(resolve(cwd, word))) continue;
+    const abs = resolve(cwd, word);
+    out = out.replace(word, /^[\w@%+=:,./-]+$/.test(abs) ? abs : `'${abs.replaceAll("'", `'\\''`)}'`);
+  }
+  return out;
+}
+
+/** What a run's sandbox shows of this machine besides the workspace: run.json's binds and the --cmd scripts' directories. */
+export function sandboxBinds(config: RunConfig): SandboxBinds {
+  const scripts = (config.cmd === undefined ? [] : pathWords(config.cmd))
+    .map(expand)
+    .filter((w) => isAbsolute(w) && isFile(w))
+    .map((w) => dirname(w));
+  const readOnly = [...(config.bindRo ?? []), ...scripts].filter((d, i, a) => a.indexOf(d) === i);
+  return readOnly.length === 0 && (config.bind ?? []).length === 0 ? NO_BINDS : { readOnly, readWrite: config.bind ?? [] };
+}
+
+/** Where a path under a home directory is best shown from: the top directory in that home (~/.pyenv, ~/proj). */
+function bindHint(path: string): string {
+  const home = homedir();
+  if (inside(path, home) && path !== home) return join(home, path.slice(home.length + 1).split(sep)[0]!);
+  return dirname(path);
+}
+
 /**
  * The first file named by `cmd` that the agent will not find, as an error with the fix; null when none.
  * `cwd` is where prolong was started (a relative path that exists there but not in the workspace is the
- * common mistake); `sandbox` is the sandbox the agent runs in.
+ * common mistake); `sandbox` is the sandbox the agent runs in, `binds` what it shows besides the workspace.
  */
 export function checkCommandPaths(
   cmd: string,
@@ -46,49 +85,52 @@ export function checkCommandPaths(
   sandbox: "bwrap" | "none",
   cwd = process.cwd(),
   which: (name: string) => string | null = (n) => Bun.which(n),
+  binds: SandboxBinds = NO_BINDS,
 ): ProlongError | null {
+  const runs = runsRootOf(workspace);
+  const shown = [...binds.readOnly, ...binds.readWrite].filter((d) => !inside(d, runs));
   const hidden = sandbox === "bwrap" ? hiddenDirs(workspace) : [];
+  const coverOf = (path: string) =>
+    sandbox === "bwrap" && inside(path, runs)
+      ? runs
+      : shown.some((d) => inside(path, d))
+        ? undefined
+        : hidden.find((h) => inside(path, h));
   // The program itself, found on PATH: an interpreter installed under a home directory (pyenv, nvm) is hidden too.
   const program = /^\s*([\w.+-]+)(\s|$)/.exec(cmd)?.[1];
   const found = program === undefined ? null : which(program);
-  const programCover = found === null ? undefined : hidden.find((h) => inside(found, h));
+  const programCover = found === null ? undefined : coverOf(found);
   if (found !== null && programCover !== undefined) {
     return prolongError(
       "cmd-hidden",
       `--cmd runs ${program}, found at ${found}, but under the bwrap sandbox the agent cannot see ${programCover}`,
       {
-        fix: `give a program the sandbox shows (e.g. /usr/bin/${program} if the system has one), or pass --sandbox none (no confinement)`,
+        fix: `show it to the agent with --bind-ro ${bindHint(found)}, give a program the sandbox shows (e.g. /usr/bin/${program} if the system has one), or pass --sandbox none (no confinement)`,
       },
     );
   }
   for (const word of pathWords(cmd)) {
-    const expanded = word.startsWith("~/") ? join(homedir(), word.slice(2)) : word;
+    const expanded = expand(word);
     if (isAbsolute(expanded)) {
-      const cover = hidden.find((h) => inside(expanded, h) && !inside(expanded, workspace));
+      const cover = coverOf(expanded);
       // Only an existing file counts: the agent may well use its own private /tmp for scratch files.
-      if (cover !== undefined && isFile(expanded)) {
+      if (cover !== undefined && !inside(expanded, workspace) && isFile(expanded)) {
         return prolongError(
           "cmd-hidden",
-          `--cmd names ${word}, but under the bwrap sandbox the agent cannot see ${cover}${cover === "/tmp" ? " (it gets a private, empty /tmp)" : " (home directories and the runs directory are hidden)"}`,
+          `--cmd names ${word}, but under the bwrap sandbox the agent cannot see ${cover}${cover === runs ? " (the runs directory: other runs' logs and bookkeeping)" : cover === "/tmp" ? " (it gets a private, empty /tmp)" : " (home directories are hidden)"}`,
           {
-            fix: `move the script to a directory the sandbox shows (e.g. under /opt or your project, outside ${cover}), or pass --sandbox none (no confinement)`,
+            fix:
+              cover === runs
+                ? "keep the agent's scripts outside the runs directory (e.g. in your project) and give their path"
+                : `show it to the agent with --bind-ro ${bindHint(expanded)}, or pass --sandbox none (no confinement)`,
           },
         );
       }
       continue;
     }
-    // Relative: the command runs in the workspace, not where prolong was started.
+    // Relative: the command runs in the workspace, not where prolong was started (play makes such paths
+    // absolute; a run.json written by hand may not).
     if (!existsSync(join(workspace, expanded)) && existsSync(resolve(cwd, expanded))) {
-      const cover = hidden.find((h) => inside(resolve(cwd, expanded), h));
-      if (cover !== undefined) {
-        return prolongError(
-          "cmd-relative",
-          `--cmd names ${word}, which exists here (${resolve(cwd, expanded)}) but the command runs inside the run's workspace, and under the bwrap sandbox ${cover} is hidden`,
-          {
-            fix: `move the script outside ${cover} and give its absolute path, or pass --sandbox none (no confinement)`,
-          },
-        );
-      }
       return prolongError(
         "cmd-relative",
         `--cmd names ${word}, which exists here but the command runs inside the run's workspace, where it does not`,

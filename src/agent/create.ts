@@ -15,7 +15,7 @@ import { humanAgent } from "./human.ts";
 import { terminalNeeds } from "./human-screen.ts";
 import { TERMINAL_GAME_SIZE } from "./human-terminal.ts";
 import { GRID_SIZE } from "../game-model.ts";
-import { checkCommandPaths } from "./cmd-paths.ts";
+import { checkCommandPaths, sandboxBinds } from "./cmd-paths.ts";
 import { miniFromConfig } from "./mini/from-config.ts";
 import { chooseSandbox } from "./sandbox.ts";
 import { codexToolArgs, policyOf } from "./tool-ladder.ts";
@@ -78,8 +78,10 @@ export function createAgent(
           }),
         );
       const cmd = config.cmd;
-      return chooseSandbox(config.sandbox, undefined, config.passEnv).andThen((sandbox) => {
-        const unseen = workspace === undefined ? null : checkCommandPaths(cmd, workspace, sandbox.kind);
+      const binds = sandboxBinds(config);
+      return chooseSandbox(config.sandbox, undefined, config.passEnv, binds).andThen((sandbox) => {
+        const unseen =
+          workspace === undefined ? null : checkCommandPaths(cmd, workspace, sandbox.kind, undefined, undefined, binds);
         return unseen
           ? err(unseen)
           : ok({ ...commandAgent({ cmd, timeoutSec: config.agentTimeoutSec, sandbox }), sandbox: sandbox.kind });
@@ -108,7 +110,7 @@ export function createAgent(
       }
       const bin = find(kind);
       if (bin === null) return err(cliMissing(kind, CLI_PACKAGES[kind]));
-      return chooseSandbox(config.sandbox, undefined, config.passEnv).map((sandbox) => {
+      return chooseSandbox(config.sandbox, undefined, config.passEnv, sandboxBinds(config)).map((sandbox) => {
         const opts = {
           bin,
           timeoutSec: config.agentTimeoutSec,

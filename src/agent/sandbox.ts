@@ -44,6 +44,16 @@ export interface SandboxDirs {
   readonly tree?: ToolTree;
 }
 
+/** The user's directories a sandboxed agent is shown besides its own (run.json's bindRo and bind). */
+export interface SandboxBinds {
+  /** Read-only: the directory prolong was started in, the --cmd script's directory, --bind-ro DIRs. */
+  readonly readOnly: readonly string[];
+  /** Read-write: --bind DIRs. */
+  readonly readWrite: readonly string[];
+}
+
+export const NO_BINDS: SandboxBinds = { readOnly: [], readWrite: [] };
+
 export interface Sandbox {
   readonly kind: "bwrap" | "none";
   /** The argv to spawn instead of `argv`. */
@@ -140,6 +150,7 @@ export function chooseSandbox(
   kind: RunConfig["sandbox"],
   probe: () => BwrapSupport | null = probeBwrap,
   passEnv: readonly string[] = [],
+  binds: SandboxBinds = NO_BINDS,
 ): Result<Sandbox, ProlongError> {
   if (kind === "none") return ok(NO_SANDBOX);
   const bwrap = probe();
@@ -148,7 +159,7 @@ export function chooseSandbox(
       kind: "bwrap",
       wrap: (argv, dirs) => {
         if (bwrap.dropTo) handOver(dirs, bwrap.dropTo.uid);
-        return bwrapArgv(bwrap, argv, dirs);
+        return bwrapArgv(bwrap, argv, dirs, binds);
       },
       // The harness's TMPDIR is hidden with the rest of /tmp (and not the agent's to write): the agent's
       // temporary files go to its own fresh /tmp.
@@ -164,6 +175,19 @@ export function chooseSandbox(
       fix: "install it (apt-get install bubblewrap; it needs unprivileged user namespaces or root), or pass --sandbox none",
     }),
   );
+}
+
+/**
+ * What a run says at its start when its external agent will run unconfined (null when it is confined or runs
+ * in-process): said then, and not only in the summary, so that nobody finds out after a long run.
+ */
+export function unconfinedWarning(config: RunConfig, probe: () => BwrapSupport | null = probeBwrap): string | null {
+  if (config.agent === "explorer" || config.agent === "human") return null;
+  if (config.sandbox === "none")
+    return "--sandbox none: the agent runs unconfined; it can read and change whatever you can, the run's master log included";
+  if (config.sandbox === "auto" && probe() === null)
+    return "bubblewrap is not installed (or cannot build a sandbox here), so the agent runs unconfined; it can read and change whatever you can (fix: apt-get install bubblewrap, or pass --sandbox none to choose this)";
+  return null;
 }
 
 let probed: BwrapSupport | null | undefined;
@@ -216,7 +240,13 @@ function dropArgv(drop: NonNullable<BwrapSupport["dropTo"]>): string[] {
  * kept paths on top of them, then the hidden layers are made read-only (binds on top keep their own flags),
  * so a write outside the workspace fails instead of landing in a throwaway tmpfs.
  */
-export function bwrapArgv(bwrap: BwrapSupport, argv: readonly string[], dirs: SandboxDirs): string[] {
+export function bwrapArgv(
+  bwrap: BwrapSupport,
+  argv: readonly string[],
+  dirs: SandboxDirs,
+  binds: SandboxBinds = NO_BINDS,
+): string[] {
+  // A restricted tool level's sandbox holds only its tree: nothing of the user's directories is shown there.
   if (dirs.tree) return treeArgv(bwrap, argv, dirs, dirs.tree);
   const hidden = hiddenDirs(dirs.workspace, bwrap.dropTo ? closedAncestors : () => []);
   const out = [bwrap.bin, ...isolationFlags(bwrap), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
@@ -227,14 +257,35 @@ export function bwrapArgv(bwrap: BwrapSupport, argv: readonly string[], dirs: Sa
     for (const dir of dirsBetween(covers, path)) if (!made.has(dir)) out.push("--perms", "0755", "--dir", dir), made.add(dir);
   };
   // /tmp writable by anyone (with the sticky bit), as on the host: the agent may not be its owner.
-  hidden.forEach((h, i) => {
-    parents(h, hidden.slice(0, i));
+  const cover = (h: string, above: readonly string[]) => {
+    parents(h, above);
     out.push(...(h === "/tmp" ? ["--perms", "1777"] : []), "--tmpfs", h);
-  });
-  const bind = (how: "--bind" | "--ro-bind", path: string) => {
+  };
+  hidden.forEach((h, i) => cover(h, hidden.slice(0, i)));
+  const bind = (how: "--bind" | "--ro-bind" | "--ro-bind-try", path: string) => {
     parents(path, hidden);
     out.push(how, path, path);
   };
+  // The user's directories, where a cover hides them: the project (read-only unless --bind), then every cover
+  // inside one of them laid again — the runs root above all, so a project holding runs/ never shows the master
+  // logs. Nothing inside the runs root itself is shown: that is other runs' (and this run's own) bookkeeping.
+  const runs = runsRootOf(dirs.workspace);
+  const allowed = (d: string) => !isInside(d, runs);
+  // Read-only places are shown only where a cover hides them (the rest of the system is read-only already).
+  const readWrite = binds.readWrite.filter(allowed);
+  const readOnly = binds.readOnly.filter(
+    (d) => allowed(d) && hidden.some((h) => isInside(d, h)) && !readWrite.some((w) => isInside(d, w)),
+  );
+  for (const d of readOnly) bind("--ro-bind-try", d);
+  for (const d of readWrite) bind("--bind", d);
+  const again = hidden.filter((h) => [...readOnly, ...readWrite].some((d) => isInside(h, d) && h !== d));
+  for (const h of again) {
+    for (const m of [...made]) if (isInside(m, h)) made.delete(m);
+    cover(
+      h,
+      hidden.filter((x) => x !== h),
+    );
+  }
   if (dirs.onlyWritableFiles) {
     bind("--ro-bind", dirs.workspace);
     for (const f of dirs.onlyWritableFiles) out.push("--bind", f, f);
@@ -344,16 +395,20 @@ export function handOver(dirs: SandboxDirs, uid: number): void {
  * `/`, the stamp directory is hidden instead.
  */
 export function hiddenDirs(workspace: string, closed: (workspace: string) => string[] = () => []): string[] {
-  const runDir = dirname(workspace);
-  const stampDir = dirname(runDir);
-  const root = dirname(stampDir);
-  const runs = root === "/" ? stampDir : root;
+  const runs = runsRootOf(workspace);
   // Parents before children: bwrap mounts in order. `/` itself is never covered (a workspace at the top).
   const covers = ["/tmp", ...HOMES];
   const all = runs === "/" || covers.includes(runs) ? covers : [...covers, runs];
   // Closed ancestors not already inside a cover, before the runs root (they hold it).
   const extra = closed(workspace).filter((d) => !all.some((c) => isInside(d, c)));
   return [...covers, ...extra, ...all.slice(covers.length)].filter((d, i, a) => a.indexOf(d) === i);
+}
+
+/** runs/ above runs/<stamp>/<game>/workspace (the stamp directory were that `/`). */
+export function runsRootOf(workspace: string): string {
+  const stampDir = dirname(dirname(workspace));
+  const root = dirname(stampDir);
+  return root === "/" ? stampDir : root;
 }
 
 /** Home directories: the agent gets its own HOME; other users' (and root's) are not its to read. */

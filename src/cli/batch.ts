@@ -8,6 +8,7 @@ import { join, resolve } from "node:path";
 import { armOf } from "../config/arm.ts";
 import { newConfig, type RunConfigInput } from "../config/run-config.ts";
 import { formatError } from "../errors.ts";
+import { unconfinedWarning } from "../agent/sandbox.ts";
 import { claimJobs } from "../plan/claim.ts";
 import { gamesOf } from "../plan/games.ts";
 import { BATCH_PLAN_FILE, buildPlan, readPlan, type Plan } from "../plan/plan.ts";
@@ -15,7 +16,7 @@ import { claimStamp } from "../run-files/layout.ts";
 import type { RunStatus } from "../run/swarm.ts";
 import { swarmSummary } from "../run/swarm-view.ts";
 import { scoreTables } from "../score/markdown.ts";
-import { fieldsFromFlags, type PlayFlags } from "./play.ts";
+import { fieldsFromFlags, startedIn, type PlayFlags } from "./play.ts";
 import { runClaimed } from "./run-jobs.ts";
 import { markdownForStdout } from "./stdout.ts";
 
@@ -36,7 +37,7 @@ export async function startBatch(positionals: readonly string[], f: PlayFlags, a
     console.error(`prolong play: give the games either as one <game> or with --games, not both: ${positionals.join(" ")}`);
     return 2;
   }
-  const fields = fieldsFromFlags(f);
+  const fields = startedIn(process.cwd(), fieldsFromFlags(f));
   if (fields.agent === "human") {
     console.error("prolong play: --agent human plays one game in this terminal; it cannot run with --games/--runs");
     return 2;
@@ -114,6 +115,9 @@ export async function resumeBatch(dir: string, o: BatchOutput): Promise<number> 
 
 async function runBatch(plan: Plan, dir: string, o: BatchOutput): Promise<number> {
   const again = `prolong resume ${dir}`;
+  // Said once here: each run's own warning goes to its child's stderr, which the batch keeps for failures.
+  const unconfined = unconfinedWarning(plan.jobs[0]!.config);
+  if (unconfined !== null) process.stderr.write(`prolong: warning: ${unconfined}\n`);
   const claimed = claimJobs(plan.jobs, dir);
   const blocked = claimed.others.filter((x) => x.kind !== "done");
   for (const x of blocked)

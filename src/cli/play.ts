@@ -27,6 +27,8 @@ import { flag, parseCommandArgs, type FlagValues } from "./args.ts";
 import type { RunSession } from "../run/session.ts";
 import type { Command } from "./command.ts";
 import { ToolLevelFlag } from "../agent/tool-ladder.ts";
+import { absoluteCommand } from "../agent/cmd-paths.ts";
+import { unconfinedWarning } from "../agent/sandbox.ts";
 import { TOOL_FORMATS } from "../agent/mini/mini.ts";
 import { ALIGNMENTS, RACES, ROLES } from "../game/nethack/character.ts";
 import { envKind } from "../game/kinds.ts";
@@ -81,6 +83,12 @@ games:
 
 sandbox:
   --sandbox auto|bwrap|none   confine external agents with bubblewrap (auto: when installed; default auto)
+                          Under bwrap an agent also sees, read-only, the directory prolong was started in
+                          (unless it is / or a home directory itself) and the directories of the scripts
+                          --cmd names (relative paths there are made absolute: the command runs in the
+                          workspace); never the runs directory.
+  --bind-ro DIR           show DIR read-only too (repeatable), e.g. --bind-ro ~/.pyenv for pyenv's python
+  --bind DIR              show DIR read-write (repeatable): what the agent writes there stays on this machine
   --pass-env NAME         under bwrap the agent gets only what its backend needs of the environment (PATH,
                           HOME, locale, proxies and CA files, ANTHROPIC_*/CLAUDE_*/OPENAI_*/CODEX_*/PROLONG_*);
                           pass NAME too (repeatable). Without a sandbox the agent sees the whole environment.
@@ -121,6 +129,8 @@ export const playFlags = {
   align: flag.choice(ALIGNMENTS),
   sandbox: flag.choice(SANDBOX_KINDS),
   "pass-env": flag.list(),
+  bind: flag.list(),
+  "bind-ro": flag.list(),
   cmd: flag.text(),
   model: flag.text(),
   effort: flag.text(),
@@ -151,8 +161,22 @@ export const playFlags = {
 
 export type PlayFlags = FlagValues<typeof playFlags>;
 
-export function configFromFlags(game: string, f: PlayFlags) {
-  return newConfig({ ...fieldsFromFlags(f), game });
+export function configFromFlags(game: string, f: PlayFlags, cwd = process.cwd()) {
+  return newConfig({ ...startedIn(cwd, fieldsFromFlags(f)), game });
+}
+
+/**
+ * What `play` adds of where it was started: --cmd's relative paths to files here made absolute (the command
+ * runs in the workspace), and, for an external agent under a sandbox, this directory shown read-only — the
+ * project its scripts and data live in — unless it is / or a home directory itself.
+ */
+export function startedIn(cwd: string, fields: Partial<RunConfig>): Partial<RunConfig> {
+  const out = { ...fields, ...(fields.cmd !== undefined ? { cmd: absoluteCommand(fields.cmd, cwd) } : {}) };
+  const external = !["explorer", "human"].includes(fields.agent ?? DEFAULTS.agent);
+  const wholeHome = ["/", "/tmp", "/root", "/home", os.homedir()].includes(cwd) || dirname(cwd) === "/home";
+  if (external && fields.sandbox !== "none" && !wholeHome && !(fields.bindRo ?? []).includes(cwd))
+    out.bindRo = [...(fields.bindRo ?? []), cwd];
+  return out;
 }
 
 /** The run settings the flags give (each already checked; newConfig checks them together). */
@@ -170,6 +194,9 @@ export function fieldsFromFlags(f: PlayFlags): Partial<RunConfig> {
   set("alignment", f.align);
   set("sandbox", f.sandbox);
   set("passEnv", f["pass-env"].length > 0 ? f["pass-env"] : undefined);
+  // Absolute, so that run.json means the same from wherever the run is resumed.
+  set("bind", f.bind.length > 0 ? f.bind.map((d) => resolve(d)) : undefined);
+  set("bindRo", f["bind-ro"].length > 0 ? f["bind-ro"].map((d) => resolve(d)) : undefined);
   set("cmd", f.cmd);
   set("model", f.model);
   set("effort", f.effort);
@@ -262,6 +289,8 @@ function releaseStamp(dir: string): void {
  * the run ends `interrupted`, resumable. A second signal exits at once, the turn's processes killed first.
  */
 export async function playSession(s: RunSession, json: boolean, clearProgress: () => void): Promise<number> {
+  const unconfined = unconfinedWarning(s.config);
+  if (unconfined !== null) process.stderr.write(`prolong: warning: ${unconfined}\n`);
   const stop = new AbortController();
   let stoppedBy: (typeof STOP_SIGNALS)[number] | null = null;
   // The human player's Ctrl-C arrives as process.emit("SIGINT"), without the name.

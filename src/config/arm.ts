@@ -9,9 +9,9 @@ import { agentName, defaultsFor, type RunConfig } from "./run-config.ts";
 /**
  * Settings that never change what the agent sees or does: which game and seed (the arm spans games and seeds),
  * the arm's own name, the plan job a run is, where the game files lie on this machine (the game's version is
- * checked instead), and bookkeeping (timeouts, retries, how the agent is confined, which variable holds the API
- * key). Every other RunConfig field is part of the fingerprint, so a setting added later is fingerprinted
- * without anyone remembering to list it here.
+ * checked instead), and bookkeeping (timeouts, retries, how the agent is confined and which of this machine's
+ * directories it is shown, which variable holds the API key). Every other RunConfig field is part of the
+ * fingerprint, so a setting added later is fingerprinted without anyone remembering to list it here.
  */
 const NOT_ARM_SETTINGS = new Set<string>([
   "game",
@@ -22,6 +22,8 @@ const NOT_ARM_SETTINGS = new Set<string>([
   "agentTimeoutSec",
   "agentRetries",
   "sandbox",
+  "bind",
+  "bindRo",
   "passEnv",
   "apiKeyEnv",
 ]);

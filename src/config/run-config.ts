@@ -60,6 +60,14 @@ const Text = (max: number, what: string, lines: "one line" | "lines" = "one line
 export const TOOL_LEVELS = ["read", "read,grep", "read,grep,python", "all"] as const;
 export type ToolLevel = (typeof TOOL_LEVELS)[number];
 
+/** A directory shown inside the sandbox: absolute, one line, no NUL (bwrap takes it as one argument). */
+const SandboxPath = (flag: string) =>
+  v.pipe(
+    v.string(),
+    v.regex(/^\/[^\u0000-\u001f]*$/, `${flag} takes a directory (made absolute), on one line`),
+    v.maxLength(4096, `${flag} takes a path of at most 4096 characters`),
+  );
+
 export const RunConfigSchema = v.object({
   game: v.pipe(v.string(), v.minLength(1, "a game id is required")),
   /** The arm's name (`--arm`); without it the name is derived from the settings (config/arm.ts). */
@@ -90,6 +98,10 @@ export const RunConfigSchema = v.object({
       v.maxLength(256, "--pass-env is given at most 256 times"),
     ),
   ),
+  /** Directories a sandboxed agent also sees, read-write (`--bind DIR`) and read-only (`--bind-ro DIR`, and by
+   * default the directory prolong was started in): absolute paths, as run.json keeps them for resume. */
+  bind: v.optional(v.array(SandboxPath("--bind"))),
+  bindRo: v.optional(v.array(SandboxPath("--bind-ro"))),
   agent: v.picklist(AGENT_KINDS, `agent must be one of ${AGENT_KINDS.join(", ")}`),
   cmd: v.optional(Text(65_536, "--cmd", "lines")),
   model: v.optional(Text(200, "--model")),

@@ -1,11 +1,12 @@
 // A command agent whose --cmd names a file the sandbox hides (or a relative path that only exists where
 // prolong was started) gets one clear error before the first call; the summary names the sandbox used.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import path from "node:path";
-import { checkCommandPaths, pathWords } from "../../src/agent/cmd-paths.ts";
-import { probeBwrap } from "../../src/agent/sandbox.ts";
+import { absoluteCommand, checkCommandPaths, pathWords, sandboxBinds } from "../../src/agent/cmd-paths.ts";
+import { newConfig } from "../../src/config/run-config.ts";
+import { probeBwrap, unconfinedWarning } from "../../src/agent/sandbox.ts";
 
 const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
 const noWhich = () => null;
@@ -26,12 +27,33 @@ describe("checkCommandPaths", () => {
     expect(pathWords("./agent.sh && node tools/run.mjs")).toEqual(["./agent.sh", "tools/run.mjs"]);
   });
 
-  test("a script under /tmp with bwrap: an error naming /tmp, the private /tmp and both fixes", () => {
+  test("a script under /tmp with bwrap and not shown: an error naming /tmp, the private /tmp, --bind-ro and --sandbox none", () => {
     const e = checkCommandPaths(`python3 ${script}`, workspace, "bwrap", "/", noWhich);
     expect(e?.message).toContain(script);
     expect(e?.message).toContain("private, empty /tmp");
+    expect(e?.fix).toContain(`--bind-ro ${scratch}`);
     expect(e?.fix).toContain("--sandbox none");
     expect(checkCommandPaths(`python3 ${script}`, workspace, "none", "/", noWhich)).toBeNull();
+  });
+
+  test("a script in a directory the sandbox shows (the script's own, as play gives it) is found", () => {
+    const config = newConfig({ game: "glide", agent: "command", cmd: `python3 ${script}` })._unsafeUnwrap();
+    const binds = sandboxBinds(config);
+    expect(binds.readOnly).toEqual([scratch]);
+    expect(checkCommandPaths(`python3 ${script}`, workspace, "bwrap", "/", noWhich, binds)).toBeNull();
+  });
+
+  test("a script inside the runs directory is refused even when shown: other runs' logs are there", () => {
+    const runs = path.join(scratch, "runs");
+    const ws = path.join(runs, "2026-01-01T00-00-00-000-aaaa", "glide", "workspace");
+    mkdirSync(path.join(runs, "tools"), { recursive: true });
+    writeFileSync(path.join(runs, "tools", "a.py"), "");
+    const e = checkCommandPaths(`python3 ${runs}/tools/a.py`, ws, "bwrap", "/", noWhich, { readOnly: [runs], readWrite: [] });
+    expect(e?.message).toContain("the runs directory");
+  });
+
+  test("play makes --cmd's relative paths to files here absolute; other words stay as typed", () => {
+    expect(absoluteCommand("python3 ./agent.py --n 3 missing.py", scratch)).toBe(`python3 ${script} --n 3 missing.py`);
   });
 
   test("a relative path that exists where prolong was started but not in the workspace: its absolute path as the fix", () => {
@@ -44,36 +66,112 @@ describe("checkCommandPaths", () => {
     const e = checkCommandPaths("python3 -c 'print(1)'", workspace, "bwrap", "/", () => "/root/.pyenv/shims/python3");
     expect(e?.message).toContain("/root/.pyenv/shims/python3");
     expect(e?.fix).toContain("/usr/bin/python3");
+    expect(e?.fix).toContain("--bind-ro");
     expect(checkCommandPaths("python3 -c 'print(1)'", workspace, "bwrap", "/", () => "/usr/bin/python3")).toBeNull();
   });
 });
 
 describe("through the real CLI", () => {
   test.skipIf(probeBwrap() === null)(
-    "--cmd 'python3 /tmp/x/agent.py' under bwrap (needs bwrap): exit 2 before any call, no run directory",
+    "--cmd './agent.py' in a project under a home directory plays under the default sandbox (needs bwrap): the project read-only, the runs hidden",
     () => {
-      const scratch = mkdtempSync(path.join(tmpdir(), "prolong-cmd-"));
-      mkdirSync(path.join(scratch, "x"));
-      writeFileSync(path.join(scratch, "x", "agent.py"), "print('never runs')\n");
-      const runs = path.join(scratch, "runs");
-      const r = prolong([
+      // A project as people keep one: in their home, the agent script beside them, runs/ inside the project.
+      const project = mkdtempSync(path.join(homedir(), "prolong-project-"));
+      try {
+        chmodSync(project, 0o755);
+        const agent = path.join(project, "agent.py");
+        writeFileSync(
+          agent,
+          [
+            "#!/usr/bin/python3",
+            "import json, os",
+            "seen = {}",
+            "try: seen['master'] = open('../logs.txt').read(10)",
+            "except OSError as e: seen['master'] = type(e).__name__",
+            "seen['run dir'] = sorted(os.listdir('..'))",
+            "try:",
+            "    open(os.path.join(os.environ['PROJECT'], 'written.txt'), 'w')",
+            "    seen['write'] = 'written'",
+            "except OSError as e: seen['write'] = type(e).__name__",
+            "json.dump(seen, open('seen.json', 'w'))",
+            "json.dump({'actions': ['ACTION1', 'ACTION2']}, open('actions.json', 'w'))",
+            "",
+          ].join("\n"),
+        );
+        chmodSync(agent, 0o755);
+        const p = Bun.spawnSync(
+          [
+            process.execPath,
+            MAIN,
+            "play",
+            "glide",
+            "--agent",
+            "command",
+            "--cmd",
+            "./agent.py",
+            "--max-actions",
+            "2",
+            "--pass-env",
+            "PROJECT",
+          ],
+          { cwd: project, env: { ...process.env, PROJECT: project }, stdout: "pipe", stderr: "pipe" },
+        );
+        expect(p.stderr.toString()).toBe("");
+        expect(p.exitCode).toBe(0);
+        expect(p.stdout.toString()).toContain("sandbox    bwrap (");
+        expect(p.stdout.toString()).toContain("actions    2");
+        const stamp = readdirSync(path.join(project, "runs"))[0]!;
+        const run = path.join(project, "runs", stamp, "glide");
+        const config = JSON.parse(readFileSync(path.join(run, "run.json"), "utf8"));
+        expect([config.cmd, config.bindRo]).toEqual([agent, [project]]);
+        // What the agent saw: neither its master log nor anything in runs/, and it could not write the project.
+        const seen = JSON.parse(readFileSync(path.join(run, "workspace", "seen.json"), "utf8"));
+        expect(seen).toEqual({ master: "FileNotFoundError", "run dir": ["workspace"], write: expect.stringMatching(/Error$/) });
+        expect(existsSync(path.join(project, "written.txt"))).toBe(false);
+      } finally {
+        rmSync(project, { recursive: true, force: true });
+      }
+    },
+  );
+
+  test("an unconfined external agent is warned about at the start, before its first call", () => {
+    const runs = mkdtempSync(path.join(tmpdir(), "prolong-sbx-"));
+    const p = Bun.spawn(
+      [
+        process.execPath,
+        MAIN,
         "play",
         "glide",
         "--agent",
         "command",
         "--cmd",
-        `/usr/bin/python3 ${scratch}/x/agent.py`,
+        "sleep 60",
         "--sandbox",
-        "bwrap",
+        "none",
         "--runs-dir",
         runs,
-      ]);
-      expect(r.code).toBe(2);
-      expect(r.err).toContain("private, empty /tmp");
-      expect(r.err).toContain("--sandbox none");
-      expect(readdirSync(runs)).toEqual([]);
-    },
-  );
+      ],
+      { stdout: "pipe", stderr: "pipe" },
+    );
+    return (async () => {
+      const reader = p.stderr.getReader();
+      let text = "";
+      while (!text.includes("\n")) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += new TextDecoder().decode(value);
+      }
+      p.kill("SIGKILL");
+      await p.exited;
+      expect(text).toContain("prolong: warning: --sandbox none: the agent runs unconfined");
+    })();
+  });
+
+  test("without bubblewrap, --sandbox auto warns at the start too", () => {
+    const config = newConfig({ game: "glide", agent: "command", cmd: "true" })._unsafeUnwrap();
+    expect(unconfinedWarning(config, () => null)).toContain("bubblewrap is not installed");
+    expect(unconfinedWarning({ ...config, agent: "explorer" }, () => null)).toBeNull();
+  });
 
   test("the summary names the sandbox: in-process for the explorer, none for an unconfined command", () => {
     const runs = mkdtempSync(path.join(tmpdir(), "prolong-sbx-"));

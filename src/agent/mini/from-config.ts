@@ -4,6 +4,7 @@ import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../../errors.ts";
 import type { RunConfig } from "../../config/run-config.ts";
 import type { Agent } from "../agent.ts";
+import { sandboxBinds } from "../cmd-paths.ts";
 import { chooseSandbox } from "../sandbox.ts";
 import { isRestricted, policyOf } from "../tool-ladder.ts";
 import type { RetryPolicy } from "./chat-api.ts";
@@ -34,7 +35,7 @@ export function miniFromConfig(
     );
   }
   const policy = policyOf(config);
-  const sandbox = chooseSandbox(config.sandbox, undefined, config.passEnv);
+  const sandbox = chooseSandbox(config.sandbox, undefined, config.passEnv, sandboxBinds(config));
   if (sandbox.isErr()) return err(sandbox.error);
   // A restricted level is what exists in the sandbox (tool-tree.ts); without one nothing could hold it:
   // the command check is only an early message, and a shell has many ways to run any program.

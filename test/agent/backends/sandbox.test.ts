@@ -18,6 +18,32 @@ import {
 import { HAVE_BWRAP, play, readEventsFile, tempRoot, withEnv } from "./helpers.ts";
 
 describe("the bwrap command line", () => {
+  test("a project under a home, holding runs/: shown read-only over the home's cover, then runs/ covered again, then the workspace", () => {
+    const project = "/home/ada/proj";
+    const ws = `${project}/runs/2026-01-01T00-00-00/glide/workspace`;
+    const argv = bwrapArgv(
+      { bin: "/usr/bin/bwrap", userns: true },
+      ["x"],
+      { workspace: ws },
+      {
+        readOnly: [project, "/opt/tools", `${project}/runs/2026-01-01T00-00-00`],
+        readWrite: ["/data/shared"],
+      },
+    );
+    const at = (...seq: string[]) => argv.findIndex((_, i) => seq.every((w, k) => argv[i + k] === w));
+    const homeCover = at("--tmpfs", "/home");
+    const shown = at("--ro-bind-try", project, project);
+    const runsAgain = argv.findIndex((w, i) => i > shown && w === "--tmpfs" && argv[i + 1] === `${project}/runs`);
+    expect(homeCover).toBeGreaterThan(0);
+    expect(shown).toBeGreaterThan(homeCover);
+    expect(runsAgain).toBeGreaterThan(shown);
+    expect(at("--bind", ws, ws)).toBeGreaterThan(runsAgain);
+    // Visible anyway (not under a cover): not bound again; inside the runs root: never shown.
+    expect(at("--ro-bind-try", "/opt/tools", "/opt/tools")).toBe(-1);
+    expect(argv.join(" ")).not.toContain("--ro-bind-try /home/ada/proj/runs/2026");
+    // A read-write bind is made wherever it is, the system being read-only.
+    expect(at("--bind", "/data/shared", "/data/shared")).toBeGreaterThan(0);
+  });
   test("takes every privilege away, hides /tmp, the homes and the runs root, binds the workspace and HOME writable, re-exposes a kept install, then locks the hidden layers", () => {
     const ws = "/srv/runs/2026-01-01T00-00-00/glide/workspace";
     const home = "/srv/runs/2026-01-01T00-00-00/glide/agent-home";
