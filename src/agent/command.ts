@@ -1,7 +1,9 @@
 // `--agent command --cmd '...'`: any program that reads the workspace and leaves actions.json. It runs through
 // `sh -c` with the workspace as cwd (inside the sandbox when there is one), in its own process group so that a
-// timeout kills everything it started. The prompt comes on stdin and in $PROLONG_PROMPT; its stdout is its
-// answer (the [PLAN] text) and its one trajectory step; stderr is kept for error messages. It reports no tokens.
+// timeout kills everything it started. The prompt comes on stdin, and in $PROLONG_PROMPT too when it fits an
+// environment variable (Linux caps one at 128 KiB, and none can hold a NUL: a prompt that does not fit must
+// not make the call fail); its stdout is its answer (the [PLAN] text) and its one trajectory step; stderr is
+// kept for error messages. It reports no tokens.
 import { err, ok } from "neverthrow";
 import { NO_TOKENS, type Agent, type TurnInput } from "./agent.ts";
 import { processFailure, runInGroup } from "./cli-process.ts";
@@ -18,6 +20,14 @@ export interface CommandAgentOptions {
 
 /** The longest answer kept as the turn's text (the end of stdout, where a briefing and [PLAN] go). */
 const ANSWER_CHARS = 4000;
+
+/** Linux's limit on one environment string (MAX_ARG_STRLEN), less room for the name. */
+const ENV_STRING_BYTES = 128 * 1024 - 64;
+
+/** Can `text` travel as one environment variable? */
+export function fitsEnvironment(text: string): boolean {
+  return !text.includes("\0") && Buffer.byteLength(text, "utf8") <= ENV_STRING_BYTES;
+}
 
 export function commandAgent(opts: CommandAgentOptions): Agent {
   const sandbox = opts.sandbox ?? NO_SANDBOX;
@@ -36,7 +46,7 @@ export function commandAgent(opts: CommandAgentOptions): Agent {
           PROLONG_ACTION_CAP: String(input.actionCap),
           PROLONG_AVAILABLE_ACTIONS: input.availableActions.join(","),
           PROLONG_SEED: String(input.seed),
-          PROLONG_PROMPT: input.prompt,
+          ...(fitsEnvironment(input.prompt) ? { PROLONG_PROMPT: input.prompt } : {}),
         },
       });
       const failure = processFailure("the command", outcome, opts.timeoutSec);

@@ -8,9 +8,27 @@ export const ENTRY_MAX_CHARS = 100;
 /** The most of the agent's text one warning quotes. */
 export const QUOTE_CHARS = 200;
 
-/** Text of the agent's quoted into a message: at most `max` characters, the cut marked. */
+/**
+ * Text of the agent's quoted into a message: at most `max` characters, the cut marked, every control character
+ * written as an escape. The message goes back into the next prompt (which travels in argv, the environment or
+ * a file) and onto terminals: a NUL cannot be carried by argv or the environment, and an escape sequence must
+ * not reach a terminal.
+ */
 export function quote(text: string, max = QUOTE_CHARS): string {
-  return text.length <= max ? `'${text}'` : `'${text.slice(0, max - 1)}…' (${text.length} characters)`;
+  return text.length <= max
+    ? `'${escapeControls(text)}'`
+    : `'${escapeControls(text.slice(0, max - 1))}…' (${text.length} characters)`;
+}
+
+/** C0 and C1 controls, DEL and the Unicode line and paragraph separators as \n, \t, \r, \xNN or \uNNNN. */
+export function escapeControls(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+    const n = c.charCodeAt(0);
+    if (c === "\n") return "\\n";
+    if (c === "\t") return "\\t";
+    if (c === "\r") return "\\r";
+    return n <= 0xff ? `\\x${n.toString(16).padStart(2, "0")}` : `\\u${n.toString(16).padStart(4, "0")}`;
+  });
 }
 
 /**
