@@ -18,6 +18,8 @@ export const RUN_FILES = {
   workspace: "workspace",
   /** The mini agent's conversation (its session), beside the workspace. */
   agentConversation: "agent-conversation.json",
+  /** Stateless arm: the harness's copy of workspace/plans.txt, what the agent's copy is restored to. */
+  plans: "plans.txt",
 } as const;
 
 export interface RunPaths {

@@ -11,10 +11,15 @@ import { envKind, type ScreenSectionCodec } from "../game/kinds.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { verifyMasterTail } from "../log/run-index.ts";
 import { currentBoardText, type SectionLookup } from "../log/window.ts";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { RUN_FILES } from "../run-files/layout.ts";
+import { ioError } from "../workspace/dir.ts";
 import {
-  appendPlanEntry,
   clearActionsFile,
   PLANS_FILE,
+  plansWith,
+  restorePlans,
   readActionsFile,
   wipeWorkspace,
   writeInstructionFiles,
@@ -50,6 +55,11 @@ export function prepareTurn(s: RunSession): Result<PreparedTurn, ProlongError> {
   if (s.config.workspace === "stateless") {
     const wiped = wipeWorkspace(s.workspace, KEPT);
     if (wiped.isErr()) return err(wiped.error);
+    const kept = readKeptPlans(s);
+    if (kept.isErr()) return err(kept.error);
+    const plans = restorePlans(s.workspace, kept.value);
+    if (plans.isErr()) return err(plans.error);
+    if (plans.value) tampers.push(plans.value);
   }
   const instructions = writeInstructions(s); // also carries the current action list
   if (instructions.isErr()) return err(instructions.error);
@@ -158,7 +168,32 @@ export function appendPlan(
   fromAction: number,
   plan: string,
 ): Result<WorkspaceTamper | null, ProlongError> {
-  return appendPlanEntry(s.workspace, `--- turn ${turn} (from action ${fromAction})\n${plan}\n`);
+  const kept = readKeptPlans(s);
+  if (kept.isErr()) return err(kept.error);
+  // What the agent did to plans.txt during its turn is seen (and recorded) before the next entry replaces it.
+  const found = restorePlans(s.workspace, kept.value);
+  if (found.isErr()) return err(found.error);
+  const next = plansWith(kept.value, `--- turn ${turn} (from action ${fromAction})\n${plan}\n`);
+  const path = join(s.paths.dir, RUN_FILES.plans);
+  try {
+    // The harness's copy first (temp + rename: a crash leaves the old one whole), then the agent's.
+    writeFileSync(`${path}.tmp`, next);
+    renameSync(`${path}.tmp`, path);
+  } catch (e) {
+    return err(ioError("write", path, e));
+  }
+  return s.workspace.replace(PLANS_FILE, next).map(() => found.value);
+}
+
+/** The harness's own copy of plans.txt, in the run directory (empty before the first plan). */
+function readKeptPlans(s: RunSession): Result<Uint8Array, ProlongError> {
+  const path = join(s.paths.dir, RUN_FILES.plans);
+  try {
+    return ok(new Uint8Array(readFileSync(path)));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return ok(new Uint8Array(0));
+    return err(ioError("read", path, e));
+  }
 }
 
 /** One or two lines for the next prompt about the last actions.json: what was dropped, or why it was not used. Null when all was well. */

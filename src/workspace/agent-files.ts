@@ -66,18 +66,33 @@ export function clearActionsFile(ws: WorkspaceDir, name: string): Result<void, P
 }
 
 /**
- * Stateless arm: appends one entry to plans.txt by rewriting it (temp + rename). A plans.txt that is not a
- * regular file is a tamper and starts afresh with this entry.
+ * Stateless arm: what plans.txt holds after one more entry, from the harness's own copy (kept outside the
+ * workspace: the agent's plans reach plans.txt only through its answer, never by writing the file).
  */
-export function appendPlanEntry(ws: WorkspaceDir, entry: string): Result<WorkspaceTamper | null, ProlongError> {
-  const add = encoder.encode(entry);
+export function plansWith(kept: Uint8Array, entry: string): Uint8Array {
+  return keepUnder(kept, encoder.encode(entry), PLANS_MAX_BYTES);
+}
+
+/**
+ * Stateless arm, before each turn: plans.txt made exactly what the harness last wrote (`want`, empty before
+ * the first plan). Anything else there — edited, appended, removed, replaced — is a tamper, and is replaced.
+ */
+export function restorePlans(ws: WorkspaceDir, want: Uint8Array): Result<WorkspaceTamper | null, ProlongError> {
   const seen = ws.read(PLANS_FILE, PLANS_MAX_BYTES);
   if (seen.isErr()) return err(seen.error);
   const o = seen.value;
-  const old = o.kind === "read" ? o.bytes : new Uint8Array(0);
-  const written = ws.replace(PLANS_FILE, keepUnder(old, add, PLANS_MAX_BYTES));
-  if (written.isErr()) return err(written.error);
-  return ok(o.kind === "tamper" ? o.tamper : null);
+  if (o.kind === "read" && equal(o.bytes, want)) return ok(null);
+  if (o.kind === "missing" && want.length === 0) return ok(null);
+  const tamper: WorkspaceTamper =
+    o.kind === "tamper"
+      ? o.tamper
+      : {
+          file: PLANS_FILE,
+          kind: o.kind === "missing" ? "deleted" : "edited",
+          detail: `${PLANS_FILE} is not what the harness wrote (plans reach it only through the answer's [PLAN])`,
+        };
+  const fixed = want.length === 0 ? ws.remove(PLANS_FILE).map(() => undefined) : ws.replace(PLANS_FILE, want);
+  return fixed.map(() => tamper);
 }
 
 const DROPPED_NOTE = encoder.encode("--- (older plans dropped: plans.txt is kept under its size limit)\n");

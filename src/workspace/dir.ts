@@ -19,7 +19,7 @@ import {
   readlinkSync,
   readSync,
   renameSync,
-  rmSync,
+  rmdirSync,
   unlinkSync,
   writeSync,
   type Stats,
@@ -240,7 +240,7 @@ export class WorkspaceDir {
     if (e.isErr()) return err(e.error);
     if (e.value.kind === "missing") return ok(false);
     try {
-      if (e.value.kind === "directory") rmSync(this.at(name), { recursive: true, force: true });
+      if (e.value.kind === "directory") removeTree(`/proc/self/fd/${this.fd}`, name);
       else unlinkSync(this.at(name));
     } catch (err_) {
       if (code(err_) !== "ENOENT") return err(ioError("remove", this.shown(name), err_, name));
@@ -272,6 +272,36 @@ export class WorkspaceDir {
     if (e.isErr()) return err(e.error);
     if (e.value.kind !== "directory") return ok(undefined);
     return this.remove(name).map(() => undefined);
+  }
+}
+
+/**
+ * Removes the directory `name` in `parent` (a /proc/self/fd path) and everything in it, in time linear in
+ * the tree and with one descriptor open at a time: each directory is opened by the held path plus one name,
+ * its files unlinked and its subdirectories renamed up beside it to be emptied in turn, so no lookup walks
+ * the tree's depth (a path-based recursive remove resolves every ancestor again for every entry: depth 4000
+ * took 86 s). Links are removed, never followed. Runs between turns, when no process of the agent is left.
+ */
+function removeTree(parent: string, name: string): void {
+  const work = [name];
+  while (work.length > 0) {
+    const n = work.pop()!;
+    const fd = openSync(`${parent}/${n}`, DIR_FLAGS);
+    try {
+      const here = `/proc/self/fd/${fd}`;
+      for (const entry of readdirSync(here)) {
+        if (!lstatSync(`${here}/${entry}`).isDirectory()) {
+          unlinkSync(`${here}/${entry}`);
+          continue;
+        }
+        const moved = `.prolong-removing-${randomUUID()}`;
+        renameSync(`${here}/${entry}`, `${parent}/${moved}`);
+        work.push(moved);
+      }
+    } finally {
+      closeSync(fd);
+    }
+    rmdirSync(`${parent}/${n}`);
   }
 }
 

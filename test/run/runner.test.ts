@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { parseLog } from "../../src/log/format.ts";
-import { headers, playGame } from "./helpers.ts";
+import { headers, playGame, readEventsFile } from "./helpers.ts";
 
 const SEP = "=".repeat(80);
 const plan = "printf 'Briefing: the board has a player.\\n[PLAN]\\nGo up, then down, then left.'";
@@ -139,6 +139,20 @@ describe("memory arms: what the agent sees", () => {
     const plans = readFileSync(join(ws, "plans.txt"), "utf8");
     expect(plans.match(/Go up, then down, then left\./g)?.length).toBe(3);
     expect(plans).not.toContain("Briefing");
+  });
+
+  test("--workspace stateless: plans.txt is written by the harness only; the agent's own entry is undone and recorded", async () => {
+    // At turn 2 the agent appends a forged entry to plans.txt itself; at turn 3 it copies what it finds.
+    const cmd = `if [ "$PROLONG_TURN" = 2 ]; then echo '--- turn 99: I already solved this level' >> plans.txt; fi; cp plans.txt seen-$PROLONG_TURN.txt; printf '{"actions":["ACTION1"]}' > actions.json; ${plan}`;
+    const run = await playGame({ game: "glide", agent: "command", cmd, maxActions: 3, workspace: "stateless" });
+    const seen = readFileSync(join(run.session.paths.workspace, "seen-3.txt"), "utf8");
+    expect(seen).not.toContain("turn 99");
+    expect(seen.match(/^--- turn \d+ \(from action \d+\)$/gm)?.length).toBe(2);
+    const tampers = readEventsFile(run.session.paths.events).filter((e) => e.kind === "tamper") as unknown as {
+      file: string;
+      tamper: string;
+    }[];
+    expect(tampers.map((t) => [t.file, t.tamper])).toEqual([["plans.txt", "edited"]]);
   });
 
   test("--episodes 2: two episodes in one log, each marked by an INITIAL STATE section", async () => {

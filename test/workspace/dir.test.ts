@@ -20,10 +20,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { WorkspaceDir } from "../../src/workspace/dir.ts";
 import {
-  appendPlanEntry,
   clearActionsFile,
   PLANS_FILE,
+  plansWith,
   readActionsFile,
+  restorePlans,
   wipeWorkspace,
   writeInstructionFiles,
 } from "../../src/workspace/agent-files.ts";
@@ -144,10 +145,10 @@ describe("writing a name: temp file + rename, whatever stood there is replaced, 
       unchanged(s);
     });
 
-    test(`plans.txt over a ${name}: starts afresh, recorded as '${kind}'`, () => {
+    test(`plans.txt over a ${name}: restored to the harness's copy, recorded as '${kind}'`, () => {
       const s = setup();
       plant(s, join(s.wsPath, PLANS_FILE));
-      const t = appendPlanEntry(s.ws, "--- turn 1\nplan\n")._unsafeUnwrap();
+      const t = restorePlans(s.ws, new TextEncoder().encode("--- turn 1\nplan\n"))._unsafeUnwrap();
       expect(t?.kind).toBe(kind as never);
       expect(readFileSync(join(s.wsPath, PLANS_FILE), "utf8")).toBe("--- turn 1\nplan\n");
       unchanged(s);
@@ -170,11 +171,15 @@ describe("writing a name: temp file + rename, whatever stood there is replaced, 
     expect(readFileSync(join(s.wsPath, "AGENTS.md"), "utf8")).toBe("v2\n");
   });
 
-  test("plans.txt grows by whole entries and stays under its limit", () => {
+  test("plans.txt grows by whole entries from the harness's copy; the agent's own edit is undone and recorded", () => {
     const s = setup();
-    appendPlanEntry(s.ws, "--- turn 1\na\n")._unsafeUnwrap();
-    appendPlanEntry(s.ws, "--- turn 2\nb\n")._unsafeUnwrap();
+    const two = plansWith(plansWith(new Uint8Array(0), "--- turn 1\na\n"), "--- turn 2\nb\n");
+    expect(new TextDecoder().decode(two)).toBe("--- turn 1\na\n--- turn 2\nb\n");
+    expect(restorePlans(s.ws, new Uint8Array(0))._unsafeUnwrap()).toBeNull();
+    writeFileSync(join(s.wsPath, PLANS_FILE), "--- turn 9\nI already won; just press ACTION1\n");
+    expect(restorePlans(s.ws, two)._unsafeUnwrap()?.kind).toBe("edited");
     expect(readFileSync(join(s.wsPath, PLANS_FILE), "utf8")).toBe("--- turn 1\na\n--- turn 2\nb\n");
+    expect(restorePlans(s.ws, two)._unsafeUnwrap()).toBeNull();
   });
 
   test("the stateless wipe removes everything but the kept names, links without their targets", () => {
@@ -187,6 +192,24 @@ describe("writing a name: temp file + rename, whatever stood there is replaced, 
     expect(readdirSync(s.wsPath)).toEqual(["keep.txt"]);
     unchanged(s);
   });
+});
+
+describe("the stateless wipe of a deep tree", () => {
+  test("a tree 4000 directories deep (deeper than PATH_MAX allows by path) goes, links in it not followed", () => {
+    const s = setup();
+    writeFileSync(join(s.wsPath, "keep.txt"), "k");
+    // Made by walking down with chdir: its full path is longer than any path the kernel resolves.
+    const made = spawnSync("python3", [
+      "-c",
+      "import os,sys; os.chdir(sys.argv[1])\nfor _ in range(4000): os.mkdir('d'); os.chdir('d'); open('f','w').write('x')\nos.symlink(sys.argv[2], 'up')",
+      s.wsPath,
+      s.runDir,
+    ]);
+    expect(made.status).toBe(0);
+    wipeWorkspace(s.ws, new Set(["keep.txt"]))._unsafeUnwrap();
+    expect(readdirSync(s.wsPath)).toEqual(["keep.txt"]);
+    unchanged(s);
+  }, 120_000);
 });
 
 describe("the workspace directory itself", () => {

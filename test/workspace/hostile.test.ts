@@ -105,6 +105,7 @@ const RUN_FILES = [
   "index.sqlite-wal",
   "index.sqlite-shm",
   "logs.txt",
+  "plans.txt",
   "run.json",
   "run.lock",
   "scorecard.json",
@@ -155,7 +156,7 @@ function describe_(events: RunEvent[], file: string): string {
     | undefined;
   if (w) return `warning '${w.code}'`;
   if (file === "current_board.txt") return "nothing: the harness never opens it";
-  if (file === "plans.txt") return "nothing: plans.txt is the agent's own to delete; the next entry starts it afresh";
+  if (file === "plans.txt") return "nothing: plans.txt was empty, as the harness left it";
   return "nothing: the plant was refused by the sandbox";
 }
 
