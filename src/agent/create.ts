@@ -16,6 +16,7 @@ import { terminalNeeds } from "./human-screen.ts";
 import { TERMINAL_GAME_SIZE } from "./human-terminal.ts";
 import { GRID_SIZE } from "../game-model.ts";
 import { checkCommandPaths, sandboxBinds } from "./cmd-paths.ts";
+import { createRandomAgent } from "./random.ts";
 import { miniFromConfig } from "./mini/from-config.ts";
 import { chooseSandbox } from "./sandbox.ts";
 import { codexToolArgs, policyOf } from "./tool-ladder.ts";
@@ -42,6 +43,15 @@ export function createAgent(
     case "explorer":
       // Each environment kind names its own built-in player.
       return ok(BUILTIN_PLAYERS[envKind(config.env).builtinPlayer]());
+    case "random":
+      // Random play draws among grid actions and the board's things; a terminal game has neither.
+      if (envKind(config.env).screenLog !== undefined)
+        return err(
+          prolongError("bad-config", `--agent random plays grid games; --env ${config.env} is a terminal game`, {
+            fix: "use --agent random with --env local, arc-local or arc-online, or the default built-in player here",
+          }),
+        );
+      return ok(createRandomAgent());
     case "human":
       if (!process.stdin.isTTY || !process.stdout.isTTY) {
         return err(

@@ -45,6 +45,8 @@ agent:
                           offline, no key: the grid explorer, or with --env nethack the NetHack
                           agent, shown as nethack-agent). human: you play in this terminal (keys,
                           mouse clicks); the run is recorded, scored and resumable like any agent's.
+                          random: seeded uniform draws among the available actions, clicks on the
+                          board's distinct things (the floor to compare with; grid games only).
   --cmd 'SHELL COMMAND'   for --agent command: run in the workspace each turn; it must leave actions.json
   --model M, --effort E   passed to coding-agent backends
   --agent-timeout SEC     per agent call (default ${DEFAULTS.agentTimeoutSec}); a hung agent's process group is killed

@@ -8,7 +8,7 @@ import { FILE_CAPS, readRegularText } from "../safe-file.ts";
 import { VERSION } from "../version.ts";
 import { ALIGNMENTS, RACES, ROLES } from "./nethack-character.ts";
 
-export const AGENT_KINDS = ["explorer", "human", "command", "claude", "codex", "mini"] as const;
+export const AGENT_KINDS = ["explorer", "random", "human", "command", "claude", "codex", "mini"] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
 
 /**

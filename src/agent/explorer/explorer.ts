@@ -11,7 +11,7 @@ import { NO_TOKENS, type Agent, type TurnInput, type TurnReply } from "../agent.
 import { describeIndicators } from "./indicators.ts";
 import { Knowledge, knowledgeOf } from "./knowledge.ts";
 import { decide, type Decision } from "./plan.ts";
-import { decodeBoardText } from "./read-log.ts";
+import { decodeBoardText, type LoggedBoard } from "./read-log.ts";
 
 export const LOG_FILE = "logs.txt";
 
@@ -72,10 +72,10 @@ function observe(input: TurnInput): Result<Knowledge, ProlongError> {
 
 const PROMPT_BOARD = "[CURRENT BOARD STATE]";
 
-function boardFromPrompt(prompt: string): Result<Knowledge, ProlongError> {
-  const fix = "give the explorer a workspace with logs.txt, or a prompt with a [CURRENT BOARD STATE] block";
+/** The board a prompt shows in its [CURRENT BOARD STATE] block (the no-log arm), with the header's score and action. */
+export function promptBoard(prompt: string): { board: LoggedBoard; score: number; actionNumber: number } | undefined {
   const at = prompt.indexOf(PROMPT_BOARD);
-  if (at < 0) return err(prolongError("explorer-no-board", "no logs.txt in the workspace and no board in the prompt", { fix }));
+  if (at < 0) return undefined;
   const rows: string[] = [];
   for (const line of prompt
     .slice(at + PROMPT_BOARD.length)
@@ -89,9 +89,19 @@ function boardFromPrompt(prompt: string): Result<Knowledge, ProlongError> {
     rows.push(line);
   }
   const board = decodeBoardText(rows.join("\n"));
-  if (!board) return err(prolongError("explorer-no-board", "the prompt's [CURRENT BOARD STATE] block is not a board", { fix }));
+  if (!board) return undefined;
   const score = Number(/Score: (\d+)/.exec(prompt)?.[1] ?? 0);
   const actionNumber = Number(/Action: (\d+)/.exec(prompt)?.[1] ?? -1);
+  return { board, score, actionNumber };
+}
+
+function boardFromPrompt(prompt: string): Result<Knowledge, ProlongError> {
+  const fix = "give the explorer a workspace with logs.txt, or a prompt with a [CURRENT BOARD STATE] block";
+  if (!prompt.includes(PROMPT_BOARD))
+    return err(prolongError("explorer-no-board", "no logs.txt in the workspace and no board in the prompt", { fix }));
+  const shown = promptBoard(prompt);
+  if (!shown) return err(prolongError("explorer-no-board", "the prompt's [CURRENT BOARD STATE] block is not a board", { fix }));
+  const { board, score, actionNumber } = shown;
   const known = new Knowledge(board.width, board.height);
   known.fold([{ kind: "initial", actionNumber, level: score + 1, attempt: 1, score, cells: board.cells }]);
   return ok(known);

@@ -8,11 +8,12 @@
 // start reaches something untested; otherwise it re-tries the nearest action that did change the state (games may hide state), each
 // at most RETRY_LIMIT times, then actions that ended an attempt (perhaps only the step budget ran out);
 // then it wanders through actions that change the state, least tried first, restarting the level where
-// nothing does; it gives up when nothing changes anything at the level's start. An action that never
-// changed anything at a state is never chosen there again (the no-change memory).
-import type { Action, ActionId } from "../../game-model.ts";
+// nothing does; when nothing changes anything at the level's start it falls back to broad exploration
+// (every offered action and a click on every thing, least tried first) and never stops. Until then, an
+// action that never changed anything at a state is never chosen there again (the no-change memory).
+import type { Action, ActionId, GridAction } from "../../game-model.ts";
 import { formatToolCall } from "../../log/format.ts";
-import { isDeadly, isNoop, type Edge, type ExplorationGraph } from "./graph.ts";
+import { actionKey, isDeadly, isNoop, type Edge, type ExplorationGraph } from "./graph.ts";
 import {
   predictedDeath,
   predictedOutcome,
@@ -22,6 +23,7 @@ import {
   PREDICTED_QUIET_TIERS,
   PREDICTED_TIERS,
 } from "./predict.ts";
+import { segment } from "./segment.ts";
 import { untestedCandidates, type Candidate } from "./targets.ts";
 
 export const TIER_STEPS = 8;
@@ -42,7 +44,7 @@ export interface Decision {
   readonly actions: Action[];
   /** Why, in a sentence, for the plan text. */
   readonly reason: string;
-  readonly kind: "explore" | "reset" | "retry" | "wander" | "memoryless" | "give-up" | "none";
+  readonly kind: "explore" | "reset" | "retry" | "wander" | "broad" | "memoryless" | "none";
 }
 
 interface Found {
@@ -136,7 +138,39 @@ export function decide(graph: ExplorationGraph, ctx: PlanContext): Decision {
   }
   if (!atStart)
     return { actions: [{ id: 0 }], reason: "nothing here changes the state any more; restart the level", kind: "reset" };
-  return { actions: [], reason: "no action changes anything at the level's start any more; giving up", kind: "give-up" };
+  return broad(graph, current, ctx);
+}
+
+/**
+ * The floor under the rules: once the model of the level yields nothing new (everything reachable tested,
+ * re-tried, and nothing at the level's start changes anything), every action the game offers and a click on
+ * every thing on the whole board, status indicators included, stay in play — the one tried fewest times in
+ * this state first, ties by the seed. Games can hide what decides an action (a timer, a count of presses, a
+ * thing the mask blanked), so an action that did nothing once may do something later: random play reaches
+ * such levels, and the explorer must too. It never stops while the budget lasts.
+ */
+function broad(graph: ExplorationGraph, current: string, ctx: PlanContext): Decision {
+  const node = graph.states.get(current)!;
+  const out = graph.edges.get(current);
+  const options: GridAction[] = [];
+  for (const id of ctx.available) if (id !== 0 && id !== 6) options.push({ id });
+  if (ctx.available.includes(6))
+    for (const c of segment({ width: graph.width, height: graph.height, cells: node.cells }).components)
+      options.push({ id: 6, x: c.clickX, y: c.clickY });
+  if (options.length === 0) return { actions: [], reason: "the game offers no action", kind: "none" };
+  // Undo depends on history and has no edge to count its tries: it draws level with the least tried.
+  const tried = (a: GridAction) => out?.get(actionKey(a))?.tries ?? 0;
+  const least = Math.min(...options.filter((a) => a.id !== 7).map(tried));
+  const tries = (a: GridAction) => (a.id === 7 ? (Number.isFinite(least) ? least : 0) : tried(a));
+  const tie = (a: GridAction) => tieBreak(ctx.seed, `broad:${graph.lastActionNumber}:${actionKey(a)}`);
+  const pick = options.reduce((best, a) =>
+    tries(a) < tries(best) || (tries(a) === tries(best) && tie(a) < tie(best)) ? a : best,
+  );
+  return {
+    actions: [pick],
+    reason: `nothing the rules suggest is left; broad exploration: ${formatToolCall(pick)} (tried ${tries(pick)}x here)`,
+    kind: "broad",
+  };
 }
 
 /**

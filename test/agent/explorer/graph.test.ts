@@ -187,14 +187,19 @@ describe("decide", () => {
     expect(done.actions).toEqual([{ id: 4 }]);
   });
 
-  test("gives up when nothing changes anything at the level's start", () => {
+  test("never gives up: when nothing changes anything at the level's start, the least tried action goes next", () => {
     const still: Step[] = [
       { action: { id: 1 }, board: at(0) },
       { action: { id: 3 }, board: at(0) },
+      { action: { id: 1 }, board: at(0) },
     ];
     const d = decide(graphOf(logOf(at(0), still)).graph, ctx([1, 3]));
-    expect(d.kind).toBe("give-up");
-    expect(d.actions).toEqual([]);
+    expect(d.kind).toBe("broad");
+    expect(d.actions).toEqual([{ id: 3 }]);
+    // undo stays in play too, level with the least tried
+    const undo = decide(graphOf(logOf(at(0), still)).graph, ctx([1, 3, 7]));
+    expect(undo.kind).toBe("broad");
+    expect([3, 7]).toContain(undo.actions[0]!.id as number);
   });
 });
 
