@@ -84,7 +84,7 @@ describe.skipIf(NO_NETHACK)(`NetHack runs${NO_NETHACK ? " (skipped: NetHack not 
     expect(replay.scorecard).toMatchObject({ metric: "progression", score: card.score });
     const page = replayHtml(replay);
     expect(page).toContain(`scorecard: progression ${card.score.toFixed(2)}% (best episode)`);
-    expect(page).toMatch(/final progression \d+\.\d\d%/);
+    expect(page).toMatch(/progression at the last step \d+\.\d\d%/);
     expect(replay.steps[0]!.screen!.vitals).toMatch(/^XL 1 \| HP 16\(16\) \| Turn 1$/);
     expect(replay.steps.filter((s) => s.screen?.end).length).toBe(deaths.length);
 
