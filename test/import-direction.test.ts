@@ -13,7 +13,8 @@ const SRC = join(import.meta.dir, "..", "src");
  */
 const LAYERS: readonly (readonly string[])[] = [
   ["version", "errors", "clock", "random", "suggest", "game-model", "native", "libc", "assets.d"],
-  ["safe-file", "terminal-text"], // a run directory's file reader and writer; text for a terminal
+  // a run directory's file reader and writer; text for a terminal; which build is running (version, commit, code hash)
+  ["safe-file", "terminal-text", "build-id"],
   ["config"], //      settings: RunConfig, the log window, arms
   ["log"], //         the log format, the master, the run index, the agent's copy, windows
   ["workspace"], //   every harness access to the agent's directory

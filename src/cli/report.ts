@@ -48,6 +48,7 @@ The page embeds its data as JSON (<script id="report-data">); every mark in a fi
   --title TEXT        the page's heading (default "prolong report")
   --seed N, --resamples N   bootstrap seed and resamples (as for score)
   --plan FILE         only the runs of a plan, checked as \`prolong score DIR --plan plan.json\` does (problems printed)
+  --allow-mixed-builds  pool runs of one arm produced by different builds (as for score; each is listed)
   --json              print the report's data (the embedded JSON) instead of a sentence
 
 exit status: 0 when the page was written, 1 when no run could be scored, 2 on bad options or runs that
@@ -66,6 +67,7 @@ const flags = {
   resamples: flag.int(1, 10_000_000),
   json: flag.bool(),
   plan: flag.text(),
+  "allow-mixed-builds": flag.bool(),
 } as const;
 
 /** Writes `prolong view`'s page into each run directory that has none; returns the directories it failed for. */
@@ -158,7 +160,11 @@ export const reportCommand: Command = {
       complete = planComplete(c.value.check);
       console.error(c.value.text);
     }
-    const data = buildReport(found, { boot, ...(budgets ? { budgets } : {}) });
+    const data = buildReport(found, {
+      boot,
+      ...(budgets ? { budgets } : {}),
+      allowMixedBuilds: parsed.values["allow-mixed-builds"] ?? false,
+    });
     if (data.isErr()) {
       console.error(data.error.map((c) => `prolong report: ${conflictText(c)}`).join("\n"));
       return 2;

@@ -21,8 +21,10 @@ const usage = `usage: prolong score <run-dir | dir above runs>... [options]
 
 Scores finished runs from their scorecard.json files. Runs are grouped into arms by name (\`play --arm NAME\`, or
 the name derived from the settings); every run under one name must have the same fingerprint — every setting
-that changes what the agent sees or does — and, per game, the same game version, or score refuses to pool them
-and names what differs. For each arm, per game and over all games: runs, failed runs (counted at the score
+that changes what the agent sees or does —, the same provenance (the build of prolong that produced it, with
+the NetHack binary, CLI version and model it used; "unknown build" for runs older than that record) and, per
+game, the same game version, or score refuses to pool them and names what differs.
+For each arm, per game and over all games: runs, failed runs (counted at the score
 they reached), unfinished runs (not counted), levels completed, RHAE (ARC-AGI-3's action-efficiency score,
 0..100, of each run's first episode: one episode at the stated budget; NetHack runs: BALROG progression in percent, and the columns say so — runs
 of the two metrics are refused in one table), pass@1 (mean over runs), best@k (max over the k runs; and the expected
@@ -49,6 +51,9 @@ The tables are Markdown; on a terminal they are aligned and, when wider than it,
   --price USD       dollars per million billed tokens: adds cost per level in dollars
   --json            one JSON object: {arms, runs, skipped, at, budgets, bootstrap} (or {compare, ...})
   --csv             one row per run (every budget with --at), RFC 4180, for spreadsheets and pandas
+  --allow-mixed-builds  pool runs of one arm produced by different builds of prolong (or another NetHack
+                    binary, CLI version, model): refused by default, naming the difference; each build is
+                    then listed under the arm
   --plan FILE       check the runs against a plan (\`prolong plan\`): jobs missing, found twice, runs not in
                     the plan or differing from it are named; the rest are scored as one process would
 
@@ -87,6 +92,7 @@ const flags = {
   json: flag.bool(),
   csv: flag.bool(),
   plan: flag.text(),
+  "allow-mixed-builds": flag.bool(),
 } as const;
 
 function refuse(conflicts: readonly ArmConflict[]): number {
@@ -128,6 +134,7 @@ export const scoreCommand: Command = {
       level: BOOTSTRAP_DEFAULTS.level,
     };
     const md = { level: BOOTSTRAP_DEFAULTS.level, ...(price !== undefined ? { pricePerMTok: price } : {}) };
+    const group = { allowMixedBuilds: o["allow-mixed-builds"] ?? false };
     const at = o.at ?? [null];
     const heading = (n: number | null) => (n !== null ? `Re-scored at ${n} actions per episode (from the logs).\n\n` : "");
 
@@ -153,7 +160,7 @@ export const scoreCommand: Command = {
           [pa, a],
           [pb, b],
         ] as const) {
-          const arms = groupArms(side.runs, side.skipped);
+          const arms = groupArms(side.runs, side.skipped, group);
           if (arms.isErr()) return refuse(arms.error);
           if (arms.value.length !== 1) {
             console.error(
@@ -211,7 +218,7 @@ export const scoreCommand: Command = {
       found = c.value.kept;
       check = { text: c.value.text, data: c.value.check };
     }
-    const scored = scoreFound(found, at, boot);
+    const scored = scoreFound(found, at, boot, group);
     if (scored.isErr()) return refuse(scored.error);
     const all = scored.value.budgets;
     const first = all[0]!;

@@ -15,7 +15,8 @@ import { arcOnlineEnv } from "./arc/arc-online.ts";
 import { createGame } from "./catalog.ts";
 import { localEnv, type EnvContext, type GameEnv } from "./env.ts";
 import { nethackEntry } from "./nethack/actions.ts";
-import { DEFAULT_CHARACTER } from "./nethack/character.ts";
+import { characterOf } from "./nethack/character.ts";
+import { nethackProvenance } from "./nethack/provenance.ts";
 import { NETHACK_GAME_ID, nethackEnv } from "./nethack/env.ts";
 import { findNethack } from "./nethack/install.ts";
 import { nethackInstructions } from "./nethack/instructions.ts";
@@ -74,6 +75,8 @@ export interface EnvKind {
   readonly soleGame?: string;
   /** The built-in player `--agent explorer` (the default) means for this kind (agent/create.ts makes it). */
   readonly builtinPlayer: "explorer" | "nethack-agent";
+  /** What outside this build decides the kind's runs (a game binary's hash, its options), for the run's provenance. */
+  readonly provenance?: (config: RunConfig) => Record<string, string>;
 }
 
 const local: EnvKind = {
@@ -126,12 +129,7 @@ const nethackLog: ScreenSectionCodec = {
 
 const nethack: EnvKind = {
   open(config, context) {
-    const character = {
-      ...DEFAULT_CHARACTER,
-      ...(config.role ? { role: config.role } : {}),
-      ...(config.race ? { race: config.race } : {}),
-      ...(config.alignment ? { alignment: config.alignment } : {}),
-    };
+    const character = characterOf(config);
     return findNethack().map(() =>
       nethackEnv({
         folder: join(context.workDir ?? mkdtempSync(join(tmpdir(), "prolong-nethack-")), "nethack"),
@@ -146,6 +144,7 @@ const nethack: EnvKind = {
   metric: "progression",
   soleGame: NETHACK_GAME_ID,
   builtinPlayer: "nethack-agent",
+  provenance: nethackProvenance,
 };
 
 const KINDS: Record<EnvKindName, EnvKind> = { local, "arc-local": arcLocal, "arc-online": arcOnline, nethack };

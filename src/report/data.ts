@@ -54,6 +54,8 @@ export interface ReportOptions {
   /** Budgets for the score-against-budget figure; default: ten steps up to the largest --max-actions. */
   readonly budgets?: readonly number[];
   readonly boot: BootstrapOptions;
+  /** Pool runs of one arm produced by different builds (score --allow-mixed-builds). */
+  readonly allowMixedBuilds?: boolean;
 }
 
 /** Ten evenly spaced budgets up to the largest budget any run had (rounded to whole actions, no repeats). */
@@ -80,11 +82,12 @@ export function learningCurve(levelActions: readonly number[], levels: number, a
 
 /** The report of the runs found (all of them, or those a plan check kept). */
 export function buildReport(found: Collected, o: ReportOptions): Result<ReportData, ArmConflict[]> {
-  const played = scoreFound(found, [null], o.boot);
+  const group = { allowMixedBuilds: o.allowMixedBuilds ?? false };
+  const played = scoreFound(found, [null], o.boot, group);
   return played.andThen((p) => {
     const maxBudget = Math.max(0, ...p.arms.flatMap((a) => a.runs.map((r) => r.card.settings.maxActions)));
     const budgets = o.budgets ? [...o.budgets] : maxBudget > 0 ? defaultBudgets(maxBudget) : [];
-    return scoreFound(found, budgets, o.boot).map((b) => assemble(p, b, budgets, o.boot));
+    return scoreFound(found, budgets, o.boot, group).map((b) => assemble(p, b, budgets, o.boot));
   });
 }
 

@@ -16,6 +16,8 @@ export interface EventFields {
     logWindow: string;
     maxActions: number;
     seed: number;
+    /** The build of prolong that started or resumed the run (build-id.ts). */
+    build?: { version: string; commit: string | null; code: string };
     resumed?: boolean;
     sandbox?: string;
   };

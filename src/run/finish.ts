@@ -6,6 +6,7 @@ import { writeFileReplacing } from "../safe-file.ts";
 import { buildScorecard, RESUMABLE, type EpisodeResult, type Scorecard } from "../score/scorecard.ts";
 import { formatRhae } from "../score/rhae.ts";
 import { gameVersionOf } from "../game/version.ts";
+import { runProvenance } from "./provenance.ts";
 import { windowLabel } from "../config/log-window.ts";
 import { agentName } from "../config/run-config.ts";
 import { emit } from "./record.ts";
@@ -58,6 +59,7 @@ export async function finishRun(
     run: s.name,
     config: s.config,
     gameVersion: gameVersionOf(s.env.info),
+    provenance: runProvenance(s.config),
     end,
     baselines,
     winLevels: s.tally.winLevels,

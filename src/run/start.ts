@@ -15,6 +15,7 @@ import { agentPart, eventsPart, openEnv, runEnvContext } from "./parts.ts";
 import { emit, recordInitial } from "./record.ts";
 import { createRunDir, runPaths, type RunPaths } from "../run-files/layout.ts";
 import type { RunParts, RunSession } from "./session.ts";
+import { buildId } from "../build-id.ts";
 import { armOf } from "../config/arm.ts";
 import { newTally } from "./tally.ts";
 import { writeInstructions } from "./workspace.ts";
@@ -148,6 +149,8 @@ export function announce(s: RunSession, resumed: boolean): void {
     logWindow: windowText(c.logWindow),
     maxActions: c.maxActions,
     seed: c.seed,
+    // The build of the process that starts (or resumes) the run: a run resumed by another build shows it here.
+    build: buildId(),
     ...(resumed ? { resumed: true } : {}),
     ...(s.agent.sandbox ? { sandbox: s.agent.sandbox } : {}),
   });

@@ -1,10 +1,12 @@
 // Runs grouped into arms by name, and the refusal to pool what is not one experiment: under one arm name every
-// run must share the fingerprint (every setting that changes what the agent sees or does) and, game by game,
-// the game's version. A conflict names the arm, the differing settings and the runs on each side.
+// run must share the fingerprint (every setting that changes what the agent sees or does), the provenance (the
+// build and outside parts that produced it; --allow-mixed-builds waives this) and, game by game, the game's
+// version. A conflict names the arm, what differs and the runs on each side.
 import { err, ok, type Result } from "neverthrow";
 import { armOf, armSettingsOf, differingSettings, type ArmId, type ArmSettings } from "../config/arm.ts";
 import type { RunConfig } from "../config/run-config.ts";
 import type { SkippedRun } from "./find-runs.ts";
+import { provenanceDifferences, provenanceText } from "./provenance.ts";
 import { cardMetric, metricLabel, type ScoreMetric, type Scorecard } from "./scorecard.ts";
 
 export interface ScoredRun {
@@ -22,6 +24,13 @@ export interface Arm {
   readonly runs: ScoredRun[];
   /** Runs of this arm that have not finished (no scorecard, interrupted, game failed): shown, not scored. */
   readonly unfinished: SkippedRun[];
+  /** What produced the runs (provenance/provenanceText), each distinct one once: one line unless mixed builds were allowed. */
+  readonly provenance: string[];
+}
+
+export interface GroupOptions {
+  /** Pool runs of one arm whose builds or outside parts differ (each is still listed in the arm's provenance). */
+  readonly allowMixedBuilds?: boolean;
 }
 
 export interface ArmConflict {
@@ -30,8 +39,9 @@ export interface ArmConflict {
   readonly differences: string[];
   /** The run directories on each side (first side first). */
   readonly sides: [string[], string[]];
-  /** "metric": the runs' scores measure different things (RHAE and progression), whatever their arms. */
-  readonly kind?: "metric";
+  /** "metric": the runs' scores measure different things (RHAE and progression), whatever their arms;
+   * "build": they were produced by different builds or outside parts (--allow-mixed-builds pools them). */
+  readonly kind?: "metric" | "build";
 }
 
 /** Runs whose scores measure different things, as the conflict that refuses one table for them (null: one metric). */
@@ -54,7 +64,11 @@ export function cardArm(card: Scorecard): ArmId {
 }
 
 /** Runs (and unfinished runs) grouped by arm name in order of first appearance; conflicts refuse the grouping. */
-export function groupArms(runs: readonly ScoredRun[], skipped: readonly SkippedRun[] = []): Result<Arm[], ArmConflict[]> {
+export function groupArms(
+  runs: readonly ScoredRun[],
+  skipped: readonly SkippedRun[] = [],
+  opts: GroupOptions = {},
+): Result<Arm[], ArmConflict[]> {
   interface Building {
     arm: Arm;
     config: RunConfig;
@@ -64,12 +78,12 @@ export function groupArms(runs: readonly ScoredRun[], skipped: readonly SkippedR
   if (mixed) return err([mixed]);
   const byName = new Map<string, Building>();
   const conflicts = new Map<string, ArmConflict>();
-  const conflict = (name: string, differences: string[], a: string[], b: string[]) => {
+  const conflict = (name: string, differences: string[], a: string[], b: string[], kind?: "build") => {
     const key = `${name}\n${differences.join("\n")}`;
     const known = conflicts.get(key);
     if (known) {
       for (const d of b) if (!known.sides[1].includes(d)) known.sides[1].push(d);
-    } else conflicts.set(key, { arm: name, differences, sides: [[...a], [...b]] });
+    } else conflicts.set(key, { arm: name, differences, sides: [[...a], [...b]], ...(kind ? { kind } : {}) });
   };
   for (const r of runs) {
     const id = cardArm(r.card);
@@ -77,7 +91,14 @@ export function groupArms(runs: readonly ScoredRun[], skipped: readonly SkippedR
     if (!known) {
       const versions = new Map([[r.card.game_id, [{ version: r.card.game_version ?? "", dirs: [r.dir] }]]]);
       byName.set(id.name, {
-        arm: { ...id, settings: armSettingsOf(r.card.settings), metric: cardMetric(r.card), runs: [r], unfinished: [] },
+        arm: {
+          ...id,
+          settings: armSettingsOf(r.card.settings),
+          metric: cardMetric(r.card),
+          runs: [r],
+          unfinished: [],
+          provenance: [provenanceText(r.card.provenance)],
+        },
         config: r.card.settings,
         versions,
       });
@@ -95,6 +116,14 @@ export function groupArms(runs: readonly ScoredRun[], skipped: readonly SkippedR
       );
       continue;
     }
+    const first = known.arm.runs[0]!;
+    const built = provenanceDifferences(first.card.provenance, r.card.provenance);
+    if (built.length > 0 && !opts.allowMixedBuilds) {
+      conflict(id.name, built, [first.dir], [r.dir], "build");
+      continue;
+    }
+    const made = provenanceText(r.card.provenance);
+    if (!known.arm.provenance.includes(made)) known.arm.provenance.push(made);
     const seen = known.versions.get(r.card.game_id) ?? [];
     const version = r.card.game_version ?? "";
     const same = seen.find((s) => s.version === version);
@@ -128,6 +157,15 @@ export function conflictText(c: ArmConflict): string {
       `  first: ${few(c.sides[0])}`,
       `  other: ${few(c.sides[1])}`,
       "  fix: score the NetHack runs (BALROG progression) and the grid-game runs (RHAE) in separate commands",
+    ].join("\n");
+  }
+  if (c.kind === "build") {
+    return [
+      `arm "${c.arm}" holds runs produced by different builds; refusing to pool them:`,
+      ...c.differences.map((d) => `  ${d}`),
+      `  first: ${few(c.sides[0])}`,
+      `  other: ${few(c.sides[1])}`,
+      "  fix: re-run one side with the other's build, score them in separate commands, or pass --allow-mixed-builds to pool them anyway (each build is then listed with the arm)",
     ].join("\n");
   }
   return [

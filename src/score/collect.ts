@@ -2,7 +2,7 @@
 // into arms (refusing to pool different setups under one name), and build each arm's report and per-run rows.
 // Shared by `prolong score` and `prolong report`, so both print the same numbers.
 import { err, ok, type Result } from "neverthrow";
-import { groupArms, type Arm, type ArmConflict, type ScoredRun } from "./arms.ts";
+import { groupArms, type Arm, type ArmConflict, type GroupOptions, type ScoredRun } from "./arms.ts";
 import { findRuns, skipReason, type SkippedRun } from "./find-runs.ts";
 import { armReport, type ArmReport } from "./report.ts";
 import { rescoreAt } from "./rescore.ts";
@@ -52,8 +52,9 @@ export function scoreRuns(
   paths: readonly string[],
   at: readonly (number | null)[],
   boot: BootstrapOptions,
+  group: GroupOptions = {},
 ): Result<Scored, ArmConflict[]> {
-  return scoreFound(findRuns(paths), at, boot);
+  return scoreFound(findRuns(paths), at, boot, group);
 }
 
 /** As scoreRuns, over runs already found (and checked, e.g. against a plan). */
@@ -61,13 +62,14 @@ export function scoreFound(
   found: Collected,
   at: readonly (number | null)[],
   boot: BootstrapOptions,
+  group: GroupOptions = {},
 ): Result<Scored, ArmConflict[]> {
-  const played = groupArms(found.runs, found.skipped);
+  const played = groupArms(found.runs, found.skipped, group);
   if (played.isErr()) return err(played.error);
   const budgets: BudgetScores[] = [];
   for (const n of at) {
     const c = rescoreAll(found, n);
-    const arms = n === null ? played : groupArms(c.runs, c.skipped);
+    const arms = n === null ? played : groupArms(c.runs, c.skipped, group);
     if (arms.isErr()) return err(arms.error);
     const scored = arms.value.filter((a) => a.runs.length > 0);
     budgets.push({ at: n, arms: scored.map((a) => armReport(a, boot)), runs: runRows(arms.value), skipped: c.skipped });

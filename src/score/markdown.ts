@@ -112,6 +112,8 @@ export function armMarkdown(r: ArmReport, o: MarkdownOptions): string {
     "",
     `Settings (fingerprint ${r.fingerprint}): \`${settingsLine(r)}\``,
     "",
+    `Produced by: ${r.provenance.join(" | ")}${r.provenance.length > 1 ? " (mixed builds, pooled by --allow-mixed-builds)" : ""}`,
+    "",
     table(
       without(
         [

@@ -85,6 +85,8 @@ export interface ArmReport {
   readonly settings: ArmSettings;
   /** What the scores measure: RHAE, or BALROG progression in percent (NetHack). */
   readonly metric: ScoreMetric;
+  /** What produced the runs: one line per distinct build (more than one only with --allow-mixed-builds). */
+  readonly provenance: string[];
   readonly games: GameRow[];
   readonly overall: {
     readonly games: number;
@@ -203,6 +205,7 @@ export function armReport(arm: Arm, boot: BootstrapOptions): ArmReport {
     fingerprint: arm.fingerprint,
     settings: arm.settings,
     metric: arm.metric,
+    provenance: [...arm.provenance],
     games: rows,
     overall: {
       games: rows.length,

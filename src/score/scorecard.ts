@@ -12,6 +12,7 @@ import { FILE_CAPS, readFileIfPresent, readRegularText } from "../safe-file.ts";
 import { armOf } from "../config/arm.ts";
 import { RunConfigSchema, type RunConfig } from "../config/run-config.ts";
 import type { GameState } from "../game-model.ts";
+import { ProvenanceSchema, type Provenance } from "./provenance.ts";
 import { gameScore, levelResults, levelScore } from "./rhae.ts";
 import { billedTokens } from "./tokens.ts";
 
@@ -71,6 +72,8 @@ export const ScorecardSchema = v.object({
   arm: v.optional(v.object({ name: v.string(), fingerprint: v.pipe(v.string(), v.regex(/^[0-9a-f]{12}$/)) })),
   /** The game's version (a hash of its definition, or the environment's own version name). Absent in older scorecards. */
   game_version: v.optional(v.string()),
+  /** What produced the run: the build and the outside parts it used (score/provenance.ts). Absent in older scorecards. */
+  provenance: v.optional(ProvenanceSchema),
   /** What `score` measures: RHAE (grid games) or BALROG progression in percent (NetHack). Absent: RHAE. */
   metric: v.optional(v.picklist(["rhae", "progression"])),
   end_reason: v.picklist(END_REASONS),
@@ -174,6 +177,7 @@ export interface ScorecardInput {
   readonly run: string;
   readonly config: RunConfig;
   readonly gameVersion?: string;
+  readonly provenance?: Provenance;
   readonly end: { readonly reason: EndReason; readonly detail: string };
   readonly baselines: readonly number[];
   readonly winLevels: number;
@@ -201,6 +205,7 @@ export function buildScorecard(i: ScorecardInput): Scorecard {
     settings: i.config,
     arm: armOf(i.config),
     ...(i.gameVersion !== undefined ? { game_version: i.gameVersion } : {}),
+    ...(i.provenance !== undefined ? { provenance: i.provenance } : {}),
     ...(metric === "progression" ? { metric } : {}),
     end_reason: i.end.reason,
     end_detail: i.end.detail,

@@ -15,6 +15,16 @@ export type Character = v.InferOutput<typeof CharacterSchema>;
 /** A human neutral female valkyrie: a role every race/alignment table allows and the one NetHack agents start with most. */
 export const DEFAULT_CHARACTER: Character = { role: "valkyrie", race: "human", alignment: "neutral", gender: "female" };
 
+/** The run's character: the default with the settings' --role, --race and --alignment over it. */
+export function characterOf(c: { readonly role?: string; readonly race?: string; readonly alignment?: string }): Character {
+  return {
+    ...DEFAULT_CHARACTER,
+    ...(c.role ? { role: c.role as Character["role"] } : {}),
+    ...(c.race ? { race: c.race as Character["race"] } : {}),
+    ...(c.alignment ? { alignment: c.alignment as Character["alignment"] } : {}),
+  };
+}
+
 /** The player's name; status line 22 starts with it ("Agent the Stripling ..."). */
 export const PLAYER_NAME = "Agent";
 
