@@ -10,6 +10,7 @@ import { prolongError, type ProlongError } from "../errors.ts";
 import type { Agent, TokenUsage, TurnInput, TurnReply } from "./agent.ts";
 import { agentHome, jsonLine, processFailure, readSessionRecord, runInGroup, tailOf, writeSessionRecord } from "./cli-process.ts";
 import { ClaudeSteps } from "./claude-steps.ts";
+import { OBSERVE_SERVER, OBSERVE_TOOL, observeServer } from "./observe-tool.ts";
 import { installDir, NO_SANDBOX, type Sandbox } from "./sandbox.ts";
 import { ALL_TOOLS, claudeToolArgs, isRestricted, type ToolPolicy } from "./tool-ladder.ts";
 
@@ -24,6 +25,8 @@ export interface ClaudeAgentOptions {
   readonly policy?: ToolPolicy;
   /** --context-limit: Claude Code's auto-compact window (CLAUDE_CODE_AUTO_COMPACT_WINDOW). */
   readonly contextLimit?: number;
+  /** --observe mcp: the observe tool, served by `prolong mcp-observe` through Claude Code's MCP configuration. */
+  readonly observe?: boolean;
 }
 
 /** Claude Code raises an auto-compact window below this to it. */
@@ -50,6 +53,17 @@ const ResultSchema = v.object({
 });
 type ClaudeResult = v.InferOutput<typeof ResultSchema>;
 
+/** Claude Code's name for the observe tool of the MCP server prolong configures. */
+export const CLAUDE_OBSERVE_TOOL = `mcp__${OBSERVE_SERVER}__${OBSERVE_TOOL.name}`;
+
+/** The tool arguments with the observe tool allowed too, when the arm has it. */
+function withObserve(args: string[], observe: boolean): string[] {
+  if (!observe) return args;
+  const at = args.indexOf("--allowedTools");
+  if (at < 0 || args[at + 1] === undefined) return [...args, "--allowedTools", CLAUDE_OBSERVE_TOOL];
+  return args.map((a, i) => (i === at + 1 ? `${a},${CLAUDE_OBSERVE_TOOL}` : a));
+}
+
 /** The tool arguments of a level: the historical fixed set at level all, the ladder's otherwise. */
 export function claudeToolFlags(policy: ToolPolicy): string[] {
   return isRestricted(policy) ? claudeToolArgs(policy) : ["--allowedTools", CLAUDE_TOOLS];
@@ -69,6 +83,7 @@ export function claudeAgent(opts: ClaudeAgentOptions): Agent {
       if (!resume) writeSessionRecord(input.workspace, { backend: "claude", sessionId, confirmed: false });
 
       const home = agentHome(input.workspace);
+      const observe = opts.observe ? observeServer(input.workspace) : null;
       const argv = [
         opts.bin,
         "-p",
@@ -76,7 +91,14 @@ export function claudeAgent(opts: ClaudeAgentOptions): Agent {
         "--output-format",
         "stream-json",
         "--verbose",
-        ...claudeToolFlags(policy),
+        ...withObserve(claudeToolFlags(policy), observe !== null),
+        ...(observe
+          ? [
+              "--mcp-config",
+              JSON.stringify({ mcpServers: { [OBSERVE_SERVER]: { command: observe.argv[0], args: observe.argv.slice(1) } } }),
+              "--strict-mcp-config",
+            ]
+          : []),
         ...(opts.model ? ["--model", opts.model] : []),
         ...(opts.effort ? ["--effort", opts.effort] : []),
         ...(resume ? ["--resume", resume] : ["--session-id", sessionId]),
@@ -85,7 +107,11 @@ export function claudeAgent(opts: ClaudeAgentOptions): Agent {
       const steps = new ClaudeSteps();
       let result: unknown = null;
       const outcome = await runInGroup({
-        argv: sandbox.wrap(argv, { workspace: input.workspace, writable: [home], keep: [installDir(opts.bin)] }),
+        argv: sandbox.wrap(argv, {
+          workspace: input.workspace,
+          writable: [home],
+          keep: [installDir(opts.bin), ...(observe?.keep ?? [])],
+        }),
         cwd: input.workspace,
         stdin: null,
         timeoutSec: opts.timeoutSec,

@@ -13,6 +13,7 @@ import { prolongError, type ProlongError } from "../errors.ts";
 import type { Agent, TokenUsage, TurnInput, TurnReply } from "./agent.ts";
 import { agentHome, jsonLine, processFailure, readSessionRecord, runInGroup, tailOf, writeSessionRecord } from "./cli-process.ts";
 import { CodexSteps } from "./codex-steps.ts";
+import { OBSERVE_SERVER, observeServer } from "./observe-tool.ts";
 import { installDir, NO_SANDBOX, type Sandbox } from "./sandbox.ts";
 
 export interface CodexAgentOptions {
@@ -24,6 +25,8 @@ export interface CodexAgentOptions {
   readonly sandbox?: Sandbox;
   /** --context-limit: Codex's own auto-compaction threshold (model_auto_compact_token_limit). */
   readonly contextLimit?: number;
+  /** --observe mcp: the observe tool, served by `prolong mcp-observe` through Codex's mcp_servers setting. */
+  readonly observe?: boolean;
   /** Where the user's config.toml is read from; default $CODEX_HOME or ~/.codex. */
   readonly userCodexHome?: string;
 }
@@ -48,6 +51,7 @@ export function codexAgent(opts: CodexAgentOptions): Agent {
       const home = agentHome(input.workspace);
       const userCodexHome = opts.userCodexHome ?? process.env["CODEX_HOME"] ?? join(homedir(), ".codex");
       const codexHome = seedCodexHome(home, userCodexHome);
+      const observe = opts.observe ? observeServer(input.workspace) : null;
       const argv = [
         opts.bin,
         "exec",
@@ -63,13 +67,29 @@ export function codexAgent(opts: CodexAgentOptions): Agent {
         ...(opts.model ? ["-m", opts.model] : []),
         ...(opts.effort ? ["-c", `model_reasoning_effort=${JSON.stringify(opts.effort)}`] : []),
         ...(opts.contextLimit !== undefined ? ["-c", `model_auto_compact_token_limit=${opts.contextLimit}`] : []),
+        // TOML takes a JSON string as a basic string: the paths and flags need no other quoting.
+        ...(observe
+          ? [
+              "-c",
+              `mcp_servers.${OBSERVE_SERVER}.command=${JSON.stringify(observe.argv[0])}`,
+              "-c",
+              `mcp_servers.${OBSERVE_SERVER}.args=[${observe.argv
+                .slice(1)
+                .map((a) => JSON.stringify(a))
+                .join(",")}]`,
+            ]
+          : []),
         ...(record ? ["resume", record.sessionId] : []),
         input.prompt,
       ];
       const seen = new TurnEvents();
       const steps = new CodexSteps();
       const outcome = await runInGroup({
-        argv: sandbox.wrap(argv, { workspace: input.workspace, writable: [home], keep: [installDir(opts.bin)] }),
+        argv: sandbox.wrap(argv, {
+          workspace: input.workspace,
+          writable: [home],
+          keep: [installDir(opts.bin), ...(observe?.keep ?? [])],
+        }),
         cwd: input.workspace,
         stdin: null,
         timeoutSec: opts.timeoutSec,

@@ -129,6 +129,7 @@ export function createAgent(
           ...(config.model ? { model: config.model } : {}),
           ...(config.effort ? { effort: config.effort } : {}),
           ...(config.contextLimit !== undefined ? { contextLimit: config.contextLimit } : {}),
+          ...(config.observe === "mcp" ? { observe: true } : {}),
         };
         return { ...(kind === "claude" ? claudeAgent(opts) : codexAgent(opts)), sandbox: sandbox.kind };
       });

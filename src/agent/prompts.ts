@@ -21,6 +21,8 @@ export interface PromptContext {
   readonly episode?: number;
   /** The tool ladder arm (--tools, --no-write); absent or level all: every tool. */
   readonly tools?: ToolPolicy;
+  /** --observe mcp: the board is never in the prompt; the agent calls the `observe` tool for it. */
+  readonly observe?: "mcp";
 }
 
 export const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"] as const;
@@ -88,6 +90,16 @@ function memoryText(c: PromptContext): string[] {
         RESTORED,
       ];
     case "none":
+      if (c.observe)
+        return [
+          "## What you see: the observe tool, no log",
+          "There is no log file in this arm, and the board is not in the prompt: call the `observe` tool (no",
+          "arguments) to see it. It returns the current board under `[CURRENT BOARD STATE]` (64 lines of 64",
+          "characters, one per cell) and the sections of the last batch: each action executed, its animation",
+          "frames and the board after it. Nothing of earlier turns is shown again: anything you want to",
+          "remember, keep in your own files.",
+          ...PALETTE,
+        ];
       return [
         "## What you see: the board in the prompt, no log",
         "There is no log file in this arm: each prompt shows the current board under `[CURRENT BOARD STATE]`",
@@ -96,6 +108,16 @@ function memoryText(c: PromptContext): string[] {
         ...PALETTE,
       ];
   }
+}
+
+/** With --observe and a log, the tool is a second way to the board, said after the memory text. */
+function observeText(c: PromptContext): string[] {
+  if (!c.observe || c.window.kind === "none") return [];
+  return [
+    "",
+    "An `observe` tool (no arguments) also returns the current board under `[CURRENT BOARD STATE]` and the",
+    "sections of the last batch, read-only.",
+  ];
 }
 
 /** Where the agent's briefing and plan go: into the log (read back later), plans.txt, or nowhere it can see. */
@@ -139,6 +161,7 @@ export function instructionsText(c: PromptContext): string {
     "levels with as few actions as possible. Each completed level raises the score by one.",
     "",
     ...memoryText(c),
+    ...observeText(c),
     "",
     "## What you do each turn",
     `1. Study the evidence. 2. Write \`actions.json\` in this directory: {"actions": ["ACTION1", "ACTION6(30,40)"]}.`,
@@ -186,7 +209,9 @@ export function firstTurnPrompt(c: PromptContext, board?: string): string {
   const head =
     c.window.kind !== "none"
       ? `A new game has started. Read the end of logs.txt for the initial board, then write actions.json. ${memoryNow(c)}`
-      : "A new game has started. Here is the board; write actions.json.";
+      : c.observe
+        ? "A new game has started. Call the observe tool for the board, then write actions.json."
+        : "A new game has started. Here is the board; write actions.json.";
   return board === undefined ? head : `${head}\n\n${board}`;
 }
 
@@ -194,7 +219,7 @@ export function nextTurnPrompt(c: PromptContext, summary: string, board?: string
   const head =
     c.window.kind !== "none"
       ? `Your actions were executed and appended to logs.txt. ${summary} ${memoryNow(c)} Study the new sections, then write actions.json.`
-      : `Your actions were executed. ${summary} ${memoryNow(c)} Here is the board now; write actions.json.`;
+      : `Your actions were executed. ${summary} ${memoryNow(c)} ${c.observe ? "Call the observe tool for the board now, then write actions.json." : "Here is the board now; write actions.json."}`;
   return board === undefined ? head : `${head}\n\n${board}`;
 }
 
@@ -202,7 +227,7 @@ export function resumePrompt(c: PromptContext, summary: string, board?: string):
   const head =
     c.window.kind !== "none"
       ? `This run was interrupted and has been resumed from its log. ${summary} ${memoryNow(c)} Re-read what you need, then write actions.json.`
-      : `This run was interrupted and has been resumed. ${summary} ${memoryNow(c)} Here is the board now; write actions.json.`;
+      : `This run was interrupted and has been resumed. ${summary} ${memoryNow(c)} ${c.observe ? "Call the observe tool for the board now, then write actions.json." : "Here is the board now; write actions.json."}`;
   return board === undefined ? head : `${head}\n\n${board}`;
 }
 
@@ -213,6 +238,7 @@ function toolsText(c: PromptContext): string[] {
       "Nothing is executed while you work: the harness runs actions.json after your answer. Use only the shell",
       "and file tools (read, write, edit, search) inside this directory; other tools are refused, a refused call",
       "fails the turn, and everything outside this directory may be hidden or read-only.",
+      ...(c.observe ? ["The observe tool is allowed too: it only reads what the harness wrote."] : []),
     ];
   }
   const rungs: Record<ToolPolicy["level"], string> = {

@@ -54,6 +54,11 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import("./trace.ts")).traceCommand,
   },
   {
+    name: "mcp-observe",
+    summary: "the --observe arm's read-only observe tool, as an MCP server over stdio (started by the coding CLIs)",
+    load: async () => (await import("./mcp-observe.ts")).mcpObserveCommand,
+  },
+  {
     name: "replay",
     summary: "re-execute a log's actions against a game and report every board that differs",
     load: async () => (await import("./replay.ts")).replayCommand,

@@ -12,6 +12,7 @@ import {
   ENV_KINDS,
   GRID_MODES,
   newConfig,
+  OBSERVE_MODES,
   readConfigFile,
   SANDBOX_KINDS,
   WORKSPACE_MODES,
@@ -61,6 +62,8 @@ mini agent (any OpenAI-compatible Chat Completions server; docs/local-models.md)
 ablation arms (docs/ablations.md):
   --tools LEVEL           read | read,grep | read,grep,python | all (default); mini and claude (codex: all)
   --no-write              no file but actions.json may be written
+  --observe mcp           the board is not in the prompt: a read-only observe tool serves it over MCP
+                          (claude, codex; mini as a second tool), every call in trajectory.jsonl
   --context-limit N       tokens kept before compacting: mini drops the oldest outputs, codex and claude
                           pass it to their own auto-compaction
 
@@ -145,6 +148,7 @@ export const playFlags = {
   "context-limit": flag.int(...SETTING_BOUNDS.contextLimit, { unit: " of tokens" }),
   tools: flag.custom(ToolLevelFlag),
   "no-write": flag.bool(),
+  observe: flag.choice(OBSERVE_MODES),
   "max-actions": flag.int(...SETTING_BOUNDS.maxActions),
   "action-cap": flag.int(...SETTING_BOUNDS.actionCap),
   "log-window": flag.custom(LogWindowFlagSchema),
@@ -211,6 +215,7 @@ export function fieldsFromFlags(f: PlayFlags): Partial<RunConfig> {
   set("contextLimit", f["context-limit"]);
   set("tools", f.tools);
   if (f["no-write"]) set("noWrite", true);
+  set("observe", f.observe);
   set("maxActions", f["max-actions"]);
   set("actionCap", f["action-cap"]);
   set("logWindow", f["log-window"]);

@@ -57,6 +57,9 @@ const Text = (max: number, what: string, lines: "one line" | "lines" = "one line
   );
 
 /** The tool ladder of the ablation arms (--tools); what each level allows is agent/tool-ladder.ts. */
+/** Where the board comes from besides the log: `mcp`, a read-only observe tool (docs/trajectory.md). */
+export const OBSERVE_MODES = ["mcp"] as const;
+
 export const TOOL_LEVELS = ["read", "read,grep", "read,grep,python", "all"] as const;
 export type ToolLevel = (typeof TOOL_LEVELS)[number];
 
@@ -131,6 +134,8 @@ export const RunConfigSchema = v.object({
   tools: v.optional(v.picklist(TOOL_LEVELS, `--tools must be one of ${TOOL_LEVELS.join(" | ")}`)),
   /** No file may be created or changed but actions.json. */
   noWrite: v.optional(v.boolean()),
+  /** --observe mcp: the board is not in the prompt; the agent asks for it with an `observe` tool served over MCP. */
+  observe: v.optional(v.picklist(OBSERVE_MODES, `--observe must be one of ${OBSERVE_MODES.join(", ")}`)),
   /** Most actions per episode; RESET counts, as in the paper. */
   maxActions: Int("maxActions", "max actions"),
   /** Most actions executed from one actions.json. */
@@ -222,6 +227,8 @@ const APPLIES_TO: readonly {
   { field: "contextLimit", flag: "--context-limit", on: "agent", kinds: ["mini", "claude", "codex"] },
   { field: "tools", flag: "--tools", on: "agent", kinds: ["mini", "claude", "codex"] },
   { field: "noWrite", flag: "--no-write", on: "agent", kinds: ["mini", "claude", "codex"] },
+  // A command agent has no tool channel: a program of the user's reads files, and the board is one already.
+  { field: "observe", flag: "--observe", on: "agent", kinds: ["mini", "claude", "codex"] },
   { field: "arcGames", flag: "--arc-games", on: "env", kinds: ["arc-local"] },
   { field: "role", flag: "--role", on: "env", kinds: ["nethack"] },
   { field: "race", flag: "--race", on: "env", kinds: ["nethack"] },

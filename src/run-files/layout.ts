@@ -16,6 +16,8 @@ export const RUN_FILES = {
   scorecard: "scorecard.json",
   summary: "summary.txt",
   workspace: "workspace",
+  /** --observe: the directory holding what the observe tool returns (observation.txt), read-only to the agent. */
+  observe: "observe",
   /** The mini agent's conversation (its session), beside the workspace. */
   agentConversation: "agent-conversation.json",
   /** Stateless arm: the harness's copy of workspace/plans.txt, what the agent's copy is restored to. */
@@ -57,6 +59,11 @@ export function runPaths(dir: string): RunPaths {
     actions: join(workspace, "actions.json"),
     plans: join(workspace, "plans.txt"),
   };
+}
+
+/** The --observe arm's observation file of the run in `dir` (also: beside a workspace, join(dirname(ws), ...)). */
+export function observationPath(dir: string): string {
+  return join(resolve(dir), RUN_FILES.observe, "observation.txt");
 }
 
 /**

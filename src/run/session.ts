@@ -113,5 +113,6 @@ export function promptContext(s: RunSession): PromptContext {
     episodes: s.config.episodes,
     episode: s.tally.episode,
     tools: policyOf(s.config),
+    ...(s.config.observe ? { observe: s.config.observe } : {}),
   };
 }

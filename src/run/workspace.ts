@@ -26,6 +26,7 @@ import {
 } from "../workspace/agent-files.ts";
 import { COPY_FILE, syncAgentCopy, type TamperEvent } from "../workspace/copy.ts";
 import type { WorkspaceTamper } from "../workspace/dir.ts";
+import { writeObservation } from "./observation.ts";
 import { promptContext, type RunSession } from "./session.ts";
 
 /** Files the stateless arm keeps between turns. */
@@ -74,12 +75,16 @@ export function prepareTurn(s: RunSession): Result<PreparedTurn, ProlongError> {
   if (synced.isErr()) return err(synced.error);
   if (synced.value.tamper) tampers.push(synced.value.tamper);
   const logBytes = synced.value.copyBytes;
-  if (s.window.kind !== "none") return ok({ board: undefined, logBytes, tampers });
+  if (s.window.kind !== "none" && !s.config.observe) return ok({ board: undefined, logBytes, tampers });
   const screenLog = envKind(s.config.env).screenLog;
-  return s.index
-    .lookup()
-    .andThen((sections) => (screenLog ? currentScreen(s, sections, screenLog) : currentBoardText(s.master, sections)))
-    .map((board) => ({ board, logBytes, tampers }));
+  return s.index.lookup().andThen((sections) =>
+    (screenLog ? currentScreen(s, sections, screenLog) : currentBoardText(s.master, sections)).andThen((board) =>
+      // --observe: the board goes to the observe tool, never into the prompt.
+      s.config.observe
+        ? writeObservation(s, board).map(() => ({ board: undefined, logBytes, tampers }))
+        : ok({ board, logBytes, tampers }),
+    ),
+  );
 }
 
 /** The no-log arm's prompt text of a terminal game: its kind's view of the newest section (the whole screen). */

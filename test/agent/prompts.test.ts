@@ -23,6 +23,8 @@ const ARMS: Record<string, PromptContext> = {
   "no-log": { ...base, window: { kind: "none" } },
   stateless: { ...base, stateless: true },
   "lifetime-5": { ...base, episodes: 5 },
+  "no-log-observe": { ...base, window: { kind: "none" }, observe: "mcp" },
+  "full-log-observe": { ...base, observe: "mcp" },
 };
 const golden = (arm: string) => path.join(import.meta.dir, "golden", `${arm}.md`);
 const update = process.env.PROLONG_UPDATE_GOLDEN === "1";
@@ -86,6 +88,18 @@ describe("each turn's prompt says what the agent has now", () => {
     expect(nextTurnPrompt({ ...ARMS["lifetime-5"]!, episode: 1 }, summary)).toContain("Episode 1 of 5. logs.txt");
     expect(nextTurnPrompt({ ...base, episode: 1 }, summary)).not.toContain("Episode");
   });
+  test("--observe: the prompts send the agent to the observe tool and carry no board; the instructions name the tool", () => {
+    const c = ARMS["no-log-observe"]!;
+    expect(firstTurnPrompt(c)).toBe("A new game has started. Call the observe tool for the board, then write actions.json.");
+    expect(nextTurnPrompt(c, "Now: action 3.")).toContain("Call the observe tool for the board now");
+    expect(nextTurnPrompt(c, "Now: action 3.")).not.toContain("Here is the board");
+    expect(instructionsText(c)).toContain("the board is not in the prompt: call the `observe` tool");
+    expect(instructionsText(c)).not.toContain("each prompt shows the current board");
+    expect(instructionsText(ARMS["full-log-observe"]!)).toContain(
+      "An `observe` tool (no arguments) also returns the current board",
+    );
+  });
+
   test("the first turn of a windowed arm says so too", () => {
     expect(firstTurnPrompt(ARMS["last-5"]!)).toContain("the last 5 action sections");
     expect(firstTurnPrompt(ARMS["no-log"]!, "[CURRENT BOARD STATE]\n...")).toContain("[CURRENT BOARD STATE]");

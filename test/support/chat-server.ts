@@ -8,6 +8,7 @@
 //   { raw: "..." }               a body that is not a Chat Completions reply
 //   { noChoices: true }          a reply with an empty choices array
 //   { badArguments: "..." }      a bash tool call whose arguments are the given (invalid) JSON text
+//   { toolCall: {name, arguments} }  a call of any tool (the --observe arm's observe, say)
 // A step may be a function of the request (e.g. to answer with the move a game needs). When the script is
 // used up the server answers "Done." with no command.
 
@@ -24,7 +25,8 @@ export type ChatStep =
   | { readonly hang: true }
   | { readonly raw: string }
   | { readonly noChoices: true }
-  | { readonly badArguments: string };
+  | { readonly badArguments: string }
+  | { readonly toolCall: { readonly name: string; readonly arguments: string } };
 
 export interface ChatRequest {
   readonly path: string;
@@ -113,11 +115,12 @@ function answer(step: ChatStep, model: string, tools: boolean): Response {
   }
   const base = { id: `chatcmpl-${++counter}`, object: "chat.completion", created: 0, model };
   if ("noChoices" in step) return Response.json({ ...base, choices: [], usage: usage({}) });
-  if ("badArguments" in step) {
+  if ("badArguments" in step || "toolCall" in step) {
+    const fn = "toolCall" in step ? step.toolCall : { name: "bash", arguments: step.badArguments };
     const message = {
       role: "assistant",
       content: null,
-      tool_calls: [{ id: `call_${++counter}`, type: "function", function: { name: "bash", arguments: step.badArguments } }],
+      tool_calls: [{ id: `call_${++counter}`, type: "function", function: fn }],
     };
     return Response.json({ ...base, choices: [{ index: 0, message, finish_reason: "tool_calls" }], usage: usage({}) });
   }

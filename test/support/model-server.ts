@@ -13,6 +13,8 @@ export interface ScriptedToolCall {
   /** The client's tool name: "Bash" for Claude Code, "exec_command" for Codex, ... */
   readonly name: string;
   readonly input: Record<string, unknown>;
+  /** Responses API: the namespace of a namespaced tool (Codex offers an MCP server's tools as namespace mcp__<server>). */
+  readonly namespace?: string;
 }
 
 export interface ScriptedTurn {
@@ -183,6 +185,7 @@ function openaiStream(turn: ScriptedTurn, model: string): Response {
       id: id("fc"),
       call_id: id("call"),
       name: call.name,
+      ...(call.namespace !== undefined ? { namespace: call.namespace } : {}),
       arguments: JSON.stringify(call.input),
       status: "completed",
     };

@@ -50,6 +50,12 @@ export function miniFromConfig(
       ),
     );
   }
+  if (config.observe && config.toolFormat === "text")
+    return err(
+      prolongError("bad-config", "--observe mcp gives the mini agent a second tool, and --tool-format text has none", {
+        fix: "drop --tool-format text (the observe tool needs tool calls), or drop --observe",
+      }),
+    );
   const tree = sandbox.value.treeFor(policy);
   if (tree.isErr()) return err(tree.error);
   return ok({
@@ -59,6 +65,7 @@ export function miniFromConfig(
       stepLimit: config.stepLimit ?? MINI_DEFAULTS.stepLimit,
       ...(config.contextLimit !== undefined ? { contextLimit: config.contextLimit } : {}),
       policy,
+      ...(config.observe === "mcp" ? { observe: true } : {}),
       timeoutSec: config.agentTimeoutSec,
       sandbox: sandbox.value,
       ...(tree.value ? { tree: tree.value } : {}),

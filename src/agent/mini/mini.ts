@@ -26,6 +26,7 @@ import {
 } from "./conversation.ts";
 import { WorkspaceDir } from "../../workspace/dir.ts";
 import { checkCommand } from "./shell-check.ts";
+import { OBSERVE_TOOL, observationFileOf, readObservation } from "../observe-tool.ts";
 import { TOOL_DIR, type ToolTree } from "../tool-tree.ts";
 import { cutText, OUTPUT_CHARS, toolStep, type StepReport } from "../../run-files/trajectory.ts";
 
@@ -33,6 +34,8 @@ export const TOOL_FORMATS = ["tools", "text"] as const;
 export type ToolFormat = (typeof TOOL_FORMATS)[number];
 
 export interface MiniAgentOptions {
+  /** --observe mcp: the observe tool is offered beside bash (tool calls only). */
+  readonly observe?: boolean;
   readonly endpoint: ChatEndpoint;
   readonly toolFormat: ToolFormat;
   /** Most model replies in one turn. */
@@ -77,6 +80,12 @@ export const MINI_BOUNDS = {
   answerChars: 64 * 1024,
   commandOutputChars: 16 * 1024 * 1024,
 } as const;
+
+/** The --observe arm's second tool, beside bash. */
+const OBSERVE_FUNCTION = {
+  type: "function",
+  function: { name: OBSERVE_TOOL.name, description: OBSERVE_TOOL.description, parameters: { type: "object", properties: {} } },
+};
 
 const BASH_TOOL = {
   type: "function",
@@ -160,7 +169,9 @@ async function runTurn(
     const sentChars = conversationChars(c.messages);
     const body = {
       messages: apiMessages(c.messages),
-      ...(opts.toolFormat === "tools" ? { tools: [BASH_TOOL], tool_choice: "auto" } : {}),
+      ...(opts.toolFormat === "tools"
+        ? { tools: opts.observe ? [BASH_TOOL, OBSERVE_FUNCTION] : [BASH_TOOL], tool_choice: "auto" }
+        : {}),
     };
     const reply = await chatCompletion(opts.endpoint, body, deadline, opts.retry ?? DEFAULT_RETRY);
     if (reply.isErr()) {
@@ -187,15 +198,32 @@ async function runTurn(
     save();
 
     const asked: AskedCommand[] =
-      opts.toolFormat === "tools" ? calls.map(commandOfCall) : fencedCommands(content).map((command) => ({ command }));
+      opts.toolFormat === "tools"
+        ? calls.map((call) => commandOfCall(call, opts.observe === true))
+        : fencedCommands(content).map((command) => ({ command }));
     if (asked.length === 0) return done();
-    badInARow = asked.every((a) => a.command === undefined) ? badInARow + 1 : 0;
+    badInARow = asked.every((a) => a.command === undefined && !a.observe) ? badInARow + 1 : 0;
     let answered = false;
     const outputs: string[] = [];
     for (const [k, a] of asked.entries()) {
       let out: string;
       if (answered) out = "not run: actions.json was written, so the turn ended";
-      else if (a.command === undefined) out = a.problem ?? "unusable tool call";
+      else if (a.observe) {
+        // The second tool of the --observe arm: what the harness wrote before the turn, read in-process.
+        const started = performance.now();
+        const read = readObservation(observationFileOf(ws.path));
+        out = read.ok ? read.text : read.why;
+        steps.push(
+          toolStep({
+            tool: "observe",
+            act: "observe",
+            input: "{}",
+            output: out,
+            error: !read.ok,
+            ms: performance.now() - started,
+          }),
+        );
+      } else if (a.command === undefined) out = a.problem ?? "unusable tool call";
       else if (k >= MINI_BOUNDS.commandsPerReply)
         out = `not run: at most ${MINI_BOUNDS.commandsPerReply} commands are run per reply`;
       else if (Buffer.byteLength(a.command) > MINI_BOUNDS.commandBytes)
@@ -261,9 +289,12 @@ function capText(text: string, max: number): string {
 interface AskedCommand {
   readonly command?: string;
   readonly problem?: string;
+  /** A call of the --observe arm's observe tool. */
+  readonly observe?: true;
 }
 
-export function commandOfCall(c: ChatToolCall): AskedCommand {
+export function commandOfCall(c: ChatToolCall, observe = false): AskedCommand {
+  if (observe && c.function.name === OBSERVE_TOOL.name) return { observe: true };
   if (c.function.name !== "bash")
     return { problem: `there is no tool "${c.function.name}"; the only tool is bash with {"command": "..."}` };
   let args: unknown;
@@ -420,7 +451,9 @@ function instructions(ws: WorkspaceDir): string {
 function systemPrompt(opts: MiniAgentOptions, limit: number, instructionsText: string): string {
   const how =
     opts.toolFormat === "tools"
-      ? 'You act through one tool, `bash`, called with {"command": "..."}. A reply without a tool call ends your turn.'
+      ? opts.observe
+        ? 'You act through two tools: `bash`, called with {"command": "..."}, and `observe` (no arguments), which returns the current board and the last batch. A reply without a tool call ends your turn.'
+        : 'You act through one tool, `bash`, called with {"command": "..."}. A reply without a tool call ends your turn.'
       : "You act by writing a bash command in a fenced block that starts with ```bash and ends with ```. Each such block in a reply is run, in order. A reply without one ends your turn.";
   const level =
     opts.policy.level === "all" && !opts.policy.noWrite

@@ -1,0 +1,69 @@
+// The `observe` tool of the --observe arm, as every backend offers it: its name and description, the file it
+// reads (written by the harness outside the workspace, run/observation.ts), and one bounded, link-refusing read
+// of it. `prolong mcp-observe` serves it to Claude Code and Codex over MCP; the mini agent calls it in-process.
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { RUN_FILES } from "../run-files/layout.ts";
+
+export const OBSERVE_TOOL = {
+  name: "observe",
+  description:
+    "Return the current board of the game ([CURRENT BOARD STATE]) and the sections of the last batch of actions (each action, its animation frames, the board after it). Read-only; takes no arguments.",
+} as const;
+
+/** The MCP server's name in the CLIs' configuration: Claude Code calls the tool mcp__prolong__observe. */
+export const OBSERVE_SERVER = "prolong";
+
+/** Most bytes of an observation returned (the harness writes far less: a board and a capped batch). */
+export const OBSERVATION_MAX_BYTES = 1024 * 1024;
+
+/** The observation file of a workspace's run (beside the workspace, where the agent cannot write). */
+export function observationFileOf(workspace: string): string {
+  return join(dirname(workspace), RUN_FILES.observe, "observation.txt");
+}
+
+/** The observation's text, or why there is none (said to the model as the tool's error). */
+export function readObservation(path: string): { ok: true; text: string } | { ok: false; why: string } {
+  let fd = -1;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const st = fstatSync(fd);
+    if (!st.isFile()) return { ok: false, why: "the observation is not a regular file" };
+    const size = Math.min(st.size, OBSERVATION_MAX_BYTES);
+    const buf = Buffer.alloc(size);
+    let got = 0;
+    while (got < size) {
+      const n = readSync(fd, buf, got, size - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    const cut = st.size > size ? `\n[observation cut at ${size} of ${st.size} bytes]` : "";
+    return { ok: true, text: buf.subarray(0, got).toString("utf8") + cut };
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return {
+      ok: false,
+      why:
+        code === "ENOENT"
+          ? "no observation yet (the harness writes one before each turn)"
+          : `cannot read the observation (${code ?? "error"})`,
+    };
+  } finally {
+    if (fd >= 0) closeSync(fd);
+  }
+}
+
+/**
+ * How to start `prolong mcp-observe` from inside the agent's sandbox: the compiled binary alone, or Bun with
+ * this checkout's main.ts; and the paths that must stay visible there for it to start.
+ */
+export function observeServer(workspace: string): { argv: string[]; keep: string[] } {
+  const main = join(import.meta.dir, "..", "main.ts");
+  const compiled = main.startsWith("/$bunfs/") || /^[A-Z]:[\\/]~BUN[\\/]/.test(main);
+  const file = observationFileOf(workspace);
+  const self = compiled ? [process.execPath] : [process.execPath, main];
+  return {
+    argv: [...self, "mcp-observe", "--file", file],
+    keep: [dirname(file), dirname(process.execPath), ...(compiled ? [] : [dirname(dirname(main))])],
+  };
+}
