@@ -18,7 +18,7 @@ import { swarmSummary } from "../run/swarm-view.ts";
 import { scoreTables } from "../score/markdown.ts";
 import { fieldsFromFlags, startedIn, type PlayFlags } from "./play.ts";
 import { runClaimed } from "./run-jobs.ts";
-import { markdownForStdout } from "./stdout.ts";
+import { markdownForStdout } from "./markdown-stdout.ts";
 
 export interface BatchOutput {
   readonly parallel: number;

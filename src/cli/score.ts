@@ -6,7 +6,7 @@ import { formatError } from "../errors.ts";
 import { checkAgainstPlanFile, PLAN_INCOMPLETE_EXIT, planComplete, type PlanCheck } from "../plan/check.ts";
 import { collectRuns, scoreFound } from "../score/collect.ts";
 import { findRuns } from "../score/find-runs.ts";
-import { markdownForStdout } from "./stdout.ts";
+import { markdownForStdout } from "./markdown-stdout.ts";
 import { armMarkdown, armsMarkdown, budgetsMarkdown, compareMarkdown, skippedMarkdown } from "../score/markdown.ts";
 import { compareArms } from "../score/report.ts";
 import { runRowsCsv } from "../score/run-rows.ts";

@@ -6,8 +6,6 @@
 // 2 ms of CPU (a tenth of `prolong log stats` on a 20 MB log), so commands that print with console.log only
 // never build it: main.ts sets this up for every command but those whose table entry says they print on their
 // own, and those call quietStdout() where they write through the stream.
-import { fitTables } from "../score/fit-tables.ts";
-
 let quiet = false;
 
 /**
@@ -33,10 +31,4 @@ export function quietStdout(): NodeJS.WriteStream {
     });
   }
   return process.stdout;
-}
-
-/** Markdown for stdout: on a terminal its tables fitted to the width (score/fit-tables.ts), else as written. */
-export function markdownForStdout(text: string): string {
-  const cols = process.stdout.isTTY ? process.stdout.columns : undefined;
-  return cols ? fitTables(text, cols) : text;
 }
