@@ -40,6 +40,10 @@ export function optionsText(c: Character): string {
     "OPTIONS=!autopickup,number_pad:0,!legacy,!news,!mail,!splash_screen,suppress_alert:3.4.3",
     "OPTIONS=!cmdassist,!timed_delay,color,!hilite_pet,!hitpointbar,!perm_invent,!bones,!tombstone,!toptenwin",
     "OPTIONS=time,showexp,runmode:teleport,disclose:-i -a -v -g -c -o,!null",
+    // Save (S) would end the process as if the hero had died, and the options (O) would let the agent change
+    // what the status parser reads: both keys are unbound (in menus and prompts the letters still answer).
+    "BIND=S:nothing",
+    "BIND=O:nothing",
     "",
   ].join("\n");
 }

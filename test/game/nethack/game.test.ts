@@ -84,6 +84,22 @@ describe.skipIf(NO_NETHACK)(`the real game${NO_NETHACK ? " (skipped: NetHack not
     }
   });
 
+  test("the save key S and the options key O do nothing: an episode cannot end by saving nor change the options the status is read by", async () => {
+    const game = await startGame(5);
+    try {
+      const saved = (await game.step(action("S")))._unsafeUnwrap();
+      expect(saved.observation.screen.rows[0]!.trim()).toBe("Unknown command 'S'.");
+      const yes = (await game.step(action("y")))._unsafeUnwrap();
+      expect(yes.observation.ended).toBeUndefined();
+      const options = (await game.step(action("O")))._unsafeUnwrap();
+      expect(options.observation.screen.rows[0]!.trim()).toBe("Unknown command 'O'.");
+      // The game goes on: a step still moves the clock.
+      expect((await game.step(action("search")))._unsafeUnwrap().effect.turns).toBeGreaterThan(0);
+    } finally {
+      await game.close();
+    }
+  });
+
   test("a batch's stop signals: HP lost and turns per action are measured from the status", async () => {
     const game = await startGame(5);
     try {
