@@ -193,7 +193,8 @@ export function humanAgent(io: TerminalIO): Agent {
       const message = confirming ? `\x1b[7m${CONFIRM_END}\x1b[27m` : note;
       const screen = renderScreen({ board, status: statusLine(view), message, help, ...size(), clickable, top, fullSize });
       layout = screen.layout;
-      if (layout) top = layout.top;
+      // Only the full-size view scrolls: the half-size one keeps the row the full-size view would start at.
+      if (layout?.scale === 1) top = layout.top;
       io.output.write(screen.text);
     };
     const handle = (ev: InputEvent): Handled => {
