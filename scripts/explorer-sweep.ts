@@ -34,6 +34,7 @@ const { values } = parseArgs({
     parallel: { type: "string", default: "2" },
     "runs-dir": { type: "string", default: "runs/explorer-sweep" },
     doc: { type: "string" },
+    pin: { type: "string" },
     json: { type: "boolean", default: false },
     help: { type: "boolean", default: false },
   },
@@ -45,7 +46,8 @@ if (values.help) {
   plays each game with each agent at each seed and prints, per game, every agent's levels beside the
   explorer's, the ratio, and per set of games whether the explorer clears at least twice random's levels and
   no fewer on any game; then the explorer's detail (actions, RHAE, end, longest repeat, decision times).
-  --doc FILE rewrites the block between <!-- sweep:ENV:begin --> and <!-- sweep:ENV:end --> in FILE.`,
+  --doc FILE rewrites the block between <!-- sweep:ENV:begin --> and <!-- sweep:ENV:end --> in FILE.
+  --pin FILE writes each run's levels and the actions spent on them, for the pinned-results test.`,
   );
   process.exit(0);
 }
@@ -75,6 +77,7 @@ const Card = v.looseObject({
   actions: v.number(),
   score: v.number(),
   end_reason: v.string(),
+  level_actions: v.optional(v.array(v.number())),
 });
 const Reply = v.looseObject({ kind: v.literal("agent-reply"), ms: v.number() });
 
@@ -89,6 +92,8 @@ interface Run {
   rhae: number;
   end: string;
   longestRepeat: number;
+  /** Actions spent on the levels cleared. */
+  clearedActions: number;
   ms: number[];
 }
 
@@ -144,6 +149,7 @@ if (values.json) {
   console.log(text);
   console.log(`\n${runsDir}, ${wallS.toFixed(0)} s wall`);
   if (values.doc) writeDoc(values.doc, text);
+  if (values.pin) writePins(values.pin);
 }
 
 function tables(): string {
@@ -207,6 +213,18 @@ function writeDoc(file: string, text: string): void {
   console.log(`wrote the tables into ${file}`);
 }
 
+/** The pinned-results test's figures (test/agent/explorer/pinned.test.ts): per agent, seed and game. */
+function writePins(file: string): void {
+  const agentsOut: Record<string, Record<string, Record<string, { levels: number; clearedActions: number }>>> = {};
+  for (const r of runs) {
+    const bySeed = (agentsOut[r.agent] ??= {});
+    const byGame = (bySeed[String(r.seed)] ??= {});
+    byGame[r.game] = { levels: r.levels, clearedActions: r.clearedActions };
+  }
+  writeFileSync(file, `${JSON.stringify({ maxActions: Number(values["max-actions"]), seeds, agents: agentsOut }, null, 2)}\n`);
+  console.log(`wrote the pinned results into ${file}`);
+}
+
 function ratio(a: number, b: number): string {
   if (b === 0) return a === 0 ? "—" : "∞";
   return `${(a / b).toFixed(2)}x`;
@@ -268,6 +286,7 @@ function playBatch(agent: string, seed: number): Run[] {
       rhae: card.score,
       end: card.end_reason,
       longestRepeat: longestRepeat(log),
+      clearedActions: (card.level_actions ?? []).slice(0, card.levels_completed).reduce((n, a) => n + a, 0),
       ms,
     });
   }

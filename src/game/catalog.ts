@@ -11,18 +11,26 @@ import { prolongError } from "../errors.ts";
 import type { ProlongError } from "../errors.ts";
 import { LocalGame } from "./engine.ts";
 import type { GameDef, LevelDef, Rules } from "./engine.ts";
+import { countRules } from "./rules/count.ts";
 import { echoRules } from "./rules/echo.ts";
 import { flipRules } from "./rules/flip.ts";
 import { fogRules } from "./rules/fog.ts";
+import { pushRules } from "./rules/push.ts";
 import { slideRules } from "./rules/slide.ts";
+import { sortRules } from "./rules/sort.ts";
 import { switchRules } from "./rules/switches.ts";
+import { tideRules } from "./rules/tide.ts";
 import { vaultRules } from "./rules/vault.ts";
 import type { Action, ActionId, Game, GameInfo } from "../game-model.ts";
+import barsFile from "../../data/games/bars.json";
+import cratesFile from "../../data/games/crates.json";
 import echoFile from "../../data/games/echo.json";
 import glideFile from "../../data/games/glide.json";
 import lumenFile from "../../data/games/lumen.json";
 import murkFile from "../../data/games/murk.json";
 import switchyardFile from "../../data/games/switchyard.json";
+import tallyFile from "../../data/games/tally.json";
+import tideFile from "../../data/games/tide.json";
 import vaultFile from "../../data/games/vault.json";
 
 /** Every committed game file, by its path relative to the project root. */
@@ -33,11 +41,16 @@ const GAME_FILES: readonly { readonly file: string; readonly raw: unknown }[] = 
   { file: "data/games/murk.json", raw: murkFile },
   { file: "data/games/switchyard.json", raw: switchyardFile },
   { file: "data/games/echo.json", raw: echoFile },
+  // Written as a check set for the explorer (mechanics its rules were not tuned on; docs/explorer.md).
+  { file: "data/games/crates.json", raw: cratesFile },
+  { file: "data/games/bars.json", raw: barsFile },
+  { file: "data/games/tally.json", raw: tallyFile },
+  { file: "data/games/tide.json", raw: tideFile },
 ];
 
 /** Rule kinds by the name a game file gives in "rules". Type-erased: each file's levels go to its own kind. */
 const RULE_KINDS: Readonly<Record<string, Rules<unknown, unknown>>> = Object.fromEntries(
-  [slideRules, flipRules, vaultRules, fogRules, switchRules, echoRules].map((r) => [
+  [slideRules, flipRules, vaultRules, fogRules, switchRules, echoRules, pushRules, sortRules, countRules, tideRules].map((r) => [
     r.kind,
     r as unknown as Rules<unknown, unknown>,
   ]),

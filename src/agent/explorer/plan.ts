@@ -5,12 +5,12 @@
 // already passed (one action there led on, another back to the start) waits a tier behind the newest step.
 // When a step meter will run out before the walk arrives, it restarts the level (if from the start the
 // target fits in a whole attempt). When nothing untested is reachable, it restarts the level if the level's
-// start reaches something untested; otherwise it re-tries the nearest action that did change the state (games may hide state), each
-// at most RETRY_LIMIT times, then actions that ended an attempt (perhaps only the step budget ran out);
-// then it wanders through actions that change the state, least tried first, restarting the level where
-// nothing does; when nothing changes anything at the level's start it falls back to broad exploration
-// (every offered action and a click on every thing, least tried first) and never stops. Until then, an
-// action that never changed anything at a state is never chosen there again (the no-change memory).
+// start reaches something untested; otherwise it re-tries the nearest action that did change the state (games
+// may hide state), each at most RETRY_LIMIT times, then actions that ended an attempt (perhaps only the step
+// budget ran out). Then the model of the level has nothing left to suggest, and broad exploration takes over:
+// every offered action and a click on every thing, the least tried in this state first, no-ops and deadly
+// actions included — it never stops. Until then, an action that never changed anything at a state is never
+// chosen there again (the no-change memory), and one that ended most of its tries is not walked through.
 import type { Action, ActionId, GridAction } from "../../game-model.ts";
 import { formatToolCall } from "../../log/format.ts";
 import { actionKey, isDeadly, isNoop, type Edge, type ExplorationGraph } from "./graph.ts";
@@ -44,7 +44,7 @@ export interface Decision {
   readonly actions: Action[];
   /** Why, in a sentence, for the plan text. */
   readonly reason: string;
-  readonly kind: "explore" | "reset" | "retry" | "wander" | "broad" | "memoryless" | "none";
+  readonly kind: "explore" | "reset" | "retry" | "broad" | "memoryless" | "none";
 }
 
 interface Found {
@@ -119,35 +119,17 @@ export function decide(graph: ExplorationGraph, ctx: PlanContext): Decision {
       kind: "retry",
     };
   }
-  // Re-tries used up: wander through actions that change the state, least tried first (games may hide
-  // state in what happened before, which no walk of the graph reproduces). Never an action that did nothing.
-  const wander = [...(graph.edges.get(current)?.values() ?? [])].filter((e) => !isNoop(e) && !isDeadly(e));
-  if (wander.length > 0) {
-    wander.sort(
-      (a, b) =>
-        a.tries - b.tries ||
-        tieBreak(ctx.seed, `${graph.lastActionNumber}:${formatToolCall(a.action)}`) -
-          tieBreak(ctx.seed, `${graph.lastActionNumber}:${formatToolCall(b.action)}`),
-    );
-    const pick = wander[0]!;
-    return {
-      actions: [pick.action],
-      reason: `everything reachable is tested and re-tried ${RETRY_LIMIT} times; wander: ${formatToolCall(pick.action)} (changed the state, tried ${pick.tries}x)`,
-      kind: "wander",
-    };
-  }
-  if (!atStart)
-    return { actions: [{ id: 0 }], reason: "nothing here changes the state any more; restart the level", kind: "reset" };
   return broad(graph, current, ctx);
 }
 
 /**
- * The floor under the rules: once the model of the level yields nothing new (everything reachable tested,
- * re-tried, and nothing at the level's start changes anything), every action the game offers and a click on
- * every thing on the whole board, status indicators included, stay in play — the one tried fewest times in
- * this state first, ties by the seed. Games can hide what decides an action (a timer, a count of presses, a
- * thing the mask blanked), so an action that did nothing once may do something later: random play reaches
- * such levels, and the explorer must too. It never stops while the budget lasts.
+ * The floor under the rules: once the model of the level yields nothing new (everything reachable tested and
+ * re-tried), every action the game offers and a click on every thing on the whole board, status indicators
+ * included, stay in play — the one tried fewest times in this state first, ties by the seed; actions that did
+ * nothing here and actions that ended attempts included. Games can hide what decides an action (a clock, a
+ * count of presses, a thing the mask blanked), so an action that did nothing or was fatal once may do
+ * something else later: random play reaches such levels, and the explorer must too. It never stops while
+ * the budget lasts.
  */
 function broad(graph: ExplorationGraph, current: string, ctx: PlanContext): Decision {
   const node = graph.states.get(current)!;

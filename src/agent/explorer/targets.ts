@@ -291,8 +291,20 @@ function lookInPlace(c: Component): string {
 
 /** Tier of a click target by size and colour rarity; `area` is the number of unmasked cells. */
 export function salienceTier(c: Component, colourShare: number, area: number): number {
+  if (edgeLine(c)) return 2;
   if (c.size <= area / 40 && colourShare <= 0.2) return 0;
   const background = c.size > area / 16 && c.touchesEdge;
   if (c.size <= area / 8 && !background) return 1;
   return 2;
+}
+
+/**
+ * A line one cell thick along the board's edge, a quarter of the side long or more: a frame or a status bar.
+ * Clicked first, a step bar that every action drains seems to change with each click on it, and the clicks
+ * landing on it keep it from being recognised as a meter (indicators.ts): every state then looks new.
+ */
+function edgeLine(c: Component): boolean {
+  const w = c.maxX - c.minX + 1;
+  const h = c.maxY - c.minY + 1;
+  return c.touchesEdge && c.size === w * h && ((h === 1 && w >= 16) || (w === 1 && h >= 16));
 }
