@@ -1,5 +1,6 @@
 // The one shape of a user-facing error. Boundaries (file I/O, parsing, agent calls, game I/O)
 // return these inside a neverthrow Result; a thrown Error means a bug in prolong itself.
+import { terminalLine, terminalText } from "./terminal-text.ts";
 export interface ProlongError {
   /** Short machine-readable kind, e.g. "not-a-log", "bad-actions-json", "game-file". */
   readonly code: string;
@@ -15,9 +16,12 @@ export function prolongError(code: string, message: string, extra: { path?: stri
   return { code, message, ...extra };
 }
 
-/** One line (or two, with the fix) for a terminal. */
+/**
+ * One line (or two, with the fix) for a terminal. A message quotes what it met (a field of a run file, a
+ * path an agent made), so no control character in it reaches the terminal raw.
+ */
 export function formatError(e: ProlongError): string {
-  const where = e.path ? `${e.path}: ` : "";
-  const fix = e.fix ? `\n  fix: ${e.fix}` : "";
-  return `prolong: ${where}${e.message}${fix}`;
+  const where = e.path ? `${terminalLine(e.path)}: ` : "";
+  const fix = e.fix ? `\n  fix: ${terminalText(e.fix)}` : "";
+  return `prolong: ${where}${terminalText(e.message)}${fix}`;
 }

@@ -12,9 +12,10 @@ const SRC = join(import.meta.dir, "..", "src");
  * one entry each (they import nothing of ours but the data they name); main.ts is the very top.
  */
 const LAYERS: readonly (readonly string[])[] = [
+  ["terminal-text"], // the one escaping of outside text for a terminal: imports nothing
   ["version", "errors", "clock", "random", "suggest", "game-model", "native", "libc", "assets.d"],
-  // a run directory's file reader and writer; text for a terminal; which build is running (version, commit, code hash)
-  ["safe-file", "terminal-text", "build-id"],
+  // a run directory's file reader and writer; which build is running (version, commit, code hash)
+  ["safe-file", "build-id"],
   ["config"], //      settings: RunConfig, the log window, arms
   ["log"], //         the log format, the master, the run index, the agent's copy, windows
   ["workspace"], //   every harness access to the agent's directory

@@ -3,6 +3,7 @@ import { logGridMode } from "../inspect/board.ts";
 import { openLogOrReport } from "../inspect/cli-support.ts";
 import { flag, parseCommandArgs } from "./args.ts";
 import { renderShown, showSection } from "../inspect/show.ts";
+import { jsonText } from "../terminal-text.ts";
 import { parseTarget, resolveTarget } from "../inspect/target.ts";
 import { formatError } from "../errors.ts";
 import type { Command } from "./command.ts";
@@ -55,7 +56,7 @@ export const logShowCommand: Command = {
       mode: logGridMode(log),
     };
     const out = parsed.values.json
-      ? JSON.stringify(picked.value.map((i) => showSection(log, i, opts)))
+      ? jsonText(picked.value.map((i) => showSection(log, i, opts)))
       : picked.value.map((i) => renderShown(log, i, opts)).join("\n\n");
     quietStdout().write(`${out}\n`);
     return 0;

@@ -1,5 +1,6 @@
 // `prolong plan`: an experiment as data (games × arms × runs, stable job ids) for a cluster's scheduler;
 // `prolong plan show plan.json [--estimate]`: the job table, and what the sweep will cost before it is spent.
+import { jsonText, terminalLine } from "../terminal-text.ts";
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { formatError } from "../errors.ts";
@@ -205,7 +206,7 @@ async function show(
         expected: e.agentCalls.expected !== null && Number.isNaN(e.agentCalls.expected) ? null : e.agentCalls.expected,
       },
     };
-    if (o.json) console.log(JSON.stringify(fixed, null, 2));
+    if (o.json) console.log(jsonText(fixed, null, 2));
     else {
       console.log(
         [
@@ -218,18 +219,26 @@ async function show(
     return 0;
   }
   if (o.json) {
-    console.log(JSON.stringify(p, null, 2));
+    console.log(jsonText(p, null, 2));
     return 0;
   }
+  // Every string below is the plan file's: shown through the one terminal escaping.
   console.log(
-    `plan ${file}: prolong ${p.prolong}, env ${p.env}, ${p.games.length} game(s), ${p.arms.length} arm(s), ${p.runs} run(s) each: ${p.jobs.length} jobs`,
+    terminalLine(
+      `plan ${file}: prolong ${p.prolong}, env ${p.env}, ${p.games.length} game(s), ${p.arms.length} arm(s), ${p.runs} run(s) each: ${p.jobs.length} jobs`,
+    ),
   );
-  console.log(pad([["arm", "fingerprint", "flags"], ...p.arms.map((a) => [a.name, a.fingerprint, a.flags || "(defaults)"])]));
+  console.log(
+    pad([
+      ["arm", "fingerprint", "flags"],
+      ...p.arms.map((a) => [a.name, a.fingerprint, a.flags || "(defaults)"].map(terminalLine)),
+    ]),
+  );
   console.log("");
   console.log(
     pad([
       ["job", "arm", "game", "run", "seed", "dir"],
-      ...p.jobs.map((j) => [j.id, j.arm, j.game, String(j.run), String(j.seed), j.dir]),
+      ...p.jobs.map((j) => [j.id, j.arm, j.game, String(j.run), String(j.seed), j.dir].map(terminalLine)),
     ]),
   );
   return 0;

@@ -1,6 +1,7 @@
 // `prolong score <run dirs or dirs above them…>`: per arm, per game and overall scores of finished runs, with the
 // paper's statistics; every run as a row (--json, --csv); --at N,M,… re-scores from the logs as if cut at each
 // budget; --compare A B sets two arms side by side at equal k.
+import { jsonText, terminalText } from "../terminal-text.ts";
 import { conflictText, groupArms, metricConflict, type ArmConflict } from "../score/arms.ts";
 import { formatError } from "../errors.ts";
 import { checkAgainstPlanFile, PLAN_INCOMPLETE_EXIT, planComplete, type PlanCheck } from "../plan/check.ts";
@@ -96,13 +97,14 @@ const flags = {
 } as const;
 
 function refuse(conflicts: readonly ArmConflict[]): number {
-  console.error(conflicts.map((c) => `prolong score: ${conflictText(c)}`).join("\n"));
+  console.error(terminalText(conflicts.map((c) => `prolong score: ${conflictText(c)}`).join("\n")));
   return 2;
 }
 
 /** Markdown to stdout: as written to a file or a pipe; fitted to the width on a terminal. */
 function printMarkdown(text: string): void {
-  console.log(markdownForStdout(text));
+  // Arm names, game ids and end details come from run files: no raw control reaches the terminal.
+  console.log(markdownForStdout(terminalText(text)));
 }
 
 export const scoreCommand: Command = {
@@ -178,7 +180,7 @@ export const scoreCommand: Command = {
       }
       if (o.json)
         console.log(
-          JSON.stringify(
+          jsonText(
             {
               compare: out[0]!.compare,
               skipped: out[0]!.skipped,
@@ -224,7 +226,7 @@ export const scoreCommand: Command = {
     const first = all[0]!;
     if (o.json) {
       console.log(
-        JSON.stringify(
+        jsonText(
           {
             arms: first.arms,
             runs: first.runs,
@@ -239,7 +241,7 @@ export const scoreCommand: Command = {
         ),
       );
     } else if (o.csv) {
-      if (check) console.error(check.text);
+      if (check) console.error(terminalText(check.text));
       process.stdout.write(runRowsCsv(all.map((b) => ({ at: b.at, rows: b.runs }))));
     } else {
       const blocks: string[] = check ? [check.text] : [];

@@ -9,6 +9,7 @@ import { parseHeader } from "../log/format.ts";
 import { decodeColours } from "../game/nethack/colours.ts";
 import { parseNethackSection, type NethackSection } from "../game/nethack/section.ts";
 import { COLOUR_CODES } from "../game/nethack/terminal.ts";
+import { terminalLine, terminalText } from "../terminal-text.ts";
 
 export interface ShowOptions {
   readonly colour: boolean;
@@ -100,14 +101,15 @@ export function renderShown(log: LoadedLog, i: number, opts: ShowOptions): strin
   const screen = s ? null : screenSection(r.text);
   if (screen) return renderScreen(screen, where, opts.colour);
   if (!s) {
-    const lines = r.text.trimEnd().split("\n");
+    const lines = terminalText(r.text).trimEnd().split("\n");
     const shown = lines.slice(0, RAW_LINES);
     if (lines.length > RAW_LINES) shown.push(style(DIM, `(${lines.length - RAW_LINES} more line(s); --json has the whole text)`));
-    return [style(BOLD, `-- ${where}: not a readable section`), `   ${r.error}`, ...shown].join("\n");
+    return [style(BOLD, `-- ${where}: not a readable section`), `   ${terminalText(r.error ?? "")}`, ...shown].join("\n");
   }
   const out = [style(BOLD, `-- ${formatHeader(s.header)}`) + "  " + style(DIM, `(${where})`)];
-  if (s.plan !== undefined) out.push(style(DIM, "[PLAN]"), s.plan);
-  if (s.toolCall) out.push(`Tool Call: ${formatToolCall(s.toolCall)}`);
+  // The plan is shown as the agent wrote it, but never with a raw control: the log's pictures stay pictures.
+  if (s.plan !== undefined) out.push(style(DIM, "[PLAN]"), terminalText(s.plan));
+  if (s.toolCall) out.push(`Tool Call: ${terminalText(formatToolCall(s.toolCall))}`);
   if (s.episode) out.push(`[EPISODE ${s.episode.index}/${s.episode.total}]`);
   if (opts.frames) {
     s.frames.forEach((f, k) => {
@@ -128,11 +130,28 @@ function screenSection(text: string): NethackSection | null {
   return typeof parsed === "string" ? null : parsed;
 }
 
+/** A screen section with every text it holds made safe for a terminal (a log may have been forged). */
+function screenForTerminal(s: NethackSection): NethackSection {
+  const t = terminalText;
+  return {
+    ...s,
+    ...(s.plan !== undefined ? { plan: t(s.plan) } : {}),
+    ...(s.action !== undefined ? { action: t(s.action) } : {}),
+    status: t(s.status),
+    message: t(s.message),
+    board: s.board.map(terminalLine),
+    ...(s.inventory ? { inventory: s.inventory.map(t) } : {}),
+    ...(s.events ? { events: s.events.map(t) } : {}),
+    ...(s.end !== undefined ? { end: t(s.end) } : {}),
+  };
+}
+
 /** ANSI foreground per colour code (terminal.ts's COLOUR_CODES order). */
 const ANSI = ["30", "31", "32", "33", "34", "35", "36", "37", "90", "91", "92", "93", "94", "95", "96", "97"];
 
 /** A terminal game's section as a person reads it: its observation lines, then the whole screen in its colours. */
-function renderScreen(s: NethackSection, where: string, colour: boolean): string {
+function renderScreen(raw: NethackSection, where: string, colour: boolean): string {
+  const s = screenForTerminal(raw);
   const dim = (t: string) => (colour ? `${DIM}${t}${RESET}` : t);
   const out = [
     (colour ? `${BOLD}-- ${formatHeader(s.header)}${RESET}` : `-- ${formatHeader(s.header)}`) + "  " + dim(`(${where})`),

@@ -38,10 +38,19 @@ function armsTable(d: ReportData): string {
 <p class="meta">Brackets: 95% hierarchical bootstrap CI, games resampled and then runs within each game, with the games and runs behind it (n=1: one run, no interval; ${d.bootstrap.resamples ?? 10000} resamples, seed ${d.bootstrap.seed ?? 0}). mean ± SE: every run pooled, as BALROG reports it. best@${k}: every arm at the same k. failed: the agent failed; counted at the score reached. unfinished: no final scorecard; not counted.</p>`;
 }
 
+/**
+ * A link to a file of a run, relative to the page: each path segment percent-encoded and the whole led by
+ * "./" (or "../"), so a run directory named `javascript:…` or `https:…` is a path, never a scheme.
+ */
+function relativeHref(linkBase: string, target: string): string {
+  const rel = relative(linkBase, target).split(/[\\/]/).map(encodeURIComponent).join("/");
+  return rel.startsWith("../") ? rel : `./${rel}`;
+}
+
 function runsTable(d: ReportData, linkBase: string): string {
   const rows = d.runs.map((r) => {
     const where = r.view
-      ? `<a href="${esc(relative(linkBase, r.view))}">${esc(relative(linkBase, r.dir) || ".")}</a>`
+      ? `<a href="${esc(relativeHref(linkBase, r.view))}">${esc(relative(linkBase, r.dir) || ".")}</a>`
       : `${esc(relative(linkBase, r.dir) || ".")} <span class="ci">(no view.html: \`prolong view\` it)</span>`;
     return `<tr><td>${where}</td><td>${esc(r.game)}</td><td>${esc(r.arm)}</td><td class="n">${r.seed}</td><td>${esc(r.status === "scored" ? r.endReason : `unfinished: ${r.endDetail}`)}</td><td class="n">${r.levels ?? "–"}${r.winLevels ? `/${r.winLevels}` : ""}</td><td class="n">${f2(r.rhae)}</td><td class="n">${int(r.actions)}</td><td class="n">${int(r.billedTokens)}</td></tr>`;
   });

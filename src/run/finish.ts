@@ -3,6 +3,7 @@ import { err, ok, type Result } from "neverthrow";
 import type { ProlongError } from "../errors.ts";
 import { guardIo } from "./io-failure.ts";
 import { writeFileReplacing } from "../safe-file.ts";
+import { jsonText, terminalText } from "../terminal-text.ts";
 import { buildScorecard, RESUMABLE, type EpisodeResult, type Scorecard } from "../score/scorecard.ts";
 import { formatRhae } from "../score/rhae.ts";
 import { gameVersionOf } from "../game/version.ts";
@@ -100,7 +101,8 @@ export async function finishRun(
     tamperEvents: card.tamper_events,
     wallMs,
   };
-  const text = [summaryText(summary), ...s.summaryLines].join("\n");
+  // The end's detail may quote the agent's stderr: summary.txt and the printed summary hold no raw control.
+  const text = terminalText([summaryText(summary), ...s.summaryLines].join("\n"));
   // The scorecard first, written whole and renamed into place (a reader never sees half of one); the run is
   // marked ended only once it exists, so a disk that fills here leaves a run `prolong resume` can finish.
   // An interrupted run is not over: without the "ended" mark `prolong resume` continues it (its scorecard
@@ -138,7 +140,8 @@ function writeEnd(s: RunSession, card: Scorecard, end: RunEnd, wallMs: number, t
       ...e,
       fix: `${e.fix ?? "free disk space"}, then \`prolong resume ${s.paths.dir}\``,
     }));
-  return write(s.paths.scorecard, JSON.stringify(card, null, 2) + "\n")
+  // jsonText: the same data, with no raw C1 control a `cat scorecard.json` would hand to the terminal.
+  return write(s.paths.scorecard, jsonText(card, null, 2) + "\n")
     .andThen(() =>
       RESUMABLE.includes(end.reason)
         ? saveState(s.index, "wallMs", wallMs)

@@ -2,6 +2,7 @@
 // place (at most 10 times a second), with each finished run printed once above it; elsewhere, one line per
 // finished run. Then the overall summary: every run's end, levels, actions, score and time. The score is named
 // by what it measures (RHAE for grid games, progression % for NetHack).
+import { terminalLine } from "../terminal-text.ts";
 import { configMetric, metricLabel } from "../score/scorecard.ts";
 import type { RunStatus } from "./swarm.ts";
 
@@ -24,9 +25,10 @@ export function finishedLine(s: RunStatus): string {
   return `${s.run.name}: ${s.end ?? s.state}, ${levels}, ${s.action} actions, ${scoreName([s])} ${(s.rhae ?? 0).toFixed(2)}, ${secs}s`;
 }
 
+/** The last line of a child's stderr, made safe for the terminal it is drawn on. */
 function lastLine(text: string): string {
   const lines = text.trim().split("\n");
-  return lines[lines.length - 1] ?? "";
+  return terminalLine(lines[lines.length - 1] ?? "");
 }
 
 function liveLine(s: RunStatus, now: number): string {

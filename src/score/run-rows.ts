@@ -2,6 +2,7 @@
 // elsewhere (directory, game, arm, seed, levels, RHAE, actions and per-level actions, tokens, wall time, why the
 // run ended, whether it was scored). Unfinished runs are rows too, with their scores empty. Levels and the
 // score are the first episode's (pass@1's unit); every episode's score is listed for lifetimes.
+import { csvText } from "../terminal-text.ts";
 import type { Arm } from "./arms.ts";
 import { passEpisode, type ScoreMetric } from "./scorecard.ts";
 import { TOOL_CLASSES } from "./tool-classes.ts";
@@ -135,9 +136,10 @@ const CSV_COLUMNS = [
 ] as const;
 
 /** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled; lines end in CRLF. */
+/** One CSV field: quoted when it must be; a control character in it (an agent's stderr) as its picture. */
 function csvField(x: string | number | null): string {
   if (x === null) return "";
-  const s = String(x);
+  const s = csvText(String(x));
   return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }
 
