@@ -3,11 +3,14 @@
 // the line — and a run directory named like a link scheme. Every place prolong prints or links what came from
 // outside is checked through the real CLI: log show (text and --json), the play summary and summary.txt,
 // score (table, --csv, --json), an error naming a path, report.html's links. JSON keeps the exact string.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { csvText, jsonText, terminalLine, terminalText } from "../src/terminal-text.ts";
+
+// Each case starts prolong once or three times: bounded by the spawn timeout, not by the default 5 s.
+setDefaultTimeout(120_000);
 
 const MAIN = path.resolve(import.meta.dir, "../src/main.ts");
 const root = mkdtempSync(path.join(tmpdir(), "prolong-terminal-"));

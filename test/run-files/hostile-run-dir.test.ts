@@ -5,7 +5,7 @@
 // hang on a FIFO, never /dev/zero read into memory, never a RangeError stack), nothing written through a
 // link, nothing changed by `verify`, and no finished run re-finished by `resume`.
 import { Database } from "bun:sqlite";
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import {
   existsSync,
@@ -24,6 +24,9 @@ import path from "node:path";
 import { newConfig } from "../../src/config/run-config.ts";
 import { runLoop } from "../../src/run/runner.ts";
 import { startRun } from "../../src/run/start.ts";
+
+// Every case starts prolong at least once: bounded by the spawn timeout, not by the default 5 s.
+setDefaultTimeout(120_000);
 
 const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
 const root = mkdtempSync(path.join(tmpdir(), "prolong-hostile-run-dir-"));
