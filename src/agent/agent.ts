@@ -56,6 +56,11 @@ export interface Agent {
   readonly name: string;
   /** How the agent's processes are confined (none for in-process agents such as the explorer). */
   readonly sandbox?: "bwrap" | "none";
+  /**
+   * Before the run's first call (and a resumed run's): can the agent's model API be used at all — credentials
+   * present and accepted? An Err (an api-* code) ends the run agent-unavailable at once, with its one-line reason.
+   */
+  checkAccess?(): Promise<Result<void, ProlongError>>;
   /** One agent call. An Err is a failed call (crash, timeout, unusable output); the runner retries, bounded. */
   turn(input: TurnInput): Promise<Result<TurnReply, ProlongError>>;
   /**

@@ -11,6 +11,7 @@ import type { Agent, TokenUsage, TurnInput, TurnReply } from "./agent.ts";
 import { agentHome, jsonLine, processFailure, readSessionRecord, runInGroup, tailOf, writeSessionRecord } from "./cli-process.ts";
 import { ClaudeSteps } from "./claude-steps.ts";
 import { OBSERVE_SERVER, OBSERVE_TOOL, observeServer } from "./observe-tool.ts";
+import { ANTHROPIC_KEY_HINT, apiFailure, apiReason, checkAnthropicAccess } from "./api-failure.ts";
 import { installDir, NO_SANDBOX, type Sandbox } from "./sandbox.ts";
 import { ALL_TOOLS, claudeToolArgs, isRestricted, type ToolPolicy } from "./tool-ladder.ts";
 
@@ -74,6 +75,7 @@ export function claudeAgent(opts: ClaudeAgentOptions): Agent {
   const policy = opts.policy ?? ALL_TOOLS;
   return {
     name: "claude",
+    checkAccess: () => checkAnthropicAccess(),
     async turn(input: TurnInput): Promise<Result<TurnReply, ProlongError>> {
       const saved = readSessionRecord(input.workspace);
       if (saved.isErr()) return err(saved.error);
@@ -136,6 +138,14 @@ export function claudeAgent(opts: ClaudeAgentOptions): Agent {
       if (lost) writeSessionRecord(input.workspace, { backend: "claude", sessionId: resume, confirmed: false });
       else if (parsed.success)
         writeSessionRecord(input.workspace, { backend: "claude", sessionId: parsed.output.session_id, confirmed: true });
+      // A refused key or another API failure says nothing about the agent: named as such, in one line.
+      const saidByResult =
+        parsed.success && (parsed.output.is_error === true || failure !== null) ? (parsed.output.result ?? "") : "";
+      const api =
+        failure?.code === "agent-exit" || saidByResult !== ""
+          ? apiFailure("claude", `${saidByResult}\n${outcome.stderrTail}`, ANTHROPIC_KEY_HINT)
+          : null;
+      if (api) return err(api);
       if (failure) return err(failure);
       if (!parsed.success) {
         return err(
@@ -151,7 +161,7 @@ export function claudeAgent(opts: ClaudeAgentOptions): Agent {
         return err(
           prolongError(
             "agent-error",
-            `claude ended its turn with an error (${r.subtype})${r.result ? `: ${r.result.slice(0, 500)}` : ""}`,
+            `claude ended its turn with an error (${r.subtype})${r.result ? `: ${apiReason(r.result)}` : ""}`,
             { fix: "check the model API settings (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL) and --model" },
           ),
         );

@@ -10,6 +10,9 @@ import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";
+import { apiFailure } from "./api-failure.ts";
+
+const CODEX_KEY_HINT = "export a valid CODEX_API_KEY (or OPENAI_API_KEY), or fix the provider in config.toml";
 import type { Agent, TokenUsage, TurnInput, TurnReply } from "./agent.ts";
 import { agentHome, jsonLine, processFailure, readSessionRecord, runInGroup, tailOf, writeSessionRecord } from "./cli-process.ts";
 import { CodexSteps } from "./codex-steps.ts";
@@ -110,6 +113,12 @@ export function codexAgent(opts: CodexAgentOptions): Agent {
           ...(cumulative ? { cumulative } : {}),
         });
       const failure = processFailure("codex", outcome, opts.timeoutSec);
+      // A refused key or another API failure says nothing about the agent: named as such, in one line.
+      const api =
+        failure?.code === "agent-exit" || seen.failed !== null
+          ? apiFailure("codex", `${seen.failed ?? ""}\n${seen.lastError}\n${outcome.stderrTail}`, CODEX_KEY_HINT)
+          : null;
+      if (api) return err(api);
       if (failure) return err(failure);
       if (seen.failed !== null)
         return err(

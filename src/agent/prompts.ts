@@ -223,6 +223,15 @@ export function nextTurnPrompt(c: PromptContext, summary: string, board?: string
   return board === undefined ? head : `${head}\n\n${board}`;
 }
 
+/** After a call that failed (`why`, already quoted): nothing of it was executed; the game is as it was. */
+export function retryPrompt(c: PromptContext, summary: string, why: string, board?: string): string {
+  const head =
+    c.window.kind !== "none"
+      ? `Your last call ended without a usable answer (${why}); nothing was executed. ${summary} ${memoryNow(c)} Read the end of logs.txt for the board, then write actions.json.`
+      : `Your last call ended without a usable answer (${why}); nothing was executed. ${summary} ${memoryNow(c)} Here is the board; write actions.json.`;
+  return board === undefined ? head : `${head}\n\n${board}`;
+}
+
 export function resumePrompt(c: PromptContext, summary: string, board?: string): string {
   const head =
     c.window.kind !== "none"

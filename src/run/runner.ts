@@ -4,7 +4,8 @@
 // action does is record.ts, what touches the agent's directory is workspace.ts.
 import { err, ok, type Result } from "neverthrow";
 import type { ActionBatch } from "../agent/actions.ts";
-import { firstTurnPrompt, nextTurnPrompt, resumePrompt, splitPlan } from "../agent/prompts.ts";
+import { firstTurnPrompt, nextTurnPrompt, resumePrompt, retryPrompt, splitPlan } from "../agent/prompts.ts";
+import { quote } from "../game/action-text.ts";
 import type { TokenUsage, TurnReply } from "../agent/agent.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { ioFailure } from "./io-failure.ts";
@@ -28,6 +29,8 @@ export async function runLoop(s: RunSession, stop: AbortSignal): Promise<RunEnd>
 }
 
 async function loop(s: RunSession, stop: AbortSignal): Promise<RunEnd> {
+  const denied = await checkAccess(s);
+  if (denied) return denied;
   for (;;) {
     await yieldToSignals();
     if (s.eventFailure) return failed({ source: "log", error: s.eventFailure });
@@ -93,6 +96,29 @@ async function runnerReset(s: RunSession): Promise<Result<unknown, StepFailure>>
   return playAction(s, { id: 0 }, undefined);
 }
 
+/** Model-API failures no retry can mend (agent/api-failure.ts, agent/mini/chat-api.ts). */
+const PERMANENT_API_FAILURES = new Set(["api-key", "api-model", "api-url"]);
+
+/** The run's end when the agent's model API cannot be used: not the agent's failure, so not scored; resumable. */
+function unavailable(e: ProlongError): RunEnd {
+  return {
+    reason: "agent-unavailable",
+    detail: `${e.message}${e.fix ? ` (fix: ${e.fix})` : ""}; the run can be resumed with \`prolong resume\``,
+  };
+}
+
+/**
+ * Before the first call of a run (fresh or resumed): credentials present and accepted, so that a wrong key
+ * ends the run in seconds instead of after the CLI's own minutes of retries, several times over.
+ */
+async function checkAccess(s: RunSession): Promise<RunEnd | null> {
+  if (!s.agent.checkAccess) return null;
+  const access = await s.agent.checkAccess();
+  if (access.isOk()) return null;
+  recordWarning(s, access.error);
+  return unavailable(access.error);
+}
+
 /** Prepare the workspace, call the agent and read its actions; a failed call is retried a bounded number of times. */
 async function askAgent(s: RunSession, stop: AbortSignal): Promise<PendingBatch | RunEnd> {
   let lastError = "";
@@ -107,7 +133,8 @@ async function askAgent(s: RunSession, stop: AbortSignal): Promise<PendingBatch 
       const recorded = recordTamper(s, t);
       if (recorded.isErr()) return failed({ source: "log", error: recorded.error });
     }
-    const answer = await callAgent(s, turnPrompt(s, prepared.value.board), prepared.value.logBytes);
+    const prompt = turnPrompt(s, prepared.value.board, attempt > 0 ? lastError : null);
+    const answer = await callAgent(s, prompt, prepared.value.logBytes);
     // Checked again as soon as the agent is done, before anything is appended: an edit of the tail made
     // during the turn is caught here (prepareTurn catches one made between turns).
     const intact = verifyMasterTail(s.master, s.index);
@@ -118,6 +145,8 @@ async function askAgent(s: RunSession, stop: AbortSignal): Promise<PendingBatch 
       lastError = answer.error.error.message;
       lastCode = answer.error.error.code;
       lastFix = answer.error.error.fix ?? "";
+      // A refused key, model or address fails every retry alike: the run ends now, resumable once it is fixed.
+      if (PERMANENT_API_FAILURES.has(lastCode)) return unavailable(answer.error.error);
       continue;
     }
     const { reply, batch } = answer.value;
@@ -156,13 +185,19 @@ function addTokens(s: RunSession, u: TokenUsage): Result<void, ProlongError> {
   return saveState(s.index, "tokens", s.tally.tokens);
 }
 
-/** The prompt for the next agent call: first-turn, follow-up or resume wording, then what went wrong with the last actions.json. */
-function turnPrompt(s: RunSession, board: string | undefined): string {
+/** The prompt for the next agent call: first-turn, follow-up, resume or retry wording, then what went wrong with the last actions.json. */
+function turnPrompt(s: RunSession, board: string | undefined, failedCall: string | null): string {
   const c = promptContext(s);
-  if (s.tally.agentCalls === 0) return firstTurnPrompt(c, board);
   const t = s.tally;
   const summary = `Now: action ${t.action}, level ${t.level}, attempt ${t.attempt}, score ${t.score}, state ${s.frame.state}.`;
-  const prompt = s.resumed ? resumePrompt(c, summary, board) : nextTurnPrompt(c, summary, board);
+  // After a failed call nothing was executed: the prompt says so, never that the actions were.
+  if (failedCall === null && s.tally.agentCalls === 0) return firstTurnPrompt(c, board);
+  const prompt =
+    failedCall !== null
+      ? retryPrompt(c, summary, quote(failedCall, 300), board)
+      : s.resumed
+        ? resumePrompt(c, summary, board)
+        : nextTurnPrompt(c, summary, board);
   return s.agentNotice === null ? prompt : `${prompt}\n\n${s.agentNotice}`;
 }
 

@@ -305,3 +305,23 @@ function snippet(text: string): string {
   const t = text.replace(/\s+/g, " ").trim();
   return t.length > 300 ? `${t.slice(0, 300)}…` : t;
 }
+
+/**
+ * Before a run's first call: does the server accept the key? A GET of <base-url>/models answers in a moment;
+ * 401 or 403 is a refused key. Anything else (a server without that route, one unreachable now) is left to the
+ * calls themselves, which say what they find.
+ */
+export async function checkChatAccess(endpoint: ChatEndpoint, timeoutMs = 15_000): Promise<Result<void, ProlongError>> {
+  const url = `${endpoint.baseUrl.replace(/\/+$/, "")}/models`;
+  try {
+    const response = await fetch(url, {
+      headers: { authorization: `Bearer ${endpoint.apiKey}` },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const text = (await response.text()).slice(0, 4000);
+    if (response.status === 401 || response.status === 403) return err(httpFailure(endpoint, url, response, text).error);
+  } catch {
+    // unreachable now: the first call retries and names it
+  }
+  return ok(undefined);
+}

@@ -13,7 +13,14 @@ import { agentHome, runInGroup } from "../cli-process.ts";
 import { AGENT_PROCESSES, COMMAND_MEMORY_BYTES } from "../rlimits.ts";
 import { NO_SANDBOX, type Sandbox } from "../sandbox.ts";
 import { describePolicy, writesAllowed, type ToolPolicy } from "../tool-ladder.ts";
-import { chatCompletion, DEFAULT_RETRY, type ChatEndpoint, type ChatToolCall, type RetryPolicy } from "./chat-api.ts";
+import {
+  chatCompletion,
+  checkChatAccess,
+  DEFAULT_RETRY,
+  type ChatEndpoint,
+  type ChatToolCall,
+  type RetryPolicy,
+} from "./chat-api.ts";
 import {
   apiMessages,
   closeDanglingCalls,
@@ -106,6 +113,7 @@ export function miniAgent(opts: MiniAgentOptions): Agent {
   let failedTokens: TokenUsage | null = null;
   return {
     name: "mini",
+    checkAccess: () => checkChatAccess(opts.endpoint),
     async turn(input: TurnInput): Promise<Result<TurnReply, ProlongError>> {
       meter.tokens = NO_TOKENS;
       const saved = readConversation(input.workspace);

@@ -5,7 +5,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join } from "node:path";
 import { claudeAgent, claudeTokens } from "../../../src/agent/claude.ts";
 import { readSessionRecord, sessionRecordPath, writeSessionRecord } from "../../../src/agent/cli-process.ts";
-import { conversation, play, tempRoot } from "./helpers.ts";
+import { playGame } from "../../run/helpers.ts";
+import { conversation, play, tempRoot, withEnv } from "./helpers.ts";
 
 /** A stand-in `claude` that prints what the test says, for the bad-output paths (no model server needed). */
 function fakeClaude(script: string): string {
@@ -33,10 +34,13 @@ describe("the Claude Code backend on bad output (a stand-in CLI)", () => {
   });
 
   test("a non-zero exit is a failed turn with its status and stderr", async () => {
+    const other = claudeAgent({ bin: fakeClaude("echo 'segfault in module' >&2; exit 1"), timeoutSec: 10 });
+    const e = (await other.turn({ ...INPUT, workspace: workspace() }))._unsafeUnwrapErr();
+    expect([e.code, e.message]).toEqual(["agent-exit", "claude exited with status 1: segfault in module"]);
     const agent = claudeAgent({ bin: fakeClaude("echo 'Invalid API key' >&2; exit 1"), timeoutSec: 10 });
     const r = await agent.turn({ ...INPUT, workspace: workspace() });
-    expect(r._unsafeUnwrapErr().code).toBe("agent-exit");
-    expect(r._unsafeUnwrapErr().message).toBe("claude exited with status 1: Invalid API key");
+    expect(r._unsafeUnwrapErr().code).toBe("api-key");
+    expect(r._unsafeUnwrapErr().message).toBe("claude: the model API refused the credentials (Invalid API key)");
   });
 
   test("the first turn creates the session by id, the next resumes it; --model and --effort pass through", async () => {
@@ -92,5 +96,102 @@ describe("the Claude Code backend on bad output (a stand-in CLI)", () => {
       }),
     ).toEqual({ input: 947, cached: 900, output: 12 });
     expect(claudeTokens({})).toEqual({ input: 0, cached: 0, output: 0 });
+  });
+});
+
+/** A local stand-in for the model API's GET /v1/models: answers `status`. */
+function modelsServer(status: number) {
+  return Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: () =>
+      Response.json(
+        status === 200 ? { data: [] } : { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } },
+        { status },
+      ),
+  });
+}
+
+describe("a model API that cannot be used ends the run agent-unavailable, in seconds, with one line", () => {
+  const refused = JSON.stringify({
+    type: "result",
+    subtype: "success",
+    is_error: true,
+    result:
+      'API Error: 401 {"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"},"request_id":"req_1"}',
+    session_id: "00000000-0000-4000-8000-000000000000",
+  });
+
+  test("claude's is_error result naming a 401: one call, agent-unavailable, the server's message without its JSON; not scored", async () => {
+    const server = modelsServer(200);
+    try {
+      const started = performance.now();
+      const run = await withEnv({ ANTHROPIC_API_KEY: "sk-wrong", ANTHROPIC_BASE_URL: `http://127.0.0.1:${server.port}` }, () =>
+        playGame({ game: "glide", agent: "claude", sandbox: "none", agentRetries: 3 }, tempRoot(), {
+          agent: claudeAgent({ bin: fakeClaude(`echo '${refused}'; exit 1`), timeoutSec: 10 }),
+        }),
+      );
+      expect(performance.now() - started).toBeLessThan(20_000);
+      expect(run.end.reason).toBe("agent-unavailable");
+      expect(run.summary.agentCalls).toBe(1);
+      expect(run.end.detail).toContain(
+        "claude: the model API refused the credentials (401 authentication_error: invalid x-api-key)",
+      );
+      expect(run.end.detail).not.toContain("{");
+      expect(run.end.detail.split("\n")).toHaveLength(1);
+    } finally {
+      server.stop(true);
+    }
+  });
+
+  test("a key the API refuses is found before the first call: no call made", async () => {
+    const server = modelsServer(401);
+    try {
+      const run = await withEnv({ ANTHROPIC_API_KEY: "sk-wrong", ANTHROPIC_BASE_URL: `http://127.0.0.1:${server.port}` }, () =>
+        playGame({ game: "glide", agent: "claude", sandbox: "none" }, tempRoot(), {
+          agent: claudeAgent({ bin: fakeClaude("echo never >&2; exit 1"), timeoutSec: 10 }),
+        }),
+      );
+      expect([run.end.reason, run.summary.agentCalls]).toEqual(["agent-unavailable", 0]);
+      expect(run.end.detail).toContain("refused the credentials (401 authentication_error: invalid x-api-key)");
+    } finally {
+      server.stop(true);
+    }
+  });
+
+  test("no credentials at all: said before the first call", async () => {
+    const run = await withEnv(
+      {
+        ANTHROPIC_API_KEY: "",
+        ANTHROPIC_AUTH_TOKEN: "",
+        CLAUDE_CODE_OAUTH_TOKEN: "",
+        CLAUDE_CODE_USE_BEDROCK: "",
+        CLAUDE_CODE_USE_VERTEX: "",
+      },
+      () =>
+        playGame({ game: "glide", agent: "claude", sandbox: "none" }, tempRoot(), {
+          agent: claudeAgent({ bin: fakeClaude("exit 1"), timeoutSec: 10 }),
+        }),
+    );
+    expect([run.end.reason, run.summary.agentCalls]).toEqual(["agent-unavailable", 0]);
+    expect(run.end.detail).toContain("ANTHROPIC_API_KEY");
+  });
+
+  test("a failed call's next prompt says nothing was executed", async () => {
+    const server = modelsServer(200);
+    try {
+      const run = await withEnv({ ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: `http://127.0.0.1:${server.port}` }, () =>
+        playGame({ game: "glide", agent: "claude", sandbox: "none", agentRetries: 1 }, tempRoot(), {
+          agent: claudeAgent({ bin: fakeClaude("echo 'segfault' >&2; exit 1"), timeoutSec: 10 }),
+        }),
+      );
+      expect(run.end.reason).toBe("agent-failed");
+      const prompts = run.events.filter((e) => e.kind === "agent-call").map((e) => String((e as { prompt?: unknown }).prompt));
+      expect(prompts).toHaveLength(2);
+      expect(prompts[1]).toContain("nothing was executed");
+      expect(prompts[1]).not.toContain("Your actions were executed");
+    } finally {
+      server.stop(true);
+    }
   });
 });

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { readSessionRecord } from "../../../src/agent/cli-process.ts";
 import { parseLog } from "../../../src/log/format.ts";
 import { startModelServer, type ModelServer, type ScriptedTurn } from "../../support/model-server.ts";
-import { conversation, HAVE_BWRAP, play, readEventsFile, realCli, resumeToEnd, scripted, withEnv } from "./helpers.ts";
+import { conversation, HAVE_BWRAP, play, readEventsFile, realCli, resumeToEnd, scripted, tempRoot, withEnv } from "./helpers.ts";
 
 const claude = realCli("claude", "@anthropic-ai/claude-code");
 const CALL_TIMEOUT_SEC = 60;
@@ -174,6 +174,44 @@ describe.skipIf(!claude)("the Claude Code backend, real CLI", () => {
       expect(warnings.length).toBe(2);
     } finally {
       server.stop();
+    }
+  }, 60_000);
+});
+
+describe.skipIf(!claude)("the real Claude Code CLI with a key the model server refuses", () => {
+  test("prolong play ends agent-unavailable within seconds, with one line naming the server's message", async () => {
+    const server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () =>
+        Response.json({ type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } }, { status: 401 }),
+    });
+    try {
+      const runs = tempRoot();
+      const started = performance.now();
+      const MAIN = join(import.meta.dir, "../../../src/main.ts");
+      // Spawned, not spawnSync: the model server lives in this process and must go on answering.
+      const r = Bun.spawn(
+        [process.execPath, MAIN, "play", "glide", "--agent", "claude", "--sandbox", "none", "--runs-dir", runs, "--json"],
+        {
+          env: { ...process.env, ANTHROPIC_BASE_URL: `http://127.0.0.1:${server.port}`, ANTHROPIC_API_KEY: "sk-wrong" },
+          stdout: "pipe",
+          stderr: "pipe",
+        },
+      );
+      const out = await new Response(r.stdout).text();
+      expect(await r.exited).toBe(1);
+      expect(performance.now() - started).toBeLessThan(30_000);
+      const summary = JSON.parse(out.trim().split("\n").at(-1)!) as {
+        end: string;
+        detail: string;
+        agentCalls: number;
+      };
+      expect([summary.end, summary.agentCalls]).toEqual(["agent-unavailable", 0]);
+      expect(summary.detail).toContain("refused the credentials (401 authentication_error: invalid x-api-key)");
+      expect(summary.detail).not.toContain('{"');
+    } finally {
+      server.stop(true);
     }
   }, 60_000);
 });
