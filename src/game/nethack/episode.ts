@@ -7,6 +7,7 @@ import type { NamedAction } from "./actions.ts";
 import type { Character } from "./character.ts";
 import { NethackGame, type Observation, type StepEffect } from "./game.ts";
 import { batchStops } from "./observe.ts";
+import { nextDepth, type DepthState } from "./depth.ts";
 import { progressionAt } from "./progression.ts";
 
 export interface NethackFrame {
@@ -27,12 +28,16 @@ export interface EpisodeOptions {
   readonly seed: number;
   readonly character: Character;
   readonly answerTimeoutMs?: number;
+  /** Debug mode, for tests (game.ts). */
+  readonly wizard?: boolean;
 }
 
 export class NethackEpisode {
   private progression = 0;
   private maxDepth = 1;
   private maxXl = 1;
+  /** What the real depth is read from in the Quest and Fort Ludios (depth.ts). */
+  private depth: DepthState = {};
 
   private constructor(private readonly game: NethackGame) {}
 
@@ -52,7 +57,9 @@ export class NethackEpisode {
   private frame(observation: Observation, effect: StepEffect | undefined): NethackFrame {
     const st = observation.status;
     if (st) {
-      if (st.dlvl > 0) this.maxDepth = Math.max(this.maxDepth, st.dlvl);
+      const seen = nextDepth(this.depth, st.place);
+      this.depth = seen.state;
+      if (seen.depth !== undefined && seen.depth > 0) this.maxDepth = Math.max(this.maxDepth, seen.depth);
       this.maxXl = Math.max(this.maxXl, st.xl);
       this.progression = Math.max(this.progression, progressionAt(this.maxDepth, this.maxXl));
     }

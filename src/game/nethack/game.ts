@@ -41,6 +41,8 @@ export interface NethackGameOptions {
   readonly answerTimeoutMs?: number;
   /** Actions in a row that leave the game in the same prompt or menu before the harness sends Esc. */
   readonly stuckAfter?: number;
+  /** Debug mode (-D; needs the user in sysconf's WIZARDS): for tests that need a state short play cannot reach. */
+  readonly wizard?: boolean;
 }
 
 /** Actions after which the inventory may have changed (moves, search and rest cannot change it). */

@@ -14,6 +14,8 @@ export interface LaunchOptions {
   readonly seed: number;
   readonly character: Character;
   readonly answerTimeoutMs?: number;
+  /** Debug mode (-D), for tests that need the Quest or a polymorph; needs the user in sysconf's WIZARDS. */
+  readonly wizard?: boolean;
 }
 
 /** A fixed clock for every seeded game: 2024-01-03 12:00 UTC (no full or new moon, not Friday the 13th, daytime). */
@@ -27,7 +29,7 @@ export async function launchNethack(opts: LaunchOptions): Promise<Result<GameTer
   if (found.isErr()) return found.map(() => undefined as never);
   const { binary, shim } = found.value;
   return GameTerminal.start({
-    argv: [binary],
+    argv: opts.wizard ? [binary, "-D"] : [binary],
     cwd: opts.folder,
     env: {
       HACKDIR: opts.folder,

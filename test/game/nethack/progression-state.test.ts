@@ -1,0 +1,106 @@
+// Progression from the game's state, as BALROG reads it (NLE's blstats): the real depth in the Quest and Fort
+// Ludios (the status names the Quest's levels "Home N" and Ludios by name; depth.ts reads their depth from the
+// portal level the hero came through), and the hero's own experience level through a polymorph (the status
+// shows the monster's HD:N instead). Checked on real games in debug mode against the game's own lists.
+import { describe, expect, test } from "bun:test";
+import { nextDepth, type DepthState } from "../../../src/game/nethack/depth.ts";
+import { progressionAt } from "../../../src/game/nethack/progression.ts";
+import { DEFAULT_CHARACTER } from "../../../src/game/nethack/character.ts";
+import { NethackEpisode, type NethackFrame } from "../../../src/game/nethack/episode.ts";
+import { gameRoot, NO_NETHACK } from "./helpers.ts";
+import { join } from "node:path";
+
+function walk(places: readonly string[]): (number | undefined)[] {
+  let state: DepthState = {};
+  return places.map((p) => {
+    const r = nextDepth(state, p);
+    state = r.state;
+    return r.depth;
+  });
+}
+
+describe("depth from the status place", () => {
+  test("Dlvl:N is N; the Quest's Home k lies k − 1 below the portal level it was entered from", () => {
+    expect(walk(["Dlvl:1", "Dlvl:13", "Home 1", "Home 2", "Home 5", "Dlvl:13", "Home 1"])).toEqual([1, 13, 13, 14, 17, 13, 13]);
+  });
+  test("Fort Ludios lies at its portal's depth; the Planes (depths -5..0) have none in BALROG's table", () => {
+    expect(walk(["Dlvl:21", "Fort Ludios", "Dlvl:22", "Fort Ludios"])).toEqual([21, 21, 22, 21]);
+    expect(walk(["Dlvl:1", "Plane of Earth", "Astral Plane"])).toEqual([1, undefined, undefined]);
+  });
+  test("a Quest level seen with no portal level before it (nothing to read the depth from) has none", () => {
+    expect(walk(["Home 2"])).toEqual([undefined]);
+  });
+});
+
+// Debug mode (-D) is what reaches the Quest in a test; sysconf lets root (and group games) use it.
+const NO_WIZARD = NO_NETHACK || process.getuid?.() !== 0;
+
+describe.skipIf(NO_WIZARD)(`a real Quest level${NO_WIZARD ? " (skipped: needs NetHack and root for debug mode)" : ""}`, () => {
+  test("Home 1, entered from its portal's level, is at the depth the game itself lists for the Quest (not depth 0)", async () => {
+    const started = (
+      await NethackEpisode.start({ folder: join(gameRoot(), "g"), seed: 1, character: DEFAULT_CHARACTER, wizard: true })
+    )._unsafeUnwrap();
+    const ep = started.episode;
+    let frame: NethackFrame = started.frame;
+    const press = async (keys: string) => {
+      frame = (await ep.step({ name: "key", keys, help: "" }))._unsafeUnwrap();
+      return frame.observation.screen.rows.join("\n");
+    };
+    const settle = async () => {
+      for (let i = 0; i < 12 && /--More--/.test(frame.observation.screen.rows.join("\n")); i++) await press("\r");
+    };
+    await settle();
+    // The game's own list of levels (debug mode's level teleport menu): the Quest's portal and its depths.
+    let menu = await press("\x16?\r");
+    for (let page = 0; page < 3 && !/The Quest: levels \d+/.test(menu); page++) menu = `${menu}\n${await press(">")}`;
+    const portal = Number(/Portal to The Quest: (\d+)/.exec(menu)![1]);
+    const questTop = Number(/The Quest: levels (\d+) to \d+/.exec(menu)![1]);
+    await press("\x1b");
+    await settle();
+    // To the portal's level, then into the Quest's home level.
+    await press(`\x16${portal}\r`);
+    await settle();
+    expect(frame.observation.status?.place).toBe(`Dlvl:${portal}`);
+    menu = await press("\x16?\r");
+    for (let page = 0; page < 3 && !/Val-strt/.test(menu); page++) menu = await press(">");
+    await press(/([a-zA-Z]) - {3}Val-strt/.exec(menu)![1]!);
+    await settle();
+    const place = frame.observation.status!.place;
+    expect(place).toBe("Home 1");
+    // The real screen's place read as a depth, after the portal level: the game's listed depth.
+    const depth = nextDepth(nextDepth({}, `Dlvl:${portal}`).state, place).depth;
+    expect(depth).toBe(questTop);
+    expect(frame.maxDepth).toBe(questTop);
+    await ep.close();
+  }, 240_000);
+});
+
+describe.skipIf(NO_WIZARD)(`a real polymorph${NO_WIZARD ? " (skipped: needs NetHack and root for debug mode)" : ""}`, () => {
+  test("a hero of level 3 turned into a red dragon (HD:15) still counts level 3, as BALROG's experience_level does", async () => {
+    const started = (
+      await NethackEpisode.start({ folder: join(gameRoot(), "g"), seed: 1, character: DEFAULT_CHARACTER, wizard: true })
+    )._unsafeUnwrap();
+    const ep = started.episode;
+    let frame: NethackFrame = started.frame;
+    const press = async (keys: string) => {
+      frame = (await ep.step({ name: "key", keys, help: "" }))._unsafeUnwrap();
+    };
+    const settle = async () => {
+      for (let i = 0; i < 12 && /--More--/.test(frame.observation.screen.rows.join("\n")); i++) await press("\r");
+    };
+    await settle();
+    await press("#levelchange\r");
+    await press("3\r");
+    await settle();
+    expect(frame.observation.status).toMatchObject({ xl: 3 });
+    await press("#polyself\r");
+    await press("red dragon\r");
+    await settle();
+    // The real status line now shows the dragon's hit dice where Xp stood.
+    expect(frame.observation.screen.rows[23]).toMatch(/ HD:15 /);
+    expect(frame.observation.status).toMatchObject({ xl: 3, hitDice: 15 });
+    expect(frame.maxXl).toBe(3);
+    expect(frame.progression).toBe(progressionAt(1, 3));
+    await ep.close();
+  }, 240_000);
+});
