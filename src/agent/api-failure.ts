@@ -6,7 +6,7 @@
 // first call (checkAnthropicAccess), so a wrong key costs seconds, not minutes.
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
-import { escapeControls } from "../game/action-text.ts";
+import { terminalLine } from "../terminal-text.ts";
 
 const AUTH =
   /\b(401|403)\b|authentication_error|permission_error|invalid (x-)?api[ -]?key|api key.*(invalid|not valid)|unauthori[sz]ed|please run \/login|oauth token.*(expired|revoked)|incorrect api key/i;
@@ -46,7 +46,7 @@ export function apiReason(text: string): string {
       .map((l) => l.trim())
       .find((l) => l !== "") ??
     "no message";
-  const one = escapeControls((status && !line.includes(status) ? `${status} ${line}` : line).replace(/\s+/g, " "));
+  const one = terminalLine((status && !line.includes(status) ? `${status} ${line}` : line).replace(/\s+/g, " "));
   return one.length > REASON_CHARS ? `${one.slice(0, REASON_CHARS - 1)}…` : one;
 }
 

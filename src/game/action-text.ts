@@ -2,6 +2,7 @@
 // Next to Action itself, so the games' solutions, actions.json and the log's tool calls read one grammar.
 import { err, ok, type Result } from "neverthrow";
 import { GRID_SIZE, type Action, type GridAction } from "../game-model.ts";
+import { terminalLine } from "../terminal-text.ts";
 
 /** An entry longer than this cannot be an action; it is dropped unparsed and quoted short. */
 export const ENTRY_MAX_CHARS = 100;
@@ -9,26 +10,14 @@ export const ENTRY_MAX_CHARS = 100;
 export const QUOTE_CHARS = 200;
 
 /**
- * Text of the agent's quoted into a message: at most `max` characters, the cut marked, every control character
- * written as an escape. The message goes back into the next prompt (which travels in argv, the environment or
- * a file) and onto terminals: a NUL cannot be carried by argv or the environment, and an escape sequence must
- * not reach a terminal.
+ * Text of the agent's quoted into a message: at most `max` characters, the cut marked, on one line with every
+ * control character made visible (terminal-text.ts). The message goes back into the next prompt (which travels
+ * in argv, the environment or a file, none of which can carry a NUL) and onto terminals.
  */
 export function quote(text: string, max = QUOTE_CHARS): string {
   return text.length <= max
-    ? `'${escapeControls(text)}'`
-    : `'${escapeControls(text.slice(0, max - 1))}…' (${text.length} characters)`;
-}
-
-/** C0 and C1 controls, DEL and the Unicode line and paragraph separators as \n, \t, \r, \xNN or \uNNNN. */
-export function escapeControls(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
-    const n = c.charCodeAt(0);
-    if (c === "\n") return "\\n";
-    if (c === "\t") return "\\t";
-    if (c === "\r") return "\\r";
-    return n <= 0xff ? `\\x${n.toString(16).padStart(2, "0")}` : `\\u${n.toString(16).padStart(4, "0")}`;
-  });
+    ? `'${terminalLine(text)}'`
+    : `'${terminalLine(text.slice(0, max - 1))}…' (${text.length} characters)`;
 }
 
 /**

@@ -19,9 +19,9 @@ describe("hostile actions.json", () => {
   test("quote() escapes every control character, NUL included", () => {
     const q = quote(`A${CONTROLS}B`, 1000);
     expect(/[\u0000-\u001f\u007f-\u009f]/.test(q)).toBe(false);
-    expect(q).toContain("\\x00");
-    expect(q).toContain("\\n");
-    expect(q).toContain("\\x9f");
+    expect(q).toContain("\u2400"); // NUL's control picture
+    expect(q).toContain("\u240a"); // newline's: a quote stays on one line
+    expect(q).toContain("<U+009F>");
   });
 
   test("every control byte in actions.json: the run goes on, the next prompt quotes them escaped", () => {
@@ -71,7 +71,7 @@ describe("hostile actions.json", () => {
     expect(r.exitCode).toBe(0);
     const dir = path.join(runs, require("node:fs").readdirSync(runs)[0], "glide");
     const prompt = readFileSync(path.join(dir, "workspace", "prompt-2.txt"), "utf8");
-    expect(prompt).toContain("From your last actions.json: 'dropped 'bad\\x00'");
+    expect(prompt).toContain("From your last actions.json: 'dropped 'bad\u2400'");
     expect(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(prompt)).toBe(false);
   });
 
