@@ -140,6 +140,10 @@ async function askAgent(s: RunSession, stop: AbortSignal): Promise<PendingBatch 
     const intact = verifyMasterTail(s.master, s.index);
     if (intact.isErr()) return failed({ source: "log", error: intact.error });
     if (answer.isErr() && answer.error.source === "log") return failed({ source: "log", error: answer.error.error });
+    // A stop (Ctrl-C, SIGTERM, SIGHUP) ends the agent's turn with its processes: an interruption to resume, not
+    // a failed call to retry or to end the run on.
+    if (answer.isErr() && stop.aborted)
+      return { reason: "interrupted", detail: "stopped by the user; `prolong resume` continues it" };
     if (answer.isErr()) {
       recordWarning(s, answer.error.error);
       lastError = answer.error.error.message;

@@ -66,6 +66,9 @@ describe("a signal to `prolong play` during an agent's turn (--sandbox none)", (
           "2",
           "--agent-timeout",
           "600",
+          // No retry: the stop itself must end the run interrupted, not a retry loop that happens to check it.
+          "--agent-retries",
+          "0",
           "--runs-dir",
           runs,
           "--quiet",
@@ -77,7 +80,7 @@ describe("a signal to `prolong play` during an agent's turn (--sandbox none)", (
       expect(pids.every(alive)).toBe(true);
       play.kill(signal);
       const code = await play.exited;
-      expect(code).not.toBe(0);
+      expect(code).toBe(signal === "SIGINT" ? 1 : signal === "SIGTERM" ? 143 : 129);
       expect(await until(() => !pids.some(alive), 5000)).toBe(true);
 
       // The run is resumable: without the block the agent answers, and the run ends at its budget.
