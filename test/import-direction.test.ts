@@ -16,10 +16,11 @@ const LAYERS: readonly (readonly string[])[] = [
   ["version", "errors", "clock", "random", "suggest", "game-model", "native", "libc", "assets.d"],
   // a run directory's file reader and writer; which build is running (version, commit, code hash)
   ["safe-file", "build-id"],
-  ["config"], //      settings: RunConfig, the log window, arms
+  ["setting"], //     what a setting is (a declaration, a flag's reading), the log window
   ["log"], //         the log format, the master, the run index, the agent's copy, windows
   ["workspace"], //   every harness access to the agent's directory
-  ["game"], //        environments: local games, ARC, NetHack (their sections build on log/format.ts)
+  ["game"], //        environment kinds and their registry: local games, ARC, NetHack (sections build on log/)
+  ["config"], //      the run's settings (its own and each kind's): RunConfig, run.json, arms
   ["run-files"], //   a run directory's layout and its events.jsonl
   ["agent"], //       agents and what they read and write
   ["score"], //       scorecards, RHAE, statistics over runs
@@ -46,7 +47,9 @@ interface Edge {
 }
 
 const IMPORT =
-  /^\s*(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|^\s*import\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/gm;
+  /^\s*(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|^\s*import\s+['"](\.[^'"]+)['"]|(?:import|require)\(\s*['"](\.[^'"]+)['"]\s*\)/gm;
+/** An import that loads its file when the importing file loads (not import() or require(), which load on use). */
+const STATIC_IMPORT = /^\s*(?:import|export)\s(?!type\s)[^'"]*?from\s+['"](\.[^'"]+)['"]|^\s*import\s+['"](\.[^'"]+)['"]/gm;
 
 function tsFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -105,17 +108,53 @@ export function violations(edges: readonly Edge[], layers: readonly (readonly st
   return [...new Set(out)];
 }
 
-/** Folders whose code plays any environment without knowing which: they reach games through game/'s own files. */
-const KIND_BLIND = ["run"];
+/**
+ * Folders whose code plays or reads any environment without knowing which: the run's settings, the loop,
+ * scores, plans, the log readers and the pages. They reach environments only through game/kinds.ts.
+ */
+const KIND_BLIND = ["config", "run", "score", "plan", "inspect", "verify", "view", "report"];
+
+/** Whether a file is one environment kind's own code: under game/<kind>/, but not its description (kind.ts). */
+function kindCode(target: string): boolean {
+  const parts = target.split(sep);
+  return parts.length > 2 && parts[0] === "game" && parts[parts.length - 1] !== "kind.ts";
+}
 
 /**
- * Imports from a kind-blind folder into one environment's folder (game/nethack/, game/arc/, ...): the runner
- * stays one code path by reaching an environment only through what its kind supplies (game/kinds.ts).
+ * Imports from a kind-blind folder into one environment's own code (game/nethack/section.ts, game/arc/...):
+ * the runner stays one code path by reaching an environment only through what its kind supplies.
  */
 export function kindLeaks(edges: readonly Edge[]): string[] {
   return edges
-    .filter((e) => KIND_BLIND.includes(e.from) && e.to === "game" && e.target.split(sep).length > 2)
+    .filter((e) => KIND_BLIND.includes(e.from) && kindCode(e.target))
     .map((e) => `${e.file} imports ${e.target}: '${e.from}' reaches environments only through game/kinds.ts`);
+}
+
+/**
+ * What loading a file loads with it, following static imports through every folder (import() and require()
+ * load on use, so a kind's game or a built-in player loads only when a run plays it): each file, with the
+ * chain of imports that reaches it.
+ */
+function staticClosure(start: string): Map<string, string[]> {
+  const seen = new Map<string, string[]>([[start, [start]]]);
+  const todo = [start];
+  while (todo.length > 0) {
+    const file = todo.pop()!;
+    const abs = join(SRC, file);
+    if (!file.endsWith(".ts") || !existsSync(abs)) continue;
+    for (const m of readFileSync(abs, "utf8").matchAll(STATIC_IMPORT)) {
+      const target = relative(SRC, normalize(join(dirname(abs), m[1] ?? m[2]!)));
+      if (seen.has(target) || !existsSync(join(SRC, target))) continue;
+      seen.set(target, [...seen.get(file)!, target]);
+      todo.push(target);
+    }
+  }
+  return seen;
+}
+
+/** Each file of a kind's own code that loading `start` loads, as the chain of imports that brings it. */
+export function kindCodeLoaded(start: string): string[] {
+  return [...staticClosure(start).entries()].filter(([f]) => kindCode(f)).map(([, chain]) => chain.join(" -> "));
 }
 
 /** Folder cycles (strongly connected components of more than one folder), for a readable failure. */
@@ -166,9 +205,30 @@ describe("import direction", () => {
     expect(violations(edges, LAYERS)).toEqual([]);
   });
 
-  test("run/ imports no environment's own folder (game/nethack/, game/arc/): only what game/kinds.ts supplies", () => {
+  test("no kind-blind folder imports an environment's own code (game/nethack/, game/arc/): only game/kinds.ts", () => {
     expect(kindLeaks(edges)).toEqual([]);
     expect(edges.some((e) => e.from === "run" && e.target === join("game", "kinds.ts"))).toBe(true);
+  });
+
+  test("no kind-blind file loads an environment's own code through other folders either (static imports followed)", () => {
+    const loaded = tsFiles(SRC)
+      .map((f) => relative(SRC, f))
+      .filter((f) => KIND_BLIND.includes(folderOf(join(SRC, f))))
+      .flatMap(kindCodeLoaded);
+    expect([...new Set(loaded)]).toEqual([]);
+  });
+
+  test("`prolong score` loads no game, no terminal and no built-in player: only each kind's description", () => {
+    const loaded = [...staticClosure(join("cli", "score.ts")).keys()];
+    expect(kindCodeLoaded(join("cli", "score.ts"))).toEqual([]);
+    expect(loaded.filter((f) => f.startsWith(`agent${sep}`) || f.endsWith(`${sep}terminal.ts`))).toEqual([]);
+    expect(loaded).toContain(join("game", "kinds.ts"));
+  });
+
+  test("the closure check sees through a folder that is not kind-blind", () => {
+    // run/ loads agent/, which may import game/nethack/: a static chain run -> agent -> game/nethack is caught.
+    const chain = kindCodeLoaded(join("agent", "nethack", "read-log.ts"));
+    expect(chain.some((c) => c.endsWith(join("game", "nethack", "section.ts")))).toBe(true);
   });
 
   test("the kind check fails on a run/ file importing game/nethack/ and passes game/'s own files", () => {
@@ -176,7 +236,9 @@ describe("import direction", () => {
     expect(kindLeaks([leak(join("game", "nethack", "section.ts"))])).toEqual([
       `${join("run", "record.ts")} imports ${join("game", "nethack", "section.ts")}: 'run' reaches environments only through game/kinds.ts`,
     ]);
-    expect(kindLeaks([leak(join("game", "kinds.ts")), leak(join("game", "env.ts"))])).toEqual([]);
+    expect(
+      kindLeaks([leak(join("game", "kinds.ts")), leak(join("game", "env.ts")), leak(join("game", "nethack", "kind.ts"))]),
+    ).toEqual([]);
   });
 
   test("the check fails on an upward import, a sideways one, an unknown folder and code outside src/", () => {

@@ -9,11 +9,6 @@ import { CLAUDE_MIN_COMPACT_WINDOW, claudeAgent } from "./claude.ts";
 import { cliMissing, findCli } from "./cli-process.ts";
 import { codexAgent } from "./codex.ts";
 import { commandAgent } from "./command.ts";
-import { createExplorer } from "./explorer/explorer.ts";
-import { createNethackAgent } from "./nethack/agent.ts";
-import { humanAgent } from "./human.ts";
-import { terminalNeeds } from "./human-screen.ts";
-import { TERMINAL_GAME_SIZE } from "./human-terminal.ts";
 import { GRID_SIZE } from "../game-model.ts";
 import { checkCommandPaths, sandboxBinds } from "./cmd-paths.ts";
 import { createRandomAgent } from "./random.ts";
@@ -21,10 +16,13 @@ import { miniFromConfig } from "./mini/from-config.ts";
 import { chooseSandbox } from "./sandbox.ts";
 import { codexToolArgs, policyOf } from "./tool-ladder.ts";
 
-/** The built-in players, by the name an environment kind gives its own (game/kinds.ts). */
+/**
+ * The built-in players, by the name an environment kind gives its own (game/kinds.ts), each loaded when a run
+ * plays it: a run of another agent (and every reader of runs) loads neither, nor the game code they read.
+ */
 const BUILTIN_PLAYERS: Record<EnvKind["builtinPlayer"], () => Agent> = {
-  explorer: createExplorer,
-  "nethack-agent": createNethackAgent,
+  explorer: () => (require("./explorer/explorer.ts") as typeof import("./explorer/explorer.ts")).createExplorer(),
+  "nethack-agent": () => (require("./nethack/agent.ts") as typeof import("./nethack/agent.ts")).createNethackAgent(),
 };
 
 /** The npm package that brings each coding CLI, for the "not installed" message. */
@@ -45,7 +43,7 @@ export function createAgent(
       return ok(BUILTIN_PLAYERS[envKind(config.env).builtinPlayer]());
     case "random":
       // Random play draws among grid actions and the board's things; a terminal game has neither.
-      if (envKind(config.env).screenLog !== undefined)
+      if (envKind(config.env).terminalGame)
         return err(
           prolongError("bad-config", `--agent random plays grid games; --env ${config.env} is a terminal game`, {
             fix: "use --agent random with --env local, arc-local or arc-online, or the default built-in player here",
@@ -63,7 +61,10 @@ export function createAgent(
       {
         // Refused before the run starts when no board could be drawn; a window made smaller later gets a
         // screen that says what it needs (human-screen.ts).
-        const need = envKind(config.env).screenLog
+        // Loaded here, as the built-in players are: a person's keyboard reaches a terminal game's own keys.
+        const { terminalNeeds } = require("./human-screen.ts") as typeof import("./human-screen.ts");
+        const { TERMINAL_GAME_SIZE } = require("./human-terminal.ts") as typeof import("./human-terminal.ts");
+        const need = envKind(config.env).terminalGame
           ? TERMINAL_GAME_SIZE
           : terminalNeeds({ width: GRID_SIZE, height: GRID_SIZE }, true);
         const cols = process.stdout.columns ?? 80;
@@ -79,6 +80,7 @@ export function createAgent(
             ),
           );
       }
+      const { humanAgent } = require("./human.ts") as typeof import("./human.ts");
       return ok(humanAgent({ input: process.stdin, output: process.stdout, interrupt: () => process.emit("SIGINT") }));
     case "command": {
       if (!config.cmd)

@@ -3,7 +3,7 @@
 import type { ActionId } from "../game-model.ts";
 import { ENTRY_MAX_CHARS } from "../game/action-text.ts";
 import { ACTIONS_MAX_BYTES } from "./actions.ts";
-import type { LogWindow } from "../config/log-window.ts";
+import type { LogWindow } from "../setting/log-window.ts";
 import { isRestricted, type ToolPolicy } from "./tool-ladder.ts";
 
 export interface PromptContext {

@@ -3,12 +3,12 @@
 // (mini/shell-check.ts), Claude Code's --tools/--allowedTools, and what Codex's configuration can express.
 // One definition, so the docs, the run's settings and the CLIs' arguments cannot drift apart.
 import { err, ok, type Result } from "neverthrow";
-import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";
 
-// The levels themselves are a setting of the run (config/run-config.ts); this file says what they mean.
-import { TOOL_LEVELS, type ToolLevel } from "../config/run-config.ts";
-export { TOOL_LEVELS, type ToolLevel };
+// The levels themselves, and --tools as typed, are a setting of the run (config/tool-level.ts); this file says
+// what they mean.
+import { parseToolLevel, TOOL_LEVELS, type ToolLevel } from "../config/tool-level.ts";
+export { parseToolLevel, TOOL_LEVELS, type ToolLevel };
 
 export interface ToolPolicy {
   readonly level: ToolLevel;
@@ -29,35 +29,6 @@ export function policyOf(settings: {
 export function isRestricted(p: ToolPolicy): boolean {
   return p.level !== "all" || p.noWrite;
 }
-
-/** --tools as typed (order and spaces free: "grep, read" is read,grep); an error lists the ladder. */
-export function parseToolLevel(text: string): Result<ToolLevel, ProlongError> {
-  const parts = new Set(
-    text
-      .split(",")
-      .map((p) => p.trim().toLowerCase())
-      .filter(Boolean),
-  );
-  for (const level of TOOL_LEVELS) {
-    const want = new Set(level.split(","));
-    if (want.size === parts.size && [...want].every((p) => parts.has(p))) return ok(level);
-  }
-  return err(
-    prolongError("bad-config", `--tools ${JSON.stringify(text)} is not a level of the tool ladder`, {
-      fix: `use one of ${TOOL_LEVELS.join(" | ")} (each level adds to the one before)`,
-    }),
-  );
-}
-
-/** --tools as a flag schema: a level of the ladder, in any order ("grep,read" is read,grep). */
-export const ToolLevelFlag = v.pipe(
-  v.string(),
-  v.check(
-    (s) => parseToolLevel(s).isOk(),
-    (i) => `must be one of ${TOOL_LEVELS.join(" | ")}, got '${String(i.input)}'`,
-  ),
-  v.transform((s): ToolLevel => parseToolLevel(s).unwrapOr("all")),
-);
 
 /** Whether this level may write files other than actions.json (python and all may, unless --no-write). */
 export function writesAllowed(p: ToolPolicy): boolean {

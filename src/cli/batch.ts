@@ -6,11 +6,11 @@ import { existsSync, rmdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join, resolve } from "node:path";
 import { armOf } from "../config/arm.ts";
-import { newConfig, type RunConfigInput } from "../config/run-config.ts";
+import { DEFAULTS, newConfig, type RunConfigInput } from "../config/run-config.ts";
 import { formatError } from "../errors.ts";
 import { unconfinedWarning } from "../agent/sandbox.ts";
 import { claimJobs } from "../plan/claim.ts";
-import { gamesOf } from "../plan/games.ts";
+import { gamesOf, placeFields } from "../plan/games.ts";
 import { BATCH_PLAN_FILE, buildPlan, readPlan, type Plan } from "../plan/plan.ts";
 import { claimStamp } from "../run-files/layout.ts";
 import type { RunStatus } from "../run/swarm.ts";
@@ -42,18 +42,17 @@ export async function startBatch(positionals: readonly string[], f: PlayFlags, a
     console.error("prolong play: --agent human plays one game in this terminal; it cannot run with --games/--runs");
     return 2;
   }
-  const env = fields.env ?? "local";
-  const games = gamesOf(f.games ?? (positionals.length > 0 ? positionals.join(",") : undefined), env, fields.arcGames);
+  const env = fields.env ?? DEFAULTS.env;
+  const places = placeFields(fields);
+  const games = await gamesOf(f.games ?? (positionals.length > 0 ? positionals.join(",") : undefined), { env, ...places });
   if (typeof games === "string") {
     console.error(`prolong play: ${games}`);
     return 2;
   }
-  const { seed, arcGames, ...armFields } = fields;
-  const common: Partial<RunConfigInput> = {
-    env,
-    ...(arcGames !== undefined ? { arcGames } : {}),
-    ...(seed !== undefined ? { seed } : {}),
-  };
+  // The games, where they lie and the seed belong to the batch's plan; the rest is its one arm.
+  const { seed, ...rest } = fields;
+  const armFields = Object.fromEntries(Object.entries(rest).filter(([k]) => !(k in places))) as Partial<RunConfigInput>;
+  const common: Partial<RunConfigInput> = { env, ...places, ...(seed !== undefined ? { seed } : {}) };
   // The arm's name is the one each run would have had alone: --arm, or the one its settings give.
   const first = newConfig({ ...common, ...armFields, game: games[0]!.id });
   if (first.isErr()) {

@@ -6,14 +6,21 @@ import { resolve } from "node:path";
 import { formatError } from "../errors.ts";
 import { gamesOf } from "../plan/games.ts";
 import { buildPlan, readPlan, type Plan, type PlanArmInput } from "../plan/plan.ts";
-import { ENV_KINDS, type RunConfigInput } from "../config/run-config.ts";
+import { DEFAULTS, ENV_KINDS, fieldsFromFlags, KIND_PLACES, type RunConfigInput } from "../config/run-config.ts";
+import { fieldsFromFlagValues, settingFlags } from "../setting/declaration.ts";
 import { findRuns } from "../score/find-runs.ts";
 import { flag, parseArgv, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
-import { fieldsFromFlags, playFlags } from "./play.ts";
+import { playFlags } from "./play.ts";
 import { envKind } from "../game/kinds.ts";
 
-const usage = `usage: prolong plan --games all|a,b,c --runs K --arm NAME='<play flags>' [--arm ...] [--env E] [--arc-games DIR] [--seed N] -o plan.json
+/** Where each kind's games lie on this machine (--arc-games): the plan's, since it names the games. */
+const placeFlags = settingFlags(KIND_PLACES);
+const placeHelp = Object.values(KIND_PLACES)
+  .map((s) => `  --${s.flag!.name} ${s.help?.arg ?? "VALUE"}`.padEnd(22) + `${s.help?.text.split("\n")[0] ?? ""}`)
+  .join("\n");
+
+const usage = `usage: prolong plan --games all|a,b,c --runs K --arm NAME='<play flags>' [--arm ...] [--env E] [--seed N] -o plan.json
        prolong plan show plan.json [--estimate [--from RUN-DIR | --tokens-per-action N]] [--json]
 
 Writes the experiment as data: every job (game × arm × run, in a stable order: arm, game, run), each with a
@@ -26,7 +33,8 @@ scheduler; \`prolong score DIR --plan plan.json\` merges what comes back.
   --arm NAME='FLAGS'  an arm: its name and the play flags that make it; repeat for each arm, for example
                       full='' window25='--log-window 25' claude='--agent claude --model M'
                       (the games, runs, seed and env belong to the plan, not to an arm)
-  --env local|arc-local|arc-online, --arc-games DIR    where the games come from (as for play)
+  --env KIND          where the games come from: ${ENV_KINDS.join(" | ")} (as for play)
+${placeHelp}
   --seed N            the first run's seed (default 0)
   -o, --out FILE      where to write the plan (default: print it)
 
@@ -43,7 +51,7 @@ const flags = {
   runs: flag.int(1, 100_000),
   arm: flag.list(),
   env: flag.choice(ENV_KINDS),
-  "arc-games": flag.text(),
+  ...placeFlags,
   seed: flag.int(0, 2 ** 32 - 1),
   out: flag.text({ short: "o" }),
   estimate: flag.bool(),
@@ -94,8 +102,8 @@ const PLAN_LEVEL = new Set([
   "quiet",
   "arm",
   "env",
-  "arc-games",
   "seed",
+  ...Object.keys(placeFlags),
 ]);
 
 /** `NAME=FLAGS` → the arm's name and settings, through play's own flag table. */
@@ -113,7 +121,7 @@ export function parseArmSpec(spec: string): PlanArmInput | string {
     .map(([k]) => `--${k}`);
   if (given.length > 0)
     return `--arm ${name}: ${given.join(", ")} belong${given.length === 1 ? "s" : ""} to the plan, not to an arm`;
-  if (parsed.value.values.agent === "human") return `--arm ${name}: --agent human cannot run unattended`;
+  if (fieldsFromFlags(parsed.value.values).agent === "human") return `--arm ${name}: --agent human cannot run unattended`;
   return { name, flags: text.trim(), fields: fieldsFromFlags(parsed.value.values) };
 }
 
@@ -259,8 +267,8 @@ export const planCommand: Command = {
         console.error("prolong plan show: give one plan file, e.g. prolong plan show plan.json");
         return 2;
       }
-      const misplaced = (["games", "runs", "env", "arc-games", "seed", "out"] as const)
-        .filter((k) => o[k] !== undefined)
+      const misplaced = ["games", "runs", "env", "seed", "out", ...Object.keys(placeFlags)]
+        .filter((k) => (o as Record<string, unknown>)[k] !== undefined)
         .concat(o.arm.length > 0 ? ["arm" as never] : []);
       if (misplaced.length > 0) {
         console.error(`prolong plan show: ${misplaced.map((k) => `--${k}`).join(", ")} make a plan; plan show only reads one`);
@@ -282,7 +290,7 @@ export const planCommand: Command = {
       console.error("prolong plan: --estimate reads a plan: prolong plan show plan.json --estimate");
       return 2;
     }
-    const env = o.env ?? "local";
+    const env = o.env ?? DEFAULTS.env;
     if ((o.games === undefined && envKind(env).soleGame === undefined) || o.arm.length === 0) {
       console.error(
         `prolong plan: give the games and at least one arm, e.g. prolong plan --games all --runs 3 --arm full='' --arm window25='--log-window 25' -o plan.json`,
@@ -298,17 +306,16 @@ export const planCommand: Command = {
       }
       arms.push(a);
     }
-    const arcGames = o["arc-games"] === undefined ? undefined : resolve(o["arc-games"]);
-    const games = gamesOf(o.games, env, arcGames);
+    const common: Partial<RunConfigInput> = {
+      env,
+      ...fieldsFromFlagValues(KIND_PLACES, o),
+      ...(o.seed !== undefined ? { seed: o.seed } : {}),
+    };
+    const games = await gamesOf(o.games, common);
     if (typeof games === "string") {
       console.error(`prolong plan: ${games}`);
       return 2;
     }
-    const common: Partial<RunConfigInput> = {
-      env,
-      ...(arcGames ? { arcGames } : {}),
-      ...(o.seed !== undefined ? { seed: o.seed } : {}),
-    };
     const plan = buildPlan({ games, runs: o.runs ?? 1, arms, common });
     if (plan.isErr()) {
       console.error(formatError(plan.error));

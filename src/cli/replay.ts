@@ -1,7 +1,7 @@
 // `prolong replay <log>`: re-executes a log's actions against a fresh game and reports every section whose
 // boards (each animation frame and the settled board) or score differ from the logged ones, and the first
 // divergence. Tells whether a game (or a game version) is the one that wrote a log.
-import { envKind, type ScreenSectionCodec } from "../game/kinds.ts";
+import { envKind, loadKind, type KindPlay, type ScreenSectionCodec } from "../game/kinds.ts";
 import { existsSync, statSync } from "node:fs";
 import { formatError, prolongError, type ProlongError } from "../errors.ts";
 import { readLogBytes } from "../log/load.ts";
@@ -10,15 +10,15 @@ import { replaySections, type ReplayDifference } from "../run/replay.ts";
 import { replayScreenLog } from "../run/replay-run.ts";
 import { join } from "node:path";
 import { logPathOf } from "../inspect/cli-support.ts";
-import { ENV_KINDS, newConfig, readConfigFile, type RunConfig } from "../config/run-config.ts";
+import { ENV_KINDS, KIND_PLACES, newConfig, readConfigFile, type RunConfig } from "../config/run-config.ts";
+import { fieldsFromFlagValues, settingFlags } from "../setting/declaration.ts";
 import { NO_ENV_CONTEXT } from "../game/env.ts";
-import { openEnv } from "../run/parts.ts";
 import { flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 import { RUN_FILES } from "../run-files/layout.ts";
 
 const usage = `usage: prolong replay <run-dir> [--json]
-       prolong replay <logs.txt> --game ID [--env local|arc-local|arc-online] [--arc-games DIR] [--seed N] [--json]
+       prolong replay <logs.txt> --game ID [--env KIND] [--arc-games DIR] [--seed N] [--json]
 
 Re-executes every Tool Call of a log against a fresh game (RESET on each INITIAL STATE section) and compares,
 section by section, every animation frame, the settled board and the score with what the log holds.
@@ -56,13 +56,15 @@ export interface ReplayReport {
 export async function replayLog(
   logPath: string,
   config: RunConfig,
+  kind?: KindPlay,
 ): Promise<{ ok: true; report: ReplayReport } | { ok: false; error: ProlongError }> {
   // Mapped, like every inspection command: a FIFO, a device or a directory is an error naming it, not a hang.
   const bytes = readLogBytes(logPath);
   if (bytes.isErr()) return { ok: false, error: bytes.error };
   // Section by section from the mapping: the log is never decoded into one string.
   const stream = new LogSectionStream(bytes.value);
-  const replayed = await replaySections(stream, () => openEnv(config, NO_ENV_CONTEXT));
+  const play = kind ?? (await loadKind(config.env));
+  const replayed = await replaySections(stream, () => play.open(config, NO_ENV_CONTEXT));
   if (stream.parsed === 0) {
     // Nothing parsed, so no game was opened (one opens at the first section).
     return {
@@ -115,8 +117,14 @@ export function reportText(r: ReplayReport, maxReport: number): string {
  * A terminal game's log (NetHack) replayed against the real game with the run's seed and keys (the engine resume uses): every
  * screen compared byte for byte, stopping at the first divergence, which exits 1.
  */
-async function replayScreens(log: string, config: RunConfig, screenLog: ScreenSectionCodec, json: boolean): Promise<number> {
-  const r = await replayScreenLog(log, screenLog, () => openEnv(config, NO_ENV_CONTEXT));
+async function replayScreens(
+  log: string,
+  config: RunConfig,
+  kind: KindPlay,
+  screenLog: ScreenSectionCodec,
+  json: boolean,
+): Promise<number> {
+  const r = await replayScreenLog(log, screenLog, () => kind.open(config, NO_ENV_CONTEXT));
   if (r.isErr() && r.error.code !== "replay-mismatch") {
     console.error(formatError(r.error));
     return 2;
@@ -133,7 +141,7 @@ async function replayScreens(log: string, config: RunConfig, screenLog: ScreenSe
     );
   else if (r.isOk())
     console.log(
-      `${log}: all ${r.value.sections} sections (${r.value.actions} actions) match NetHack at seed ${config.seed}, every screen byte for byte`,
+      `${log}: all ${r.value.sections} sections (${r.value.actions} actions) match ${envKind(config.env).title} at seed ${config.seed}, every screen byte for byte`,
     );
   else console.log(`${log}: ${r.error.message}`);
   return r.isOk() ? 0 : 1;
@@ -142,7 +150,7 @@ async function replayScreens(log: string, config: RunConfig, screenLog: ScreenSe
 const flags = {
   game: flag.text(),
   env: flag.choice(ENV_KINDS),
-  "arc-games": flag.text(),
+  ...settingFlags(KIND_PLACES),
   seed: flag.int(0, 2 ** 32 - 1),
   "max-report": flag.intOr(20, 0),
   json: flag.bool(),
@@ -185,15 +193,14 @@ export const replayCommand: Command = {
         console.error(formatError(c.error));
         return 2;
       }
-      // A terminal game (NetHack) replays with its run's whole setup (the character, the options it started with).
-      recorded = envKind(c.value.env).screenLog
-        ? c.value
-        : {
-            game: c.value.game,
-            env: c.value.env,
-            seed: c.value.seed,
-            ...(c.value.arcGames !== undefined ? { arcGames: c.value.arcGames } : {}),
-          };
+      // The game, its seed and its kind's own settings (NetHack's character, ARC's games directory).
+      const own = Object.keys(envKind(c.value.env).settings) as (keyof RunConfig)[];
+      recorded = {
+        game: c.value.game,
+        env: c.value.env,
+        seed: c.value.seed,
+        ...Object.fromEntries(own.flatMap((k) => (c.value[k] === undefined ? [] : [[k, c.value[k]]]))),
+      };
     }
     const game = v.game ?? recorded.game;
     if (game === undefined) {
@@ -205,16 +212,16 @@ export const replayCommand: Command = {
       game,
       ...(v.seed !== undefined ? { seed: v.seed } : {}),
       ...(v.env ? { env: v.env } : {}),
-      ...(v["arc-games"] ? { arcGames: v["arc-games"] } : {}),
+      ...fieldsFromFlagValues(KIND_PLACES, v),
     });
     if (config.isErr()) {
       console.error(formatError(config.error));
       return 2;
     }
     // A terminal game's log is replayed by the engine `prolong resume` uses; a grid game's board by board.
-    const screenLog = envKind(config.value.env).screenLog;
-    if (screenLog) return replayScreens(log, config.value, screenLog, v.json);
-    const result = await replayLog(log, config.value);
+    const kind = await loadKind(config.value.env);
+    if (kind.screenLog) return replayScreens(log, config.value, kind, kind.screenLog, v.json);
+    const result = await replayLog(log, config.value, kind);
     if (!result.ok) {
       console.error(formatError(result.error));
       return 2;

@@ -3,49 +3,20 @@
 // refuse to pool runs whose fingerprints differ under one name, so a table row never mixes two experiments.
 import { createHash } from "node:crypto";
 import { ok } from "neverthrow";
-import { FULL_WINDOW, parseLogWindow, windowLabel, windowText, type LogWindow } from "./log-window.ts";
-import { agentName, defaultsFor, type RunConfig } from "./run-config.ts";
+import { FULL_WINDOW, parseLogWindow, windowLabel, windowText, type LogWindow } from "../setting/log-window.ts";
+import { agentName, defaultsFor, RUN_SETTINGS, type RunConfig } from "./run-config.ts";
+import { labelOf, notArmKeys } from "../setting/declaration.ts";
 
 /**
- * Settings that never change what the agent sees or does: which game and seed (the arm spans games and seeds),
- * the arm's own name, the plan job a run is, where the game files lie on this machine (the game's version is
- * checked instead), and bookkeeping (timeouts, retries, how the agent is confined and which of this machine's
- * directories it is shown, which variable holds the API key). Every other RunConfig field is part of the
- * fingerprint, so a setting added later is fingerprinted without anyone remembering to list it here.
+ * Settings that never change what the agent sees or does (the game and seed, the arm's own name, where the
+ * game files lie, timeouts, how the agent is confined): each setting's declaration says (run-config.ts), so
+ * a setting added later is in the fingerprint unless it is declared otherwise.
  */
-const NOT_ARM_SETTINGS = new Set<string>([
-  "game",
-  "seed",
-  "arm",
-  "job",
-  "arcGames",
-  "agentTimeoutSec",
-  "agentRetries",
-  "sandbox",
-  "bind",
-  "bindRo",
-  "passEnv",
-  "apiKeyEnv",
-]);
+const NOT_ARM_SETTINGS = notArmKeys(RUN_SETTINGS);
 
-/** The flag each setting comes from, for messages and derived names. */
-const FLAG_OF: Readonly<Record<string, string>> = {
-  env: "--env",
-  agent: "--agent",
-  cmd: "--cmd",
-  model: "--model",
-  effort: "--effort",
-  maxActions: "--max-actions",
-  actionCap: "--action-cap",
-  logWindow: "--log-window",
-  workspace: "--workspace",
-  episodes: "--episodes",
-  gridMode: "--grid",
-  version: "prolong version",
-};
-
+/** How a setting is named in messages and derived names: the flag that gives it. */
 export function flagOf(setting: string): string {
-  return FLAG_OF[setting] ?? `--${setting.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  return labelOf(RUN_SETTINGS, setting);
 }
 
 /** The arm settings of a run, by RunConfig field name, values as stored (undefined fields left out). */

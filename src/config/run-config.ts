@@ -2,11 +2,26 @@
 // `prolong resume` continues with exactly the settings the run started with.
 import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
-import { FULL_WINDOW, LogWindowSchema } from "../config/log-window.ts";
+import { resolve } from "node:path";
+import { flag } from "../setting/flag.ts";
+import { FULL_WINDOW, LogWindowFlagSchema, LogWindowSchema } from "../setting/log-window.ts";
+import {
+  type SettingTable,
+  Text,
+  defaultsOf,
+  fieldsFromFlagValues,
+  notApplicable,
+  schemaEntries,
+  setting,
+  settingFlags,
+} from "../setting/declaration.ts";
+import { TOOL_LEVELS, ToolLevelFlag } from "./tool-level.ts";
+
+export { TOOL_LEVELS, type ToolLevel } from "./tool-level.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { FILE_CAPS, readRegularText } from "../safe-file.ts";
 import { VERSION } from "../version.ts";
-import { ALIGNMENTS, RACES, ROLES } from "./nethack-character.ts";
+import { DEFAULT_ENV_KIND, ENV_KINDS, envKind, KIND_SETTINGS, type EnvKindName } from "../game/kinds.ts";
 
 export const AGENT_KINDS = ["explorer", "random", "human", "command", "claude", "codex", "mini"] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
@@ -16,19 +31,19 @@ export type AgentKind = (typeof AGENT_KINDS)[number];
  * environment's built-in player, and NetHack's is its own agent, not the grid explorer; run.json keeps the flag
  * value, so the arm's fingerprint and the runs recorded before stay as they were.
  */
-export function agentName(c: { readonly agent: AgentKind; readonly env: (typeof ENV_KINDS)[number] }): string {
-  return c.agent === "explorer" && c.env === "nethack" ? "nethack-agent" : c.agent;
+export function agentName(c: { readonly agent: AgentKind; readonly env: EnvKindName }): string {
+  return c.agent === "explorer" ? envKind(c.env).builtinPlayer : c.agent;
 }
-/** Where games come from: the committed local games, ARC's engine run offline, or ARC's REST service. */
-export const ENV_KINDS = ["local", "arc-local", "arc-online", "nethack"] as const;
+/** Where games come from: the environment kinds (game/kinds.ts). */
+export { ENV_KINDS };
 /** How external agents are confined: bubblewrap, nothing, or bubblewrap where it is installed. */
 export const SANDBOX_KINDS = ["auto", "bwrap", "none"] as const;
 export const WORKSPACE_MODES = ["persistent", "stateless"] as const;
 export const GRID_MODES = ["ascii", "hex"] as const;
 
 /**
- * The range of each numeric setting: the flag accepts exactly these (cli/play.ts) and run.json is held to
- * them, so a hand-edited run.json cannot carry what the flag refuses (a 1e7 s timeout overflows a timer).
+ * The range of each numeric setting: the flag accepts exactly these and run.json is held to them, so a
+ * hand-edited run.json cannot carry what the flag refuses (a 1e7 s timeout overflows a timer).
  */
 export const SETTING_BOUNDS = {
   agentTimeoutSec: [1, 7 * 24 * 3600],
@@ -46,22 +61,6 @@ const Int = (k: Bounded, what: string) => {
   const msg = `${what} must be a whole number from ${range(k)}`;
   return v.pipe(v.number(msg), v.integer(msg), v.minValue(SETTING_BOUNDS[k][0], msg), v.maxValue(SETTING_BOUNDS[k][1], msg));
 };
-/** A free-text setting: bounded, one line of printable text (it is shown in summaries and tables). */
-const Text = (max: number, what: string, lines: "one line" | "lines" = "one line") =>
-  v.pipe(
-    v.string(),
-    v.maxLength(max, `${what} is longer than ${max} characters`),
-    lines === "lines"
-      ? v.regex(/^[^\u0000-\u0008\u000b-\u001f\u007f-\u009f]*$/, `${what} must hold no control characters but tab and newline`)
-      : v.regex(/^[^\u0000-\u0008\u000a-\u001f\u007f-\u009f]*$/, `${what} must be one line without control characters`),
-  );
-
-/** The tool ladder of the ablation arms (--tools); what each level allows is agent/tool-ladder.ts. */
-/** Where the board comes from besides the log: `mcp`, a read-only observe tool (docs/trajectory.md). */
-export const OBSERVE_MODES = ["mcp"] as const;
-
-export const TOOL_LEVELS = ["read", "read,grep", "read,grep,python", "all"] as const;
-export type ToolLevel = (typeof TOOL_LEVELS)[number];
 
 /** A directory shown inside the sandbox: absolute, one line, no NUL (bwrap takes it as one argument). */
 const SandboxPath = (flag: string) =>
@@ -71,118 +70,369 @@ const SandboxPath = (flag: string) =>
     v.maxLength(4096, `${flag} takes a path of at most 4096 characters`),
   );
 
-export const RunConfigSchema = v.object({
-  game: v.pipe(v.string(), v.minLength(1, "a game id is required")),
+/** Directories given to --bind/--bind-ro are saved absolute: run.json means the same from wherever it is resumed. */
+const absolutePaths = (value: unknown) => (value as string[]).map((d) => resolve(d));
+
+/** Where the board comes from besides the log: `mcp`, a read-only observe tool (docs/trajectory.md). */
+export const OBSERVE_MODES = ["mcp"] as const;
+
+/** How the mini agent gives its commands: as tool calls or in fenced ```bash blocks. */
+export const TOOL_FORMATS = ["tools", "text"] as const;
+
+/**
+ * Every setting of a run, each declared once (setting/declaration.ts): the order here is run.json's key order, so
+ * runs written before read and write back byte for byte.
+ */
+export const RUN_SETTINGS = {
+  game: setting({ schema: v.pipe(v.string(), v.minLength(1, "a game id is required")), arm: false }),
   /** The arm's name (`--arm`); without it the name is derived from the settings (config/arm.ts). */
-  arm: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^[^\u0000-\u001f\u007f]{1,80}$/, "--arm takes a name of 1 to 80 printable characters on one line"),
-      v.check((s) => s.trim() !== "", "--arm takes a non-blank name"),
-    ),
-  ),
-  env: v.picklist(ENV_KINDS, `env must be one of ${ENV_KINDS.join(", ")}`),
-  /** For env arc-local: the directory of ARC game files (<id>/<version>/<id>.py + metadata.json). */
-  arcGames: v.optional(Text(4096, "--arc-games")),
-  /** For env nethack: the fixed character (defaults: a human neutral female valkyrie). */
-  role: v.optional(v.picklist(ROLES, `role must be one of ${ROLES.join(", ")}`)),
-  race: v.optional(v.picklist(RACES, `race must be one of ${RACES.join(", ")}`)),
-  alignment: v.optional(v.picklist(ALIGNMENTS, `alignment must be one of ${ALIGNMENTS.join(", ")}`)),
-  sandbox: v.picklist(SANDBOX_KINDS, `sandbox must be one of ${SANDBOX_KINDS.join(", ")}`),
-  /** Environment variables a sandboxed agent gets beyond what its backend needs (`--pass-env NAME`, repeatable). */
-  passEnv: v.optional(
-    v.pipe(
-      v.array(
-        v.pipe(
-          v.string(),
-          v.regex(/^[A-Za-z_][A-Za-z0-9_]{0,199}$/, "--pass-env takes an environment variable name such as MY_TOKEN"),
-        ),
+  arm: setting({
+    schema: v.optional(
+      v.pipe(
+        v.string(),
+        v.regex(/^[^\u0000-\u001f\u007f]{1,80}$/, "--arm takes a name of 1 to 80 printable characters on one line"),
+        v.check((s) => s.trim() !== "", "--arm takes a non-blank name"),
       ),
-      v.maxLength(256, "--pass-env is given at most 256 times"),
     ),
-  ),
+    flag: { name: "arm", read: flag.text() },
+    arm: false,
+    help: {
+      group: "other",
+      arg: "NAME",
+      text: `the arm this run belongs to, for \`prolong score\` and \`report\` (default: derived from
+the settings, e.g. "explorer --log-window 25"); runs under one name must share every
+setting that changes what the agent sees or does, or score refuses to pool them`,
+    },
+  }),
+  env: setting({
+    schema: v.picklist(ENV_KINDS, `env must be one of ${ENV_KINDS.join(", ")}`),
+    flag: { name: "env", read: flag.choice(ENV_KINDS) },
+    default: DEFAULT_ENV_KIND,
+    arm: true,
+    help: {
+      group: "games",
+      arg: ENV_KINDS.join("|"),
+      text: `where the game comes from (default {default}):
+${ENV_KINDS.map((k) => `  ${k}: ${envKind(k).about}`).join("\n")}`,
+    },
+  }),
+  // Each environment kind's own settings (game/kinds.ts), in run.json right after env.
+  ...KIND_SETTINGS,
+  sandbox: setting({
+    schema: v.picklist(SANDBOX_KINDS, `sandbox must be one of ${SANDBOX_KINDS.join(", ")}`),
+    flag: { name: "sandbox", read: flag.choice(SANDBOX_KINDS) },
+    default: "auto",
+    arm: false,
+    help: {
+      group: "sandbox",
+      arg: SANDBOX_KINDS.join("|"),
+      text: `confine external agents with bubblewrap (auto: when installed; default {default})
+Under bwrap an agent also sees, read-only, the directory prolong was started in
+(unless it is / or a home directory itself) and the directories of the scripts
+--cmd names (relative paths there are made absolute: the command runs in the
+workspace); never the runs directory.`,
+    },
+  }),
+  /** Environment variables a sandboxed agent gets beyond what its backend needs (`--pass-env NAME`, repeatable). */
+  passEnv: setting({
+    schema: v.optional(
+      v.pipe(
+        v.array(
+          v.pipe(
+            v.string(),
+            v.regex(/^[A-Za-z_][A-Za-z0-9_]{0,199}$/, "--pass-env takes an environment variable name such as MY_TOKEN"),
+          ),
+        ),
+        v.maxLength(256, "--pass-env is given at most 256 times"),
+      ),
+    ),
+    flag: { name: "pass-env", read: flag.list() },
+    arm: false,
+    help: {
+      group: "sandbox",
+      arg: "NAME",
+      text: `under bwrap the agent gets only what its backend needs of the environment (PATH,
+HOME, locale, proxies and CA files, ANTHROPIC_*/CLAUDE_*/OPENAI_*/CODEX_*/PROLONG_*);
+pass NAME too (repeatable). Without a sandbox the agent sees the whole environment.`,
+    },
+  }),
   /** Directories a sandboxed agent also sees, read-write (`--bind DIR`) and read-only (`--bind-ro DIR`, and by
    * default the directory prolong was started in): absolute paths, as run.json keeps them for resume. */
-  bind: v.optional(v.array(SandboxPath("--bind"))),
-  bindRo: v.optional(v.array(SandboxPath("--bind-ro"))),
-  agent: v.picklist(AGENT_KINDS, `agent must be one of ${AGENT_KINDS.join(", ")}`),
-  cmd: v.optional(Text(65_536, "--cmd", "lines")),
-  model: v.optional(Text(200, "--model")),
-  effort: v.optional(Text(200, "--effort")),
+  bind: setting({
+    schema: v.optional(v.array(SandboxPath("--bind"))),
+    flag: { name: "bind", read: flag.list(), toField: absolutePaths },
+    // Which of this machine's directories the agent is shown is where its tools are, not the experiment.
+    arm: false,
+    help: {
+      group: "sandbox",
+      arg: "DIR",
+      text: "show DIR read-write (repeatable): what the agent writes there stays on this machine",
+    },
+  }),
+  bindRo: setting({
+    schema: v.optional(v.array(SandboxPath("--bind-ro"))),
+    flag: { name: "bind-ro", read: flag.list(), toField: absolutePaths },
+    arm: false,
+    help: {
+      group: "sandbox",
+      arg: "DIR",
+      text: "show DIR read-only too (repeatable), e.g. --bind-ro ~/.pyenv for pyenv's python",
+    },
+  }),
+  agent: setting({
+    schema: v.picklist(AGENT_KINDS, `agent must be one of ${AGENT_KINDS.join(", ")}`),
+    flag: { name: "agent", read: flag.choice(AGENT_KINDS) },
+    default: "explorer",
+    arm: true,
+    help: {
+      group: "agent",
+      arg: "KIND",
+      text: `${AGENT_KINDS.join(" | ")} (default {default}: the
+environment's built-in player, offline, no key: ${[...new Set(ENV_KINDS.map((k) => envKind(k).builtinPlayer))].join(" or ")}).
+human: you play in this terminal (keys, mouse clicks); the run is
+recorded, scored and resumable like any agent's.
+random: seeded uniform draws among the available actions, clicks on the
+board's distinct things (the floor to compare with; grid games only).`,
+    },
+  }),
+  cmd: setting({
+    schema: v.optional(Text(65_536, "--cmd", "lines")),
+    flag: { name: "cmd", read: flag.text() },
+    appliesTo: { agent: ["command"] },
+    arm: true,
+    help: {
+      group: "agent",
+      arg: "'SHELL COMMAND'",
+      text: "for --agent command: run in the workspace each turn; it must leave actions.json",
+    },
+  }),
+  model: setting({
+    schema: v.optional(Text(200, "--model")),
+    flag: { name: "model", read: flag.text() },
+    appliesTo: { agent: ["claude", "codex", "mini"] },
+    arm: true,
+    help: { group: "agent", arg: "M", text: "the model, passed to coding-agent backends and mini" },
+  }),
+  effort: setting({
+    schema: v.optional(Text(200, "--effort")),
+    flag: { name: "effort", read: flag.text() },
+    appliesTo: { agent: ["claude", "codex"] },
+    arm: true,
+    help: { group: "agent", arg: "E", text: "the reasoning effort, passed to claude and codex" },
+  }),
   /** --agent mini: the API root of an OpenAI-compatible Chat Completions server. */
-  baseUrl: v.optional(
-    v.pipe(
-      v.string(),
-      v.url("--base-url must be a URL such as http://127.0.0.1:8080/v1"),
-      v.regex(/^https?:\/\//i, "--base-url must start with http:// or https://"),
+  baseUrl: setting({
+    schema: v.optional(
+      v.pipe(
+        v.string(),
+        v.url("--base-url must be a URL such as http://127.0.0.1:8080/v1"),
+        v.regex(/^https?:\/\//i, "--base-url must start with http:// or https://"),
+      ),
     ),
-  ),
+    flag: { name: "base-url", read: flag.text() },
+    appliesTo: { agent: ["mini"] },
+    arm: true,
+    help: {
+      group: "mini",
+      arg: "URL",
+      text: "the API root (default https://api.openai.com/v1; llama.cpp: http://127.0.0.1:8080/v1)",
+    },
+  }),
   /** --agent mini: the environment variable holding the API key (its NAME is saved, never the key). */
-  apiKeyEnv: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "--api-key-env must be an environment variable name such as OPENAI_API_KEY"),
+  apiKeyEnv: setting({
+    schema: v.optional(
+      v.pipe(
+        v.string(),
+        v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "--api-key-env must be an environment variable name such as OPENAI_API_KEY"),
+      ),
     ),
-  ),
+    flag: { name: "api-key-env", read: flag.text() },
+    appliesTo: { agent: ["mini"] },
+    arm: false,
+    help: {
+      group: "mini",
+      arg: "NAME",
+      text: "the variable holding the key (default OPENAI_API_KEY; local servers take any value)",
+    },
+  }),
   /** --agent mini: commands as tool calls or as fenced ```bash blocks. */
-  toolFormat: v.optional(v.picklist(["tools", "text"], "--tool-format must be tools or text")),
+  toolFormat: setting({
+    schema: v.optional(v.picklist(TOOL_FORMATS, "--tool-format must be tools or text")),
+    flag: { name: "tool-format", read: flag.choice(TOOL_FORMATS) },
+    appliesTo: { agent: ["mini"] },
+    arm: true,
+    help: {
+      group: "mini",
+      arg: TOOL_FORMATS.join("|"),
+      text: "bash as a tool call (default) or in fenced ```bash blocks (servers without tools)",
+    },
+  }),
   /** --agent mini: most model replies per turn. */
-  stepLimit: v.optional(Int("stepLimit", "--step-limit")),
+  stepLimit: setting({
+    schema: v.optional(Int("stepLimit", "--step-limit")),
+    flag: { name: "step-limit", read: flag.int(...SETTING_BOUNDS.stepLimit) },
+    appliesTo: { agent: ["mini"] },
+    arm: true,
+    help: { group: "mini", arg: "N", text: "most model replies per turn (default 30)" },
+  }),
   /** Tokens of conversation kept before compacting (mini: oldest outputs dropped; codex/claude: their own setting). */
-  contextLimit: v.optional(Int("contextLimit", "--context-limit (tokens)")),
+  contextLimit: setting({
+    schema: v.optional(Int("contextLimit", "--context-limit (tokens)")),
+    flag: { name: "context-limit", read: flag.int(...SETTING_BOUNDS.contextLimit, { unit: " of tokens" }) },
+    appliesTo: { agent: ["mini", "claude", "codex"] },
+    arm: true,
+    help: {
+      group: "ablation",
+      arg: "N",
+      text: `tokens kept before compacting: mini drops the oldest outputs, codex and claude
+pass it to their own auto-compaction`,
+    },
+  }),
   /** The tool ladder level (absent: all). */
-  tools: v.optional(v.picklist(TOOL_LEVELS, `--tools must be one of ${TOOL_LEVELS.join(" | ")}`)),
+  tools: setting({
+    schema: v.optional(v.picklist(TOOL_LEVELS, `--tools must be one of ${TOOL_LEVELS.join(" | ")}`)),
+    flag: { name: "tools", read: flag.custom(ToolLevelFlag) },
+    appliesTo: { agent: ["mini", "claude", "codex"] },
+    arm: true,
+    help: { group: "ablation", arg: "LEVEL", text: `${TOOL_LEVELS.join(" | ")} (default); mini and claude (codex: all)` },
+  }),
   /** No file may be created or changed but actions.json. */
-  noWrite: v.optional(v.boolean()),
+  noWrite: setting({
+    schema: v.optional(v.boolean()),
+    flag: { name: "no-write", read: flag.bool() },
+    appliesTo: { agent: ["mini", "claude", "codex"] },
+    arm: true,
+    help: { group: "ablation", text: "no file but actions.json may be written" },
+  }),
   /** --observe mcp: the board is not in the prompt; the agent asks for it with an `observe` tool served over MCP. */
-  observe: v.optional(v.picklist(OBSERVE_MODES, `--observe must be one of ${OBSERVE_MODES.join(", ")}`)),
+  observe: setting({
+    schema: v.optional(v.picklist(OBSERVE_MODES, `--observe must be one of ${OBSERVE_MODES.join(", ")}`)),
+    flag: { name: "observe", read: flag.choice(OBSERVE_MODES) },
+    // A command agent has no tool channel: a program of the user's reads files, and the board is one already.
+    appliesTo: { agent: ["mini", "claude", "codex"] },
+    arm: true,
+    help: {
+      group: "ablation",
+      arg: OBSERVE_MODES.join("|"),
+      text: `the board is not in the prompt: a read-only observe tool serves it over MCP
+(claude, codex; mini as a second tool), every call in trajectory.jsonl`,
+    },
+  }),
   /** Most actions per episode; RESET counts, as in the paper. */
-  maxActions: Int("maxActions", "max actions"),
+  maxActions: setting({
+    schema: Int("maxActions", "max actions"),
+    flag: { name: "max-actions", read: flag.int(...SETTING_BOUNDS.maxActions) },
+    default: 500,
+    arm: true,
+    help: { group: "budget", arg: "N", text: "actions per episode, RESET included (default {default})" },
+  }),
   /** Most actions executed from one actions.json. */
-  actionCap: Int("actionCap", "the action cap"),
-  /** What part of the log the agent's copy holds (config/log-window.ts). */
-  logWindow: LogWindowSchema,
-  workspace: v.picklist(WORKSPACE_MODES, "workspace must be persistent or stateless"),
-  episodes: Int("episodes", "episodes"),
-  gridMode: v.picklist(GRID_MODES, "grid mode must be ascii or hex"),
-  // Any whole number a flag can give (run k of --runs K plays seed + k - 1, past the flag's own 2^32 - 1).
-  seed: v.pipe(v.number(), v.integer("the seed must be a whole number"), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER)),
+  actionCap: setting({
+    schema: Int("actionCap", "the action cap"),
+    flag: { name: "action-cap", read: flag.int(...SETTING_BOUNDS.actionCap) },
+    default: 20,
+    arm: true,
+    help: { group: "budget", arg: "N", text: "most actions executed from one actions.json (default {default})" },
+  }),
+  /** What part of the log the agent's copy holds (setting/log-window.ts). */
+  logWindow: setting({
+    schema: LogWindowSchema,
+    flag: { name: "log-window", read: flag.custom(LogWindowFlagSchema) },
+    default: FULL_WINDOW,
+    arm: true,
+    help: {
+      group: "memory",
+      arg: "W",
+      text: `full (default): the whole log; last:N (or N): the last N action sections, the
+header section kept; newest (or 0): the newest section, animation frames
+stripped; none (or -1): no log file, the board goes into the prompt`,
+    },
+  }),
+  workspace: setting({
+    schema: v.picklist(WORKSPACE_MODES, "workspace must be persistent or stateless"),
+    flag: { name: "workspace", read: flag.choice(WORKSPACE_MODES) },
+    default: "persistent",
+    arm: true,
+    help: {
+      group: "memory",
+      arg: "MODE",
+      text: `persistent (default) | stateless: wiped each turn but logs.txt, plans.txt and the
+instructions; the agent's plan goes to plans.txt instead of the log`,
+    },
+  }),
+  episodes: setting({
+    schema: Int("episodes", "episodes"),
+    flag: { name: "episodes", read: flag.int(...SETTING_BOUNDS.episodes) },
+    default: 1,
+    arm: true,
+    help: { group: "memory", arg: "K", text: "K episodes on one seed, the log kept across them (default {default})" },
+  }),
+  gridMode: setting({
+    schema: v.picklist(GRID_MODES, "grid mode must be ascii or hex"),
+    flag: { name: "grid", read: flag.choice(GRID_MODES) },
+    default: "ascii",
+    arm: true,
+    help: {
+      group: "other",
+      arg: GRID_MODES.join("|"),
+      text: "how boards are written in the log (default {default}, as in the paper)",
+    },
+  }),
+  seed: setting({
+    // Any whole number a flag can give (run k of --runs K plays seed + k - 1, past the flag's own 2^32 - 1).
+    schema: v.pipe(v.number(), v.integer("the seed must be a whole number"), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER)),
+    flag: { name: "seed", read: flag.int(0, 2 ** 32 - 1) },
+    default: 0,
+    // The arm spans seeds.
+    arm: false,
+    help: { group: "other", arg: "N", text: "game and agent seed (default {default})" },
+  }),
   /** Consecutive failed agent calls (crash, no or malformed actions.json) before the run ends. */
-  agentRetries: Int("agentRetries", "agent retries"),
-  agentTimeoutSec: v.pipe(
-    v.number(`the agent timeout must be a number of seconds from ${range("agentTimeoutSec")}`),
-    v.minValue(
-      SETTING_BOUNDS.agentTimeoutSec[0],
-      `the agent timeout must be at least ${SETTING_BOUNDS.agentTimeoutSec[0]} second`,
+  agentRetries: setting({
+    schema: Int("agentRetries", "agent retries"),
+    flag: { name: "agent-retries", read: flag.int(...SETTING_BOUNDS.agentRetries) },
+    default: 3,
+    arm: false,
+    help: { group: "agent", arg: "N", text: "failed calls in a row before the run ends (default {default})" },
+  }),
+  agentTimeoutSec: setting({
+    schema: v.pipe(
+      v.number(`the agent timeout must be a number of seconds from ${range("agentTimeoutSec")}`),
+      v.minValue(
+        SETTING_BOUNDS.agentTimeoutSec[0],
+        `the agent timeout must be at least ${SETTING_BOUNDS.agentTimeoutSec[0]} second`,
+      ),
+      v.maxValue(
+        SETTING_BOUNDS.agentTimeoutSec[1],
+        `the agent timeout must be at most ${SETTING_BOUNDS.agentTimeoutSec[1]} seconds (a week)`,
+      ),
     ),
-    v.maxValue(
-      SETTING_BOUNDS.agentTimeoutSec[1],
-      `the agent timeout must be at most ${SETTING_BOUNDS.agentTimeoutSec[1]} seconds (a week)`,
-    ),
-  ),
-  version: Text(200, "version"),
+    flag: { name: "agent-timeout", read: flag.num(...SETTING_BOUNDS.agentTimeoutSec, { unit: " of seconds" }) },
+    default: 600,
+    arm: false,
+    help: { group: "agent", arg: "SEC", text: "per agent call (default {default}); a hung agent's process group is killed" },
+  }),
+  // The build that made the run: part of the arm, so runs of two builds are never pooled unasked.
+  version: setting({ schema: Text(200, "version"), arm: true, label: "prolong version" }),
   /** The plan job this run is (`prolong run-plan`), so runs gathered from many machines map back to the plan. */
-  job: v.optional(v.pipe(v.string(), v.regex(/^j-[0-9a-f]{12}$/, "a plan job id is j- and 12 hex digits"))),
-});
+  job: setting({
+    schema: v.optional(v.pipe(v.string(), v.regex(/^j-[0-9a-f]{12}$/, "a plan job id is j- and 12 hex digits"))),
+    arm: false,
+  }),
+};
+
+export const RunConfigSchema = v.object(schemaEntries(RUN_SETTINGS));
 
 export type RunConfig = v.InferOutput<typeof RunConfigSchema>;
 /** Settings as they come in (flags, run.json): the window may be its text form or an older run's number. */
 export type RunConfigInput = v.InferInput<typeof RunConfigSchema>;
 
-export const DEFAULTS = {
-  env: "local",
-  sandbox: "auto",
-  agent: "explorer",
-  maxActions: 500,
-  actionCap: 20,
-  logWindow: FULL_WINDOW,
-  workspace: "persistent",
-  episodes: 1,
-  gridMode: "ascii",
-  seed: 0,
-  agentRetries: 3,
-  agentTimeoutSec: 600,
-} as const satisfies Partial<RunConfig>;
+/** The kinds' settings that say where their games lie on this machine (not part of the arm): a plan's. */
+export const KIND_PLACES = Object.fromEntries(Object.entries(KIND_SETTINGS as SettingTable).filter(([, s]) => !s.arm));
+
+/** The declared defaults (setting/declaration.ts). */
+export const DEFAULTS = defaultsOf(RUN_SETTINGS) as Partial<RunConfig> &
+  Pick<RunConfig, "env" | "sandbox" | "agent" | "maxActions" | "actionCap" | "logWindow" | "workspace" | "episodes">;
 
 /** Validates a config assembled from flags (or read back from run.json); `source` names it in errors. */
 export function validateConfig(input: unknown, source: string): Result<RunConfig, ProlongError> {
@@ -198,61 +448,38 @@ export function validateConfig(input: unknown, source: string): Result<RunConfig
   );
 }
 
-/** Defaults that differ for NetHack: episodes of 20,000 actions and batches of up to 30, as in the paper. */
-export const NETHACK_DEFAULTS = { maxActions: 20_000, actionCap: 30 } as const satisfies Partial<RunConfig>;
-
-/** The defaults of a run in this environment: DEFAULTS, with NetHack's own where they differ. */
-export function defaultsFor(env: (typeof ENV_KINDS)[number] | undefined): Partial<RunConfig> {
-  return env === "nethack" ? { ...DEFAULTS, ...NETHACK_DEFAULTS } : DEFAULTS;
+/** The defaults of a run in this environment: DEFAULTS, with the kind's own where they differ. */
+export function defaultsFor(env: EnvKindName | undefined): Partial<RunConfig> {
+  return { ...DEFAULTS, ...envKind(env ?? DEFAULT_ENV_KIND).defaults };
 }
 
 export function newConfig(fields: Partial<RunConfigInput> & { game: string }): Result<RunConfig, ProlongError> {
   return validateConfig({ ...defaultsFor(fields.env), version: VERSION, ...fields }, "command line").andThen(checkApplicable);
 }
 
-/** Which agents (or environments) each optional setting means something to. */
-const APPLIES_TO: readonly {
-  readonly field: keyof RunConfig;
-  readonly flag: string;
-  readonly on: "agent" | "env";
-  readonly kinds: readonly string[];
-}[] = [
-  { field: "cmd", flag: "--cmd", on: "agent", kinds: ["command"] },
-  { field: "model", flag: "--model", on: "agent", kinds: ["claude", "codex", "mini"] },
-  { field: "effort", flag: "--effort", on: "agent", kinds: ["claude", "codex"] },
-  { field: "baseUrl", flag: "--base-url", on: "agent", kinds: ["mini"] },
-  { field: "apiKeyEnv", flag: "--api-key-env", on: "agent", kinds: ["mini"] },
-  { field: "toolFormat", flag: "--tool-format", on: "agent", kinds: ["mini"] },
-  { field: "stepLimit", flag: "--step-limit", on: "agent", kinds: ["mini"] },
-  { field: "contextLimit", flag: "--context-limit", on: "agent", kinds: ["mini", "claude", "codex"] },
-  { field: "tools", flag: "--tools", on: "agent", kinds: ["mini", "claude", "codex"] },
-  { field: "noWrite", flag: "--no-write", on: "agent", kinds: ["mini", "claude", "codex"] },
-  // A command agent has no tool channel: a program of the user's reads files, and the board is one already.
-  { field: "observe", flag: "--observe", on: "agent", kinds: ["mini", "claude", "codex"] },
-  { field: "arcGames", flag: "--arc-games", on: "env", kinds: ["arc-local"] },
-  { field: "role", flag: "--role", on: "env", kinds: ["nethack"] },
-  { field: "race", flag: "--race", on: "env", kinds: ["nethack"] },
-  { field: "alignment", flag: "--align", on: "env", kinds: ["nethack"] },
-];
-
 /**
  * A flag given for an agent or environment it does not apply to is an error naming the flag: accepted, it
  * would change the run's arm (its name and fingerprint) without changing what the agent does.
  */
 export function checkApplicable(c: RunConfig): Result<RunConfig, ProlongError> {
-  for (const a of APPLIES_TO) {
-    if (c[a.field] === undefined) continue;
-    const kind = a.on === "agent" ? c.agent : c.env;
-    if (a.kinds.includes(kind)) continue;
-    return err(
-      prolongError("flag-not-applicable", `${a.flag} does not apply to --${a.on} ${kind} (it is for ${a.kinds.join(", ")})`, {
-        path: "command line",
-        fix: `drop ${a.flag}, or use it with --${a.on} ${a.kinds.join(" | ")}`,
-      }),
-    );
-  }
-  return ok(c);
+  const bad = notApplicable(RUN_SETTINGS, c);
+  if (bad === undefined) return ok(c);
+  const { label, on, kind, kinds } = bad;
+  return err(
+    prolongError("flag-not-applicable", `${label} does not apply to --${on} ${kind} (it is for ${kinds.join(", ")})`, {
+      path: "command line",
+      fix: `drop ${label}, or use it with --${on} ${kinds.join(" | ")}`,
+    }),
+  );
 }
+
+/** The run settings parsed play flags give (each already checked; newConfig checks them together). */
+export function fieldsFromFlags(values: Readonly<Record<string, unknown>>): Partial<RunConfigInput> {
+  return fieldsFromFlagValues(RUN_SETTINGS, values) as Partial<RunConfigInput>;
+}
+
+/** The play flag of every setting that has one, by flag name. */
+export const SETTING_FLAGS = settingFlags(RUN_SETTINGS);
 
 export function readConfigFile(path: string): Result<RunConfig, ProlongError> {
   const text = readRegularText(path, FILE_CAPS.settings, "the run's settings (run.json)");

@@ -5,10 +5,7 @@ import type { LoadedLog } from "../log/load.ts";
 import { renderBoard } from "./board.ts";
 import type { SectionSummary } from "../log/section-summary.ts";
 import { readSection } from "./section-read.ts";
-import { parseHeader } from "../log/format.ts";
-import { decodeColours } from "../game/nethack/colours.ts";
-import { parseNethackSection, type NethackSection } from "../game/nethack/section.ts";
-import { COLOUR_CODES } from "../game/nethack/terminal.ts";
+import { screenView, type ScreenSectionCodec, type ScreenView } from "../game/kinds.ts";
 import { terminalLine, terminalText } from "../terminal-text.ts";
 
 export interface ShowOptions {
@@ -58,7 +55,7 @@ export function showSection(log: LoadedLog, i: number, opts: ShowOptions): Shown
     boards: log.table.frames[i] as number,
     error: r.error,
   };
-  const screen = s ? null : screenSection(r.text);
+  const screen = s ? null : (screenSection(r.text)?.view ?? null);
   if (screen)
     return {
       ...base,
@@ -124,14 +121,13 @@ export function renderShown(log: LoadedLog, i: number, opts: ShowOptions): strin
   return out.join("\n");
 }
 
-/** A terminal game's section (the grid parse refused it), or null when it is not one either. */
-function screenSection(text: string): NethackSection | null {
-  const parsed = parseNethackSection(text, parseHeader);
-  return typeof parsed === "string" ? null : parsed;
+/** A terminal game's section (the grid parse refused it) and its kind's codec, or null when it is not one either. */
+function screenSection(text: string): { readonly view: ScreenView; readonly codec: ScreenSectionCodec } | null {
+  return screenView(text);
 }
 
 /** A screen section with every text it holds made safe for a terminal (a log may have been forged). */
-function screenForTerminal(s: NethackSection): NethackSection {
+function screenForTerminal(s: ScreenView): ScreenView {
   const t = terminalText;
   return {
     ...s,
@@ -146,11 +142,15 @@ function screenForTerminal(s: NethackSection): NethackSection {
   };
 }
 
-/** ANSI foreground per colour code (terminal.ts's COLOUR_CODES order). */
+/** ANSI foreground per palette index (black red green yellow blue magenta cyan white, then bright). */
 const ANSI = ["30", "31", "32", "33", "34", "35", "36", "37", "90", "91", "92", "93", "94", "95", "96", "97"];
 
 /** A terminal game's section as a person reads it: its observation lines, then the whole screen in its colours. */
-function renderScreen(raw: NethackSection, where: string, colour: boolean): string {
+function renderScreen(
+  { view: raw, codec }: { view: ScreenView; codec: ScreenSectionCodec },
+  where: string,
+  colour: boolean,
+): string {
   const s = screenForTerminal(raw);
   const dim = (t: string) => (colour ? `${DIM}${t}${RESET}` : t);
   const out = [
@@ -165,14 +165,14 @@ function renderScreen(raw: NethackSection, where: string, colour: boolean): stri
   if (s.end !== undefined) out.push(`[END] ${s.end}`);
   const rows = [s.message.padEnd(80), ...s.board];
   if (!colour || !s.colours) return [...out, ...rows.map((r) => r.trimEnd())].join("\n");
-  const codes = decodeColours(s.colours);
+  const palette = codec.palette(s.colours);
   const painted = rows.map((row, y) => {
-    const c = codes[y] ?? "";
+    const c = palette[y] ?? [];
     let line = "";
     for (let x = 0; x < row.length; ) {
       let end = x + 1;
       while (end < row.length && c[end] === c[x]) end++;
-      const k = COLOUR_CODES.indexOf(c[x] ?? ".");
+      const k = c[x] ?? -1;
       line += k >= 0 ? `\x1b[${ANSI[k]}m${row.slice(x, end)}${RESET}` : row.slice(x, end);
       x = end;
     }

@@ -7,7 +7,7 @@ import { statSync } from "node:fs";
 import { dirname } from "node:path";
 import { checkRegularFile } from "../safe-file.ts";
 import { err, ok, type Result } from "neverthrow";
-import { parseLogWindow, windowText, type LogWindow } from "../config/log-window.ts";
+import { parseLogWindow, windowText, type LogWindow } from "../setting/log-window.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { xxh3_128 } from "../native.ts";
 import { SECTION_JOIN, sectionAppendText, type GridMode, type LogSection, type SectionHeader } from "./format.ts";

@@ -1,9 +1,9 @@
 // THE one window routine: what part of the master log an agent sees under each memory arm (--log-window;
-// the window itself is config/log-window.ts).
+// the window itself is setting/log-window.ts).
 // Windows are built from the master's own bytes (verbatim ranges), except the newest-section arm, which
 // rewrites one section through format.ts without its animation frames.
 import { err, ok, type Result } from "neverthrow";
-import type { LogWindow } from "../config/log-window.ts";
+import type { LogWindow } from "../setting/log-window.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { SECTION_KIND, sectionIndex, sectionKindName, type SectionKindName, type SectionTable } from "../native.ts";
 import { parseSection, SECTION_JOIN, writeSection, type GridMode } from "./format.ts";

@@ -8,7 +8,7 @@ import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { armOf } from "../config/arm.ts";
-import { newConfig, RunConfigSchema, type RunConfig, type RunConfigInput } from "../config/run-config.ts";
+import { DEFAULTS, newConfig, RunConfigSchema, type RunConfig, type RunConfigInput } from "../config/run-config.ts";
 import { VERSION } from "../version.ts";
 
 export const PLAN_FORMAT = "prolong-plan/1";
@@ -149,7 +149,7 @@ export function buildPlan(p: PlanInput): Result<Plan, ProlongError> {
     format: PLAN_FORMAT,
     ...(p.layout === "batch" ? { layout: p.layout } : {}),
     prolong: VERSION,
-    env: String(p.common.env ?? "local"),
+    env: String(p.common.env ?? DEFAULTS.env),
     games: p.games.map((g) => ({ id: g.id, version: g.version })),
     runs: p.runs,
     arms,

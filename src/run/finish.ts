@@ -8,7 +8,7 @@ import { buildScorecard, RESUMABLE, type EpisodeResult, type Scorecard } from ".
 import { formatRhae } from "../score/rhae.ts";
 import { gameVersionOf } from "../game/version.ts";
 import { runProvenance } from "./provenance.ts";
-import { windowLabel } from "../config/log-window.ts";
+import { windowLabel } from "../setting/log-window.ts";
 import { agentName } from "../config/run-config.ts";
 import { emit } from "./record.ts";
 import { saveState } from "./saved-state.ts";

@@ -1,6 +1,6 @@
 // The parts a run is played with when the caller passes none: the game, the agent and the event log a
-// RunConfig names (the clock defaults to the real one). One place that knows every environment, and the
-// context through which environments leave files in the run.
+// RunConfig names (the clock defaults to the real one), and the context through which environments leave
+// files in the run. The game is opened by the run's environment kind (game/kinds.ts).
 import { ok, type Result } from "neverthrow";
 import { createAgent } from "../agent/create.ts";
 import { basename, join } from "node:path";
@@ -8,16 +8,16 @@ import type { Agent } from "../agent/agent.ts";
 import type { Clock } from "../clock.ts";
 import type { ProlongError } from "../errors.ts";
 import type { EnvContext, GameEnv } from "../game/env.ts";
-import { envKind } from "../game/kinds.ts";
+import { loadKind } from "../game/kinds.ts";
 import { writeFileReplacing } from "../safe-file.ts";
 import type { RunConfig } from "../config/run-config.ts";
 import { EventLog, type EventSink } from "../run-files/events.ts";
 import type { RunPaths } from "../run-files/layout.ts";
 import type { RunParts } from "./session.ts";
 
-/** The game a config names, behind the GameEnv boundary (opened by its environment kind). */
-export function openEnv(config: RunConfig, context: EnvContext): Result<GameEnv, ProlongError> {
-  return envKind(config.env).open(config, context);
+/** The game a config names, behind the GameEnv boundary, opened by its environment kind. */
+export async function openEnv(config: RunConfig, context: EnvContext): Promise<Result<GameEnv, ProlongError>> {
+  return (await loadKind(config.env)).open(config, context);
 }
 
 /**

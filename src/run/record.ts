@@ -3,7 +3,7 @@
 // episode, a repaired tamper, a warning — so that everything the loop writes goes through this file.
 import { err, ok, type Result } from "neverthrow";
 import { formatError, prolongError, type ProlongError } from "../errors.ts";
-import { envKind, type ScreenExtra } from "../game/kinds.ts";
+import type { ScreenExtra } from "../game/kinds.ts";
 import { actionName, type Action, type FrameData, type ScreenFrame } from "../game-model.ts";
 import { formatToolCall, SECTION_JOIN, type LogSection, type SectionHeader } from "../log/format.ts";
 import { appendSection, appendSectionText } from "../log/run-index.ts";
@@ -88,7 +88,7 @@ function writeScreenSection(
   header: SectionHeader,
   extra: ScreenExtra,
 ): Result<void, ProlongError> {
-  const codec = envKind(s.config.env).screenLog;
+  const codec = s.kind.screenLog;
   if (!codec)
     return err(
       prolongError("screen-without-codec", `the environment '${s.config.env}' gave a screen but writes no screen sections`, {

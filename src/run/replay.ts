@@ -12,7 +12,7 @@ import { formatToolCall, type LogSection } from "../log/format.ts";
 export class SectionReplayer {
   env: GameEnv | null = null;
 
-  constructor(private readonly open: () => Result<GameEnv, ProlongError>) {}
+  constructor(private readonly open: () => Result<GameEnv, ProlongError> | Promise<Result<GameEnv, ProlongError>>) {}
 
   /** A game already reset for the first section (resume opens it before the replay starts). */
   adopt(env: GameEnv): void {
@@ -22,7 +22,7 @@ export class SectionReplayer {
   /** What the game gives for this section: a fresh game's first frame for INITIAL STATE, the Tool Call's step otherwise. */
   async play(section: Pick<LogSection, "header" | "toolCall">): Promise<Result<FrameData, ProlongError>> {
     if (section.header.kind === "initial") {
-      const opened = this.open();
+      const opened = await this.open();
       if (opened.isErr()) return err(opened.error);
       await this.env?.close(); // one game process at a time (an arc-local bridge is a Python child)
       this.env = opened.value;
@@ -82,7 +82,7 @@ export interface ReplayDifference {
 /** Replays every section and collects the differences; game I/O errors end the replay as errors. A game is opened at the first section. */
 export async function replaySections(
   sections: Iterable<LogSection>,
-  open: () => Result<GameEnv, ProlongError>,
+  open: () => Result<GameEnv, ProlongError> | Promise<Result<GameEnv, ProlongError>>,
 ): Promise<{ ok: true; differences: ReplayDifference[]; boards: number } | { ok: false; error: ProlongError }> {
   const differences: ReplayDifference[] = [];
   const replayer = new SectionReplayer(open);

@@ -3,7 +3,7 @@
 // replayed board compared to the logged one, and the loop continues where the log ends — finishing a batch
 // the agent had asked for, so a resumed run writes the same bytes an uninterrupted one would have.
 import { endedCalls } from "./trajectory.ts";
-import { envKind, type ScreenSectionCodec } from "../game/kinds.ts";
+import { loadKind, type ScreenSectionCodec } from "../game/kinds.ts";
 import { err, ok, type Result } from "neverthrow";
 import { existsSync, truncateSync } from "node:fs";
 import { writeFileReplacing } from "../safe-file.ts";
@@ -15,7 +15,7 @@ import { sectionRow, type RunIndex } from "../log/run-index.ts";
 import { MasterLog } from "../log/master.ts";
 import { sectionIndex } from "../native.ts";
 import { readConfigFile } from "../config/run-config.ts";
-import { agentPart, openEnv, runEnvContext } from "./parts.ts";
+import { agentPart, runEnvContext } from "./parts.ts";
 import type { EnvContext, GameEnv } from "../game/env.ts";
 import { recordInitial } from "./record.ts";
 import { readSection, replayRecorded, type RecoveredSection } from "./replay-run.ts";
@@ -116,7 +116,8 @@ async function resumeLocked(
   // The copy's state is read by the first sync; damage there is refused now, before anything is replayed.
   const copyState = index.copyState();
   if (copyState.isErr()) return err(copyState.error);
-  const recovered = recoverSections(master, index, paths.dir, envKind(config.value.env).screenLog);
+  const kind = await loadKind(config.value.env);
+  const recovered = recoverSections(master, index, paths.dir, kind.screenLog);
   if (recovered.isErr()) return err(recovered.error);
   if (recovered.value.truncated) {
     // MasterLog keeps its size; after the torn tail was cut, open it afresh.
@@ -131,7 +132,7 @@ async function resumeLocked(
   const priorMs = prior.value ?? 0;
   const summaryLines: string[] = [];
   const envContext = runEnvContext(paths, summaryLines);
-  const open = given.env ?? ((c: EnvContext) => openEnv(config.value, c));
+  const open = given.env ?? ((c: EnvContext) => kind.open(config.value, c));
   const openGame = (c: EnvContext) =>
     open(c).map((env) => {
       opened.push(env);
@@ -153,6 +154,7 @@ async function resumeLocked(
   const tally = newTally(frame);
   const s: RunSession = {
     config: config.value,
+    kind,
     paths,
     window: config.value.logWindow,
     name: runName,

@@ -9,10 +9,11 @@ import type { PromptContext } from "../agent/prompts.ts";
 import type { Clock } from "../clock.ts";
 import type { ProlongError } from "../errors.ts";
 import type { EnvContext, GameEnv } from "../game/env.ts";
+import type { KindPlay } from "../game/kinds.ts";
 import { ActionSchema, type Action, type FrameData } from "../game-model.ts";
 import type { RunIndex } from "../log/run-index.ts";
 import type { MasterLog } from "../log/master.ts";
-import type { LogWindow } from "../config/log-window.ts";
+import type { LogWindow } from "../setting/log-window.ts";
 import type { RunConfig } from "../config/run-config.ts";
 import type { EventSink } from "../run-files/events.ts";
 import type { RunPaths } from "../run-files/layout.ts";
@@ -52,6 +53,8 @@ void _pendingShape;
 
 export interface RunSession {
   readonly config: RunConfig;
+  /** What plays the run's environment kind: its action names, instructions and section codec (game/kinds.ts). */
+  readonly kind: KindPlay;
   readonly paths: RunPaths;
   readonly window: LogWindow;
   /** Identifies the run in events and summaries: "<stamp>/<game>". */

@@ -8,10 +8,11 @@ import { realClock, type Clock } from "../clock.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { RunIndex } from "../log/run-index.ts";
 import { MasterLog } from "../log/master.ts";
-import { windowText } from "../config/log-window.ts";
+import { windowText } from "../setting/log-window.ts";
 import type { RunConfig } from "../config/run-config.ts";
 import type { EventSink } from "../run-files/events.ts";
-import { agentPart, eventsPart, openEnv, runEnvContext } from "./parts.ts";
+import { agentPart, eventsPart, runEnvContext } from "./parts.ts";
+import { loadKind } from "../game/kinds.ts";
 import { emit, recordInitial } from "./record.ts";
 import { createRunDir, runPaths, type RunPaths } from "../run-files/layout.ts";
 import type { RunParts, RunSession } from "./session.ts";
@@ -61,7 +62,8 @@ async function startFresh(
   const planned = runPaths(join(opts.runsRoot, opts.stamp, name));
   const summaryLines: string[] = [];
   const envContext = runEnvContext(planned, summaryLines);
-  const openGame = given.env ?? ((c) => openEnv(config, c));
+  const kind = await loadKind(config.env);
+  const openGame = given.env ?? ((c) => kind.open(config, c));
   const env = openGame(envContext);
   if (env.isErr()) return err(env.error);
   const agent = agentPart(config, given, planned.workspace);
@@ -106,6 +108,7 @@ async function startFresh(
   const { master, index, events, workspace } = files.value;
   const s: RunSession = {
     config,
+    kind,
     paths: p,
     window: config.logWindow,
     name: runName,

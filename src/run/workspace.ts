@@ -7,7 +7,7 @@ import { err, ok, type Result } from "neverthrow";
 import { ACTIONS_FILE, ACTIONS_MAX_BYTES, parseActions, type ActionBatch } from "../agent/actions.ts";
 import { quote } from "../game/action-text.ts";
 import { INSTRUCTION_FILES, instructionsText, memoryNow } from "../agent/prompts.ts";
-import { envKind, type ScreenSectionCodec } from "../game/kinds.ts";
+import type { ScreenSectionCodec } from "../game/kinds.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { verifyMasterTail } from "../log/run-index.ts";
 import { currentBoardText, type SectionLookup } from "../log/window.ts";
@@ -76,7 +76,7 @@ export function prepareTurn(s: RunSession): Result<PreparedTurn, ProlongError> {
   if (synced.value.tamper) tampers.push(synced.value.tamper);
   const logBytes = synced.value.copyBytes;
   if (s.window.kind !== "none" && !s.config.observe) return ok({ board: undefined, logBytes, tampers });
-  const screenLog = envKind(s.config.env).screenLog;
+  const screenLog = s.kind.screenLog;
   return s.index.lookup().andThen((sections) =>
     (screenLog ? currentScreen(s, sections, screenLog) : currentBoardText(s.master, sections)).andThen((board) =>
       // --observe: the board goes to the observe tool, never into the prompt.
@@ -104,7 +104,7 @@ function currentScreen(s: RunSession, sections: SectionLookup, codec: ScreenSect
 /** The instructions file, under each name the coding CLIs look for. */
 export function writeInstructions(s: RunSession): Result<WorkspaceTamper[], ProlongError> {
   const c = promptContext(s);
-  const own = envKind(s.config.env).instructions;
+  const own = s.kind.instructions;
   const text = own
     ? own({
         actionCap: c.actionCap,
@@ -154,7 +154,7 @@ export function readActions(s: RunSession): Result<ActionsRead, ProlongError> {
       batch: err(prolongError("unusable-actions-json", `actions.json was not read: ${f.tamper.detail}`, { path, fix })),
     });
   }
-  const entry = envKind(s.config.env).actionEntry;
+  const entry = s.kind.actionEntry;
   return ok({
     tamper: null,
     batch: parseActions(f.text, {

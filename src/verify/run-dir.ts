@@ -7,7 +7,7 @@
 // master is mapped, never copied; the copy is mapped once it is known to be a regular file.
 import { existsSync, lstatSync, type Stats } from "node:fs";
 import { err, ok, type Result } from "neverthrow";
-import { windowText, type LogWindow } from "../config/log-window.ts";
+import { windowText, type LogWindow } from "../setting/log-window.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import type { GridMode } from "../log/format.ts";
 import { RunIndex } from "../log/run-index.ts";

@@ -7,8 +7,8 @@ import { formatToolCall } from "../log/format.ts";
 import type { LoadedLog } from "../log/load.ts";
 import { logGridMode, settledBoard } from "../inspect/board.ts";
 import { readSection } from "../inspect/section-read.ts";
-import { parseNethackSection } from "../game/nethack/section.ts";
-import { parseHeader, type HeaderVitals } from "../log/format.ts";
+import { screenView } from "../game/kinds.ts";
+import type { HeaderVitals } from "../log/format.ts";
 import type { ViewSource } from "./source.ts";
 import { turnCalls, type TurnCalls } from "./turn-calls.ts";
 
@@ -31,7 +31,7 @@ export interface ReplayStep extends Pick<SectionSummary, "kind" | "action" | "le
   readonly boards: number;
   /** Why the section did not parse whole (its settled board may still be shown). */
   readonly error: string | null;
-  /** A terminal game's section (NetHack): the screen as text (message line first), its status, HP and end. */
+  /** A terminal game's section: the screen as text (message line first), its status, HP and end. */
   readonly screen?: {
     readonly text: string;
     readonly status: string;
@@ -153,26 +153,26 @@ export function buildReplay(log: LoadedLog, source: ViewSource): Replay {
     let toolCall: string | null = null;
     let click: ReplayStep["click"] = null;
     let episode: string | null = null;
-    const nethack = r.section ? null : parseNethackSection(r.text, parseHeader);
-    if (nethack !== null && typeof nethack !== "string") {
-      if (nethack.plan !== undefined) plan = planId(nethack.plan);
+    const screen = r.section ? null : (screenView(r.text)?.view ?? null);
+    if (screen !== null) {
+      if (screen.plan !== undefined) plan = planId(screen.plan);
       steps.push({
         ...headerFields(r, i),
         plan,
-        toolCall: nethack.action ?? null,
+        toolCall: screen.action ?? null,
         click: null,
-        episode: nethack.episode ? `${nethack.episode.index}/${nethack.episode.total}` : null,
+        episode: screen.episode ? `${screen.episode.index}/${screen.episode.total}` : null,
         board: first,
         boards: 0,
         error: null,
         screen: {
-          text: [nethack.message, ...nethack.board].map((l) => l.trimEnd()).join("\n"),
-          status: nethack.status,
-          hp: hpOf(nethack.status),
-          end: nethack.end ?? null,
-          events: nethack.events ? nethack.events.join("; ") : null,
-          vitals: vitalsText(nethack.header.vitals),
-          colours: nethack.colours ?? null,
+          text: [screen.message, ...screen.board].map((l) => l.trimEnd()).join("\n"),
+          status: screen.status,
+          hp: hpOf(screen.status),
+          end: screen.end ?? null,
+          events: screen.events ? screen.events.join("; ") : null,
+          vitals: vitalsText(screen.header.vitals),
+          colours: screen.colours ?? null,
         },
       });
       continue;

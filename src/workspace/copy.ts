@@ -14,7 +14,7 @@ import { prefixCheck, xxh3_128 } from "../native.ts";
 import type { GridMode } from "../log/format.ts";
 import type { CopyChunk, CopyState, RunIndex } from "../log/run-index.ts";
 import type { ByteSource } from "../log/master.ts";
-import { sameWindow, windowText, type LogWindow } from "../config/log-window.ts";
+import { sameWindow, windowText, type LogWindow } from "../setting/log-window.ts";
 import { renderWindow } from "../log/window.ts";
 import { ioError, structural, type TamperKind, type WorkspaceDir } from "./dir.ts";
 

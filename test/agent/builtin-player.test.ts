@@ -17,6 +17,7 @@ describe("built-in players", () => {
       "arc-local": ["explorer", "explorer"],
       "arc-online": ["explorer", "explorer"],
       nethack: ["nethack-agent", "nethack-bot"],
+      toy: ["explorer", "explorer"],
     });
   });
 });

@@ -8,8 +8,13 @@ import { gamesOf } from "../../src/plan/games.ts";
 import { buildPlan, readPlan, type Plan } from "../../src/plan/plan.ts";
 import { tempRoot } from "../run/helpers.ts";
 
-function batch(games: string | undefined, runs: number, fields: Record<string, unknown> = {}, env = "local"): Plan | string {
-  const g = gamesOf(games, env as "local", undefined);
+async function batch(
+  games: string | undefined,
+  runs: number,
+  fields: Record<string, unknown> = {},
+  env = "local",
+): Promise<Plan | string> {
+  const g = await gamesOf(games, { env: env as "local" });
   if (typeof g === "string") return g;
   const plan = buildPlan({
     layout: "batch",
@@ -22,8 +27,8 @@ function batch(games: string | undefined, runs: number, fields: Record<string, u
 }
 
 describe("a batch's plan", () => {
-  test("games × runs, run k on seed + k − 1, one directory <game>-r<k> each", () => {
-    const p = batch("glide, vault", 3, { maxActions: 50 }) as Plan;
+  test("games × runs, run k on seed + k − 1, one directory <game>-r<k> each", async () => {
+    const p = (await batch("glide, vault", 3, { maxActions: 50 })) as Plan;
     expect(p.layout).toBe("batch");
     expect(p.jobs.map((j) => [j.dir, j.seed])).toEqual([
       ["glide-r1", 10],
@@ -35,24 +40,24 @@ describe("a batch's plan", () => {
     ]);
     expect(p.jobs.every((j) => j.config.maxActions === 50 && j.config.game === j.game && j.config.job === j.id)).toBe(true);
   });
-  test("all = every committed game; an unknown game or a bad flag is refused before anything starts", () => {
-    expect((batch("all", 1) as Plan).jobs.length).toBeGreaterThanOrEqual(6);
-    expect(batch("glide,nope", 1)).toContain("nope");
-    expect(batch("glide", 1, { maxActions: 0 })).toContain("max actions");
-    expect(batch(undefined, 1)).toContain("--games");
+  test("all = every committed game; an unknown game or a bad flag is refused before anything starts", async () => {
+    expect(((await batch("all", 1)) as Plan).jobs.length).toBeGreaterThanOrEqual(6);
+    expect(await batch("glide,nope", 1)).toContain("nope");
+    expect(await batch("glide", 1, { maxActions: 0 })).toContain("max actions");
+    expect(await batch(undefined, 1)).toContain("--games");
   });
-  test("NetHack is one game: no game named, or all, plays it", () => {
+  test("NetHack is one game: no game named, or all, plays it", async () => {
     for (const games of [undefined, "all"]) {
-      const p = batch(games, 2, {}, "nethack") as Plan;
+      const p = (await batch(games, 2, {}, "nethack")) as Plan;
       expect(p.jobs.map((j) => [j.dir, j.config.env])).toEqual([
         ["nethack-r1", "nethack"],
         ["nethack-r2", "nethack"],
       ]);
     }
   });
-  test("read back: equal; a batch with two arms, or a job outside <game>-r<k>, is refused", () => {
+  test("read back: equal; a batch with two arms, or a job outside <game>-r<k>, is refused", async () => {
     const file = path.join(tempRoot(), "plan.json");
-    const p = batch("glide", 2) as Plan;
+    const p = (await batch("glide", 2)) as Plan;
     writeFileSync(file, JSON.stringify(p));
     expect(readPlan(file)._unsafeUnwrap()).toEqual(p);
     writeFileSync(file, JSON.stringify({ ...p, arms: [...p.arms, { ...p.arms[0]!, name: "other" }] }));
@@ -65,7 +70,7 @@ describe("a batch's plan", () => {
 });
 
 describe("prolong plan for a kind of one game", () => {
-  test("--env nethack needs no --games, as play does not", () => {
+  test("--env nethack needs no --games, as play does not", async () => {
     const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
     const r = Bun.spawnSync([process.execPath, MAIN, "plan", "--env", "nethack", "--runs", "2", "--arm", "a="]);
     expect(r.stderr.toString()).toBe("");

@@ -36,8 +36,10 @@ import { checkCommand } from "./shell-check.ts";
 import { OBSERVE_TOOL, observationFileOf, readObservation } from "../observe-tool.ts";
 import { TOOL_DIR, type ToolTree } from "../tool-tree.ts";
 import { cutText, OUTPUT_CHARS, toolStep, type StepReport } from "../../run-files/trajectory.ts";
+import { TOOL_FORMATS } from "../../config/run-config.ts";
 
-export const TOOL_FORMATS = ["tools", "text"] as const;
+// The formats are a setting of the run (config/run-config.ts).
+export { TOOL_FORMATS };
 export type ToolFormat = (typeof TOOL_FORMATS)[number];
 
 export interface MiniAgentOptions {

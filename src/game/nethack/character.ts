@@ -1,6 +1,6 @@
 // The fixed character of a NetHack run and the options file every game of the run starts with.
 import * as v from "valibot";
-import { ALIGNMENTS, GENDERS, RACES, ROLES } from "../../config/nethack-character.ts";
+import { ALIGNMENTS, GENDERS, RACES, ROLES } from "./kind.ts";
 
 export { ALIGNMENTS, GENDERS, RACES, ROLES };
 

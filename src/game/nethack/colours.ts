@@ -2,8 +2,16 @@
 // (0 = the message line, 1..23 the rows of the board block) and its runs of one colour, "<column><code>" for
 // one cell or "<column><code><length>" for several. "[COLOURS]" then " 5 12y 30B3" says row 5 has a yellow
 // cell at column 12 and three bright blue cells from column 30. A screen with no colour writes no block.
-// Codes are terminal.ts's COLOUR_CODES; a cell not named is the terminal's default colour.
-import { COLOUR_CODES, COLS, DEFAULT_COLOUR, ROWS } from "./terminal.ts";
+// A cell not named is the terminal's default colour. The screen's size and codes live here, not in
+// terminal.ts, so a reader of a log (`log show`, `view`) loads no terminal emulator.
+
+export const COLS = 80;
+export const ROWS = 24;
+
+/** A cell in the terminal's default colour (or blank): most of a NetHack screen. */
+export const DEFAULT_COLOUR = ".";
+/** The 16 palette colours as one letter each: black red green yellow blue magenta cyan white, then bright. */
+export const COLOUR_CODES = "krgybmcwKRGYBMCW";
 
 /** The block's lines (each starting with a space), none when every cell has the default colour. */
 export function encodeColours(rows: readonly string[]): string[] {

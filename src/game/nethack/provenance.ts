@@ -2,7 +2,6 @@
 // plays other games from the same seed) and the options file the run's character gives.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import type { RunConfig } from "../../config/run-config.ts";
 import { characterOf, optionsText } from "./character.ts";
 import { findNethack } from "./install.ts";
 
@@ -11,7 +10,7 @@ const short = (bytes: string | Uint8Array) => createHash("sha256").update(bytes)
 // The binary does not change while a process runs: hashed once.
 let binaryHash: string | null | undefined;
 
-export function nethackProvenance(config: RunConfig): Record<string, string> {
+export function nethackProvenance(config: Parameters<typeof characterOf>[0]): Record<string, string> {
   if (binaryHash === undefined) {
     const found = findNethack();
     binaryHash = found.isOk() ? short(readFileSync(found.value.binary)) : null;

@@ -12,13 +12,9 @@ import { Terminal } from "@xterm/headless";
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../../errors.ts";
 
-export const COLS = 80;
-export const ROWS = 24;
-
-/** A cell in the terminal's default colour (or blank): most of a NetHack screen. */
-export const DEFAULT_COLOUR = ".";
-/** The 16 palette colours as one letter each: black red green yellow blue magenta cyan white, then bright. */
-export const COLOUR_CODES = "krgybmcwKRGYBMCW";
+// The screen's size and colour codes are the log's (colours.ts), which readers load without a terminal.
+import { COLOUR_CODES, COLS, DEFAULT_COLOUR, ROWS } from "./colours.ts";
+export { COLOUR_CODES, COLS, DEFAULT_COLOUR, ROWS };
 const BLANK_ROW = DEFAULT_COLOUR.repeat(COLS);
 
 export interface Screen {

@@ -1,0 +1,153 @@
+// What an environment kind is: the one place an environment differs. A kind is two parts. Its description
+// (this interface, each kind's own kind.ts) is data any command may load: its settings, the defaults it sets
+// differently, what its games are (`--games all`), its metric and its built-in player. What plays it — how a
+// game opens, how the agent names its actions, its instructions, its section codec — is loaded only when a
+// run, a replay or a reader of its sections needs it (`load`), so `prolong score` loads no game.
+import { err, ok, type Result } from "neverthrow";
+import * as v from "valibot";
+import { prolongError, type ProlongError } from "../errors.ts";
+import type { Action, ScreenFrame } from "../game-model.ts";
+import type { SectionHeader } from "../log/format.ts";
+import type { SettingTable } from "../setting/declaration.ts";
+import type { EnvContext, GameEnv } from "./env.ts";
+
+/** The run settings a kind's game is opened with: the game, the seed and the kind's own settings. */
+export type KindRun<S extends SettingTable> = { readonly game: string; readonly seed: number } & Readonly<
+  v.InferOutput<v.ObjectSchema<{ [K in keyof S]: S[K]["schema"] }, undefined>>
+>;
+
+/** A game of a kind as a plan records it: its id and version (null where the kind cannot tell before playing). */
+export interface GameRef {
+  readonly id: string;
+  readonly version: string | null;
+}
+
+/** What the instructions of a kind may say: the run's limits and what the agent's memory is. */
+export interface InstructionsContext {
+  readonly actionCap: number;
+  readonly maxActions: number;
+  readonly episodes: number;
+  /** Whether the agent has a log file (false in the no-log arm: the screen is in the prompt). */
+  readonly hasLog: boolean;
+  /** What the agent's memory holds now, as the prompts say it. */
+  readonly memory: string;
+}
+
+/** The parts of a terminal game's section beside its observation: the plan, the action, the episode marker. */
+export interface ScreenExtra {
+  readonly plan?: string;
+  readonly toolCall?: Action;
+  readonly episode?: { readonly index: number; readonly total: number };
+}
+
+/** A terminal game's section, read back: its header and the parts the replay needs. */
+export interface ScreenSectionRead extends ScreenExtra {
+  readonly header: SectionHeader;
+}
+
+/** A terminal game's section as its readers show it (`log show`, `view`). */
+export interface ScreenView {
+  readonly header: SectionHeader;
+  readonly plan?: string;
+  /** The action as the agent named it. */
+  readonly action?: string;
+  readonly episode?: { readonly index: number; readonly total: number };
+  readonly status: string;
+  readonly message: string;
+  readonly inventory?: readonly string[];
+  readonly events?: readonly string[];
+  readonly end?: string;
+  /** The screen's rows below the message line. */
+  readonly board: readonly string[];
+  /** The section's colour lines as logged; absent when no cell is coloured. */
+  readonly colours?: readonly string[];
+}
+
+/** How a terminal game's observation is written into the log's family of sections, and read back. */
+export interface ScreenSectionCodec {
+  /** The section's text as it stands at the end of a log (sections are joined by SECTION_JOIN). */
+  write(screen: ScreenFrame, header: SectionHeader, extra: ScreenExtra): string;
+  /** A section's text read back, or why it is not one of this kind's sections. */
+  read(text: string): Result<ScreenSectionRead, string>;
+  /**
+   * What the no-log arm's prompt shows of the newest section: its observation with the whole screen, and
+   * the inventory as last read (`held`) when the section does not list it.
+   */
+  current(text: string, held?: readonly string[]): Result<string, string>;
+  /** A section as its readers show it, or why it is not one of this kind's sections. */
+  view(text: string): Result<ScreenView, string>;
+  /** Each screen row's cells (the message line first) as palette indices 0..15, -1 for the default colour. */
+  palette(colours: readonly string[]): number[][];
+}
+
+/** What plays a kind: loaded by `EnvKind.load` when a run or a replay needs it. */
+export interface KindPlay<S extends SettingTable = SettingTable> {
+  /** The game a run names, behind the GameEnv boundary. */
+  open(run: KindRun<S>, context: EnvContext): Result<GameEnv, ProlongError>;
+  /** One entry of actions.json as this kind names actions; absent: the grid games' ACTION1..7 grammar. */
+  readonly actionEntry?: (entry: string) => Result<Action, string>;
+  /** The instructions file; absent: the grid games' text (agent/prompts.ts). */
+  readonly instructions?: (c: InstructionsContext) => string;
+  /** A terminal game's section body; absent: the grid games' boards (log/format.ts). */
+  readonly screenLog?: ScreenSectionCodec;
+}
+
+export interface EnvKind<S extends SettingTable = SettingTable> {
+  /** What `--env` calls it. */
+  readonly name: string;
+  /** What it is, in a few words for --help. */
+  readonly about: string;
+  /** What plays its games, as messages name it ("match NetHack at seed 3"). */
+  readonly title: string;
+  /**
+   * Its own settings, declared as the run's are (setting/declaration.ts): run.json holds them beside the
+   * run's, they apply to this kind only, and their flags are play's.
+   */
+  readonly settings: S;
+  /** Run settings whose default differs for this kind (NetHack: episodes of 20,000 actions). */
+  readonly defaults?: Readonly<Record<string, unknown>>;
+  /** What its runs are scored by. */
+  readonly metric: "rhae" | "progression";
+  /** Its observations are a terminal's screen (written by its section codec), not grid boards. */
+  readonly terminalGame?: true;
+  /** The game of a kind that has only one: `play --env K` (and --runs, --games all) needs no game named. */
+  readonly soleGame?: string;
+  /** The built-in player `--agent explorer` (the default) means for this kind (agent/create.ts makes it). */
+  readonly builtinPlayer: "explorer" | "nethack-agent";
+  /**
+   * What outside this build decides the kind's runs (a game binary's hash, its options), for the run's
+   * provenance; it loads what it reads when called.
+   */
+  readonly provenance?: (run: Omit<KindRun<S>, "game" | "seed">) => Record<string, string>;
+  /**
+   * Its games: every one (`--games all`) or the ones named, each checked and with its version. Play, plan and
+   * `games` all ask here, so they agree on what "all" is and read the same environment variables.
+   */
+  games(run: Omit<KindRun<S>, "game" | "seed">, ids: readonly string[] | "all"): Promise<Result<GameRef[], ProlongError>>;
+  /** What plays it, loaded when a run needs it. */
+  load(): Promise<KindPlay<S>>;
+  /**
+   * Its section codec alone (a terminal game's), for readers of a log that does not say which kind wrote it:
+   * loaded at the first section the grid format refuses, synchronously (readers go section by section).
+   */
+  readonly codec?: () => ScreenSectionCodec;
+}
+
+/** The games of a kind that has one: `all` or that one's id is it; any other id is refused. */
+export function soleGame(
+  id: string,
+  version: string | null,
+  kind: string,
+): (run: object, ids: readonly string[] | "all") => Promise<Result<GameRef[], ProlongError>> {
+  return async (_run, ids) => {
+    const other = ids === "all" ? undefined : ids.find((g) => g !== id);
+    return other === undefined
+      ? ok([{ id, version }])
+      : err(prolongError("unknown-game", `--env ${kind} has one game, '${id}', not '${other}'`, { fix: "leave the game out" }));
+  };
+}
+
+/** Declares a kind, keeping its settings' types. */
+export function envKindOf<S extends SettingTable>(kind: EnvKind<S>): EnvKind<S> {
+  return kind;
+}

@@ -1,0 +1,27 @@
+// The committed local games (data/games/, played by the rules engine in game/) as an environment kind.
+import { err, ok } from "neverthrow";
+import type { KindPlay } from "../kind.ts";
+import { envKindOf } from "../kind.ts";
+
+export const localKind = envKindOf({
+  name: "local",
+  title: "the committed game",
+  about: "the committed games (`prolong games` lists them)",
+  settings: {},
+  metric: "rhae",
+  builtinPlayer: "explorer",
+  async games(_run, ids) {
+    const { findGame, listGames } = await import("../catalog.ts");
+    const out = [];
+    for (const id of ids === "all" ? listGames().map((g) => g.id) : ids) {
+      const g = findGame(id);
+      if (g.isErr()) return err(g.error);
+      out.push({ id, version: g.value.info.version ?? null });
+    }
+    return ok(out);
+  },
+  async load(): Promise<KindPlay<{}>> {
+    const [{ createGame }, { localEnv }] = await Promise.all([import("../catalog.ts"), import("../env.ts")]);
+    return { open: (run) => createGame(run.game, { seed: run.seed }).map(localEnv) };
+  },
+});

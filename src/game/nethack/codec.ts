@@ -1,0 +1,33 @@
+// NetHack's section codec: a screen written into the log's family of sections and read back (section.ts),
+// for the run, resume, replay, `log show` and `view`. Loads no terminal: readers of a log need none.
+import { err, ok } from "neverthrow";
+import { parseHeader } from "../../log/format.ts";
+import type { ScreenSectionCodec } from "../kind.ts";
+import { nethackEntry } from "./actions.ts";
+import { COLOUR_CODES, decodeColours } from "./colours.ts";
+import { currentScreenText, parseNethackSection, screenSectionOf, writeNethackSection } from "./section.ts";
+
+export const nethackCodec: ScreenSectionCodec = {
+  write: (screen, header, extra) => writeNethackSection(screenSectionOf(screen, header, extra)),
+  read(text) {
+    const parsed = parseNethackSection(text, parseHeader);
+    if (typeof parsed === "string") return err(parsed);
+    const named = parsed.action === undefined ? undefined : nethackEntry(parsed.action);
+    if (named?.isErr()) return err(`action ${parsed.header.action}: ${named.error}`);
+    return ok({
+      header: parsed.header,
+      ...(parsed.plan !== undefined ? { plan: parsed.plan } : {}),
+      ...(named?.isOk() ? { toolCall: named.value } : {}),
+      ...(parsed.episode ? { episode: parsed.episode } : {}),
+    });
+  },
+  current(text, held) {
+    const parsed = parseNethackSection(text, parseHeader);
+    return typeof parsed === "string" ? err(parsed) : ok(currentScreenText(parsed, held));
+  },
+  view(text) {
+    const parsed = parseNethackSection(text, parseHeader);
+    return typeof parsed === "string" ? err(parsed) : ok(parsed);
+  },
+  palette: (colours) => decodeColours(colours).map((row) => [...row].map((c) => COLOUR_CODES.indexOf(c))),
+};
