@@ -5,8 +5,13 @@
 // the run directory's names), and that the event names the file and the kind — or, where the sandbox
 // already refused the plant (a link to a file the agent cannot see), that nothing happened at all.
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { killRunningTurns, runInGroup } from "../../src/agent/cli-process.ts";
+import { chatCompletion } from "../../src/agent/mini/chat-api.ts";
+import { chooseSandbox } from "../../src/agent/sandbox.ts";
+import { startChatServer } from "../support/chat-server.ts";
+import { action as nethackAction, NO_NETHACK, startGame } from "../game/nethack/helpers.ts";
 import type { RunConfigInput } from "../../src/config/run-config.ts";
 import type { RunEvent } from "../../src/run-files/events.ts";
 import { HAVE_BWRAP, play, tempRoot } from "../agent/backends/helpers.ts";
@@ -178,5 +183,96 @@ describe("the corpus table", () => {
     if (process.env["PROLONG_PRINT_CORPUS"])
       for (const r of table) console.log(`| ${r.sandbox} | ${r.file} | ${r.kind} | ${r.outcome} |`);
     expect(table.length).toBe((HAVE_BWRAP ? 2 : 1) * FILES.length * Object.keys(KINDS).length);
+  });
+});
+
+/**
+ * The surfaces added since the workspace corpus, one row each (surface × attack → held how); each attack is
+ * the one that beat main at 02f773f, and each has its full test beside its code (named in the row).
+ */
+describe("the newer surfaces: mini agent, signals, NetHack", () => {
+  const rows: string[] = [];
+
+  test.skipIf(!HAVE_BWRAP)(
+    "mini × `printf -vx 'a[$(python3 …)]'; echo $[x]` at --tools read → no python3 or grep exists in its tree",
+    () => {
+      const sandbox = chooseSandbox("bwrap")._unsafeUnwrap();
+      const ws = join(tempRoot(), "runs", "t", "glide", "workspace");
+      mkdirSync(ws, { recursive: true });
+      writeFileSync(join(ws, "logs.txt"), "Action 1\n");
+      const tree = sandbox.treeFor({ level: "read", noWrite: false })._unsafeUnwrap()!;
+      const script = `printf -vx 'a[$(python3 -c "print(1)" && echo RAN-py; grep -c . logs.txt && echo RAN-grep)]'; echo $[x]`;
+      const r = Bun.spawnSync(sandbox.wrap(["bash", "-c", script], { workspace: ws, onlyWritableFiles: [], tree }), {
+        cwd: ws,
+        env: { PATH: "/usr/bin", LC_ALL: "C.UTF-8" },
+      });
+      expect(r.stdout.toString() + r.stderr.toString()).not.toContain("RAN-");
+      rows.push(
+        "| mini | --tools read, printf -v arithmetic bypass | nothing to run: the tree holds the level's programs only (test/agent/backends/tool-tree.test.ts) |",
+      );
+    },
+  );
+
+  test("mini × a model server reporting -5 or 1e308 tokens → a bad reply, retried, never written", async () => {
+    const server = startChatServer([{ text: "bad", usage: { input: -5, output: 1e308 } }, { text: "good" }]);
+    try {
+      const policy = { retries: 1, baseDelayMs: 1, maxDelayMs: 1, sleep: async () => {} };
+      const endpoint = { baseUrl: server.baseUrl, model: "m", apiKey: "k", apiKeyEnv: "OPENAI_API_KEY" };
+      const r = await chatCompletion(endpoint, { messages: [] }, performance.now() + 30_000, policy);
+      expect(r._unsafeUnwrap().message.content).toBe("good");
+      expect(r._unsafeUnwrap().retried.length).toBe(1);
+    } finally {
+      server.stop();
+    }
+    rows.push(
+      "| mini | negative / 1e308 token usage | schema refuses it: retried, never written (test/agent/mini/bounds.test.ts) |",
+    );
+  });
+
+  test("signals × a daemon that left the session, cleared its environment and closed its pipes → killed with the turn", async () => {
+    const ws = tempRoot();
+    const daemon = `setsid sh -c 'exec env -i /bin/sh -c "echo \\$\\$ > daemon.pid; exec sleep 300" < /dev/null > /dev/null 2>&1 &' < /dev/null > /dev/null 2>&1; while [ ! -s daemon.pid ]; do :; done; sleep 300`;
+    const turn = runInGroup({
+      argv: ["sh", "-c", daemon],
+      cwd: ws,
+      env: { PATH: process.env["PATH"] },
+      stdin: null,
+      timeoutSec: 60,
+    });
+    const pidFile = join(ws, "daemon.pid");
+    for (let i = 0; i < 600 && !existsSync(pidFile); i++) await Bun.sleep(50);
+    const pid = Number(readFileSync(pidFile, "utf8").trim());
+    // What play's SIGTERM handler does first: end every running turn.
+    expect(killRunningTurns()).toBeGreaterThan(0);
+    await turn;
+    expect(existsSync(`/proc/${pid}/stat`) && !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"))).toBe(false);
+    rows.push(
+      "| signals | SIGTERM/SIGHUP/Ctrl-C with a clean-environment double-forked daemon | the subreaper finds it; the turn's tree is killed, the run resumes (test/agent/signals.test.ts) |",
+    );
+  });
+
+  test.skipIf(NO_NETHACK)(
+    "NetHack × `S` `y` (save) and `O` (options) → unbound: 'Unknown command', the episode goes on",
+    async () => {
+      const game = await startGame(5);
+      try {
+        const s = (await game.step(nethackAction("S")))._unsafeUnwrap();
+        expect(s.observation.screen.rows[0]!.trim()).toBe("Unknown command 'S'.");
+        expect((await game.step(nethackAction("y")))._unsafeUnwrap().observation.ended).toBeUndefined();
+        const o = (await game.step(nethackAction("O")))._unsafeUnwrap();
+        expect(o.observation.screen.rows[0]!.trim()).toBe("Unknown command 'O'.");
+      } finally {
+        await game.close();
+      }
+      rows.push(
+        "| NetHack | S y (save ends the process as a death), O (options) | keys unbound in the options file (test/game/nethack/game.test.ts) |",
+      );
+    },
+    60_000,
+  );
+
+  test("the rows (printed for the notes with PROLONG_PRINT_CORPUS=1)", () => {
+    if (process.env["PROLONG_PRINT_CORPUS"]) for (const r of rows) console.log(r);
+    expect(rows.length).toBe(2 + (HAVE_BWRAP ? 1 : 0) + (NO_NETHACK ? 0 : 1));
   });
 });
