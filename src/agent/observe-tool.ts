@@ -1,7 +1,7 @@
 // The `observe` tool of the --observe arm, as every backend offers it: its name and description, the file it
 // reads (written by the harness outside the workspace, run/observation.ts), and one bounded, link-refusing read
 // of it. `prolong mcp-observe` serves it to Claude Code and Codex over MCP; the mini agent calls it in-process.
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { readFileIfPresent } from "../safe-file.ts";
 import { dirname, join } from "node:path";
 import { RUN_FILES } from "../run-files/layout.ts";
 
@@ -24,33 +24,11 @@ export function observationFileOf(workspace: string): string {
 
 /** The observation's text, or why there is none (said to the model as the tool's error). */
 export function readObservation(path: string): { ok: true; text: string } | { ok: false; why: string } {
-  let fd = -1;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    const st = fstatSync(fd);
-    if (!st.isFile()) return { ok: false, why: "the observation is not a regular file" };
-    const size = Math.min(st.size, OBSERVATION_MAX_BYTES);
-    const buf = Buffer.alloc(size);
-    let got = 0;
-    while (got < size) {
-      const n = readSync(fd, buf, got, size - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    const cut = st.size > size ? `\n[observation cut at ${size} of ${st.size} bytes]` : "";
-    return { ok: true, text: buf.subarray(0, got).toString("utf8") + cut };
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return {
-      ok: false,
-      why:
-        code === "ENOENT"
-          ? "no observation yet (the harness writes one before each turn)"
-          : `cannot read the observation (${code ?? "error"})`,
-    };
-  } finally {
-    if (fd >= 0) closeSync(fd);
-  }
+  // The one safe reader of run files: a regular file only, no link followed, never blocking, size-capped.
+  const read = readFileIfPresent(path, OBSERVATION_MAX_BYTES, "the observation");
+  if (read.isErr()) return { ok: false, why: read.error.message };
+  if (read.value === null) return { ok: false, why: "no observation yet (the harness writes one before each turn)" };
+  return { ok: true, text: new TextDecoder().decode(read.value) };
 }
 
 /**

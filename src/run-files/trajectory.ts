@@ -7,6 +7,7 @@
 // backend put it (its session files beside the workspace). Not here: what a call means for the study (the
 // classes, score/tool-classes.ts) or how each backend's output becomes these records (each backend's file).
 import { closeSync, constants, fstatSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
+import { readFileIfPresent } from "../safe-file.ts";
 import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";
@@ -180,32 +181,11 @@ function dropCutLine(fd: number): void {
  * (runs from before trajectories, in-process agents).
  */
 export function readTrajectory(path: string): Result<TrajectoryRecord[], ProlongError> {
-  let text: string;
-  let fd = -1;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-    const size = fstatSync(fd).size;
-    if (size > TRAJECTORY_MAX_BYTES)
-      return err(
-        prolongError("trajectory-size", `the trajectory is ${size} bytes, more than the ${TRAJECTORY_MAX_BYTES} a run writes`, {
-          path,
-          fix: "this is not a trajectory prolong wrote; move it aside",
-        }),
-      );
-    const bytes = Buffer.alloc(size);
-    let got = 0;
-    while (got < size) {
-      const n = readSync(fd, bytes, got, size - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    text = bytes.subarray(0, got).toString("utf8");
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return ok([]);
-    return err(prolongError("trajectory-read", `cannot read the trajectory: ${(e as Error).message}`, { path }));
-  } finally {
-    if (fd >= 0) closeSync(fd);
-  }
+  // The one safe reader of run files: a regular file only, no link followed, never blocking, size-capped.
+  const read = readFileIfPresent(path, TRAJECTORY_MAX_BYTES, "the trajectory");
+  if (read.isErr()) return err(read.error);
+  if (read.value === null) return ok([]);
+  const text = new TextDecoder().decode(read.value);
   const lines = text.split("\n");
   lines.pop();
   const out: TrajectoryRecord[] = [];
