@@ -12,6 +12,7 @@ import { agentHome, jsonLine, processFailure, readSessionRecord, runInGroup, tai
 import { ClaudeSteps } from "./claude-steps.ts";
 import { OBSERVE_SERVER, OBSERVE_TOOL, observeServer } from "./observe-tool.ts";
 import { ANTHROPIC_KEY_HINT, apiFailure, apiReason, checkAnthropicAccess } from "./api-failure.ts";
+import { AGENT_PROCESSES } from "./rlimits.ts";
 import { installDir, NO_SANDBOX, type Sandbox } from "./sandbox.ts";
 import { ALL_TOOLS, claudeToolArgs, isRestricted, type ToolPolicy } from "./tool-ladder.ts";
 
@@ -117,6 +118,8 @@ export function claudeAgent(opts: ClaudeAgentOptions): Agent {
         cwd: input.workspace,
         stdin: null,
         timeoutSec: opts.timeoutSec,
+        // A fork bomb ends in the agent's own processes (rlimits.ts), not in the harness.
+        limits: { uid: sandbox.agentUid, processes: AGENT_PROCESSES },
         env: sandbox.environment({
           ...process.env,
           HOME: home,

@@ -17,6 +17,7 @@ import type { Agent, TokenUsage, TurnInput, TurnReply } from "./agent.ts";
 import { agentHome, jsonLine, processFailure, readSessionRecord, runInGroup, tailOf, writeSessionRecord } from "./cli-process.ts";
 import { CodexSteps } from "./codex-steps.ts";
 import { OBSERVE_SERVER, observeServer } from "./observe-tool.ts";
+import { AGENT_PROCESSES } from "./rlimits.ts";
 import { installDir, NO_SANDBOX, type Sandbox } from "./sandbox.ts";
 
 export interface CodexAgentOptions {
@@ -96,6 +97,8 @@ export function codexAgent(opts: CodexAgentOptions): Agent {
         cwd: input.workspace,
         stdin: null,
         timeoutSec: opts.timeoutSec,
+        // A fork bomb ends in the agent's own processes (rlimits.ts), not in the harness.
+        limits: { uid: sandbox.agentUid, processes: AGENT_PROCESSES },
         env: { ...sandbox.environment({ ...process.env, HOME: home, CODEX_HOME: codexHome }), ...providerKeys(userCodexHome) },
         onStdoutLine: (line) => {
           const msg = jsonLine(line);

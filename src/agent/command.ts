@@ -7,6 +7,7 @@
 import { err, ok } from "neverthrow";
 import { NO_TOKENS, type Agent, type TurnInput } from "./agent.ts";
 import { processFailure, runInGroup } from "./cli-process.ts";
+import { AGENT_PROCESSES } from "./rlimits.ts";
 import { NO_SANDBOX, type Sandbox } from "./sandbox.ts";
 import { toolStep } from "../run-files/trajectory.ts";
 
@@ -39,6 +40,8 @@ export function commandAgent(opts: CommandAgentOptions): Agent {
         cwd: input.workspace,
         stdin: input.prompt,
         timeoutSec: opts.timeoutSec,
+        // A fork bomb ends in the agent's own processes (rlimits.ts), not in the harness.
+        limits: { uid: sandbox.agentUid, processes: AGENT_PROCESSES },
         env: {
           ...sandbox.environment(process.env),
           ...opts.env,
