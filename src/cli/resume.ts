@@ -1,6 +1,7 @@
 // `prolong resume <run-dir>`: continue a run that was interrupted (Ctrl-C, a crash, kill -9); or a whole batch.
 import os from "node:os";
 import { formatError } from "../errors.ts";
+import { SETTING_BOUNDS } from "../config/run-config.ts";
 import { ttyProgress } from "../run/progress.ts";
 import { resumeRun } from "../run/resume.ts";
 import { flag, parseCommandArgs } from "./args.ts";
@@ -8,19 +9,25 @@ import type { Command } from "./command.ts";
 import { isBatchDir, resumeBatch } from "./batch.ts";
 import { playSession } from "./play.ts";
 
-const usage = `usage: prolong resume <run-dir> [--json] [--quiet]
+const usage = `usage: prolong resume <run-dir> [--max-billed-tokens N] [--json] [--quiet]
        prolong resume <batch-dir> [--parallel P] [--json] [--quiet]
 
 Continues an interrupted run from its own log: checks every section of the master against the checksums in
 index.sqlite, replays every logged action against a fresh game and compares every board, then goes on with
 the run's original settings (run.json) — finishing the batch of actions the agent had asked for, if any.
-A section cut short by a crash is moved aside to torn-<offset>.bin in the run directory.
+A section cut short by a crash is moved aside to torn-<offset>.bin in the run directory. --max-billed-tokens N
+sets a new spend guard (a run stopped by its budget goes on with a larger one), kept in run.json.
 
 A batch's directory (\`play --games … --runs …\`: runs/<time>/, holding the batch's plan.json) is finished as a
 whole: started runs are resumed, runs that never started are started, finished ones are left; --parallel P
 runs at most P at once (default this machine's cores).`;
 
-const flags = { json: flag.bool(), quiet: flag.bool(), parallel: flag.int(1, 4096) } as const;
+const flags = {
+  json: flag.bool(),
+  quiet: flag.bool(),
+  parallel: flag.int(1, 4096),
+  "max-billed-tokens": flag.int(...SETTING_BOUNDS.maxBilledTokens),
+} as const;
 
 export const resumeCommand: Command = {
   name: "resume",
@@ -36,6 +43,12 @@ export const resumeCommand: Command = {
       return 2;
     }
     const json = parsed.values.json === true;
+    if (isBatchDir(dir) && parsed.values["max-billed-tokens"] !== undefined) {
+      console.error(
+        `prolong resume: --max-billed-tokens changes one run's guard; a batch's runs keep their plan's\n  fix: resume each run: prolong resume ${dir}/<game>-r<k> --max-billed-tokens N`,
+      );
+      return 2;
+    }
     if (isBatchDir(dir))
       return resumeBatch(dir, {
         parallel: parsed.values.parallel ?? os.availableParallelism(),
@@ -47,7 +60,9 @@ export const resumeCommand: Command = {
       return 2;
     }
     const progress = json || parsed.values.quiet ? { update: () => {}, done: () => {} } : ttyProgress();
+    const budget = parsed.values["max-billed-tokens"];
     const session = await resumeRun(dir, {
+      ...(budget !== undefined ? { maxBilledTokens: budget } : {}),
       ...(json ? { echo: (l: string) => process.stdout.write(l) } : {}),
       onProgress: (s) => s.config.agent !== "human" && progress.update(s),
     }); // a human run's screen is its progress

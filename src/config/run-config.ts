@@ -53,6 +53,7 @@ export const SETTING_BOUNDS = {
   maxActions: [1, 1_000_000],
   actionCap: [1, 100_000],
   episodes: [1, 10_000],
+  maxBilledTokens: [1, 1e15],
 } as const satisfies Record<string, readonly [number, number]>;
 
 type Bounded = keyof typeof SETTING_BOUNDS;
@@ -325,6 +326,21 @@ pass it to their own auto-compaction`,
     default: 500,
     arm: true,
     help: { group: "budget", arg: "N", text: "actions per episode, RESET included (default {default})" },
+  }),
+  /**
+   * The spend guard: no agent call starts once the run has billed this many tokens; the run stops as
+   * interrupted, resumable (`prolong resume DIR --max-billed-tokens N` raises it). Bookkeeping, like a timeout:
+   * runs under different guards are one arm.
+   */
+  maxBilledTokens: setting({
+    schema: v.optional(Int("maxBilledTokens", "--max-billed-tokens")),
+    flag: { name: "max-billed-tokens", read: flag.int(...SETTING_BOUNDS.maxBilledTokens) },
+    arm: false,
+    help: {
+      group: "budget",
+      arg: "N",
+      text: "the spend guard: no agent call starts once the run has billed N tokens ((input − cached) +\n6 × output + 0.1 × cached); it stops as interrupted, and `prolong resume DIR\n--max-billed-tokens M` goes on with a larger budget",
+    },
   }),
   /** Most actions executed from one actions.json. */
   actionCap: setting({

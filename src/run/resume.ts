@@ -31,6 +31,8 @@ import { episodeActions, newTally, type StepEffect } from "./tally.ts";
 export interface ResumeOptions {
   readonly echo?: (line: string) => void;
   readonly onProgress?: (s: RunSession) => void;
+  /** A new spend guard (`resume --max-billed-tokens N`), kept in run.json: the one setting a resume may change. */
+  readonly maxBilledTokens?: number;
 }
 
 const encoder = new TextEncoder();
@@ -79,8 +81,15 @@ async function resumeLocked(
   given: Partial<RunParts>,
   opened: GameEnv[],
 ): Promise<Result<RunSession, ProlongError>> {
-  const config = readConfigFile(paths.config);
+  const read = readConfigFile(paths.config);
+  if (read.isErr()) return err(read.error);
+  const config = opts.maxBilledTokens === undefined ? read : ok({ ...read.value, maxBilledTokens: opts.maxBilledTokens });
   if (config.isErr()) return err(config.error);
+  if (opts.maxBilledTokens !== undefined) {
+    // The guard is not an arm setting (config/arm.ts): raising it continues the same experiment.
+    const wrote = writeFileReplacing(paths.config, JSON.stringify(config.value, null, 2) + "\n");
+    if (wrote.isErr()) return err(wrote.error);
+  }
   const runName = paths.dir.split("/").slice(-2).join("/");
   const clock = given.clock ?? realClock;
   // The index must be the run's own: a missing, emptied or foreign one is refused, never made afresh.

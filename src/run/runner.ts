@@ -6,6 +6,7 @@ import { err, ok, type Result } from "neverthrow";
 import type { ActionBatch } from "../agent/actions.ts";
 import { firstTurnPrompt, nextTurnPrompt, resumePrompt, retryPrompt, splitPlan } from "../agent/prompts.ts";
 import { quote } from "../game/action-text.ts";
+import { billedTokens } from "../score/tokens.ts";
 import type { TokenUsage, TurnReply } from "../agent/agent.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { ioFailure } from "./io-failure.ts";
@@ -96,6 +97,21 @@ async function runnerReset(s: RunSession): Promise<Result<unknown, StepFailure>>
   return playAction(s, { id: 0 }, undefined);
 }
 
+/**
+ * The spend guard: once the run has billed its --max-billed-tokens, no further call starts. The batch the last
+ * call asked for has run; the run stops as interrupted, resumable with a larger budget.
+ */
+function budgetSpent(s: RunSession): RunEnd | null {
+  const budget = s.config.maxBilledTokens;
+  if (budget === undefined) return null;
+  const billed = Math.round(billedTokens(s.tally.tokens));
+  if (billed < budget) return null;
+  return {
+    reason: "interrupted",
+    detail: `spent its budget of ${budget} billed tokens (${billed} billed); \`prolong resume ${s.paths.dir} --max-billed-tokens N\` goes on with a larger one`,
+  };
+}
+
 /** Model-API failures no retry can mend (agent/api-failure.ts, agent/mini/chat-api.ts). */
 const PERMANENT_API_FAILURES = new Set(["api-key", "api-model", "api-url"]);
 
@@ -121,6 +137,8 @@ async function checkAccess(s: RunSession): Promise<RunEnd | null> {
 
 /** Prepare the workspace, call the agent and read its actions; a failed call is retried a bounded number of times. */
 async function askAgent(s: RunSession, stop: AbortSignal): Promise<PendingBatch | RunEnd> {
+  const spent = budgetSpent(s);
+  if (spent) return spent;
   let lastError = "";
   let lastCode = "";
   let lastFix = "";
