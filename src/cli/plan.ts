@@ -258,6 +258,20 @@ export const planCommand: Command = {
   usage,
   flags,
   async run(args) {
+    // A play flag given to the plan itself belongs to an arm: say where it goes instead of "unknown option".
+    const misplaced = args.findIndex((a) => {
+      const name = /^--([a-z][a-z0-9-]*)(=|$)/.exec(a)?.[1];
+      return name !== undefined && !(name in flags) && name in playFlags;
+    });
+    if (misplaced >= 0) {
+      const given = args[misplaced]!;
+      const value = !given.includes("=") && args[misplaced + 1] !== undefined && !args[misplaced + 1]!.startsWith("--");
+      const words = value ? `${given} ${args[misplaced + 1]}` : given;
+      console.error(
+        `prolong plan: ${given.split("=")[0]} is a play flag: it belongs to an arm\n  fix: put it in the arm's flags, e.g. --arm NAME='${words.replaceAll("'", "'\\''")}'`,
+      );
+      return 2;
+    }
     const parsed = parseCommandArgs("plan", args, flags);
     if (!parsed) return 2;
     const o = parsed.values;

@@ -2,16 +2,48 @@
 // clear error instead of garbage output. The bytes are mapped, not read: no copy of the log is made in new
 // memory, whatever its size (the pages are the kernel's file cache). Harness-internal reads of the master
 // use log/master.ts.
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { lineCount, mapFile, sectionIndex, type SectionTable } from "../native.ts";
 
 const FIXES: Record<string, (path: string) => string> = {
   "missing-file": () => "check the path (a run directory holds logs.txt)",
-  "is-directory": (path) => `did you mean ${path.replace(/\/$/, "")}/logs.txt?`,
+  "is-directory": directoryFix,
   "not-a-file": () => "give the path of a log file (logs.txt in a run directory); save a stream to a file first",
   "too-big": () => "this is not a log a run wrote (a run's log stays far below 4 GiB); inspect a part of it cut with head -c",
 };
+
+/**
+ * What to give instead of a directory: its logs.txt when it is a run's, else the logs of the runs in it (a
+ * batch's or a plan's directory), else where logs are.
+ */
+function directoryFix(path: string): string {
+  const dir = path.replace(/\/+$/, "") || "/";
+  if (existsSync(join(dir, "logs.txt"))) return `did you mean ${join(dir, "logs.txt")}?`;
+  let runs: string[] = [];
+  try {
+    const names = readdirSync(dir).sort();
+    runs = names.filter((n) => existsSync(join(dir, n, "logs.txt")));
+    if (runs.length === 0)
+      runs = names.flatMap((n) => {
+        try {
+          return readdirSync(join(dir, n))
+            .sort()
+            .filter((m) => existsSync(join(dir, n, m, "logs.txt")))
+            .map((m) => join(n, m));
+        } catch {
+          return [];
+        }
+      });
+  } catch {
+    // unreadable: the generic hint below
+  }
+  if (runs.length === 0) return "give a log file: a run directory's logs.txt";
+  const shown = runs.slice(0, 3).map((r) => join(dir, r, "logs.txt"));
+  return `this directory holds ${runs.length} run(s); give one run's log, e.g. ${shown.join(", ")}${runs.length > 3 ? ", …" : ""}`;
+}
 
 /**
  * The file's bytes, mapped read-only, up to its size when opened (a log still being written is read up to
