@@ -5,7 +5,7 @@ import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { formatError } from "../errors.ts";
 import { gamesOf } from "../plan/games.ts";
-import { buildPlan, readPlan, type Plan, type PlanArmInput } from "../plan/plan.ts";
+import { buildPlan, jobSettingsText, readPlan, type Plan, type PlanArmInput } from "../plan/plan.ts";
 import { DEFAULTS, ENV_KINDS, fieldsFromFlags, KIND_PLACES, type RunConfigInput } from "../config/run-config.ts";
 import { fieldsFromFlagValues, settingFlags } from "../setting/declaration.ts";
 import { findRuns } from "../score/find-runs.ts";
@@ -236,10 +236,16 @@ async function show(
       `plan ${file}: prolong ${p.prolong}, env ${p.env}, ${p.games.length} game(s), ${p.arms.length} arm(s), ${p.runs} run(s) each: ${p.jobs.length} jobs`,
     ),
   );
+  // What each arm runs is read from its jobs (readPlan holds every job of an arm to one set of settings and
+  // its fingerprint), never from the flags the file records: a plan cannot show "(defaults)" and run a --cmd.
+  const runsWith = (arm: string) => {
+    const job = p.jobs.find((j) => j.arm === arm);
+    return job ? jobSettingsText(job.config) : "(no jobs)";
+  };
   console.log(
     pad([
-      ["arm", "fingerprint", "flags"],
-      ...p.arms.map((a) => [a.name, a.fingerprint, a.flags || "(defaults)"].map(terminalLine)),
+      ["arm", "fingerprint", "each job runs with"],
+      ...p.arms.map((a) => [a.name, a.fingerprint, runsWith(a.name)].map(terminalLine)),
     ]),
   );
   console.log("");

@@ -2,12 +2,13 @@
 // Each job writes only its own directory under DIR (a shared file system is enough); complete jobs are
 // skipped, started ones resumed, jobs another worker holds are left to it, and a directory holding anything
 // else is reported and never overwritten. Each run is a child process, as with `play --runs`.
+import { jsonText, terminalLine } from "../terminal-text.ts";
 import os from "node:os";
 import { join, resolve } from "node:path";
 import { formatError } from "../errors.ts";
 import { claimJobs } from "../plan/claim.ts";
 import { jobState } from "../plan/job-state.ts";
-import { readPlan } from "../plan/plan.ts";
+import { jobSettingsText, readPlan } from "../plan/plan.ts";
 import { findJob, parseShard, shardJobs } from "../plan/slice.ts";
 import { swarmSummary } from "../run/swarm-view.ts";
 import { flag, parseCommandArgs } from "./args.ts";
@@ -98,9 +99,11 @@ export const runPlanCommand: Command = {
         seed: j.seed,
         dir: join(out, j.dir),
         state: jobState(join(out, j.dir), j).kind,
+        // What the job will run, from its own settings (not the arm's recorded flags).
+        settings: jobSettingsText(j.config),
       }));
-      if (o.json) console.log(JSON.stringify({ kind: "run-plan-slice", slice: o.shard ?? o.job ?? "all", jobs: rows }));
-      else for (const r of rows) console.log(`${r.job}  ${r.state.padEnd(8)}  ${r.dir}`);
+      if (o.json) console.log(jsonText({ kind: "run-plan-slice", slice: o.shard ?? o.job ?? "all", jobs: rows }));
+      else for (const r of rows) console.log(terminalLine(`${r.job}  ${r.state.padEnd(8)}  ${r.dir}  ${r.settings}`));
       return 0;
     }
     const claimed = claimJobs(jobs, out);

@@ -3,15 +3,22 @@
 // scheduler runs it in slices (`run-plan --shard i/n`); `score --plan` merges what comes back. The plan file is
 // external input when read back: checked against its schema and its version.
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";
-import { armOf } from "../config/arm.ts";
-import { DEFAULTS, newConfig, RunConfigSchema, type RunConfig, type RunConfigInput } from "../config/run-config.ts";
+import { armOf, settingText } from "../config/arm.ts";
+import { FULL_WINDOW, windowText, type LogWindow } from "../config/log-window.ts";
+import { FILE_CAPS, readRegularText } from "../safe-file.ts";
+import { DEFAULTS, defaultsFor, newConfig, RunConfigSchema, type RunConfig, type RunConfigInput } from "../config/run-config.ts";
 import { VERSION } from "../version.ts";
 
 export const PLAN_FORMAT = "prolong-plan/1";
+
+/**
+ * The most jobs a plan may hold: far beyond a study (100 games x 10 arms x 50 runs), far below a plan file
+ * that costs hundreds of megabytes to read (600,000 jobs made 389 MB).
+ */
+export const MAX_PLAN_JOBS = 50_000;
 
 const JobSchema = v.object({
   /** "j-" + 12 hex digits of sha256 over the job's content (game, its version, arm, settings, seed, run). */
@@ -55,7 +62,7 @@ export const PlanSchema = v.object({
   games: v.array(v.object({ id: v.string(), version: v.nullable(v.string()) })),
   runs: v.pipe(v.number(), v.integer(), v.minValue(1)),
   arms: v.pipe(v.array(ArmSchema), v.minLength(1)),
-  jobs: v.pipe(v.array(JobSchema), v.minLength(1)),
+  jobs: v.pipe(v.array(JobSchema), v.minLength(1), v.maxLength(MAX_PLAN_JOBS, `a plan holds at most ${MAX_PLAN_JOBS} jobs`)),
 });
 
 export type Plan = v.InferOutput<typeof PlanSchema>;
@@ -77,17 +84,59 @@ export interface PlanInput {
   readonly common: Partial<RunConfigInput>;
 }
 
-/** A job's id: its content, so the same plan made twice has the same ids and any change gives new ones. */
+/** A run's settings as one canonical text: every field, keys in order, the job's own id left out. */
+function canonicalSettings(config: RunConfig): string {
+  const { job: _job, ...rest } = config;
+  return JSON.stringify(
+    Object.keys(rest)
+      .sort()
+      .map((k) => [k, (rest as Record<string, unknown>)[k]]),
+  );
+}
+
+/**
+ * A job's id: its content — the game and its version, the arm, the run, the seed and EVERY setting the job
+ * runs with (the sandbox, the variables passed in, the timeouts and retries as much as the arm's own) — so
+ * the same plan made twice has the same ids and any edit gives new ones.
+ */
 export function jobId(content: {
   game: string;
   gameVersion: string | null;
   arm: string;
-  fingerprint: string;
+  config: RunConfig;
   seed: number;
   run: number;
 }): string {
-  const text = JSON.stringify([content.game, content.gameVersion, content.arm, content.fingerprint, content.seed, content.run]);
+  const text = JSON.stringify([
+    content.game,
+    content.gameVersion,
+    content.arm,
+    canonicalSettings(content.config),
+    content.seed,
+    content.run,
+  ]);
   return `j-${createHash("sha256").update(text, "utf8").digest("hex").slice(0, 12)}`;
+}
+
+/**
+ * What a job will run, as the flags that give it: every setting that differs from its environment's default
+ * (the game, seed, arm name and version aside), read from the job itself, never from the arm's recorded flags.
+ * "(defaults)" only when the job really runs with the defaults.
+ */
+export function jobSettingsText(config: RunConfig): string {
+  const defaults = defaultsFor(config.env) as Readonly<Record<string, unknown>>;
+  const parts: string[] = [];
+  for (const key of Object.keys(config).sort()) {
+    if (key === "game" || key === "seed" || key === "arm" || key === "job" || key === "version") continue;
+    const value = (config as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    const shown =
+      key === "logWindow" ? windowText(value as LogWindow) : typeof value === "object" ? JSON.stringify(value) : value;
+    const fallback = key === "logWindow" ? windowText(FULL_WINDOW) : defaults[key];
+    if (shown === fallback) continue;
+    parts.push(settingText(key, shown as string | number | boolean | null));
+  }
+  return parts.length === 0 ? "(defaults)" : parts.join(" ");
 }
 
 /** A name safe as one path component: the arm's name with anything but letters, digits, '.', '_' and '-' as '-'. */
@@ -119,6 +168,17 @@ export function buildPlan(p: PlanInput): Result<Plan, ProlongError> {
       );
     dirs.add(dirName(a.name));
   }
+  const total = p.arms.length * p.games.length * p.runs;
+  if (total > MAX_PLAN_JOBS)
+    return err(
+      prolongError(
+        "plan-too-large",
+        `${total} jobs (${p.arms.length} arm(s) x ${p.games.length} game(s) x ${p.runs} run(s)): a plan holds at most ${MAX_PLAN_JOBS}`,
+        {
+          fix: "split the experiment into several plans (fewer games or arms each)",
+        },
+      ),
+    );
   const arms: Plan["arms"] = [];
   const jobs: Job[] = [];
   const baseSeed = typeof p.common.seed === "number" ? p.common.seed : 0;
@@ -131,7 +191,7 @@ export function buildPlan(p: PlanInput): Result<Plan, ProlongError> {
         if (config.isErr()) return err({ ...config.error, message: `arm "${a.name}": ${config.error.message}` });
         const arm = armOf(config.value);
         fingerprint ??= arm.fingerprint;
-        const id = jobId({ game: g.id, gameVersion: g.version, arm: a.name, fingerprint: arm.fingerprint, seed, run: k });
+        const id = jobId({ game: g.id, gameVersion: g.version, arm: a.name, config: config.value, seed, run: k });
         jobs.push({
           id,
           game: g.id,
@@ -159,9 +219,12 @@ export function buildPlan(p: PlanInput): Result<Plan, ProlongError> {
 
 /** Reads and checks a plan file: its schema, and that this prolong made it. */
 export function readPlan(path: string): Result<Plan, ProlongError> {
+  const text = readRegularText(path, FILE_CAPS.plan, "the plan");
+  if (text.isErr())
+    return err({ ...text.error, code: "bad-plan", fix: text.error.fix ?? "make it with `prolong plan ... -o plan.json`" });
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(path, "utf8"));
+    json = JSON.parse(text.value);
   } catch (e) {
     return err(
       prolongError("bad-plan", `cannot read the plan: ${(e as Error).message}`, {
@@ -217,16 +280,7 @@ export function readPlan(path: string): Result<Plan, ProlongError> {
       );
     ids.add(j.id);
     const version = plan.games.find((g) => g.id === j.game)?.version ?? null;
-    if (
-      jobId({
-        game: j.game,
-        gameVersion: version,
-        arm: j.arm,
-        fingerprint: armOf(j.config).fingerprint,
-        seed: j.seed,
-        run: j.run,
-      }) !== j.id
-    ) {
+    if (jobId({ game: j.game, gameVersion: version, arm: j.arm, config: j.config, seed: j.seed, run: j.run }) !== j.id) {
       return err(
         prolongError("bad-plan", `job ${j.id}: its id does not match its content (settings or game version edited)`, {
           path,
@@ -253,6 +307,44 @@ export function readPlan(path: string): Result<Plan, ProlongError> {
       );
     }
   }
+  // Anyone can make ids that match (the hash is public): what a plan claims about its arms is recomputed
+  // from the jobs. Each arm's fingerprint is its jobs' own, and every job of an arm runs with the same
+  // settings but its game and seed — one job cannot run something else under the arm's name.
+  for (const a of plan.arms) {
+    const mine = plan.jobs.filter((j) => j.arm === a.name);
+    const first = mine[0];
+    if (first === undefined) continue;
+    const shared = (c: RunConfig) => canonicalSettings({ ...c, game: "", seed: 0 });
+    for (const j of mine) {
+      const fp = armOf(j.config).fingerprint;
+      if (fp !== a.fingerprint)
+        return err(
+          prolongError("bad-plan", `arm "${a.name}" records fingerprint ${a.fingerprint}, but job ${j.id} runs as ${fp}`, {
+            path,
+            fix: "the plan was edited; make it again with `prolong plan`",
+          }),
+        );
+      if (shared(j.config) !== shared(first.config))
+        return err(
+          prolongError(
+            "bad-plan",
+            `job ${j.id} of arm "${a.name}" runs with ${jobSettingsText(j.config)}, unlike job ${first.id} (${jobSettingsText(first.config)})`,
+            {
+              path,
+              fix: "the plan was edited; make it again with `prolong plan`",
+            },
+          ),
+        );
+    }
+  }
+  for (const j of plan.jobs)
+    if (!plan.arms.some((a) => a.name === j.arm))
+      return err(
+        prolongError("bad-plan", `job ${j.id} names arm "${j.arm}", which the plan does not list`, {
+          path,
+          fix: "the plan was edited; make it again with `prolong plan`",
+        }),
+      );
   return ok(plan);
 }
 

@@ -4,6 +4,9 @@
 // byte-identical to the honest run's, that nothing outside the workspace changed (a host file, a sentinel,
 // the run directory's names), and that the event names the file and the kind — or, where the sandbox
 // already refused the plant (a link to a file the agent cannot see), that nothing happened at all.
+// The other surfaces have their own tables: a run directory handed back to a command
+// (test/run-files/hostile-run-dir.test.ts), a plan file (test/plan/lying-plan.test.ts), a terminal
+// (test/terminal-text.test.ts).
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
