@@ -14,7 +14,8 @@ import {
   bestAtK,
   bootstrapMeanCI,
   expectedBestOfK,
-  hierarchicalBootstrap,
+  bestOfKCurve,
+  hierarchicalBootstrapVector,
   mean,
   meanSE,
   pairedBootstrapDiffCI,
@@ -198,6 +199,12 @@ export function armReport(arm: Arm, boot: BootstrapOptions): ArmReport {
   const unfinishedOf = (g: string) => arm.unfinished.filter((u) => u.unfinished?.game === g).length;
   const rows = [...games.entries()].map(([g, cards]) => gameRow(g, cards, unfinishedOf(g)));
   const kMin = Math.min(...rows.map((r) => r.runs));
+  const curve = hierarchicalBootstrapVector(
+    rows.map((r) => r.scores),
+    kMin + 1,
+    bestOfKCurve(kMin),
+    boot,
+  );
   const billed = rows.reduce((n, r) => n + r.billedTokens, 0);
   const levelsCompleted = runs.reduce((n, r) => n + passEpisode(r.card).levels_completed, 0);
   return {
@@ -217,18 +224,9 @@ export function armReport(arm: Arm, boot: BootstrapOptions): ArmReport {
         rows.map((r) => r.scores),
         boot,
       ),
-      bestAtK: hierarchicalBootstrap(
-        rows.map((r) => r.scores),
-        (xs) => bestAtK(xs),
-        boot,
-      ),
-      bestAtKCurve: Array.from({ length: kMin }, (_, i) =>
-        hierarchicalBootstrap(
-          rows.map((r) => r.scores),
-          (xs) => expectedBestOfK(xs, i + 1),
-          boot,
-        ),
-      ),
+      // best@k for k = 1..kMin and the max (best@all) from one resampling of the runs.
+      bestAtK: curve[kMin]!,
+      bestAtKCurve: curve.slice(0, kMin),
       levels: bootstrapMeanCI(
         rows.map((r) => r.levelRuns),
         boot,

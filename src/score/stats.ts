@@ -134,13 +134,55 @@ function pairedHierarchical(
   stat: RunStatistic,
   opts: BootstrapOptions,
 ): Interval {
+  return pairedVector(a, b, 1, (runs, out) => void (out[0] = runs.length === 0 ? 0 : stat(runs)), opts)[0]!;
+}
+
+/** Several per-game statistics at once: `stat` writes `dims` values for one game's runs into `out`. */
+export type VectorStatistic = (runs: readonly number[], out: Float64Array) => void;
+
+/**
+ * The hierarchical bootstrap of several per-game statistics from the same resamples (each interval is its own
+ * statistic's; sharing the draws only saves drawing them again): what a best@k curve needs, where k = 1..K
+ * are all statistics of one draw of each game's runs.
+ */
+export function hierarchicalBootstrapVector(
+  perGame: readonly (readonly number[])[],
+  dims: number,
+  stat: VectorStatistic,
+  opts: BootstrapOptions = {},
+): Interval[] {
+  return pairedVector(
+    perGame.map(() => []),
+    perGame,
+    dims,
+    stat,
+    opts,
+  );
+}
+
+function pairedVector(
+  a: readonly (readonly number[])[],
+  b: readonly (readonly number[])[],
+  dims: number,
+  stat: VectorStatistic,
+  opts: BootstrapOptions,
+): Interval[] {
   const games = b.length;
-  const diffOf = (i: number, ra: readonly number[], rb: readonly number[]) =>
-    stat(rb) - ((a[i] as readonly number[]).length === 0 ? 0 : stat(ra));
-  const estimate = mean(b.map((runs, i) => diffOf(i, a[i] as readonly number[], runs)));
+  const outA = new Float64Array(dims);
+  const outB = new Float64Array(dims);
+  /** Adds stat(B's runs) − stat(A's runs) of game i into `sums` (A's side is 0 when A has no runs). */
+  const addDiff = (i: number, ra: readonly number[], rb: readonly number[], sums: Float64Array) => {
+    stat(rb, outB);
+    if ((a[i] as readonly number[]).length > 0) stat(ra, outA);
+    else outA.fill(0);
+    for (let d = 0; d < dims; d++) sums[d]! += (outB[d] as number) - (outA[d] as number);
+  };
+  const observed = new Float64Array(dims);
+  for (let i = 0; i < games; i++) addDiff(i, a[i] as readonly number[], b[i] as readonly number[], observed);
+  const estimates = Array.from(observed, (x) => (games === 0 ? Number.NaN : x / games));
   const runs = [...a, ...b].reduce((n, r) => n + r.length, 0);
   const single = games === 0 || (games === 1 && a[0]!.length <= 1 && b[0]!.length <= 1);
-  if (single) return { estimate, low: Number.NaN, high: Number.NaN, games, runs };
+  if (single) return estimates.map((estimate) => ({ estimate, low: Number.NaN, high: Number.NaN, games, runs }));
   const resamples = opts.resamples ?? BOOTSTRAP_DEFAULTS.resamples;
   const level = opts.level ?? BOOTSTRAP_DEFAULTS.level;
   const random = seededRandom(opts.seed ?? BOOTSTRAP_DEFAULTS.seed);
@@ -153,20 +195,62 @@ function pairedHierarchical(
   };
   const bufA: number[] = [];
   const bufB: number[] = [];
-  const means = new Float64Array(resamples);
+  const means = Array.from({ length: dims }, () => new Float64Array(resamples));
+  const sums = new Float64Array(dims);
   for (let r = 0; r < resamples; r++) {
-    let sum = 0;
+    sums.fill(0);
     for (let g = 0; g < games; g++) {
       const i = Math.floor(random() * games);
       const ra = draw(a[i] as readonly number[], bufA);
       const rb = draw(b[i] as readonly number[], bufB);
-      sum += diffOf(i, ra, rb);
+      addDiff(i, ra, rb, sums);
     }
-    means[r] = sum / games;
+    for (let d = 0; d < dims; d++) (means[d] as Float64Array)[r] = (sums[d] as number) / games;
   }
-  means.sort();
-  const sorted = Array.from(means);
-  return { estimate, low: quantile(sorted, (1 - level) / 2), high: quantile(sorted, (1 + level) / 2), games, runs };
+  return estimates.map((estimate, d) => {
+    const sorted = Array.from((means[d] as Float64Array).sort());
+    return { estimate, low: quantile(sorted, (1 - level) / 2), high: quantile(sorted, (1 + level) / 2), games, runs };
+  });
+}
+
+/**
+ * Writes, for k = 1..K, the expected best of k runs drawn without replacement from `runs` (expectedBestOfK),
+ * into out[0..K−1], and the maximum into out[K]: the whole best@k curve from one sort. Weights are kept per n.
+ */
+export function bestOfKCurve(K: number): VectorStatistic {
+  const weights = new Map<number, Float64Array[]>();
+  const sorted: number[] = [];
+  return (runs, out) => {
+    const n = runs.length;
+    sorted.length = n;
+    for (let i = 0; i < n; i++) sorted[i] = runs[i] as number;
+    sorted.sort((x, y) => x - y);
+    let w = weights.get(n);
+    if (!w) {
+      w = Array.from({ length: K }, (_, k) => expectedBestWeights(n, k + 1));
+      weights.set(n, w);
+    }
+    for (let k = 0; k < K; k++) {
+      const wk = w[k] as Float64Array;
+      let total = 0;
+      for (let i = 0; i < n; i++) total += (wk[i] as number) * (sorted[i] as number);
+      out[k] = k + 1 > n ? Number.NaN : total;
+    }
+    out[K] = n === 0 ? Number.NaN : (sorted[n - 1] as number);
+  };
+}
+
+/** C(i−1, k−1) / C(n, k) for the i-th smallest of n (1-based): its chance to be the best of k drawn. */
+function expectedBestWeights(n: number, k: number): Float64Array {
+  const w = new Float64Array(n);
+  if (k > n) return w;
+  let weight = 1;
+  for (let j = 0; j < k; j++) weight *= (k - j) / (n - j);
+  for (let i = k; i <= n; i++) {
+    w[i - 1] = weight;
+    weight *= i / (i - k + 1);
+  }
+  return w;
 }
 
 /**
