@@ -6,7 +6,7 @@ import type { Command } from "./command.ts";
 
 const usage = `usage: prolong status [--dir DIR] [--json]
 
-For each coding client (claude, codex, opencode, pi) and the shared pieces: detected here or not,
+For each coding client (claude, codex, opencode, pi) and the shared pieces: its command on PATH or not,
 installed or not, and intact / modified / missing against the checksums prolong init recorded, plus the
 size of the session log. Exit 0 when everything installed is intact, 1 when something is modified or
 missing or init has not run, 2 on unreadable input.`;
@@ -14,7 +14,7 @@ missing or init has not run, 2 on unreadable input.`;
 function describe(r: StatusReport): string {
   if (!r.initialized) return `prolong memory is not installed in ${r.root} (run 'prolong init')`;
   const lines = r.clients.map((c) => {
-    const head = `${c.name.padEnd(9)} ${c.installed ? c.state : "not installed"}${c.detected || c.name === "shared" ? "" : " (not detected)"}`;
+    const head = `${c.name.padEnd(9)} ${c.installed ? c.state : "not installed"}${c.detected || c.name === "shared" ? "" : " (command not on PATH)"}`;
     const details = c.pieces.filter((p) => p.state !== "intact").map((p) => `    ${p.state}: ${p.path}`);
     return [head, ...details].join("\n");
   });

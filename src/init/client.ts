@@ -20,6 +20,8 @@ export interface ClientInstaller {
   readonly name: ClientName;
   /** Whether the client seems to be in use here: its command on PATH or its directory in the project. */
   detect(root: string): boolean;
+  /** Whether the client's own command is on PATH. A project directory does not count: init creates it itself. */
+  commandFound(): boolean;
   /** Checks every piece and returns the writes to make; nothing is written until all clients' checks pass. */
   install(root: string, previous: Manifest | null, force: boolean): Result<PreparedWrite[], ProlongError>;
   status(root: string, manifest: Manifest): Result<PieceStatus[], ProlongError>;
@@ -80,6 +82,7 @@ export function clientOf(name: ClientName, command: string, projectDir: string, 
   return {
     name,
     detect: (root) => commandOnPath(command) || existsSync(path.join(root, projectDir)),
+    commandFound: () => commandOnPath(command),
     install: (root, previous, force) => prepareAll(root, pieces, previous, force),
     status: (root, manifest) => statusOf(root, name, manifest),
     uninstall: (root, manifest, force) => uninstallOf(root, name, manifest, force),

@@ -95,6 +95,8 @@ export type ClientState = PieceState | "not-installed";
 
 export interface ClientStatusReport {
   readonly name: ClientName | "shared";
+  /** The client's command is on PATH (always true for the shared pieces). Its project directory does not count:
+   * prolong init creates .claude/ and the like itself, so counting it said "detected" for a CLI that is absent. */
   readonly detected: boolean;
   readonly installed: boolean;
   /** The worst state of its pieces: missing, then modified, then intact. */
@@ -124,7 +126,7 @@ export function projectStatus(root: string): Result<StatusReport, ProlongError> 
       events: log === null ? 0 : log.split("\n").filter((l) => l !== "").length,
     };
     const perClient = CLIENT_NAMES.map((name): Result<ClientStatusReport, ProlongError> => {
-      const detected = CLIENTS[name].detect(root);
+      const detected = CLIENTS[name].commandFound();
       if (!manifest || !manifest.clients.includes(name))
         return ok({ name, detected, installed: false, state: "not-installed", pieces: [] });
       return CLIENTS[name]
