@@ -6,8 +6,7 @@ import { logGridMode, settledBoard } from "../inspect/board.ts";
 import { logPathOf, openLogOrReport } from "../inspect/cli-support.ts";
 import { flag, parseCommandArgs } from "./args.ts";
 import { readSection } from "../inspect/section-read.ts";
-import { parseNethackSection } from "../game/nethack/section.ts";
-import { parseHeader } from "../log/format.ts";
+import { screenView } from "../game/kinds.ts";
 import { resolveOne } from "../inspect/target.ts";
 import { loadLog } from "../log/load.ts";
 import { replayHtml } from "../view/html.ts";
@@ -58,14 +57,15 @@ async function writePng(args: {
     return 2;
   }
   const i = picked.value;
-  // A terminal game's section (NetHack) holds a screen of text, not a board of hex cells: say so, not that
-  // its cells are bad.
+  // A terminal game's section (a kind's codec reads it) holds a screen of text, not a board of hex cells: say
+  // so, not that its cells are bad.
   const read = readSection(log, i);
-  if (!read.section && typeof parseNethackSection(read.text, parseHeader) !== "string") {
+  const screen = read.section ? null : screenView(read.text);
+  if (screen !== null) {
     console.error(
       formatError({
         code: "no-board",
-        message: `section #${i} is a NetHack screen (text), not a grid board: --png draws grid games' boards only`,
+        message: `section #${i} is a ${screen.kind.title} screen (text), not a grid board: --png draws grid games' boards only`,
         path: log.path,
         fix: `see the screen with \`prolong log show ${args.file} ${args.target}\`, or open \`prolong view ${args.file}\` (the HTML replay shows every screen in its colours)`,
       }),

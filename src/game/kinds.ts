@@ -49,22 +49,27 @@ export function loadKind(name: EnvKindName): Promise<KindPlay> {
   return envKind(name).load();
 }
 
-let codecs: ScreenSectionCodec[] | undefined;
+let codecs: { readonly kind: EnvKind; readonly codec: ScreenSectionCodec }[] | undefined;
 
 /**
  * Every kind's section codec, for a reader of a log that does not say which kind wrote it (`log show`,
  * `view`): a section the grid format refuses is tried against each. Loaded on the first call.
  */
-export function screenCodecs(): readonly ScreenSectionCodec[] {
-  codecs ??= Object.values(KINDS).flatMap((k) => ((k as EnvKind).codec ? [(k as EnvKind).codec!()] : []));
+function screenCodecs(): readonly { readonly kind: EnvKind; readonly codec: ScreenSectionCodec }[] {
+  codecs ??= Object.values(KINDS).flatMap((k) => {
+    const kind = k as EnvKind;
+    return kind.codec ? [{ kind, codec: kind.codec() }] : [];
+  });
   return codecs;
 }
 
-/** A section some kind's codec reads, as its readers show it; null when no kind's codec reads it. */
-export function screenView(text: string): { readonly view: ScreenView; readonly codec: ScreenSectionCodec } | null {
-  for (const codec of screenCodecs()) {
+/** A section some kind's codec reads, as its readers show it, with that kind; null when no kind's codec reads it. */
+export function screenView(
+  text: string,
+): { readonly view: ScreenView; readonly codec: ScreenSectionCodec; readonly kind: EnvKind } | null {
+  for (const { kind, codec } of screenCodecs()) {
     const view = codec.view(text);
-    if (view.isOk()) return { view: view.value, codec };
+    if (view.isOk()) return { view: view.value, codec, kind };
   }
   return null;
 }
