@@ -35,6 +35,11 @@ export interface VerifyReport {
   readonly copyBytesAfterDiff: number | null;
   /** Where the copy's link points, when it is a symlink. */
   readonly linkTarget: string | null;
+  /**
+   * The whole "master" is a byte-prefix of the "copy" and ends where one of the copy's sections ends: what
+   * `verify <copy> <master>` gives, the arguments in the wrong order (or a copy appended to section by section).
+   */
+  readonly looksSwapped: boolean;
 }
 
 const encoder = new TextEncoder();
@@ -75,6 +80,8 @@ export function compareCopy(
 ): VerifyReport {
   const d = prefixCheck(master, copy);
   const base = { master: masterPath, copy: copyPath, masterBytes: masterSize, copyBytes: copy.length, linkTarget };
+  // d === masterSize: the master ran out first, so it is whole here (mapped past the copy's end or entire).
+  const looksSwapped = d === masterSize && masterSize > 0 && atSectionBoundary(copy, masterSize);
   if (d === -1) {
     const verdict: Verdict =
       linkTarget !== null
@@ -94,6 +101,7 @@ export function compareCopy(
       diffAction: null,
       masterBytesAfterDiff: null,
       copyBytesAfterDiff: null,
+      looksSwapped,
     };
   }
   return {
@@ -106,6 +114,7 @@ export function compareCopy(
     diffAction: d < master.length ? actionAt(master, d) : null,
     masterBytesAfterDiff: masterSize - d,
     copyBytesAfterDiff: copy.length - d,
+    looksSwapped,
   };
 }
 
@@ -169,7 +178,10 @@ export function describeReport(r: VerifyReport): string {
           : r.copyBytesAfterDiff === 0
             ? `the copy is missing ${r.masterBytesAfterDiff} byte(s)`
             : `from there the master has ${r.masterBytesAfterDiff} byte(s) and the copy ${r.copyBytesAfterDiff}`;
-      return `DIFFERS: ${r.copy} is not a byte-prefix of ${r.master}: first differing byte at offset ${r.firstDiff} (line ${r.diffLine} of the copy, ${where}); ${after}\n  (a --log-window copy is not a prefix by design: \`prolong verify <run-dir>\` checks it against the window the harness wrote)`;
+      const head = `DIFFERS: ${r.copy} is not a byte-prefix of ${r.master}: first differing byte at offset ${r.firstDiff} (line ${r.diffLine} of the copy, ${where}); ${after}`;
+      if (r.looksSwapped)
+        return `${head}\n  (the arguments look swapped: ${r.master} is a byte-prefix of ${r.copy} ending where a section ends, as a copy is of its master; the master log goes first: prolong verify ${r.copy} ${r.master})`;
+      return `${head}\n  (a --log-window copy is not a prefix by design: \`prolong verify <run-dir>\` checks it against the window the harness wrote)`;
     }
   }
 }

@@ -174,4 +174,19 @@ describe("verify <master> <copy>", () => {
     expect(JSON.parse(r.out)).toMatchObject({ verdict: "differs", firstDiff: cut - 20, diffAction: 0 });
     expect(r.code).toBe(1);
   });
+
+  test("swapped arguments (the copy first): exit 1 with a hint that they look swapped, not one about windows", () => {
+    const copy = file("swapped-copy.txt", bytes.subarray(0, cut));
+    const r = prolong("verify", copy, master);
+    expect(r.code).toBe(1);
+    expect(r.out).toStartWith("DIFFERS:");
+    expect(r.out).toContain(`the arguments look swapped`);
+    expect(r.out).toContain(`prolong verify ${master} ${copy}`);
+    expect(r.out).not.toContain("--log-window");
+    expect(JSON.parse(prolong("verify", copy, master, "--json").out)).toMatchObject({ looksSwapped: true });
+    // A copy with bytes appended past its master's end, not a whole section: no swap hint.
+    const appended = prolong("verify", master, file("appended.txt", Buffer.concat([bytes, Buffer.from("extra")])));
+    expect(appended.out).toContain("5 extra byte(s)");
+    expect(appended.out).not.toContain("swapped");
+  });
 });
