@@ -46,8 +46,10 @@ export interface EpisodeResult {
   readonly levelActions: readonly number[];
 }
 
-const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
+const Count = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
 const Score = v.pipe(v.number(), v.finite(), v.minValue(0));
+/** RHAE is at most 115 a level (and so a game); BALROG progression at most 100 %: more is a forged file. */
+const Points = v.pipe(Score, v.maxValue(115, "a score is at most 115 (RHAE's ceiling)"));
 
 const EpisodeScoreSchema = v.object({
   episode: v.pipe(v.number(), v.integer(), v.minValue(1)),
@@ -55,11 +57,11 @@ const EpisodeScoreSchema = v.object({
   state: v.picklist(["NOT_PLAYED", "NOT_FINISHED", "WIN", "GAME_OVER"]),
   actions: Count,
   level_actions: v.array(Count),
-  level_scores: v.array(Score),
+  level_scores: v.array(Points),
   /** RHAE of this episode, 0..100. */
-  score: Score,
+  score: Points,
   /** The best RHAE of episodes 1..this one (the lifetime curve). */
-  best_so_far: Score,
+  best_so_far: Points,
 });
 
 export const ScorecardSchema = v.object({
@@ -83,9 +85,9 @@ export const ScorecardSchema = v.object({
   win_levels: Count,
   level_actions: v.array(Count),
   level_baseline_actions: v.array(Count),
-  level_scores: v.array(Score),
+  level_scores: v.array(Points),
   /** RHAE of the best episode, 0..100. */
-  score: Score,
+  score: Points,
   best_episode: v.pipe(v.number(), v.integer(), v.minValue(1)),
   /** Actions over the whole run (all episodes), RESETs included. */
   actions: Count,

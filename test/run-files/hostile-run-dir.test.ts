@@ -340,3 +340,20 @@ describe("board sizes are capped", () => {
     expect(existsSync(out)).toBe(false);
   });
 });
+
+describe("scores that check their evidence", () => {
+  for (const [what, value] of [
+    ["1e300", 1e300],
+    ["116 (past RHAE's ceiling of 115)", 116],
+  ] as const) {
+    test(`a scorecard forged to RHAE ${what}: score skips it, naming the field, and tables nothing`, () => {
+      const dir = copyOf(finished);
+      const p = path.join(dir, "scorecard.json");
+      writeFileSync(p, JSON.stringify({ ...JSON.parse(readFileSync(p, "utf8")), score: value }));
+      const r = prolong("score", dir, "--json");
+      const out = JSON.parse(r.out) as { runs: unknown[]; skipped: { reason: string }[] };
+      expect(out.runs).toHaveLength(0);
+      expect(out.skipped[0]?.reason).toContain("score");
+    });
+  }
+});
