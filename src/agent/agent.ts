@@ -56,6 +56,8 @@ export interface Agent {
   readonly name: string;
   /** How the agent's processes are confined (none for in-process agents such as the explorer). */
   readonly sandbox?: "bwrap" | "none";
+  /** The model server the agent calls, as play says it before the first call (a dead server can take a minute to fail). */
+  readonly server?: string;
   /**
    * Before the run's first call (and a resumed run's): can the agent's model API be used at all — credentials
    * present and accepted? An Err (an api-* code) ends the run agent-unavailable at once, with its one-line reason.

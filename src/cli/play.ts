@@ -3,6 +3,7 @@ import { rmdirSync } from "node:fs";
 import os from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { formatError } from "../errors.ts";
+import { terminalLine } from "../terminal-text.ts";
 import { dieWithParent } from "../libc.ts";
 import { killRunningTurns } from "../agent/cli-process.ts";
 import {
@@ -75,7 +76,7 @@ other:
 ${help("other")}
   --runs-dir DIR          where run directories go (default ./runs)
   --json                  events as JSON lines on stdout, then a final {"kind":"summary",...} line
-  --quiet                 no progress line
+  --quiet                 no progress (on a terminal a line redrawn in place; elsewhere a line per call, 10 s apart)
 
 exit status: 0 when the run ended normally (win, budget, agent gave up), 1 when it failed (agent or game
 errors, interrupted), 2 on bad options.`;
@@ -187,6 +188,8 @@ function releaseStamp(dir: string): void {
 export async function playSession(s: RunSession, json: boolean, clearProgress: () => void): Promise<number> {
   const unconfined = unconfinedWarning(s.config);
   if (unconfined !== null) process.stderr.write(`prolong: warning: ${unconfined}\n`);
+  // Said before the first call, not after it: an unreachable server is only reported once its retries are spent.
+  if (s.agent.server !== undefined) process.stderr.write(`prolong: calling the model API at ${terminalLine(s.agent.server)}\n`);
   const stop = new AbortController();
   let stoppedBy: (typeof STOP_SIGNALS)[number] | null = null;
   // The human player's Ctrl-C arrives as process.emit("SIGINT"), without the name.

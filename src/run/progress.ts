@@ -1,4 +1,5 @@
-// The live progress line on a terminal: one line per game, rewritten in place, throttled.
+// Progress on stderr: on a terminal one line per game, rewritten in place, throttled; elsewhere (a log file, a
+// pipe, CI) a plain line after an agent call, at most one per NONTTY_INTERVAL_MS, so a long run is not silent.
 import { wallMs, type RunSession } from "./session.ts";
 
 export function progressLine(s: RunSession): string {
@@ -10,9 +11,31 @@ export function progressLine(s: RunSession): string {
   return `${s.config.game}  action ${t.action - t.episodeStart}/${s.config.maxActions}  level ${Math.min(t.level, t.winLevels)}/${t.winLevels}  score ${t.score}${episode}  call ${t.agentCalls}  ${secs}s`;
 }
 
-/** A progress callback for a TTY (at most ~20 redraws a second); a no-op elsewhere. */
-export function ttyProgress(stream: NodeJS.WriteStream = process.stderr): { update: (s: RunSession) => void; done: () => void } {
-  if (!stream.isTTY) return { update: () => {}, done: () => {} };
+/** The least time between two progress lines when stderr is not a terminal. */
+export const NONTTY_INTERVAL_MS = 10_000;
+
+/** Lines for a stream that is not a terminal: after the first agent call, then after a later one every interval. */
+function plainProgress(stream: NodeJS.WritableStream, intervalMs: number): { update: (s: RunSession) => void; done: () => void } {
+  let calls = 0;
+  let last = Number.NEGATIVE_INFINITY;
+  return {
+    update(s) {
+      const now = performance.now();
+      if (s.tally.agentCalls === calls || now - last < intervalMs) return;
+      calls = s.tally.agentCalls;
+      last = now;
+      stream.write(`prolong: ${progressLine(s)}\n`);
+    },
+    done: () => {},
+  };
+}
+
+/** A progress callback for stderr: a line redrawn in place on a TTY (at most ~20 a second), sparse lines elsewhere. */
+export function ttyProgress(
+  stream: NodeJS.WriteStream = process.stderr,
+  intervalMs = NONTTY_INTERVAL_MS,
+): { update: (s: RunSession) => void; done: () => void } {
+  if (!stream.isTTY) return plainProgress(stream, intervalMs);
   let last = 0;
   let shown = false;
   return {

@@ -115,6 +115,7 @@ export function miniAgent(opts: MiniAgentOptions): Agent {
   let failedTokens: TokenUsage | null = null;
   return {
     name: "mini",
+    server: `${opts.endpoint.baseUrl} (model ${opts.endpoint.model})`,
     checkAccess: () => checkChatAccess(opts.endpoint),
     async turn(input: TurnInput): Promise<Result<TurnReply, ProlongError>> {
       meter.tokens = NO_TOKENS;
