@@ -18,6 +18,14 @@ export interface Experiment {
 
 export const EXPERIMENTS: readonly Experiment[] = [
   {
+    name: "memory",
+    plan: "docs/experiments/memory.plan.json",
+    csv: "docs/experiments/memory-runs.csv",
+    budgets: [100, 250, 500],
+    perArm: false,
+    figures: "docs/experiments",
+  },
+  {
     name: "lifetime",
     plan: "docs/experiments/lifetime.plan.json",
     csv: "docs/experiments/lifetime-runs.csv",
