@@ -89,8 +89,8 @@ export function claudeAgent(opts: ClaudeAgentOptions): Agent {
       const observe = opts.observe ? observeServer(input.workspace) : null;
       const argv = [
         opts.bin,
+        // No prompt argument: -p reads it from stdin, so no argv limit (128 KiB a string) applies to it.
         "-p",
-        input.prompt,
         "--output-format",
         "stream-json",
         "--verbose",
@@ -116,7 +116,7 @@ export function claudeAgent(opts: ClaudeAgentOptions): Agent {
           keep: [installDir(opts.bin), ...(observe?.keep ?? [])],
         }),
         cwd: input.workspace,
-        stdin: null,
+        stdin: input.prompt,
         timeoutSec: opts.timeoutSec,
         // A fork bomb ends in the agent's own processes (rlimits.ts), not in the harness.
         limits: { uid: sandbox.agentUid, processes: AGENT_PROCESSES },

@@ -84,7 +84,8 @@ export function codexAgent(opts: CodexAgentOptions): Agent {
             ]
           : []),
         ...(record ? ["resume", record.sessionId] : []),
-        input.prompt,
+        // "-": the prompt on stdin (exec and exec resume), so no argv limit (128 KiB a string) applies to it.
+        "-",
       ];
       const seen = new TurnEvents();
       const steps = new CodexSteps();
@@ -95,7 +96,7 @@ export function codexAgent(opts: CodexAgentOptions): Agent {
           keep: [installDir(opts.bin), ...(observe?.keep ?? [])],
         }),
         cwd: input.workspace,
-        stdin: null,
+        stdin: input.prompt,
         timeoutSec: opts.timeoutSec,
         // A fork bomb ends in the agent's own processes (rlimits.ts), not in the harness.
         limits: { uid: sandbox.agentUid, processes: AGENT_PROCESSES },

@@ -43,6 +43,20 @@ describe("the Claude Code backend on bad output (a stand-in CLI)", () => {
     expect(r._unsafeUnwrapErr().message).toBe("claude: the model API refused the credentials (Invalid API key)");
   });
 
+  test("a 200 KiB prompt goes on stdin after -p, never in argv (128 KiB a string)", async () => {
+    const ws = workspace();
+    const prompt = "x".repeat(200 * 1024);
+    const bin = fakeClaude(`printf '%s' "$*" > '${ws}/../argv.txt'; cat > '${ws}/../stdin.txt'; exit 3`);
+    const agent = claudeAgent({ bin, timeoutSec: 10 });
+    expect((await agent.turn({ ...INPUT, prompt, workspace: ws }))._unsafeUnwrapErr().message).toBe(
+      "claude exited with status 3",
+    );
+    expect(readFileSync(join(ws, "..", "stdin.txt"), "utf8")).toBe(prompt);
+    const argv = readFileSync(join(ws, "..", "argv.txt"), "utf8");
+    expect(argv).toStartWith("-p --output-format stream-json");
+    expect(argv.length).toBeLessThan(10_000);
+  });
+
   test("the first turn creates the session by id, the next resumes it; --model and --effort pass through", async () => {
     const ws = workspace();
     const args = join(ws, "..", "args.txt");

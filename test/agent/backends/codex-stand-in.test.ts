@@ -34,7 +34,7 @@ describe("the Codex backend on bad output (a stand-in CLI)", () => {
     expect(r._unsafeUnwrapErr().message).toContain("401 Unauthorized");
   });
 
-  test("turn.failed and a non-zero exit are failed turns; stdin is /dev/null", async () => {
+  test("turn.failed and a non-zero exit are failed turns; the prompt arrives on stdin", async () => {
     const failed = codexAgent({
       bin: fakeCodex(`echo '{"type":"turn.failed","error":{"message":"model not found"}}'`),
       timeoutSec: 10,
@@ -46,7 +46,17 @@ describe("the Codex backend on bad output (a stand-in CLI)", () => {
     const ws = workspace();
     const exit = codexAgent({ bin: fakeCodex(`cat > '${ws}/stdin.txt'; exit 2`), timeoutSec: 10, userCodexHome: tempRoot() });
     expect((await exit.turn({ ...INPUT, workspace: ws }))._unsafeUnwrapErr().message).toBe("codex exited with status 2");
-    expect(readFileSync(join(ws, "stdin.txt"), "utf8")).toBe("");
+    expect(readFileSync(join(ws, "stdin.txt"), "utf8")).toBe("play");
+  });
+
+  test("a 200 KiB prompt goes on stdin, never in argv (128 KiB a string)", async () => {
+    const ws = workspace();
+    const prompt = "x".repeat(200 * 1024);
+    const bin = fakeCodex(`printf '%s' "$*" > '${ws}/../argv.txt'; cat > '${ws}/../stdin.txt'; exit 2`);
+    const agent = codexAgent({ bin, timeoutSec: 10, userCodexHome: tempRoot() });
+    expect((await agent.turn({ ...INPUT, prompt, workspace: ws }))._unsafeUnwrapErr().message).toBe("codex exited with status 2");
+    expect(readFileSync(join(ws, "..", "stdin.txt"), "utf8")).toBe(prompt);
+    expect(readFileSync(join(ws, "..", "argv.txt"), "utf8")).toEndWith(" -");
   });
 
   test("the second turn resumes the thread by id; -m and the effort pass through", async () => {
@@ -60,9 +70,9 @@ describe("the Codex backend on bad output (a stand-in CLI)", () => {
     expect(one).toMatchObject({ text: "done", toolCalls: 1, tokens: { input: 50, cached: 10, output: 4 } });
     await agent.turn({ ...INPUT, turn: 2, workspace: ws });
     const lines = readFileSync(args, "utf8").trim().split("\n");
-    expect(lines[0]).toContain('-m gpt-x -c model_reasoning_effort="high" play');
+    expect(lines[0]).toContain('-m gpt-x -c model_reasoning_effort="high" -');
     expect(lines[0]).not.toContain("resume");
-    expect(lines[1]).toContain("resume th-9 play");
+    expect(lines[1]).toContain("resume th-9 -");
     expect(existsSync(join(ws, "..", "agent-home", "codex"))).toBe(true);
   });
 
