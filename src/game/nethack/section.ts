@@ -25,6 +25,7 @@
 // starts a board line; board rows are padded to 80 so an empty map row is never an empty line.
 import { encodeColours, isColourLine } from "./colours.ts";
 import type { Action, ScreenFrame } from "../../game-model.ts";
+import type { ScreenView } from "../kind.ts";
 import {
   escapePlan,
   formatHeader,
@@ -44,22 +45,8 @@ export const NETHACK_MARKER = {
   colours: "[COLOURS]",
 } as const;
 
-export interface NethackSection {
-  readonly header: SectionHeader;
-  readonly plan?: string;
-  /** The named action, as the agent wrote it in its canonical name. */
-  readonly action?: string;
-  readonly episode?: { readonly index: number; readonly total: number };
-  readonly status: string;
-  readonly message: string;
-  readonly inventory?: readonly string[];
-  readonly events?: readonly string[];
-  readonly end?: string;
-  /** Screen rows 1..23. */
-  readonly board: readonly string[];
-  /** The [COLOURS] block's lines as written (colours.ts decodes them); absent when no cell is coloured. */
-  readonly colours?: readonly string[];
-}
+/** A NetHack section read back: the kind-neutral shape every terminal game's section has (game/kind.ts). */
+export type NethackSection = ScreenView;
 
 function oneLine(s: string): string {
   return s.replace(/[\r\n\u2028\u2029]+/g, " ");
