@@ -61,7 +61,8 @@ export class NethackEpisode {
       this.depth = seen.state;
       if (seen.depth !== undefined && seen.depth > 0) this.maxDepth = Math.max(this.maxDepth, seen.depth);
       this.maxXl = Math.max(this.maxXl, st.xl);
-      this.progression = Math.max(this.progression, progressionAt(this.maxDepth, this.maxXl));
+      // BALROG's rule: the values of where the hero is now, the episode keeping the largest seen.
+      this.progression = Math.max(this.progression, progressionAt(seen.depth, st.xl));
     }
     const ascended = observation.ended !== undefined && /ascended/.test(observation.ended);
     if (ascended) this.progression = 1;

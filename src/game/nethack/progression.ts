@@ -1,5 +1,7 @@
-// BALROG's NetHack progression: the best over an episode of the table value for the deepest dungeon level
-// and the highest experience level reached (data/nethack/progression.json, with its source named there).
+// BALROG's NetHack progression: after each step, the table value of the hero's dungeon depth and of its
+// experience level, the episode keeping the largest value reached (data/nethack/progression.json, with its
+// source named there). A depth or level the table has no entry for (the Planes' depths -5..0, depths past 50)
+// adds nothing, as BALROG's lookup of a missing key does; ascension is 100% as BALROG's description says.
 import * as v from "valibot";
 import table from "../../../data/nethack/progression.json" with { type: "json" };
 
@@ -14,10 +16,10 @@ const TABLE = v.parse(TableSchema, table);
 
 export const PROGRESSION_SOURCE = TABLE.source;
 
-/** The table value of one point of a game (depth 1.. and experience level 1..; out-of-table values clamp). */
-export function progressionAt(depth: number, xl: number): number {
-  const d = TABLE.depth[Math.min(Math.max(depth, 1), TABLE.depth.length) - 1] ?? 0;
-  const x = TABLE.experienceLevel[Math.min(Math.max(xl, 1), TABLE.experienceLevel.length) - 1] ?? 0;
+/** The table value of one point of a game: depth 1..50 and experience level 1..30; anything else counts 0. */
+export function progressionAt(depth: number | undefined, xl: number): number {
+  const d = depth === undefined ? 0 : (TABLE.depth[depth - 1] ?? 0);
+  const x = TABLE.experienceLevel[xl - 1] ?? 0;
   return Math.max(d, x);
 }
 
