@@ -4,15 +4,14 @@
 // (agent-home/codex beside it), seeded once with the user's config.toml so a configured model provider carries
 // over (never auth.json: credentials come from the environment, e.g. CODEX_API_KEY). Codex reports usage
 // summed over the thread; the figures after each turn are saved so each turn records its own delta.
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { apiFailure } from "./api-failure.ts";
-
-const CODEX_KEY_HINT = "export a valid CODEX_API_KEY (or OPENAI_API_KEY), or fix the provider in config.toml";
+import { checkCodexAccess, codexConfigPath, codexKeyHint, providerKeys } from "./codex-provider.ts";
 import type { Agent, TokenUsage, TurnInput, TurnReply } from "./agent.ts";
 import { agentHome, jsonLine, processFailure, readSessionRecord, runInGroup, tailOf, writeSessionRecord } from "./cli-process.ts";
 import { CodexSteps } from "./codex-steps.ts";
@@ -46,14 +45,17 @@ const NOT_TOOL_CALLS = new Set(["agent_message", "reasoning", "error", "todo_lis
 
 export function codexAgent(opts: CodexAgentOptions): Agent {
   const sandbox = opts.sandbox ?? NO_SANDBOX;
+  // Read when used, not when the agent is made: the environment of the call is the one that counts.
+  const userHome = () => opts.userCodexHome ?? process.env["CODEX_HOME"] ?? join(homedir(), ".codex");
   return {
     name: "codex",
+    checkAccess: () => checkCodexAccess(userHome()),
     async turn(input: TurnInput): Promise<Result<TurnReply, ProlongError>> {
+      const userCodexHome = userHome();
       const saved = readSessionRecord(input.workspace);
       if (saved.isErr()) return err(saved.error);
       const record = saved.value?.backend === "codex" && saved.value.confirmed ? saved.value : null;
       const home = agentHome(input.workspace);
-      const userCodexHome = opts.userCodexHome ?? process.env["CODEX_HOME"] ?? join(homedir(), ".codex");
       const codexHome = seedCodexHome(home, userCodexHome);
       const observe = opts.observe ? observeServer(input.workspace) : null;
       const argv = [
@@ -120,7 +122,7 @@ export function codexAgent(opts: CodexAgentOptions): Agent {
       // A refused key or another API failure says nothing about the agent: named as such, in one line.
       const api =
         failure?.code === "agent-exit" || seen.failed !== null
-          ? apiFailure("codex", `${seen.failed ?? ""}\n${seen.lastError}\n${outcome.stderrTail}`, CODEX_KEY_HINT)
+          ? apiFailure("codex", `${seen.failed ?? ""}\n${seen.lastError}\n${outcome.stderrTail}`, codexKeyHint(userCodexHome))
           : null;
       if (api) return err(api);
       if (failure) return err(failure);
@@ -185,38 +187,12 @@ export function usageDelta(now: TokenUsage, before: TokenUsage | undefined): Tok
   return { input: now.input - before.input, cached: now.cached - before.cached, output: now.output - before.output };
 }
 
-/**
- * The API-key variables the user's own config.toml names (`env_key = "NAME"` of its model providers), with
- * their values: a sandbox keeps only the coding CLIs' usual variables, and a configured provider's key must
- * reach Codex too. Read from the user's file, never from the workspace's copy, which the agent can rewrite
- * to name any secret of the harness's environment.
- */
-export function providerKeys(
-  userCodexHome: string,
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): Record<string, string> {
-  const config = join(userCodexHome, "config.toml");
-  let text: string;
-  try {
-    text = readFileSync(config, "utf8");
-  } catch {
-    return {}; // no config of the user's: the default provider's variables (OPENAI_*, CODEX_*) already pass
-  }
-  const keys: Record<string, string> = {};
-  for (const m of text.matchAll(/^[ \t]*env_key[ \t]*=[ \t]*"([A-Za-z_][A-Za-z0-9_]*)"/gm)) {
-    const name = m[1]!;
-    const value = env[name];
-    if (value !== undefined) keys[name] = value;
-  }
-  return keys;
-}
-
 /** CODEX_HOME for this workspace, created on first use with a copy of the user's config.toml if there is one. */
 function seedCodexHome(home: string, userCodexHome: string): string {
   const dir = join(home, "codex");
   if (existsSync(dir)) return dir;
   mkdirSync(dir, { recursive: true });
-  const config = join(userCodexHome, "config.toml");
+  const config = codexConfigPath(userCodexHome);
   if (existsSync(config)) copyFileSync(config, join(dir, "config.toml"));
   return dir;
 }

@@ -119,7 +119,7 @@ const PERMANENT_API_FAILURES = new Set(["api-key", "api-model", "api-url"]);
 function unavailable(e: ProlongError): RunEnd {
   return {
     reason: "agent-unavailable",
-    detail: `${e.message}${e.fix ? ` (fix: ${e.fix})` : ""}; the run can be resumed with \`prolong resume\``,
+    detail: `${e.path ? `${e.path}: ` : ""}${e.message}${e.fix ? ` (fix: ${e.fix})` : ""}; the run can be resumed with \`prolong resume\``,
   };
 }
 

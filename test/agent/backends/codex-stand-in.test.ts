@@ -4,7 +4,8 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { codexAgent, providerKeys, usageDelta } from "../../../src/agent/codex.ts";
+import { codexAgent, usageDelta } from "../../../src/agent/codex.ts";
+import { providerKeys } from "../../../src/agent/codex-provider.ts";
 import { play, tempRoot } from "./helpers.ts";
 
 function workspace(): string {

@@ -26,7 +26,7 @@ function turnScript(k: number): ScriptedTurn[] {
 }
 
 /** A user CODEX_HOME whose config.toml points Codex at the model server. */
-function env(server: ModelServer): Record<string, string> {
+function env(server: Pick<ModelServer, "url">): Record<string, string> {
   const home = tempRoot();
   writeFileSync(
     join(home, "config.toml"),
@@ -120,4 +120,93 @@ describe.skipIf(!codex)("the Codex backend, real CLI", () => {
     },
     3 * CALL_TIMEOUT_SEC * 1000,
   );
+});
+
+/** `prolong play glide --agent codex --json`, spawned (not spawnSync: the model server lives in this process). */
+async function playJson(
+  runs: string,
+  vars: Record<string, string>,
+): Promise<{ end: string; detail: string; agentCalls: number }> {
+  const MAIN = join(import.meta.dir, "../../../src/main.ts");
+  const r = Bun.spawn(
+    [
+      process.execPath,
+      MAIN,
+      "play",
+      "glide",
+      "--agent",
+      "codex",
+      "--sandbox",
+      "none",
+      "--runs-dir",
+      runs,
+      "--json",
+      "--agent-timeout",
+      "60",
+    ],
+    { env: { ...process.env, ...vars }, stdout: "pipe", stderr: "pipe" },
+  );
+  const out = await new Response(r.stdout).text();
+  expect(await r.exited).toBe(1);
+  return JSON.parse(out.trim().split("\n").at(-1)!) as { end: string; detail: string; agentCalls: number };
+}
+
+describe.skipIf(!codex)("the real Codex CLI with a key the model server refuses", () => {
+  test("prolong play ends agent-unavailable within seconds, one line naming the server's message; codex never called", async () => {
+    let posts = 0;
+    const server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch(req) {
+        if (req.method === "POST") posts += 1;
+        return Response.json(
+          { error: { message: "Incorrect API key provided: sk-wrong.", type: "invalid_request_error", code: "invalid_api_key" } },
+          { status: 401 },
+        );
+      },
+    });
+    try {
+      const runs = tempRoot();
+      const vars = env({ url: `http://127.0.0.1:${server.port}` });
+      const started = performance.now();
+      const summary = await playJson(runs, { ...vars, CODEX_LOCAL_KEY: "sk-wrong" });
+      expect(performance.now() - started).toBeLessThan(30_000);
+      expect([summary.end, summary.agentCalls, posts]).toEqual(["agent-unavailable", 0, 0]);
+      expect(summary.detail).toContain(
+        "refused the credentials (401 invalid_request_error: Incorrect API key provided: sk-wrong.)",
+      );
+      expect(summary.detail).toContain("CODEX_LOCAL_KEY");
+      expect(summary.detail).not.toContain('{"');
+    } finally {
+      server.stop(true);
+    }
+  }, 60_000);
+
+  test("a server that lists models but refuses the call: Codex's own failure ends the run agent-unavailable after one call", async () => {
+    const server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch(req) {
+        if (req.method === "GET") return Response.json({ object: "list", data: [] });
+        return Response.json(
+          { error: { message: "Incorrect API key provided: sk-wrong.", type: "invalid_request_error", code: "invalid_api_key" } },
+          { status: 401 },
+        );
+      },
+    });
+    try {
+      const started = performance.now();
+      const summary = await playJson(tempRoot(), {
+        ...env({ url: `http://127.0.0.1:${server.port}` }),
+        CODEX_LOCAL_KEY: "sk-wrong",
+      });
+      expect(performance.now() - started).toBeLessThan(60_000);
+      expect([summary.end, summary.agentCalls]).toEqual(["agent-unavailable", 1]);
+      expect(summary.detail).toContain("codex: the model API refused the credentials (unexpected status 401 Unauthorized");
+      expect(summary.detail).toContain('export a valid CODEX_LOCAL_KEY for model provider "local"');
+      expect(summary.detail).not.toContain('{"');
+    } finally {
+      server.stop(true);
+    }
+  }, 120_000);
 });
