@@ -130,6 +130,19 @@ export function kindLeaks(edges: readonly Edge[]): string[] {
     .map((e) => `${e.file} imports ${e.target}: '${e.from}' reaches environments only through game/kinds.ts`);
 }
 
+/** The built-in players: agents that play one kind's games and may read that kind's own code. */
+const BUILTIN_PLAYERS = [join("agent", "nethack"), join("agent", "explorer")];
+
+/**
+ * Imports of one environment's own code from anywhere but game/ and the built-in players (the human player,
+ * `prolong games` included): everything else asks the kind (its keys, its listing) through game/kinds.ts.
+ */
+export function kindNamed(edges: readonly Edge[]): string[] {
+  return edges
+    .filter((e) => e.from !== "game" && !BUILTIN_PLAYERS.some((p) => e.file.startsWith(p + sep)) && kindCode(e.target))
+    .map((e) => `${e.file} imports ${e.target}: only game/ and the built-in players name a kind; ask game/kinds.ts`);
+}
+
 /**
  * What loading a file loads with it, following static imports through every folder (import() and require()
  * load on use, so a kind's game or a built-in player loads only when a run plays it): each file, with the
@@ -208,6 +221,10 @@ describe("import direction", () => {
   test("no kind-blind folder imports an environment's own code (game/nethack/, game/arc/): only game/kinds.ts", () => {
     expect(kindLeaks(edges)).toEqual([]);
     expect(edges.some((e) => e.from === "run" && e.target === join("game", "kinds.ts"))).toBe(true);
+  });
+
+  test("outside game/ and the built-in players no file imports an environment's own code (human play, `games` ask the kind)", () => {
+    expect(kindNamed(edges)).toEqual([]);
   });
 
   test("no kind-blind file loads an environment's own code through other folders either (static imports followed)", () => {

@@ -2,6 +2,7 @@
 // is there (logs.txt, the instructions file, anything it left itself), and leaves workspace/actions.json.
 import type { Result } from "neverthrow";
 import type { ProlongError } from "../errors.ts";
+import type { KindPlay } from "../game/kinds.ts";
 import type { ActionId, FrameData, GameInfo } from "../game-model.ts";
 import type { StepReport } from "../run-files/trajectory.ts";
 
@@ -16,6 +17,8 @@ export interface GameView {
   readonly attempt: number;
   /** Actions spent on each level of this episode so far (index 0 = level 1), as the scorecard counts them. */
   readonly levelActions: readonly number[];
+  /** How the game's kind names actions and, for a terminal game, which key sends which (game/kind.ts). */
+  readonly kind: Pick<KindPlay, "actionEntry" | "keys">;
 }
 
 export interface TurnInput {

@@ -1,9 +1,9 @@
-// The human player of a terminal game (NetHack): the game's own 80x24 screen drawn as the game left it, in
-// its colours, with the cursor where the game put it; and each key typed passed on as the action that sends
-// that key (a letter as itself, `<` as "up", Enter as "more", arrows as the hjkl moves, `#` then a name as
-// that extended command). Keys the environment does not offer are refused on screen, never sent. The
+// The human player of a terminal game: the game's own 80x24 screen drawn as the game left it, in its colours,
+// with the cursor where the game put it; and each key typed passed on as the action that sends that key, as
+// the game's kind says (game/kind.ts's TerminalKeys: NetHack's `<` is "up", Enter "more"), `#` then a name
+// as that extended command. Keys the environment does not offer are refused on screen, never sent. The
 // harness keeps two keys: Ctrl-C pauses the run (resumable) and Ctrl-X ends it after a confirm. Pure.
-import { NAMED_ACTIONS } from "../game/nethack/actions.ts";
+import type { TerminalKeys } from "../game/kinds.ts";
 import type { ScreenFrame } from "../game-model.ts";
 
 /** A terminal game's screen size: the terminal must be at least this big. */
@@ -19,44 +19,15 @@ export type TerminalKey =
   /** A key no action sends: said on screen. */
   | { readonly kind: "refused"; readonly why: string };
 
-/** Keys that are named actions of their own (a single key each), by the key. */
-const BY_KEY = new Map(NAMED_ACTIONS.filter((a) => a.keys.length === 1).map((a) => [a.keys, a.name]));
-/** Extended commands (`#pray` Enter) by name. */
-const EXTENDED = new Map(
-  NAMED_ACTIONS.filter((a) => a.keys.startsWith("#")).map((a) => [a.keys.slice(1).replace(/\r$/, ""), a.name]),
-);
-const NAMED_KEYS: Record<string, string> = {
-  enter: "\r",
-  esc: "\x1b",
-  "ctrl-d": "\x04",
-  up: "k",
-  down: "j",
-  left: "h",
-  right: "l",
-};
-
-/** What a key (as parseInput names it) does in a terminal game. */
-export function terminalKey(key: string): TerminalKey {
+/** What a key (as parseInput names it) does in a terminal game whose keyboard is `keys` (its kind's). */
+export function terminalKey(key: string, keys: TerminalKeys): TerminalKey {
   if (key === "ctrl-c") return { kind: "interrupt" };
   if (key === "ctrl-x") return { kind: "end" };
   if (key === "#") return { kind: "extended" };
-  if (/^[a-zA-Z0-9]$/.test(key)) return { kind: "entry", entry: key };
-  const sent = NAMED_KEYS[key] ?? key;
-  const name = /^[hjkl]$/.test(sent) ? sent : BY_KEY.get(sent);
-  if (name !== undefined) return { kind: "entry", entry: name };
-  return { kind: "refused", why: `the key ${key} is not offered; keys that are: ${OFFERED}` };
+  const entry = keys.entryOfKey(key);
+  if (entry !== undefined) return { kind: "entry", entry };
+  return { kind: "refused", why: `the key ${key} is not offered; keys that are: ${keys.offered} #` };
 }
-
-/** The keys terminalKey passes on, said short enough for the message row. */
-const OFFERED = `a-z A-Z 0-9 ${[...BY_KEY.keys()].filter((k) => k > " ").join(" ")} Enter Esc space ^D #`;
-
-/** A typed extended command (without the `#`) → its entry, or undefined when the environment has no such command. */
-export function extendedEntry(text: string): string | undefined {
-  return EXTENDED.get(text.trim().toLowerCase());
-}
-
-/** The extended commands the environment offers, for the prompt. */
-export const EXTENDED_NAMES = [...EXTENDED.keys()];
 
 const SGR: Record<string, string> = Object.fromEntries(
   [..."krgybmcw"].flatMap((c, i) => [

@@ -17,8 +17,7 @@ import { actionsFileText } from "./actions.ts";
 import { NO_TOKENS, type Agent, type GameView, type TurnInput, type TurnReply } from "./agent.ts";
 import { parseInput, TERMINAL_MODES_OFF, TERMINAL_MODES_ON, type InputEvent } from "./human-input.ts";
 import { cellAt, followChange, layoutOf, renderScreen, tooSmallScreen, type ScreenLayout } from "./human-screen.ts";
-import { EXTENDED_NAMES, extendedEntry, renderTerminalScreen, TERMINAL_GAME_SIZE, terminalKey } from "./human-terminal.ts";
-import { nethackEntry } from "../game/nethack/actions.ts";
+import { renderTerminalScreen, TERMINAL_GAME_SIZE, terminalKey } from "./human-terminal.ts";
 
 export type KeyCommand =
   | { readonly kind: "action"; readonly action: GridAction }
@@ -244,6 +243,16 @@ export function humanAgent(io: TerminalIO): Agent {
 
   const terminalTurn = (view: GameView, answer: (actions: readonly Action[], stop?: boolean) => Handled) => {
     const screen = view.frame.screen!;
+    const keys = view.kind.keys;
+    const entryOf = view.kind.actionEntry;
+    if (!keys || !entryOf)
+      return Promise.resolve(
+        err(
+          prolongError("human-no-keys", `the game ${view.info.id} shows a screen but its kind gives no keyboard for a person`, {
+            fix: "this is a bug in prolong: a terminal game's kind supplies its keys and its actionEntry (game/kind.ts)",
+          }),
+        ),
+      );
     let extended: string | undefined;
     let confirming = false;
     let refused = "";
@@ -257,17 +266,17 @@ export function humanAgent(io: TerminalIO): Agent {
       const notice = confirming
         ? CONFIRM_END
         : extended !== undefined
-          ? `#${extended}  (an extended command, Enter sends it, Esc cancels: ${EXTENDED_NAMES.join(" ")})`
+          ? `#${extended}  (an extended command, Enter sends it, Esc cancels: ${keys.extendedNames.join(" ")})`
           : refused;
       const tag = `prolong: ${status} · ^C pause · ^X end`;
       io.output.write(renderTerminalScreen({ screen, tag, notice, cols, rows }));
     };
     const send = (entry: string): Handled => {
-      const action = nethackEntry(entry);
+      const action = entryOf(entry);
       return action.isOk() ? answer([action.value]) : ((refused = action.error), WAIT);
     };
     const handle = (ev: InputEvent): Handled => {
-      if (ev.kind !== "key") return WAIT; // NetHack takes no clicks
+      if (ev.kind !== "key") return WAIT; // a terminal game takes no clicks
       refused = "";
       if (ev.key === "ctrl-c") return interrupted();
       if (confirming) {
@@ -278,17 +287,17 @@ export function humanAgent(io: TerminalIO): Agent {
       if (cols < TERMINAL_GAME_SIZE.cols || rows < TERMINAL_GAME_SIZE.rows) return WAIT;
       if (extended !== undefined) {
         if (ev.key === "enter") {
-          const entry = extendedEntry(extended);
+          const entry = keys.extendedEntry(extended);
           const typed = extended;
           extended = undefined;
           if (entry) return send(entry);
-          refused = `#${typed} is not an extended command the NetHack environment offers (${EXTENDED_NAMES.join(" ")})`;
+          refused = `#${typed} is not an extended command ${keys.title} offers (${keys.extendedNames.join(" ")})`;
         } else if (ev.key === "backspace") extended = extended.slice(0, -1);
         else if (ev.key === "esc") extended = undefined;
         else if (ev.key.length === 1) extended += ev.key;
         return WAIT;
       }
-      const key = terminalKey(ev.key);
+      const key = terminalKey(ev.key, keys);
       if (key.kind === "interrupt") return interrupted();
       if (key.kind === "end") confirming = true;
       if (key.kind === "extended") extended = "";

@@ -1,66 +1,32 @@
-// `prolong games`: the committed local games, their levels, actions and tags; with --arc-games DIR, the
-// ARC-AGI-3 game files in a directory instead.
+// `prolong games`: the games of an environment kind as the kind lists them — the committed local games by
+// default, their levels, actions and tags; with --arc-games DIR (or --env arc-local), ARC's game files.
 import { formatError } from "../errors.ts";
-import { listArcGames } from "../game/arc/games-dir.ts";
-import { catalog } from "../game/catalog.ts";
+import { DEFAULT_ENV_KIND, ENV_KINDS, envKind, type EnvKindName, type GameListing } from "../game/kinds.ts";
+import { fieldsFromFlagValues, settingFlags, type SettingTable } from "../setting/declaration.ts";
 import { findRuns } from "../score/find-runs.ts";
 import { baselinesTable, humanBaselines } from "../score/human-baselines.ts";
 import { flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
-const usage = `usage: prolong games [--arc-games DIR] [--json]
+const usage = `usage: prolong games [--env KIND] [--arc-games DIR] [--json]
        prolong games --baselines <run dirs>... [--json]
 
 Lists the committed local games (embedded in the binary): id, title, levels, the actions each offers
 (ACTION1-4 move, 5 interact, 6 click, 7 undo), the per-level baseline action counts (RHAE) and tags.
 Play one with \`prolong play <id>\` (the built-in explorer) or \`prolong play <id> --agent human\`.
 
+  --env KIND        the games of that environment kind (default local; ${ENV_KINDS.filter((k) => envKind(k).listing).join(", ")}
+                    have a list)
   --arc-games DIR   list ARC-AGI-3 game files instead (<id>/<version>/<id>.py + metadata.json): one row per
                     version, its levels and baselines from metadata.json; actions are known once the game
                     runs, so they show as "?". Play one with \`prolong play ft09 --env arc-local --arc-games DIR\`.
+                    (--env arc-local alone reads the directory PROLONG_ARC_GAMES names, as play does.)
   --baselines       per game and level, the fewest actions of the runs a person played (agent human) under the
                     given run directories, beside the baseline RHAE divides by
   --json            one JSON array of {id, title, about, levels, actions, baselines, tags}
                     (with --baselines: of {game, runs, levels: [{level, baseline, best, completions}]})`;
 
-export interface GameListing {
-  readonly id: string;
-  readonly title: string;
-  readonly about: string;
-  readonly levels: number;
-  readonly actions: string[];
-  readonly baselines: number[];
-  readonly tags: string[];
-}
-
-/** The ARC games of a directory as listing rows (about = the game file). */
-export function arcGameListings(dir: string) {
-  return listArcGames(dir).map((entries) =>
-    entries.map(
-      (e): GameListing => ({
-        id: e.gameId,
-        title: e.title,
-        about: e.gameFile,
-        levels: e.baselineActions.length,
-        actions: [],
-        baselines: [...e.baselineActions],
-        tags: [...e.tags],
-      }),
-    ),
-  );
-}
-
-export function gameListings(): GameListing[] {
-  return catalog().map((g) => ({
-    id: g.info.id,
-    title: g.info.title,
-    about: g.about,
-    levels: g.info.winLevels,
-    actions: g.info.availableActions.map((a) => `ACTION${a}`),
-    baselines: [...g.info.baselineActions],
-    tags: [...g.info.tags],
-  }));
-}
+export type { GameListing };
 
 function table(rows: GameListing[]): string {
   const idWidth = Math.max(2, ...rows.map((r) => r.id.length));
@@ -78,7 +44,22 @@ function table(rows: GameListing[]): string {
   ].join("\n");
 }
 
-const flags = { json: flag.bool(), "arc-games": flag.text(), baselines: flag.bool() } as const;
+/** The kinds that list their games, and their own settings: flags here as on play (--arc-games), read the same way. */
+const LISTED = ENV_KINDS.filter((k) => envKind(k).listing);
+const LISTED_SETTINGS: SettingTable = Object.fromEntries(LISTED.flatMap((k) => Object.entries(envKind(k).settings)));
+const kindFlags = settingFlags(LISTED_SETTINGS);
+const flags = { json: flag.bool(), baselines: flag.bool(), env: flag.choice(ENV_KINDS), ...kindFlags } as const;
+
+/**
+ * The kind whose games are listed: --env, or the kind a given setting of a kind belongs to (--arc-games is
+ * arc-local's), or the default.
+ */
+function kindOf(values: Readonly<Record<string, unknown>>): EnvKindName {
+  if (values.env !== undefined) return values.env as EnvKindName;
+  const given = Object.keys(fieldsFromFlagValues(LISTED_SETTINGS, values));
+  const owner = ENV_KINDS.find((k) => given.some((key) => key in envKind(k).settings));
+  return owner ?? DEFAULT_ENV_KIND;
+}
 
 export const gamesCommand: Command = {
   name: "games",
@@ -107,16 +88,21 @@ export const gamesCommand: Command = {
       );
       return 2;
     }
-    const arcGames = parsed.values["arc-games"];
-    let rows = gameListings();
-    if (arcGames !== undefined) {
-      const arc = arcGameListings(arcGames);
-      if (arc.isErr()) {
-        console.error(formatError(arc.error));
-        return 2;
-      }
-      rows = arc.value;
+    const values = parsed.values as Readonly<Record<string, unknown>>;
+    const name = kindOf(values);
+    const kind = envKind(name);
+    if (!kind.listing) {
+      console.error(
+        `prolong games: --env ${name} has no list of games${kind.soleGame ? ` (it plays one, '${kind.soleGame}')` : ""}\n  fix: list the games of --env ${LISTED.join(" or ")}`,
+      );
+      return 2;
     }
+    const listed = await kind.listing(fieldsFromFlagValues(LISTED_SETTINGS, values));
+    if (listed.isErr()) {
+      console.error(formatError(listed.error));
+      return 2;
+    }
+    const rows = listed.value;
     console.log(json ? JSON.stringify(rows, null, 2) : table(rows));
     return 0;
   },

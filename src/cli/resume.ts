@@ -1,7 +1,7 @@
 // `prolong resume <run-dir>`: continue a run that was interrupted (Ctrl-C, a crash, kill -9); or a whole batch.
 import os from "node:os";
 import { formatError } from "../errors.ts";
-import { SETTING_BOUNDS } from "../config/run-config.ts";
+import { MAX_BILLED_TOKENS_FLAG } from "../config/run-config.ts";
 import { ttyProgress } from "../run/progress.ts";
 import { resumeRun } from "../run/resume.ts";
 import { flag, parseCommandArgs } from "./args.ts";
@@ -26,7 +26,7 @@ const flags = {
   json: flag.bool(),
   quiet: flag.bool(),
   parallel: flag.int(1, 4096),
-  "max-billed-tokens": flag.int(...SETTING_BOUNDS.maxBilledTokens),
+  "max-billed-tokens": MAX_BILLED_TOKENS_FLAG,
 } as const;
 
 export const resumeCommand: Command = {

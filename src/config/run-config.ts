@@ -8,6 +8,8 @@ import { FULL_WINDOW, LogWindowFlagSchema, LogWindowSchema } from "../setting/lo
 import {
   type SettingTable,
   Text,
+  bounded,
+  boundedOptional,
   defaultsOf,
   fieldsFromFlagValues,
   notApplicable,
@@ -41,28 +43,6 @@ export const SANDBOX_KINDS = ["auto", "bwrap", "none"] as const;
 export const WORKSPACE_MODES = ["persistent", "stateless"] as const;
 export const GRID_MODES = ["ascii", "hex"] as const;
 
-/**
- * The range of each numeric setting: the flag accepts exactly these and run.json is held to them, so a
- * hand-edited run.json cannot carry what the flag refuses (a 1e7 s timeout overflows a timer).
- */
-export const SETTING_BOUNDS = {
-  agentTimeoutSec: [1, 7 * 24 * 3600],
-  agentRetries: [0, 1000],
-  stepLimit: [1, 10_000],
-  contextLimit: [1000, 100_000_000],
-  maxActions: [1, 1_000_000],
-  actionCap: [1, 100_000],
-  episodes: [1, 10_000],
-  maxBilledTokens: [1, 1e15],
-} as const satisfies Record<string, readonly [number, number]>;
-
-type Bounded = keyof typeof SETTING_BOUNDS;
-const range = (k: Bounded) => `${SETTING_BOUNDS[k][0]} to ${SETTING_BOUNDS[k][1]}`;
-const Int = (k: Bounded, what: string) => {
-  const msg = `${what} must be a whole number from ${range(k)}`;
-  return v.pipe(v.number(msg), v.integer(msg), v.minValue(SETTING_BOUNDS[k][0], msg), v.maxValue(SETTING_BOUNDS[k][1], msg));
-};
-
 /** A directory shown inside the sandbox: absolute, one line, no NUL (bwrap takes it as one argument). */
 const SandboxPath = (flag: string) =>
   v.pipe(
@@ -73,6 +53,10 @@ const SandboxPath = (flag: string) =>
 
 /** Directories given to --bind/--bind-ro are saved absolute: run.json means the same from wherever it is resumed. */
 const absolutePaths = (value: unknown) => (value as string[]).map((d) => resolve(d));
+
+/** The spend guard's range, which `resume --max-billed-tokens` raises it within. */
+const maxBilledTokens = boundedOptional("max-billed-tokens", "--max-billed-tokens", [1, 1e15]);
+export const MAX_BILLED_TOKENS_FLAG = maxBilledTokens.flag.read;
 
 /** Where the board comes from besides the log: `mcp`, a read-only observe tool (docs/trajectory.md). */
 export const OBSERVE_MODES = ["mcp"] as const;
@@ -270,16 +254,14 @@ board's distinct things (the floor to compare with; grid games only).`,
   }),
   /** --agent mini: most model replies per turn. */
   stepLimit: setting({
-    schema: v.optional(Int("stepLimit", "--step-limit")),
-    flag: { name: "step-limit", read: flag.int(...SETTING_BOUNDS.stepLimit) },
+    ...boundedOptional("step-limit", "--step-limit", [1, 10_000]),
     appliesTo: { agent: ["mini"] },
     arm: true,
     help: { group: "mini", arg: "N", text: "most model replies per turn (default 30)" },
   }),
   /** Tokens of conversation kept before compacting (mini: oldest outputs dropped; codex/claude: their own setting). */
   contextLimit: setting({
-    schema: v.optional(Int("contextLimit", "--context-limit (tokens)")),
-    flag: { name: "context-limit", read: flag.int(...SETTING_BOUNDS.contextLimit, { unit: " of tokens" }) },
+    ...boundedOptional("context-limit", "--context-limit", [1000, 100_000_000], { unit: " of tokens" }),
     appliesTo: { agent: ["mini", "claude", "codex"] },
     arm: true,
     help: {
@@ -321,8 +303,7 @@ pass it to their own auto-compaction`,
   }),
   /** Most actions per episode; RESET counts, as in the paper. */
   maxActions: setting({
-    schema: Int("maxActions", "max actions"),
-    flag: { name: "max-actions", read: flag.int(...SETTING_BOUNDS.maxActions) },
+    ...bounded("max-actions", "max actions", [1, 1_000_000]),
     default: 500,
     arm: true,
     help: { group: "budget", arg: "N", text: "actions per episode, RESET included (default {default})" },
@@ -333,8 +314,7 @@ pass it to their own auto-compaction`,
    * runs under different guards are one arm.
    */
   maxBilledTokens: setting({
-    schema: v.optional(Int("maxBilledTokens", "--max-billed-tokens")),
-    flag: { name: "max-billed-tokens", read: flag.int(...SETTING_BOUNDS.maxBilledTokens) },
+    ...maxBilledTokens,
     arm: false,
     help: {
       group: "budget",
@@ -344,8 +324,7 @@ pass it to their own auto-compaction`,
   }),
   /** Most actions executed from one actions.json. */
   actionCap: setting({
-    schema: Int("actionCap", "the action cap"),
-    flag: { name: "action-cap", read: flag.int(...SETTING_BOUNDS.actionCap) },
+    ...bounded("action-cap", "the action cap", [1, 100_000]),
     default: 20,
     arm: true,
     help: { group: "budget", arg: "N", text: "most actions executed from one actions.json (default {default})" },
@@ -377,8 +356,7 @@ instructions; the agent's plan goes to plans.txt instead of the log`,
     },
   }),
   episodes: setting({
-    schema: Int("episodes", "episodes"),
-    flag: { name: "episodes", read: flag.int(...SETTING_BOUNDS.episodes) },
+    ...bounded("episodes", "episodes", [1, 10_000]),
     default: 1,
     arm: true,
     help: { group: "memory", arg: "K", text: "K episodes on one seed, the log kept across them (default {default})" },
@@ -405,25 +383,14 @@ instructions; the agent's plan goes to plans.txt instead of the log`,
   }),
   /** Consecutive failed agent calls (crash, no or malformed actions.json) before the run ends. */
   agentRetries: setting({
-    schema: Int("agentRetries", "agent retries"),
-    flag: { name: "agent-retries", read: flag.int(...SETTING_BOUNDS.agentRetries) },
+    ...bounded("agent-retries", "agent retries", [0, 1000]),
     default: 3,
     arm: false,
     help: { group: "agent", arg: "N", text: "failed calls in a row before the run ends (default {default})" },
   }),
   agentTimeoutSec: setting({
-    schema: v.pipe(
-      v.number(`the agent timeout must be a number of seconds from ${range("agentTimeoutSec")}`),
-      v.minValue(
-        SETTING_BOUNDS.agentTimeoutSec[0],
-        `the agent timeout must be at least ${SETTING_BOUNDS.agentTimeoutSec[0]} second`,
-      ),
-      v.maxValue(
-        SETTING_BOUNDS.agentTimeoutSec[1],
-        `the agent timeout must be at most ${SETTING_BOUNDS.agentTimeoutSec[1]} seconds (a week)`,
-      ),
-    ),
-    flag: { name: "agent-timeout", read: flag.num(...SETTING_BOUNDS.agentTimeoutSec, { unit: " of seconds" }) },
+    // A week at most: a longer timer overflows.
+    ...bounded("agent-timeout", "the agent timeout", [1, 7 * 24 * 3600], { unit: " of seconds", fractions: true }),
     default: 600,
     arm: false,
     help: { group: "agent", arg: "SEC", text: "per agent call (default {default}); a hung agent's process group is killed" },

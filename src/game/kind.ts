@@ -22,6 +22,18 @@ export interface GameRef {
   readonly version: string | null;
 }
 
+/** A game as `prolong games` lists it. */
+export interface GameListing {
+  readonly id: string;
+  readonly title: string;
+  readonly about: string;
+  readonly levels: number;
+  /** The actions it offers (ACTION1..7); empty where they are known only once the game runs. */
+  readonly actions: string[];
+  readonly baselines: number[];
+  readonly tags: string[];
+}
+
 /** What the instructions of a kind may say: the run's limits and what the agent's memory is. */
 export interface InstructionsContext {
   readonly actionCap: number;
@@ -80,6 +92,23 @@ export interface ScreenSectionCodec {
   palette(colours: readonly string[]): number[][];
 }
 
+/**
+ * A terminal game's keyboard, for a person playing it (agent/human-terminal.ts): which typed key sends which of
+ * the kind's actions. The harness keeps Ctrl-C, Ctrl-X and `#` (an extended command typed on its own line).
+ */
+export interface TerminalKeys {
+  /** A key as the terminal reader names it ("k", "enter", "up", "ctrl-d") → the actions.json entry that sends it. */
+  entryOfKey(key: string): string | undefined;
+  /** A typed extended command (without the `#`) → its entry; undefined when the game offers no such command. */
+  extendedEntry(text: string): string | undefined;
+  /** The extended commands offered, by the names typed after `#`. */
+  readonly extendedNames: readonly string[];
+  /** The keys entryOfKey passes on, said short enough for a message row. */
+  readonly offered: string;
+  /** What the game is called in a refusal ("the NetHack environment"). */
+  readonly title: string;
+}
+
 /** What plays a kind: loaded by `EnvKind.load` when a run or a replay needs it. */
 export interface KindPlay<S extends SettingTable = SettingTable> {
   /** The game a run names, behind the GameEnv boundary. */
@@ -90,6 +119,8 @@ export interface KindPlay<S extends SettingTable = SettingTable> {
   readonly instructions?: (c: InstructionsContext) => string;
   /** A terminal game's section body; absent: the grid games' boards (log/format.ts). */
   readonly screenLog?: ScreenSectionCodec;
+  /** A terminal game's keyboard for a person (`--agent human`); absent: the grid games' keys. */
+  readonly keys?: TerminalKeys;
 }
 
 export interface EnvKind<S extends SettingTable = SettingTable> {
@@ -124,6 +155,8 @@ export interface EnvKind<S extends SettingTable = SettingTable> {
    * `games` all ask here, so they agree on what "all" is and read the same environment variables.
    */
   games(run: Omit<KindRun<S>, "game" | "seed">, ids: readonly string[] | "all"): Promise<Result<GameRef[], ProlongError>>;
+  /** Its games as `prolong games` lists them (levels, actions, baselines, tags); absent: it has no list to show. */
+  readonly listing?: (run: Omit<KindRun<S>, "game" | "seed">) => Promise<Result<GameListing[], ProlongError>>;
   /** What plays it, loaded when a run needs it. */
   load(): Promise<KindPlay<S>>;
   /**

@@ -9,7 +9,16 @@ import { localKind } from "./local/kind.ts";
 import { nethackKind } from "./nethack/kind.ts";
 import { toyKind } from "./toy/kind.ts";
 
-export type { EnvKind, GameRef, KindPlay, ScreenExtra, ScreenSectionCodec, ScreenView } from "./kind.ts";
+export type {
+  EnvKind,
+  GameListing,
+  GameRef,
+  KindPlay,
+  ScreenExtra,
+  ScreenSectionCodec,
+  ScreenView,
+  TerminalKeys,
+} from "./kind.ts";
 
 /** The kinds, by what `--env` calls them; the first is the default. */
 const KINDS = {

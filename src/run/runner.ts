@@ -259,6 +259,7 @@ async function callAgent(
       maxActions: s.config.maxActions,
       attempt: s.tally.attempt,
       levelActions: [...s.tally.levelActions],
+      kind: s.kind,
     },
   });
   s.resumed = false;

@@ -4,7 +4,7 @@
 // table, the run's fields from parsed flags, the defaults, the applicability check, the arm's settings and the
 // help text. config/run-config.ts holds the table.
 import * as v from "valibot";
-import type { Flag } from "./flag.ts";
+import { flag, type Flag } from "./flag.ts";
 
 /** Which agents, or which environment kinds, a setting means something to (anything else is an error). */
 export type AppliesTo = { readonly agent: readonly string[] } | { readonly env: readonly string[] };
@@ -50,6 +50,33 @@ export const Text = (max: number, what: string, lines: "one line" | "lines" = "o
       ? v.regex(/^[^\u0000-\u0008\u000b-\u001f\u007f-\u009f]*$/, `${what} must hold no control characters but tab and newline`)
       : v.regex(/^[^\u0000-\u0008\u000a-\u001f\u007f-\u009f]*$/, `${what} must be one line without control characters`),
   );
+
+/**
+ * A number setting held to one range, declared once: the flag accepts exactly [min, max] and run.json is held
+ * to the same, so a hand-edited run.json cannot carry what the flag refuses (a 1e7 s timeout overflows a
+ * timer). `what` names it in run.json's message; `unit` reads after "a whole number" in the flag's
+ * (" of tokens"). Whole numbers unless `fractions` (a number of seconds).
+ */
+export function bounded(
+  name: string,
+  what: string,
+  [min, max]: readonly [number, number],
+  o: { readonly unit?: string; readonly fractions?: true } = {},
+) {
+  const msg = `${what} must be a ${o.fractions ? "number" : "whole number"}${o.unit ?? ""} from ${min} to ${max}`;
+  const read = o.fractions ? flag.num(min, max, { unit: o.unit ?? "" }) : flag.int(min, max, { unit: o.unit ?? "" });
+  const whole = o.fractions ? v.number(msg) : v.pipe(v.number(msg), v.integer(msg));
+  return {
+    schema: v.pipe(whole, v.minValue(min, msg), v.maxValue(max, msg)),
+    flag: { name, read },
+  };
+}
+
+/** The same, for a setting that may be left unset. */
+export function boundedOptional(...args: Parameters<typeof bounded>) {
+  const b = bounded(...args);
+  return { ...b, schema: v.optional(b.schema) };
+}
 
 /** Declares a setting, keeping its schema's type so that the run's config type is inferred from the table. */
 export function setting<S extends v.GenericSchema>(s: Setting<S>): Setting<S> {

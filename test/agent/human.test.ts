@@ -52,7 +52,7 @@ describe("the screen", () => {
   const game = createGame("vault", { seed: 0 })._unsafeUnwrap();
   const first = game.reset();
   const board = first.frames[first.frames.length - 1]!;
-  const view = { frame: first, info: game.info, action: 0, maxActions: 100, attempt: 1, levelActions: [0] };
+  const view = { frame: first, info: game.info, action: 0, maxActions: 100, attempt: 1, levelActions: [0], kind: {} };
 
   const plain = (text: string) => text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").split("\r\n");
   const screenAt = (cols: number, rows: number, over: { fullSize?: boolean; top?: number; board?: Grid } = {}) =>
@@ -192,7 +192,7 @@ describe("the human agent over a fake terminal", () => {
         availableActions: frame.availableActions,
         actionCap: 20,
         seed: 0,
-        view: { frame, info: game.info, action: 0, maxActions: 50, attempt: 1, levelActions: [0], ...over },
+        view: { frame, info: game.info, action: 0, maxActions: 50, attempt: 1, levelActions: [0], kind: {}, ...over },
       });
     const first = turn({});
     input.write("sd"); // two keys in one chunk: two turns' worth
@@ -235,7 +235,7 @@ describe("a window resized during a turn", () => {
     const workspace = mkdtempSync(path.join(tmpdir(), "prolong-human-ws-"));
     const game = createGame("glide", { seed: 0 })._unsafeUnwrap();
     const frame = game.reset();
-    const view = { frame, info: game.info, action: 0, maxActions: 50, attempt: 1, levelActions: [0] };
+    const view = { frame, info: game.info, action: 0, maxActions: 50, attempt: 1, levelActions: [0], kind: {} };
     const turn = agent.turn({
       workspace,
       prompt: "",
@@ -262,22 +262,23 @@ describe("a window resized during a turn", () => {
 
 describe("a terminal game's keys and screen (NetHack)", () => {
   test("keys pass as the action that sends them; # opens an extended command; ^C pauses, ^X ends; the rest is refused", async () => {
-    const { terminalKey, extendedEntry } = await import("../../src/agent/human-terminal.ts");
-    expect(terminalKey("k")).toEqual({ kind: "entry", entry: "k" });
-    expect(terminalKey("7")).toEqual({ kind: "entry", entry: "7" });
-    expect(terminalKey("up")).toEqual({ kind: "entry", entry: "k" });
-    expect(terminalKey("enter")).toEqual({ kind: "entry", entry: "more" });
-    expect(terminalKey("esc")).toEqual({ kind: "entry", entry: "esc" });
-    expect(terminalKey(" ")).toEqual({ kind: "entry", entry: "space" });
-    expect(terminalKey(">")).toEqual({ kind: "entry", entry: "down" });
-    expect(terminalKey(",")).toEqual({ kind: "entry", entry: "pickup" });
-    expect(terminalKey("ctrl-d")).toEqual({ kind: "entry", entry: "kick" });
-    expect(terminalKey("#")).toEqual({ kind: "extended" });
-    expect(terminalKey("ctrl-c")).toEqual({ kind: "interrupt" });
-    expect(terminalKey("ctrl-x")).toEqual({ kind: "end" });
-    expect(terminalKey("&").kind).toBe("refused");
-    expect(extendedEntry("pray")).toBe("pray");
-    expect(extendedEntry("quit")).toBeUndefined();
+    const { terminalKey } = await import("../../src/agent/human-terminal.ts");
+    const { nethackKeys } = await import("../../src/game/nethack/keys.ts");
+    expect(terminalKey("k", nethackKeys)).toEqual({ kind: "entry", entry: "k" });
+    expect(terminalKey("7", nethackKeys)).toEqual({ kind: "entry", entry: "7" });
+    expect(terminalKey("up", nethackKeys)).toEqual({ kind: "entry", entry: "k" });
+    expect(terminalKey("enter", nethackKeys)).toEqual({ kind: "entry", entry: "more" });
+    expect(terminalKey("esc", nethackKeys)).toEqual({ kind: "entry", entry: "esc" });
+    expect(terminalKey(" ", nethackKeys)).toEqual({ kind: "entry", entry: "space" });
+    expect(terminalKey(">", nethackKeys)).toEqual({ kind: "entry", entry: "down" });
+    expect(terminalKey(",", nethackKeys)).toEqual({ kind: "entry", entry: "pickup" });
+    expect(terminalKey("ctrl-d", nethackKeys)).toEqual({ kind: "entry", entry: "kick" });
+    expect(terminalKey("#", nethackKeys)).toEqual({ kind: "extended" });
+    expect(terminalKey("ctrl-c", nethackKeys)).toEqual({ kind: "interrupt" });
+    expect(terminalKey("ctrl-x", nethackKeys)).toEqual({ kind: "end" });
+    expect(terminalKey("&", nethackKeys).kind).toBe("refused");
+    expect(nethackKeys.extendedEntry("pray")).toBe("pray");
+    expect(nethackKeys.extendedEntry("quit")).toBeUndefined();
   });
 
   test("80x24: the game's 24 rows as they are, prolong's tag at the right of a short message row, the cursor on the hero", async () => {

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { arcLocalEnv, hexToGrid } from "../../src/game/arc/arc-local.ts";
 import { defaultClassName, findArcGame, listArcGames } from "../../src/game/arc/games-dir.ts";
-import { arcGameListings } from "../../src/cli/games.ts";
+import { arcLocalKind } from "../../src/game/arc/kind.ts";
 
 const roots: string[] = [];
 afterAll(() => {
@@ -30,7 +30,7 @@ const meta = (id: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ game_id: id, title: id.slice(0, 4).toUpperCase(), baseline_actions: [4, 7], tags: ["click"], ...extra });
 
 describe("reading a games directory", () => {
-  test("lists every version with its baselines and tags; a bare id means the latest downloaded version", () => {
+  test("lists every version with its baselines and tags; a bare id means the latest downloaded version", async () => {
     const root = gamesDir({
       "ab12/v1/metadata.json": meta("ab12-v1", { date_downloaded: "2026-01-01T00:00:00Z" }),
       "ab12/v1/ab12.py": "# game",
@@ -45,7 +45,7 @@ describe("reading a games directory", () => {
     expect(all[2]!.gameFile).toBe(join(root, "cd34/x/thing.py"));
     expect(findArcGame(root, "ab12")._unsafeUnwrap().gameId).toBe("ab12-v2");
     expect(findArcGame(root, "ab12-v1")._unsafeUnwrap().baselineActions).toEqual([4, 7]);
-    const rows = arcGameListings(root)._unsafeUnwrap();
+    const rows = (await arcLocalKind.listing!({ arcGames: root }))._unsafeUnwrap();
     expect(rows[1]).toMatchObject({
       id: "ab12-v2",
       title: "AB12",

@@ -61,6 +61,23 @@ export const arcLocalKind = envKindOf({
     }
     return ok(out);
   },
+  async listing(run) {
+    const dir = arcGamesDir(run);
+    if (dir.isErr()) return err(dir.error);
+    const { listArcGames } = await import("./games-dir.ts");
+    // Actions are known once a game runs: none listed. The game file stands where a local game's description does.
+    return listArcGames(dir.value).map((entries) =>
+      entries.map((e) => ({
+        id: e.gameId,
+        title: e.title,
+        about: e.gameFile,
+        levels: e.baselineActions.length,
+        actions: [],
+        baselines: [...e.baselineActions],
+        tags: [...e.tags],
+      })),
+    );
+  },
   load: async () => (await import("./play.ts")).arcLocalPlay,
 });
 

@@ -20,6 +20,20 @@ export const localKind = envKindOf({
     }
     return ok(out);
   },
+  async listing() {
+    const { catalog } = await import("../catalog.ts");
+    return ok(
+      catalog().map((g) => ({
+        id: g.info.id,
+        title: g.info.title,
+        about: g.about,
+        levels: g.info.winLevels,
+        actions: g.info.availableActions.map((a) => `ACTION${a}`),
+        baselines: [...g.info.baselineActions],
+        tags: [...g.info.tags],
+      })),
+    );
+  },
   async load(): Promise<KindPlay<{}>> {
     const [{ createGame }, { localEnv }] = await Promise.all([import("../catalog.ts"), import("../env.ts")]);
     return { open: (run) => createGame(run.game, { seed: run.seed }).map(localEnv) };

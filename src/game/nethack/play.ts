@@ -10,6 +10,7 @@ import { nethackCodec } from "./codec.ts";
 import { nethackEnv } from "./env.ts";
 import { findNethack } from "./install.ts";
 import { nethackInstructions } from "./instructions.ts";
+import { nethackKeys } from "./keys.ts";
 import type { nethackSettings } from "./kind.ts";
 
 export const nethackPlay: KindPlay<typeof nethackSettings> = {
@@ -31,4 +32,5 @@ export const nethackPlay: KindPlay<typeof nethackSettings> = {
   actionEntry: nethackEntry,
   instructions: nethackInstructions,
   screenLog: nethackCodec,
+  keys: nethackKeys,
 };
