@@ -8,6 +8,7 @@ import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";
 import type { Action, ScreenFrame } from "../game-model.ts";
 import type { SectionHeader } from "../log/format.ts";
+import type { CarriedState } from "../log/window.ts";
 import type { SettingTable } from "../setting/declaration.ts";
 import type { EnvContext, GameEnv } from "./env.ts";
 
@@ -90,6 +91,8 @@ export interface ScreenSectionCodec {
   view(text: string): Result<ScreenView, string>;
   /** Each screen row's cells (the message line first) as palette indices 0..15, -1 for the default colour. */
   palette(colours: readonly string[]): number[][];
+  /** What its sections write only when it changes, which every window of the log keeps (log/window.ts). */
+  readonly carried?: CarriedState;
 }
 
 /**

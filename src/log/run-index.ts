@@ -269,6 +269,16 @@ export class RunIndex {
           if (n > read) throw new RangeError(`nthLastAction(${n}) on a lookup that read the newest ${read} action section(s)`);
           return n < 1 ? undefined : actions[n - 1];
         },
+        containing: (offset: number) =>
+          this.io("find a section", () => {
+            const span =
+              (db
+                .query(`SELECT ${SPAN_COLUMNS} FROM sections WHERE start <= ? AND "end" <= ? ORDER BY ordinal DESC LIMIT 1`)
+                .get(offset, upTo) as SectionSpan | null) ?? undefined;
+            if (span !== undefined && !spanIsSound(span))
+              throw new DamagedIndex(`section ${String(span.ordinal)} spans ${String(span.start)}..${String(span.end)}`);
+            return span !== undefined && offset < span.end ? span : undefined;
+          }),
       };
     });
   }

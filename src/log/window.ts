@@ -1,7 +1,9 @@
 // THE one window routine: what part of the master log an agent sees under each memory arm (--log-window;
 // the window itself is setting/log-window.ts).
-// Windows are built from the master's own bytes (verbatim ranges), except the newest-section arm, which
-// rewrites one section through format.ts without its animation frames.
+// Windows are built from the master's own bytes (verbatim ranges), except the newest-section arm of a grid
+// log, which rewrites one section through format.ts without its animation frames. A terminal game's log may
+// write some state only when it changes (NetHack's inventory): every window of it keeps the newest section
+// that wrote that state, so a windowed arm never shows the agent less of the game than the game shows.
 import { err, ok, type Result } from "neverthrow";
 import type { LogWindow } from "../setting/log-window.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
@@ -24,6 +26,28 @@ export interface SectionLookup {
   last(): SectionSpan | undefined;
   /** n = 1 is the newest action section. */
   nthLastAction(n: number): SectionSpan | undefined;
+  /** The section whose bytes hold `offset` (the join before a section belongs to none). */
+  containing(offset: number): Result<SectionSpan | undefined, ProlongError>;
+}
+
+/**
+ * State a terminal game's log writes only when it changes (NetHack's inventory). A window that left out the
+ * section that last wrote it would show the agent less than the game does, and the arm would measure
+ * observation as well as memory.
+ */
+export interface CarriedState {
+  /** The line that opens the state's block in a section ("[INVENTORY]"): candidates are found by it. */
+  readonly marker: string;
+  /** Whether a section's text really holds the block (an agent's plan may quote the marker). */
+  holds(sectionText: string): boolean;
+}
+
+/**
+ * How a terminal game's log is windowed; absent for the grid games. Its sections have no animation frames,
+ * so the newest-section arm shows the newest section as logged.
+ */
+export interface ScreenWindowing {
+  readonly carried?: CarriedState;
 }
 
 /**
@@ -44,6 +68,18 @@ export function tableLookup(t: SectionTable): SectionLookup {
       let seen = 0;
       for (let i = t.count - 1; i >= 0; i--) if (t.kind[i] === SECTION_KIND.action && ++seen === n) return span(i);
       return undefined;
+    },
+    containing(offset) {
+      // The sections' starts ascend: the last one at or before the offset, if the offset is inside it.
+      let lo = 0;
+      let hi = t.count - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if ((t.start[mid] as number) <= offset) lo = mid;
+        else hi = mid - 1;
+      }
+      const s = span(lo);
+      return ok(s && s.start <= offset && offset < s.end ? s : undefined);
     },
   };
 }
@@ -70,18 +106,85 @@ export function windowRanges(sections: SectionLookup, w: { kind: "full" } | { ki
 }
 
 /**
+ * The ranges of a window of a terminal game's log: `windowRanges`, with the newest section that holds the
+ * carried state put back where it stands when the window left it out (the window still reads like a log
+ * written with the sections in between left out). The newest-section arm is that section, then the newest.
+ */
+export function screenWindowRanges(
+  src: ByteSource,
+  sections: SectionLookup,
+  w: { kind: "full" } | { kind: "last"; sections: number } | { kind: "newest" },
+  carried: CarriedState | undefined,
+): Result<AppendRange[], ProlongError> {
+  const last = sections.last();
+  if (!last) return ok([]);
+  const ranges: AppendRange[] = w.kind === "newest" ? [{ start: last.start, end: last.end }] : windowRanges(sections, w);
+  const shown = ranges[ranges.length - 1];
+  // A window that starts at the top of the log holds every section before its last range.
+  if (!carried || !shown || (ranges.length === 1 && shown.start === 0)) return ok(ranges);
+  const below = ranges.length > 1 ? (ranges[0] as AppendRange).end : 0;
+  return newestHolding(src, sections, carried, below, last.end).map((held) => {
+    if (!held || held.end > shown.start) return ranges; // in the window already, or nothing holds it
+    const join = held.start >= SECTION_JOIN.length && below > 0 ? SECTION_JOIN.length : 0;
+    const put = { start: held.start - join, end: held.end };
+    // The newest-section arm has no join before its one section: the held one is followed by one.
+    return w.kind === "newest" ? [put, { start: last.start - SECTION_JOIN.length, end: last.end }] : [ranges[0]!, put, shown];
+  });
+}
+
+/** Bytes searched per read when looking back for the carried state (the master is read, not mapped, past 0). */
+const SEARCH_CHUNK = 1 << 20;
+
+/**
+ * The newest section in master[from, to) that holds the carried state: its marker line found by a byte
+ * search backwards, each hit checked by the kind on its whole section. Linear in the bytes after the
+ * section found, so a state that changes often is found at once; one that never changes costs a search
+ * of the log (about a millisecond per few MB).
+ */
+function newestHolding(
+  src: ByteSource,
+  sections: SectionLookup,
+  carried: CarriedState,
+  from: number,
+  to: number,
+): Result<SectionSpan | undefined, ProlongError> {
+  const marker = Buffer.from(`\n${carried.marker}\n`);
+  let end = to;
+  while (end - from >= marker.length) {
+    const start = Math.max(from, end - SEARCH_CHUNK);
+    const read = src.read(start, end);
+    if (read.isErr()) return err(read.error);
+    const chunk = Buffer.from(read.value.buffer, read.value.byteOffset, read.value.length);
+    for (let at = chunk.lastIndexOf(marker); at !== -1; at = at > 0 ? chunk.lastIndexOf(marker, at - 1) : -1) {
+      const found = sections.containing(start + at + 1);
+      if (found.isErr()) return err(found.error);
+      const span = found.value;
+      if (!span || span.end > to) continue;
+      const text = src.read(span.start, span.end);
+      if (text.isErr()) return err(text.error);
+      if (carried.holds(new TextDecoder().decode(text.value))) return ok(span);
+    }
+    if (start === from) break;
+    end = start + marker.length - 1; // a marker across the chunk's edge is found in the next read
+  }
+  return ok(undefined);
+}
+
+/**
  * The bytes of the agent's copy under a window, or null for the no-log arm. `mode` is the log's grid mode
- * (the newest-section arm writes its section back through format.ts).
+ * (the newest-section arm writes its section back through format.ts); `screen` is given for a terminal
+ * game's log.
  */
 export function renderWindow(
   src: ByteSource,
   sections: SectionLookup,
   w: LogWindow,
   mode: GridMode,
+  screen?: ScreenWindowing,
 ): Result<Uint8Array | null, ProlongError> {
+  if (w.kind === "none") return ok(null);
+  if (screen) return screenWindowRanges(src, sections, w, screen.carried).andThen((ranges) => readRanges(src, ranges));
   switch (w.kind) {
-    case "none":
-      return ok(null);
     case "full":
     case "last":
       return readRanges(src, windowRanges(sections, w));
@@ -104,8 +207,13 @@ export function stripFrames(sectionText: string, mode: GridMode): Result<string,
 }
 
 /** Convenience for a whole log in memory (tests, inspection): indexes it and renders the window. */
-export function windowOfLog(log: Uint8Array, w: LogWindow, mode: GridMode): Result<Uint8Array | null, ProlongError> {
-  return renderWindow(bytesSource(log), tableLookup(sectionIndex(log)), w, mode);
+export function windowOfLog(
+  log: Uint8Array,
+  w: LogWindow,
+  mode: GridMode,
+  screen?: ScreenWindowing,
+): Result<Uint8Array | null, ProlongError> {
+  return renderWindow(bytesSource(log), tableLookup(sectionIndex(log)), w, mode, screen);
 }
 
 /**

@@ -71,6 +71,7 @@ export function prepareTurn(s: RunSession): Result<PreparedTurn, ProlongError> {
     index: s.index,
     window: s.window,
     mode: s.config.gridMode,
+    ...(s.kind.screenLog ? { screen: s.kind.screenLog } : {}),
   });
   if (synced.isErr()) return err(synced.error);
   if (synced.value.tamper) tampers.push(synced.value.tamper);

@@ -9,12 +9,12 @@ import { existsSync, lstatSync, type Stats } from "node:fs";
 import { err, ok, type Result } from "neverthrow";
 import { windowText, type LogWindow } from "../setting/log-window.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
-import type { GridMode } from "../log/format.ts";
 import { RunIndex } from "../log/run-index.ts";
 import { checkRegularFile } from "../safe-file.ts";
 import { readLogBytes } from "../log/load.ts";
 import { bytesSource, renderWindow } from "../log/window.ts";
-import { readConfigFile } from "../config/run-config.ts";
+import { readConfigFile, type RunConfig } from "../config/run-config.ts";
+import { envKind } from "../game/kinds.ts";
 import { runPaths } from "../run-files/layout.ts";
 import { contentTamper, COPY_FILE } from "../workspace/copy.ts";
 import { entryOf, structural, type TamperKind } from "../workspace/dir.ts";
@@ -57,20 +57,27 @@ function structuralKind(st: Stats, path: string): RunDirTamper | null {
   return { kind: t.kind, detail: t.detail.replace(COPY_FILE, "the copy") };
 }
 
-/** What the harness wrote to the copy last time, rebuilt from the master and the index as they were then. */
+/**
+ * What the harness wrote to the copy last time, rebuilt from the master and the index as they were then. A
+ * window depends on the run's settings (the grid mode; a terminal game's kind, whose windows keep the
+ * state it writes only when it changes), read from run.json only for a window.
+ */
 function expectedBytes(
   master: Uint8Array,
   index: RunIndex,
   window: LogWindow,
   owned: number,
-  mode: () => Result<GridMode, ProlongError>,
+  config: () => Result<RunConfig, ProlongError>,
 ): Result<Uint8Array, ProlongError> {
   if (window.kind === "full") return ok(master.subarray(0, owned));
-  const m = window.kind === "newest" ? mode() : ok<GridMode, ProlongError>("ascii");
-  if (m.isErr()) return err(m.error);
+  const c = config();
+  if (c.isErr()) return err(c.error);
+  const codec = envKind(c.value.env).codec?.();
   const sections = index.windowLookup(window, owned);
   if (sections.isErr()) return err(sections.error);
-  return renderWindow(bytesSource(master.subarray(0, owned)), sections.value, window, m.value).map((b) => b ?? new Uint8Array(0));
+  return renderWindow(bytesSource(master.subarray(0, owned)), sections.value, window, c.value.gridMode, codec).map(
+    (b) => b ?? new Uint8Array(0),
+  );
 }
 
 /** The copy's content against what was written: the harness's own edited / appended / truncated. */
@@ -149,9 +156,7 @@ export function verifyRunDir(dir: string): Result<RunDirReport, ProlongError> {
         ),
       );
     }
-    const expected = expectedBytes(master.value, index, wrote.window, owned, () =>
-      readConfigFile(paths.config).map((c) => c.gridMode),
-    );
+    const expected = expectedBytes(master.value, index, wrote.window, owned, () => readConfigFile(paths.config));
     if (expected.isErr()) return err(expected.error);
     // Mapped only one byte past what was written: a copy grown past it (a sparse 8 GiB file) is "appended"
     // by its size, never mapped whole.

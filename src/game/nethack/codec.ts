@@ -5,7 +5,7 @@ import { parseHeader } from "../../log/format.ts";
 import type { ScreenSectionCodec } from "../kind.ts";
 import { nethackEntry } from "./actions.ts";
 import { COLOUR_CODES, decodeColours } from "./colours.ts";
-import { currentScreenText, parseNethackSection, screenSectionOf, writeNethackSection } from "./section.ts";
+import { currentScreenText, NETHACK_MARKER, parseNethackSection, screenSectionOf, writeNethackSection } from "./section.ts";
 
 export const nethackCodec: ScreenSectionCodec = {
   write: (screen, header, extra) => writeNethackSection(screenSectionOf(screen, header, extra)),
@@ -30,4 +30,12 @@ export const nethackCodec: ScreenSectionCodec = {
     return typeof parsed === "string" ? err(parsed) : ok(parsed);
   },
   palette: (colours) => decodeColours(colours).map((row) => [...row].map((c) => COLOUR_CODES.indexOf(c))),
+  // The inventory is written only when it changes: a window keeps the newest section that lists it.
+  carried: {
+    marker: NETHACK_MARKER.inventory,
+    holds(text) {
+      const parsed = parseNethackSection(text, parseHeader);
+      return typeof parsed !== "string" && parsed.inventory !== undefined;
+    },
+  },
 };
