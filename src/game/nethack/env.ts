@@ -37,7 +37,7 @@ export function screenFrame(f: NethackFrame): ScreenFrame {
     score: progressionScore(f.progression),
     progression: f.progression,
     status: o.status ? formatStatus(o.status) : "unknown",
-    message: o.screen.rows[0]?.trimEnd() ?? "",
+    message: o.message ?? o.screen.rows[0]?.trimEnd() ?? "",
     ...(o.inventory ? { inventory: o.inventory } : {}),
     heldInventory: o.held,
     stops: f.stops,

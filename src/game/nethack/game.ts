@@ -7,6 +7,7 @@ import { prolongError, type ProlongError } from "../../errors.ts";
 import type { NamedAction } from "./actions.ts";
 import type { Character } from "./character.ts";
 import { launchNethack } from "./launch.ts";
+import { levelFiles, levelSaved, type LevelFiles } from "./level-files.ts";
 import { atCommand, endReason, inventoryPage, newMonster, type Point } from "./screen-read.ts";
 import { parseStatus, statusAfter, type Status } from "./status.ts";
 import type { GameTerminal, Screen } from "./terminal.ts";
@@ -21,6 +22,8 @@ export interface Observation {
   readonly inventory?: readonly string[];
   /** The inventory as last read, changed or not (what a prompt without the log shows). */
   readonly held: readonly string[];
+  /** The messages of the --More-- prompts the harness answered in this step, joined (else the screen's top row). */
+  readonly message?: string;
   /** Set once the game process has ended: death, quit, or a crash. */
   readonly ended?: string;
 }
@@ -43,6 +46,19 @@ export interface NethackGameOptions {
   readonly stuckAfter?: number;
   /** Debug mode (-D; needs the user in sysconf's WIZARDS): for tests that need a state short play cannot reach. */
   readonly wizard?: boolean;
+  /**
+   * Which --More-- prompts the harness answers after an action, joining their messages: "level" (the default)
+   * only those that hold back a level change, so the change counts on the action that caused it as in BALROG,
+   * where every --More-- is answered; "all" every one (BALROG's protocol). The others are the agent's.
+   */
+  readonly pressMore?: "level" | "all";
+}
+
+/** --More-- prompts answered in a row after one action at most: a longer chain is left to the agent. */
+const MORE_CHAIN = 32;
+
+function hasMore(s: Screen): boolean {
+  return s.rows.some((r) => r.includes("--More--"));
 }
 
 /** Actions after which the inventory may have changed (moves, search and rest cannot change it). */
@@ -120,6 +136,8 @@ export class NethackGame {
   private ending: string | undefined;
   /** Where the hero stands: the cursor while the game waits for a command, else where it last was. */
   private hero: Point;
+  /** The game folder's level files as the last step left them (level-files.ts). */
+  private levelFiles: LevelFiles;
 
   private constructor(
     private readonly term: GameTerminal,
@@ -127,6 +145,7 @@ export class NethackGame {
   ) {
     this.status = statusOf(term.screen());
     this.hero = term.screen().cursor;
+    this.levelFiles = levelFiles(opts.folder);
   }
 
   static async start(opts: NethackGameOptions): Promise<Result<{ game: NethackGame; observation: Observation }, ProlongError>> {
@@ -167,6 +186,9 @@ export class NethackGame {
     } else {
       this.stuck = 0;
     }
+    const joined = await this.answerMore();
+    if (joined.isErr()) return err(joined.error);
+    const message = joined.value ?? this.term.screen().rows[0] ?? "";
     const after = this.term.screen();
     const colours = this.term.colours(after);
     this.ending = this.ending ?? endReason(after);
@@ -178,12 +200,13 @@ export class NethackGame {
     let inventory: readonly string[] | undefined;
     const cur = this.status;
     this.sinceInventory++;
-    const due = inventoryReadDue({ action: action.name, message: after.rows[0] ?? "", prev, cur, since: this.sinceInventory });
+    const due = inventoryReadDue({ action: action.name, message, prev, cur, since: this.sinceInventory });
     if (this.term.exited === null && due) {
       const inv = await this.readInventory();
       if (inv.isErr()) return err(inv.error);
       inventory = inv.value;
     }
+    this.levelFiles = levelFiles(this.opts.folder);
     const effect: StepEffect = {
       hpLost: prev && cur ? Math.max(0, prev.hp - cur.hp) : 0,
       dlvlChanged: prev !== undefined && cur !== undefined && (prev.dlvl !== cur.dlvl || prev.place !== cur.place),
@@ -192,7 +215,31 @@ export class NethackGame {
       ...withMonster(newMonster(before, heroBefore, after, this.hero)),
     };
     // The screen as the action left it: the inventory read above clears the message line.
-    return ok({ observation: this.observation(inventory, after, colours), effect });
+    const observation = this.observation(inventory, after, colours);
+    return ok({ observation: joined.value === undefined ? observation : { ...observation, message }, effect });
+  }
+
+  /**
+   * Answers the --More-- prompts this step left that the options give to the harness (pressMore), one Enter
+   * each while the game shows one, and returns their messages joined; undefined when it answered none. A
+   * prompt holds a level change back when the game saved a level file during the step.
+   */
+  private async answerMore(): Promise<Result<string | undefined, ProlongError>> {
+    const mode = this.opts.pressMore ?? "level";
+    if (this.term.exited !== null || !hasMore(this.term.screen())) return ok(undefined);
+    if (mode === "level" && !levelSaved(this.levelFiles, levelFiles(this.opts.folder))) return ok(undefined);
+    const messages: string[] = [];
+    for (let i = 0; i < MORE_CHAIN && this.term.exited === null && hasMore(this.term.screen()); i++) {
+      const screen = this.term.screen();
+      this.ending = this.ending ?? endReason(screen);
+      const shown = (screen.rows[0] ?? "").replace("--More--", "").trim();
+      if (shown !== "") messages.push(shown);
+      const pressed = await this.term.press("\r");
+      if (pressed.isErr()) return err(pressed.error);
+    }
+    const last = this.term.exited === null ? (this.term.screen().rows[0] ?? "").trim() : "";
+    if (last !== "" && !hasMore(this.term.screen())) messages.push(last);
+    return ok(messages.join(" "));
   }
 
   /**

@@ -1,12 +1,14 @@
 // Progression from the game's state, as BALROG reads it (NLE's blstats): the real depth in the Quest and Fort
 // Ludios (the status names the Quest's levels "Home N" and Ludios by name; depth.ts reads their depth from the
 // portal level the hero came through), and the hero's own experience level through a polymorph (the status
-// shows the monster's HD:N instead). Checked on real games in debug mode against the game's own lists.
+// shows the monster's HD:N instead), and a level change behind --More-- on the action that caused it. Checked
+// on real games in debug mode against the game's own lists.
 import { describe, expect, test } from "bun:test";
 import { nextDepth, type DepthState } from "../../../src/game/nethack/depth.ts";
 import { progressionAt } from "../../../src/game/nethack/progression.ts";
 import { DEFAULT_CHARACTER } from "../../../src/game/nethack/character.ts";
 import { NethackEpisode, type NethackFrame } from "../../../src/game/nethack/episode.ts";
+import { parseNethackAction } from "../../../src/game/nethack/actions.ts";
 import { gameRoot, NO_NETHACK } from "./helpers.ts";
 import { join } from "node:path";
 
@@ -104,3 +106,55 @@ describe.skipIf(NO_WIZARD)(`a real polymorph${NO_WIZARD ? " (skipped: needs NetH
     await ep.close();
   }, 240_000);
 });
+
+describe.skipIf(NO_WIZARD)(
+  `a real --More-- descent${NO_WIZARD ? " (skipped: needs NetHack and root for debug mode)" : ""}`,
+  () => {
+    test("a trap door's --More-- holds the old screen; the descent counts on the step onto it, its message kept", async () => {
+      const started = (
+        await NethackEpisode.start({ folder: join(gameRoot(), "g"), seed: 1, character: DEFAULT_CHARACTER, wizard: true })
+      )._unsafeUnwrap();
+      const ep = started.episode;
+      let frame: NethackFrame = started.frame;
+      const play = async (name: string) => {
+        const a = parseNethackAction(name);
+        if (!a.ok) throw new Error(a.reason);
+        frame = (await ep.step(a.action))._unsafeUnwrap();
+      };
+      const press = async (keys: string) => {
+        frame = (await ep.step({ name: "key", keys, help: "" }))._unsafeUnwrap();
+      };
+      // Off the up staircase (no trap can be made there), a trap door wished for under the hero, a step off it.
+      for (const name of ["east", "east", "south", "west", "north"]) await play(name);
+      await press("\x17");
+      await press("trap door\r");
+      expect(frame.observation.screen.rows[0]).toMatch(/^A trap door\./);
+      await play("west");
+      expect(frame.observation.status?.place).toBe("Dlvl:1");
+      expect(frame.progression).toBe(0);
+      // Onto it: the game says so behind --More-- with Dlvl:1 still on the status. That step is the descent.
+      await play("east");
+      expect(frame.observation.status?.place).toBe("Dlvl:2");
+      expect(frame.effect?.dlvlChanged).toBe(true);
+      expect(frame.stops).toContain("dungeon level changed");
+      expect(frame.progression).toBe(progressionAt(2, 1));
+      expect(frame.progression).toBeGreaterThan(0);
+      expect(frame.observation.message).toContain("A trap door opens up under you!");
+      expect(frame.observation.screen.rows.join("\n")).not.toContain("--More--");
+      await ep.close();
+    }, 240_000);
+
+    test("a --More-- with no level change behind it stays the agent's to answer", async () => {
+      const started = (
+        await NethackEpisode.start({ folder: join(gameRoot(), "g"), seed: 1, character: DEFAULT_CHARACTER, wizard: true })
+      )._unsafeUnwrap();
+      const ep = started.episode;
+      let frame = started.frame;
+      for (const keys of ["#polyself\r", "red dragon\r"])
+        frame = (await ep.step({ name: "key", keys, help: "" }))._unsafeUnwrap();
+      expect(frame.observation.screen.rows[0]).toMatch(/You turn into a red dragon!.*--More--/);
+      expect(frame.observation.message).toBeUndefined();
+      await ep.close();
+    }, 240_000);
+  },
+);
