@@ -8,6 +8,7 @@ import type { Character } from "./character.ts";
 import { NethackGame, type Observation, type StepEffect } from "./game.ts";
 import { batchStops } from "./observe.ts";
 import { nextDepth, type DepthState } from "./depth.ts";
+import { dungeonDepthStart } from "./dungeon-table.ts";
 import { progressionAt } from "./progression.ts";
 
 export interface NethackFrame {
@@ -39,12 +40,15 @@ export class NethackEpisode {
   /** What the real depth is read from in the Quest and Fort Ludios (depth.ts). */
   private depth: DepthState = {};
 
-  private constructor(private readonly game: NethackGame) {}
+  private constructor(
+    private readonly game: NethackGame,
+    private readonly folder: string,
+  ) {}
 
   static async start(opts: EpisodeOptions): Promise<Result<{ episode: NethackEpisode; frame: NethackFrame }, ProlongError>> {
     const started = await NethackGame.start(opts);
     if (started.isErr()) return err(started.error);
-    const episode = new NethackEpisode(started.value.game);
+    const episode = new NethackEpisode(started.value.game, opts.folder);
     return ok({ episode, frame: episode.frame(started.value.observation, undefined) });
   }
 
@@ -57,7 +61,7 @@ export class NethackEpisode {
   private frame(observation: Observation, effect: StepEffect | undefined): NethackFrame {
     const st = observation.status;
     if (st) {
-      const seen = nextDepth(this.depth, st.place);
+      const seen = nextDepth(this.depth, st.place, () => dungeonDepthStart(this.folder, "Fort Ludios"));
       this.depth = seen.state;
       if (seen.depth !== undefined && seen.depth > 0) this.maxDepth = Math.max(this.maxDepth, seen.depth);
       this.maxXl = Math.max(this.maxXl, st.xl);

@@ -25,8 +25,22 @@ describe("depth from the status place", () => {
   test("Dlvl:N is N; the Quest's Home k lies k − 1 below the portal level it was entered from", () => {
     expect(walk(["Dlvl:1", "Dlvl:13", "Home 1", "Home 2", "Home 5", "Dlvl:13", "Home 1"])).toEqual([1, 13, 13, 14, 17, 13, 13]);
   });
-  test("Fort Ludios lies at its portal's depth; the Planes (depths -5..0) have none in BALROG's table", () => {
-    expect(walk(["Dlvl:21", "Fort Ludios", "Dlvl:22", "Fort Ludios"])).toEqual([21, 21, 22, 21]);
+  test("Fort Ludios is at the depth the game's dungeon table gives, read once; the Planes (-5..0) have none", () => {
+    let reads = 0;
+    const table = () => {
+      reads++;
+      return 19;
+    };
+    let state: DepthState = {};
+    const depths = ["Dlvl:13", "Fort Ludios", "Dlvl:13", "Fort Ludios"].map((p) => {
+      const r = nextDepth(state, p, table);
+      state = r.state;
+      return r.depth;
+    });
+    expect(depths).toEqual([13, 19, 13, 19]);
+    expect(reads).toBe(1);
+    // Without the table (it could not be read), the Fort has no depth: its portal's level says nothing of it.
+    expect(walk(["Dlvl:13", "Fort Ludios"])).toEqual([13, undefined]);
     expect(walk(["Dlvl:1", "Plane of Earth", "Astral Plane"])).toEqual([1, undefined, undefined]);
   });
   test("a Quest level seen with no portal level before it (nothing to read the depth from) has none", () => {
@@ -38,7 +52,7 @@ describe("depth from the status place", () => {
 const NO_WIZARD = NO_NETHACK || process.getuid?.() !== 0;
 
 describe.skipIf(NO_WIZARD)(`a real Quest level${NO_WIZARD ? " (skipped: needs NetHack and root for debug mode)" : ""}`, () => {
-  test("Home 1, entered from its portal's level, is at the depth the game itself lists for the Quest (not depth 0)", async () => {
+  test("Home 3 and Home 1, entered from the portal's level, are at the depths the game itself lists (not depth 0)", async () => {
     const started = (
       await NethackEpisode.start({ folder: join(gameRoot(), "g"), seed: 1, character: DEFAULT_CHARACTER, wizard: true })
     )._unsafeUnwrap();
@@ -59,20 +73,75 @@ describe.skipIf(NO_WIZARD)(`a real Quest level${NO_WIZARD ? " (skipped: needs Ne
     const questTop = Number(/The Quest: levels (\d+) to \d+/.exec(menu)![1]);
     await press("\x1b");
     await settle();
-    // To the portal's level, then into the Quest's home level.
+    // To the portal's level, then (the game's list again) to the Quest's locate level, deeper than its home.
     await press(`\x16${portal}\r`);
     await settle();
     expect(frame.observation.status?.place).toBe(`Dlvl:${portal}`);
-    menu = await press("\x16?\r");
-    for (let page = 0; page < 3 && !/Val-strt/.test(menu); page++) menu = await press(">");
-    await press(/([a-zA-Z]) - {3}Val-strt/.exec(menu)![1]!);
-    await settle();
-    const place = frame.observation.status!.place;
-    expect(place).toBe("Home 1");
+    const teleport = async (proto: string) => {
+      menu = await press("\x16?\r");
+      for (let page = 0; page < 3 && !new RegExp(proto).test(menu); page++) menu = await press(">");
+      const entry = new RegExp(`([a-zA-Z]) - {3}${proto}: (\\d+)`).exec(menu)!;
+      await press(entry[1]!);
+      await settle();
+      return Number(entry[2]);
+    };
+    const locate = await teleport("Val-loca");
+    const deep = frame.observation.status!.place;
+    expect(deep).toBe(`Home ${locate - questTop + 1}`);
+    expect(Number(deep.slice(5))).toBeGreaterThan(1);
     // The real screen's place read as a depth, after the portal level: the game's listed depth.
-    const depth = nextDepth(nextDepth({}, `Dlvl:${portal}`).state, place).depth;
-    expect(depth).toBe(questTop);
-    expect(frame.maxDepth).toBe(questTop);
+    expect(nextDepth(nextDepth({}, `Dlvl:${portal}`).state, deep).depth).toBe(locate);
+    expect(frame.maxDepth).toBe(locate);
+    expect(frame.progression).toBe(progressionAt(locate, 1));
+    // Up to the home level (the Quest forbids going down inside it, not up): Home 1, at the Quest's top.
+    expect(await teleport("Val-strt")).toBe(questTop);
+    expect(frame.observation.status?.place).toBe("Home 1");
+    expect(nextDepth(nextDepth({}, `Dlvl:${portal}`).state, "Home 1").depth).toBe(questTop);
+    expect(frame.maxDepth).toBe(locate);
+    await ep.close();
+  }, 240_000);
+});
+
+describe.skipIf(NO_WIZARD)(`a real Fort Ludios${NO_WIZARD ? " (skipped: needs NetHack and root for debug mode)" : ""}`, () => {
+  test("the Fort is at the depth the game laid it out at (its own list says so), not its portal's level", async () => {
+    const started = (
+      await NethackEpisode.start({ folder: join(gameRoot(), "g"), seed: 1, character: DEFAULT_CHARACTER, wizard: true })
+    )._unsafeUnwrap();
+    const ep = started.episode;
+    let frame: NethackFrame = started.frame;
+    const press = async (keys: string) => {
+      frame = (await ep.step({ name: "key", keys, help: "" }))._unsafeUnwrap();
+      return frame.observation.screen.rows.join("\n");
+    };
+    const settle = async () => {
+      for (let i = 0; i < 12 && /--More--/.test(frame.observation.screen.rows.join("\n")); i++) await press("\r");
+    };
+    await settle();
+    // Down level by level from 11 until the game makes a vault with the Fort's portal (debug mode never defers it).
+    let portal: number | undefined;
+    for (let level = 11; level < 24 && portal === undefined; level++) {
+      await press(`\x16${level}\r`);
+      await settle();
+      let menu = await press("\x16?\r");
+      for (let page = 0; page < 2; page++) menu = `${menu}\n${await press(">")}`;
+      await press("\x1b");
+      await settle();
+      const found = /Portal to Fort Ludios: (\d+)/.exec(menu);
+      if (found) portal = Number(found[1]);
+    }
+    expect(portal).toBeDefined();
+    expect(frame.observation.status?.place).toBe(`Dlvl:${portal}`);
+    // The game's own list gives the Fort's depth; into it.
+    let menu = await press("\x16?\r");
+    for (let page = 0; page < 3 && !/[a-zA-Z] - +knox: \d+/.test(menu); page++) menu = await press(">");
+    const knox = /([a-zA-Z]) - +knox: (\d+)/.exec(menu)!;
+    const fort = Number(knox[2]);
+    expect(fort).not.toBe(portal);
+    await press(knox[1]!);
+    await settle();
+    expect(frame.observation.status?.place).toBe("Fort Ludios");
+    expect(frame.maxDepth).toBe(fort);
+    expect(frame.progression).toBe(progressionAt(fort, 1));
     await ep.close();
   }, 240_000);
 });
