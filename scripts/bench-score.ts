@@ -1,12 +1,14 @@
 // Benchmark: `prolong score` over 1,000 run directories (target ≤ 2 s, whole process). Writes synthetic
-// finished runs — run.json, a one-line logs.txt and a scorecard.json built by the real builder — for 25 games
-// × 40 runs under a temp directory, then times the command end to end and its parts in process.
+// finished runs — run.json, a logs.txt of two sections (the initial board and the last action, whose header
+// backs the scorecard as score's evidence check reads it) and a scorecard.json built by the real builder — for
+// 25 games × 40 runs under a temp directory, then times the command end to end and its parts in process.
 //   bun scripts/bench-score.ts [--runs 1000] [--keep]
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { newConfig } from "../src/config/run-config.ts";
+import { writeLog } from "../src/log/format.ts";
 import { findRuns } from "../src/score/find-runs.ts";
 import { groupArms } from "../src/score/arms.ts";
 import { armReport } from "../src/score/report.ts";
@@ -44,8 +46,21 @@ for (let i = 0; i < total; i++) {
     wallMs: 60_000,
   });
   writeFileSync(join(dir, "run.json"), JSON.stringify(config, null, 2));
-  writeFileSync(join(dir, "logs.txt"), "");
+  writeFileSync(join(dir, "logs.txt"), benchLog(card.actions, levelActions, done));
   writeFileSync(join(dir, "scorecard.json"), JSON.stringify(card, null, 2));
+}
+
+/** The initial section and the last action's: a 64x64 board each, the header as the run would end. */
+function benchLog(actions: number, levelActions: readonly number[], done: number): string {
+  const board = { width: 64, height: 64, cells: new Uint8Array(64 * 64) };
+  const level = levelActions.findLastIndex((n) => n > 0) + 1;
+  return writeLog(
+    [
+      { header: { action: 0, level: 1, attempt: 1, score: 0, kind: "initial" }, frames: [], board },
+      { header: { action: actions, level, attempt: 1, score: done, kind: "action" }, frames: [], board },
+    ],
+    "ascii",
+  );
 }
 
 const main = resolve(import.meta.dir, "../src/main.ts");

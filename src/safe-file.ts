@@ -72,6 +72,78 @@ export function checkRegularFile(path: string, what: string): Result<boolean, Pr
  * device or directory, or a file over the cap, is an error naming it; the open never blocks.
  */
 export function readFileIfPresent(path: string, cap: number, what: string): Result<Uint8Array | null, ProlongError> {
+  const opened = openRegular(path, what);
+  if (opened.isErr()) return err(opened.error);
+  if (opened.value === null) return ok(null);
+  const fd = opened.value;
+  try {
+    const size = fstatSync(fd).size;
+    if (size > cap) return err(oversized(path, what, size, cap));
+    // One byte more than the cap: a file that grows past it while being read is refused, not cut.
+    const buf = new Uint8Array(size + 1);
+    let got = 0;
+    for (;;) {
+      if (got === buf.length) {
+        if (got > cap) return err(oversized(path, what, got, cap));
+        break;
+      }
+      const n = readSync(fd, buf, got, buf.length - got, null);
+      if (n === 0) break;
+      got += n;
+    }
+    return ok(buf.subarray(0, got));
+  } catch (e) {
+    return err(prolongError("unreadable", `cannot read ${what}: ${(e as Error).message}`, { path }));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Part of a file: the bytes from `start` (at most the length asked) and the file's whole size. */
+export interface FileRange {
+  readonly size: number;
+  readonly start: number;
+  readonly bytes: Uint8Array;
+}
+
+/**
+ * Bytes of a regular file from the range `pick` chooses once the file's size is known (a tail, or where an
+ * index says a section starts), or null when nothing is at the name. Opened as readFileIfPresent opens
+ * (no link followed, never blocking, only a regular file), and never more than `cap` bytes read, whatever
+ * the range asks: a multi-GB log costs one bounded read, never a whole-file one.
+ */
+export function readFileRange(
+  path: string,
+  cap: number,
+  what: string,
+  pick: (size: number) => { start: number; length: number },
+): Result<FileRange | null, ProlongError> {
+  const opened = openRegular(path, what);
+  if (opened.isErr()) return err(opened.error);
+  if (opened.value === null) return ok(null);
+  const fd = opened.value;
+  try {
+    const size = fstatSync(fd).size;
+    const want = pick(size);
+    const start = Math.min(Math.max(0, Math.floor(want.start)), size);
+    const length = Math.min(Math.max(0, Math.floor(want.length)), cap, size - start);
+    const buf = new Uint8Array(length);
+    let got = 0;
+    while (got < length) {
+      const n = readSync(fd, buf, got, length - got, start + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return ok({ size, start, bytes: buf.subarray(0, got) });
+  } catch (e) {
+    return err(prolongError("unreadable", `cannot read ${what}: ${(e as Error).message}`, { path }));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The descriptor of a regular file opened for reading (null when missing); anything else is refused by name. */
+function openRegular(path: string, what: string): Result<number | null, ProlongError> {
   let fd: number;
   try {
     fd = openSync(path, READ_FLAGS);
@@ -89,28 +161,14 @@ export function readFileIfPresent(path: string, cap: number, what: string): Resu
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile())
-      return err(
-        prolongError("not-a-regular-file", `${what} is ${whatIs(st)}, not a regular file`, { path, fix: NOT_REGULAR_FIX }),
-      );
-    if (st.size > cap) return err(oversized(path, what, st.size, cap));
-    // One byte more than the cap: a file that grows past it while being read is refused, not cut.
-    const buf = new Uint8Array(st.size + 1);
-    let got = 0;
-    for (;;) {
-      if (got === buf.length) {
-        if (got > cap) return err(oversized(path, what, got, cap));
-        break;
-      }
-      const n = readSync(fd, buf, got, buf.length - got, null);
-      if (n === 0) break;
-      got += n;
-    }
-    return ok(buf.subarray(0, got));
-  } catch (e) {
-    return err(prolongError("unreadable", `cannot read ${what}: ${(e as Error).message}`, { path }));
-  } finally {
+    if (st.isFile()) return ok(fd);
     closeSync(fd);
+    return err(
+      prolongError("not-a-regular-file", `${what} is ${whatIs(st)}, not a regular file`, { path, fix: NOT_REGULAR_FIX }),
+    );
+  } catch (e) {
+    closeSync(fd);
+    return err(prolongError("unreadable", `cannot inspect ${what}: ${(e as Error).message}`, { path }));
   }
 }
 

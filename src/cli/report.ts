@@ -14,7 +14,7 @@ import { reportHtml } from "../report/html.ts";
 import { findChromium, HEADLESS_FLAGS } from "../report/chromium.ts";
 import { HEIGHT, WIDTH } from "../report/svg.ts";
 import { conflictText } from "../score/arms.ts";
-import { findRuns } from "../score/find-runs.ts";
+import { findRuns, type FindOptions } from "../score/find-runs.ts";
 import { BOOTSTRAP_DEFAULTS } from "../score/stats.ts";
 import { replayHtml } from "../view/html.ts";
 import { buildReplay } from "../view/replay.ts";
@@ -35,6 +35,8 @@ way, the same refusal to pool different setups under one arm name):
   - billed tokens against score, per run and per arm
   - a table of arms with their settings and fingerprints; every run linked to its view.html
 The page embeds its data as JSON (<script id="report-data">); every mark in a figure carries its value.
+Every scorecard is checked against its run's log as \`prolong score\` checks it: one its log does not back is
+skipped and listed with why, or, with --trust-scorecards, drawn and badged "unverified".
 
   -o, --out FILE      the page (default report.html)
   --budgets N,M,…     budgets for the first figure (default: ten steps up to the largest budget played)
@@ -49,6 +51,8 @@ The page embeds its data as JSON (<script id="report-data">); every mark in a fi
   --seed N, --resamples N   bootstrap seed and resamples (as for score)
   --plan FILE         only the runs of a plan, checked as \`prolong score DIR --plan plan.json\` does (problems printed)
   --allow-mixed-builds  pool runs of one arm produced by different builds (as for score; each is listed)
+  --trust-scorecards  include runs whose log does not back their scorecard (or that have no log), as for
+                      score; each is badged "unverified" in the arms and runs tables and listed with why
   --json              print the report's data (the embedded JSON) instead of a sentence
 
 exit status: 0 when the page was written, 1 when no run could be scored, 2 on bad options or runs that
@@ -68,12 +72,13 @@ const flags = {
   json: flag.bool(),
   plan: flag.text(),
   "allow-mixed-builds": flag.bool(),
+  "trust-scorecards": flag.bool(),
 } as const;
 
 /** Writes `prolong view`'s page into each run directory that has none; returns the directories it failed for. */
-function writeViews(paths: readonly string[]): string[] {
+function writeViews(paths: readonly string[], find: FindOptions): string[] {
   const failed: string[] = [];
-  for (const r of findRuns(paths).runs) {
+  for (const r of findRuns(paths, find).runs) {
     const out = path.join(r.dir, "view.html");
     // A page already there is kept; anything else at the name (a symlink, a FIFO) is replaced, never followed.
     const there = checkRegularFile(out, "view.html");
@@ -142,13 +147,14 @@ export const reportCommand: Command = {
       console.error(`prolong report: which runs? give run directories or a directory above them\n\n${usage}`);
       return 2;
     }
-    if (o.views) for (const f of writeViews(parsed.positionals)) console.error(`prolong report: no view.html for ${f}`);
+    const find = { trustScorecards: o["trust-scorecards"] ?? false };
+    if (o.views) for (const f of writeViews(parsed.positionals, find)) console.error(`prolong report: no view.html for ${f}`);
     const boot = {
       seed: o.seed ?? BOOTSTRAP_DEFAULTS.seed,
       resamples: o.resamples ?? BOOTSTRAP_DEFAULTS.resamples,
       level: BOOTSTRAP_DEFAULTS.level,
     };
-    let found = findRuns(parsed.positionals);
+    let found = findRuns(parsed.positionals, find);
     let complete = true;
     if (o.plan !== undefined) {
       const c = checkAgainstPlanFile(found, o.plan);

@@ -2,13 +2,21 @@
 // paper's statistics; every run as a row (--json, --csv); --at N,M,… re-scores from the logs as if cut at each
 // budget; --compare A B sets two arms side by side at equal k.
 import { jsonText, terminalText } from "../terminal-text.ts";
-import { conflictText, groupArms, metricConflict, type ArmConflict } from "../score/arms.ts";
+import { conflictText, groupArms, metricConflict, type ArmConflict, type ScoredRun } from "../score/arms.ts";
+import { isVerified, type Evidence } from "../score/evidence.ts";
 import { formatError } from "../errors.ts";
 import { checkAgainstPlanFile, PLAN_INCOMPLETE_EXIT, planComplete, type PlanCheck } from "../plan/check.ts";
 import { collectRuns, scoreFound } from "../score/collect.ts";
 import { findRuns } from "../score/find-runs.ts";
 import { markdownForStdout } from "./markdown-stdout.ts";
-import { armMarkdown, armsMarkdown, budgetsMarkdown, compareMarkdown, skippedMarkdown } from "../score/markdown.ts";
+import {
+  armMarkdown,
+  armsMarkdown,
+  budgetsMarkdown,
+  compareMarkdown,
+  skippedMarkdown,
+  unverifiedMarkdown,
+} from "../score/markdown.ts";
 import { compareArms } from "../score/report.ts";
 import { runRowsCsv } from "../score/run-rows.ts";
 import { toolUseMarkdown } from "../score/tool-use-markdown.ts";
@@ -39,6 +47,10 @@ also get a lifetime table: the first episode (pass@1), the last, the best of K (
 times the budget), and per episode the score and the best so far.
 
 A directory that is half-written, interrupted, edited or not prolong's is named with the reason and skipped.
+Every scorecard is checked against its run's log (the last section header's action count, level and Score,
+and the card's own figures against each other): a card with no logs.txt, or one its log does not back, is
+skipped naming what differs (--json: "evidence" on each run and refused directory: "matches", "no-log" or
+"mismatch: ...").
 The tables are Markdown; on a terminal they are aligned and, when wider than it, split into tables that fit
 (each repeating its first column); a file or a pipe gets them as written.
 
@@ -55,6 +67,8 @@ The tables are Markdown; on a terminal they are aligned and, when wider than it,
   --allow-mixed-builds  pool runs of one arm produced by different builds of prolong (or another NetHack
                     binary, CLI version, model): refused by default, naming the difference; each build is
                     then listed under the arm
+  --trust-scorecards  score runs whose log does not back their scorecard (or that have no log) anyway,
+                    marked unverified under the tables (their "evidence" says why)
   --plan FILE       check the runs against a plan (\`prolong plan\`): jobs missing, found twice, runs not in
                     the plan or differing from it are named; the rest are scored as one process would
 
@@ -94,7 +108,13 @@ const flags = {
   csv: flag.bool(),
   plan: flag.text(),
   "allow-mixed-builds": flag.bool(),
+  "trust-scorecards": flag.bool(),
 } as const;
+
+/** The runs whose log does not back their scorecard, with what it says (scored only under --trust-scorecards). */
+function unverifiedRuns(runs: readonly ScoredRun[]): { dir: string; evidence: Evidence }[] {
+  return runs.flatMap((r) => (r.evidence !== undefined && !isVerified(r.evidence) ? [{ dir: r.dir, evidence: r.evidence }] : []));
+}
 
 function refuse(conflicts: readonly ArmConflict[]): number {
   console.error(terminalText(conflicts.map((c) => `prolong score: ${conflictText(c)}`).join("\n")));
@@ -137,6 +157,7 @@ export const scoreCommand: Command = {
     };
     const md = { level: BOOTSTRAP_DEFAULTS.level, ...(price !== undefined ? { pricePerMTok: price } : {}) };
     const group = { allowMixedBuilds: o["allow-mixed-builds"] ?? false };
+    const find = { trustScorecards: o["trust-scorecards"] ?? false };
     const at = o.at ?? [null];
     const heading = (n: number | null) => (n !== null ? `Re-scored at ${n} actions per episode (from the logs).\n\n` : "");
 
@@ -152,10 +173,12 @@ export const scoreCommand: Command = {
         at: number | null;
         compare: ReturnType<typeof compareArms>;
         skipped: ReturnType<typeof collectRuns>["skipped"];
+        /** Runs scored though their log does not back their scorecard (--trust-scorecards). */
+        unverified: { dir: string; evidence: Evidence }[];
       }[] = [];
       for (const n of at) {
-        const a = collectRuns([pa], n);
-        const b = collectRuns([pb], n);
+        const a = collectRuns([pa], n, find);
+        const b = collectRuns([pb], n, find);
         const skipped = [...a.skipped, ...b.skipped];
         const sides = [];
         for (const [name, side] of [
@@ -176,7 +199,12 @@ export const scoreCommand: Command = {
         }
         const mixed = metricConflict(sides.map((s) => ({ dir: s.name, metric: s.metric })));
         if (mixed) return refuse([{ ...mixed, sides: [sides[0]!.runs.map((r) => r.dir), sides[1]!.runs.map((r) => r.dir)] }]);
-        out.push({ at: n, compare: compareArms(sides[0]!, sides[1]!, boot), skipped });
+        out.push({
+          at: n,
+          compare: compareArms(sides[0]!, sides[1]!, boot),
+          skipped,
+          unverified: unverifiedRuns([...a.runs, ...b.runs]),
+        });
       }
       if (o.json)
         console.log(
@@ -184,6 +212,7 @@ export const scoreCommand: Command = {
             {
               compare: out[0]!.compare,
               skipped: out[0]!.skipped,
+              unverified: out[0]!.unverified,
               at: out[0]!.at,
               ...(at.length > 1 ? { budgets: out } : {}),
               bootstrap: boot,
@@ -201,15 +230,16 @@ export const scoreCommand: Command = {
             .map(
               (x) =>
                 heading(x.at) +
-                compareMarkdown(x.compare, { a: pa, b: pb }, md) +
-                (x.skipped.length ? `\n\n${skippedMarkdown(x.skipped)}` : ""),
+                [compareMarkdown(x.compare, { a: pa, b: pb }, md), unverifiedMarkdown(x.unverified), skippedMarkdown(x.skipped)]
+                  .filter(Boolean)
+                  .join("\n\n"),
             )
             .join("\n\n"),
         );
       return 0;
     }
 
-    let found = findRuns(paths);
+    let found = findRuns(paths, find);
     let check: { text: string; data: PlanCheck } | null = null;
     if (o.plan !== undefined) {
       const c = checkAgainstPlanFile(found, o.plan);
@@ -254,7 +284,7 @@ export const scoreCommand: Command = {
         blocks.push(heading(b.at) + (body.join("\n\n") || "No run could be scored."));
       }
       const skipped = skippedMarkdown(first.skipped);
-      printMarkdown([...blocks, skipped].filter(Boolean).join("\n\n"));
+      printMarkdown([...blocks, unverifiedMarkdown(first.runs), skipped].filter(Boolean).join("\n\n"));
     }
     if (!all.some((b) => b.runs.some((r) => r.status === "scored"))) return 1;
     return check && !planComplete(check.data) ? PLAN_INCOMPLETE_EXIT : 0;

@@ -25,14 +25,23 @@ figcaption { color: #444; font-size: 12.5px; margin-top: 4px; max-width: 660px; 
 table { border-collapse: collapse; font-size: 13px; } th, td { border-bottom: 1px solid #e3e3e3; padding: 4px 8px; text-align: left; vertical-align: top; }
 th { background: #f6f6f6; } td.n { text-align: right; font-variant-numeric: tabular-nums; } .ci { color: #666; }
 code { font-size: 12px; } .swatch { display: inline-block; width: 10px; height: 10px; margin-right: 6px; }
+.unverified { background: #fde2e1; color: #8a1c14; border: 1px solid #e0a19c; border-radius: 3px; padding: 0 4px; font-size: 11.5px; white-space: nowrap; }
 `;
+
+/** A run its log does not back (scored only under --trust-scorecards): what its log says. */
+function unverified(r: { readonly evidence: string | null }): string | null {
+  return r.evidence !== null && r.evidence !== "matches" ? r.evidence : null;
+}
+
+/** The badge every unverified run and the arms holding one carry, pointing at the footnote. */
+const BADGE = `<a class="unverified" href="#unverified" title="scorecard not backed by its log">unverified</a>`;
 
 function armsTable(d: ReportData): string {
   const k = Math.min(...d.arms.map((a) => a.overall.bestAtKCurve.length));
   const score = scoreLabel(d);
   const rows = d.arms.map(
     (a) =>
-      `<tr><td>${esc(a.name)}</td><td><code>${esc(a.fingerprint)}</code></td><td><code>${esc(settingsLine(a))}</code><br><span class="ci">produced by: ${esc(a.provenance.join(" | "))}</span></td><td class="n">${a.overall.games}</td><td class="n">${a.overall.runs}</td><td class="n">${a.overall.failed}</td><td class="n">${a.overall.unfinished}</td><td class="n">${ci(a.overall.passAt1)}</td><td class="n">${esc(meanSEText(a.overall.meanSE))}</td><td class="n">${a.overall.bestAtKCurve[k - 1] ? ci(a.overall.bestAtKCurve[k - 1]!) : "–"}</td><td class="n">${ci(a.overall.levels)}</td><td class="n">${int(a.overall.billedTokens)}</td></tr>`,
+      `<tr><td>${esc(a.name)}${d.runs.some((r) => r.arm === a.name && unverified(r)) ? ` ${BADGE}` : ""}</td><td><code>${esc(a.fingerprint)}</code></td><td><code>${esc(settingsLine(a))}</code><br><span class="ci">produced by: ${esc(a.provenance.join(" | "))}</span></td><td class="n">${a.overall.games}</td><td class="n">${a.overall.runs}</td><td class="n">${a.overall.failed}</td><td class="n">${a.overall.unfinished}</td><td class="n">${ci(a.overall.passAt1)}</td><td class="n">${esc(meanSEText(a.overall.meanSE))}</td><td class="n">${a.overall.bestAtKCurve[k - 1] ? ci(a.overall.bestAtKCurve[k - 1]!) : "–"}</td><td class="n">${ci(a.overall.levels)}</td><td class="n">${int(a.overall.billedTokens)}</td></tr>`,
   );
   return `<table id="arms"><thead><tr><th>arm</th><th>fingerprint</th><th>settings</th><th>games</th><th>runs</th><th>failed</th><th>unfinished</th><th>pass@1 ${score}</th><th>mean ± SE (runs)</th><th>best@${k} ${score}</th><th>levels / game</th><th>billed tokens</th></tr></thead><tbody>${rows.join("")}</tbody></table>
 <p class="meta">Brackets: 95% hierarchical bootstrap CI, games resampled and then runs within each game, with the games and runs behind it (n=1: one run, no interval; ${d.bootstrap.resamples ?? 10000} resamples, seed ${d.bootstrap.seed ?? 0}). mean ± SE: every run pooled, as BALROG reports it. best@${k}: every arm at the same k. failed: the agent failed; counted at the score reached. unfinished: no final scorecard; not counted.</p>`;
@@ -52,7 +61,7 @@ function runsTable(d: ReportData, linkBase: string): string {
     const where = r.view
       ? `<a href="${esc(relativeHref(linkBase, r.view))}">${esc(relative(linkBase, r.dir) || ".")}</a>`
       : `${esc(relative(linkBase, r.dir) || ".")} <span class="ci">(no view.html: \`prolong view\` it)</span>`;
-    return `<tr><td>${where}</td><td>${esc(r.game)}</td><td>${esc(r.arm)}</td><td class="n">${r.seed}</td><td>${esc(r.status === "scored" ? r.endReason : `unfinished: ${r.endDetail}`)}</td><td class="n">${r.levels ?? "–"}${r.winLevels ? `/${r.winLevels}` : ""}</td><td class="n">${f2(r.rhae)}</td><td class="n">${int(r.actions)}</td><td class="n">${int(r.billedTokens)}</td></tr>`;
+    return `<tr><td>${where}${unverified(r) ? ` ${BADGE}` : ""}</td><td>${esc(r.game)}</td><td>${esc(r.arm)}</td><td class="n">${r.seed}</td><td>${esc(r.status === "scored" ? r.endReason : `unfinished: ${r.endDetail}`)}</td><td class="n">${r.levels ?? "–"}${r.winLevels ? `/${r.winLevels}` : ""}</td><td class="n">${f2(r.rhae)}</td><td class="n">${int(r.actions)}</td><td class="n">${int(r.billedTokens)}</td></tr>`;
   });
   return `<table id="runs"><thead><tr><th>run (replay)</th><th>game</th><th>arm</th><th>seed</th><th>end</th><th>levels</th><th>${scoreLabel(d)}</th><th>actions</th><th>billed tokens</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
 }
@@ -67,6 +76,11 @@ export function reportHtml(d: ReportData, figures: readonly Figure[], o: { title
     d.skipped.length === 0
       ? ""
       : `<h2>Skipped</h2><ul>${d.skipped.map((s) => `<li><code>${esc(s.dir)}</code>: ${esc(s.reason)}</li>`).join("")}</ul>`;
+  const trusted = d.runs.filter((r) => unverified(r));
+  const footnote =
+    trusted.length === 0
+      ? ""
+      : `<h2 id="unverified">Unverified runs</h2><p class="meta">Scored on their scorecards alone (--trust-scorecards): the run's log does not back its scorecard. They are in every table and figure above.</p><ul>${trusted.map((r) => `<li><code>${esc(r.dir)}</code>: ${esc(unverified(r) ?? "")}</li>`).join("")}</ul>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(o.title)}</title><style>${CSS}</style></head>
 <body data-ready="1">
@@ -81,6 +95,7 @@ ${figures.map((f) => `<figure id="fig-${esc(f.id)}">${f.svg}<figcaption>${esc(f.
 ${toolCallsTable(d) ? `<h2>Tool calls</h2>\n${toolCallsTable(d)}` : ""}
 <h2>Runs</h2>
 ${runsTable(d, o.linkBase)}
+${footnote}
 ${skipped}
 <script type="application/json" id="report-data">${embeddedJson(d)}</script>
 </body></html>

@@ -5,6 +5,7 @@
 import { err, ok, type Result } from "neverthrow";
 import { armOf, armSettingsOf, differingSettings, type ArmId, type ArmSettings } from "../config/arm.ts";
 import type { RunConfig } from "../config/run-config.ts";
+import type { Evidence } from "./evidence.ts";
 import type { SkippedRun } from "./find-runs.ts";
 import { provenanceDifferences, provenanceText } from "./provenance.ts";
 import { cardMetric, metricLabel, type ScoreMetric, type Scorecard } from "./scorecard.ts";
@@ -12,6 +13,8 @@ import { cardMetric, metricLabel, type ScoreMetric, type Scorecard } from "./sco
 export interface ScoredRun {
   readonly dir: string;
   readonly card: Scorecard;
+  /** What the run's log says of the card (score/evidence.ts); absent when it was not checked. */
+  readonly evidence?: Evidence;
 }
 
 export interface Arm {

@@ -3,7 +3,7 @@
 // Shared by `prolong score` and `prolong report`, so both print the same numbers.
 import { err, ok, type Result } from "neverthrow";
 import { groupArms, type Arm, type ArmConflict, type GroupOptions, type ScoredRun } from "./arms.ts";
-import { findRuns, skipReason, type SkippedRun } from "./find-runs.ts";
+import { findRuns, skipReason, type FindOptions, type SkippedRun } from "./find-runs.ts";
 import { armReport, type ArmReport } from "./report.ts";
 import { rescoreAt } from "./rescore.ts";
 import { runRows, type RunRow } from "./run-rows.ts";
@@ -15,8 +15,8 @@ export interface Collected {
 }
 
 /** Runs found under the paths, each re-scored at N when asked; failures join the skipped list. */
-export function collectRuns(paths: readonly string[], at: number | null): Collected {
-  return rescoreAll(findRuns(paths), at);
+export function collectRuns(paths: readonly string[], at: number | null, find: FindOptions = {}): Collected {
+  return rescoreAll(findRuns(paths, find), at);
 }
 
 /** The found runs re-scored at N actions per episode (null: as played). */
@@ -26,7 +26,7 @@ export function rescoreAll(found: Collected, at: number | null): Collected {
   const skipped = [...found.skipped];
   for (const r of found.runs) {
     const cut = rescoreAt(r.dir, r.card, at);
-    if (cut.isOk()) runs.push({ dir: r.dir, card: cut.value });
+    if (cut.isOk()) runs.push({ ...r, card: cut.value });
     else skipped.push({ dir: r.dir, reason: skipReason(r.dir, cut.error) });
   }
   return { runs, skipped };

@@ -8,10 +8,16 @@ import type { ProlongError } from "../errors.ts";
 import { readConfigFile, type RunConfig } from "../config/run-config.ts";
 import { readScorecard, RESUMABLE, type Scorecard } from "./scorecard.ts";
 import { RUN_FILES } from "../run-files/layout.ts";
+import { isVerified, scorecardEvidence, type Evidence } from "./evidence.ts";
 
 export interface FoundRun {
   readonly dir: string;
   readonly card: Scorecard;
+  /**
+   * What the run's log says of the card (score/evidence.ts): "matches", or, when scorecards are trusted, why
+   * not. findRuns always sets it; absent on a run not found by it (a test's, a re-scored copy's source).
+   */
+  readonly evidence?: Evidence;
 }
 
 export interface SkippedRun {
@@ -22,6 +28,8 @@ export interface SkippedRun {
    * run.json could be read: such a run is counted in its arm's "unfinished" column instead of vanishing.
    */
   readonly unfinished?: RunConfig;
+  /** Set when the run was refused because its log does not back its scorecard (score/evidence.ts). */
+  readonly evidence?: Evidence;
 }
 
 export interface FoundRuns {
@@ -33,7 +41,15 @@ const RUN_MARKERS: readonly string[] = [RUN_FILES.config, RUN_FILES.log, RUN_FIL
 /** Deep enough for runs/<experiment>/<arm>/<stamp>/<run>; a run directory is never searched below. */
 const MAX_DEPTH = 6;
 
-export function findRuns(paths: readonly string[]): FoundRuns {
+export interface FindOptions {
+  /**
+   * Score a scorecard its log does not back (no log, or one that disagrees), marked by its evidence, instead
+   * of refusing it (--trust-scorecards).
+   */
+  readonly trustScorecards?: boolean;
+}
+
+export function findRuns(paths: readonly string[], opts: FindOptions = {}): FoundRuns {
   const runs: FoundRun[] = [];
   const skipped: SkippedRun[] = [];
   const seen = new Set<string>();
@@ -54,7 +70,7 @@ export function findRuns(paths: readonly string[]): FoundRuns {
       dir = dirname(dir);
     }
     const before = runs.length + skipped.length;
-    walk(dir, 0, runs, skipped, seen);
+    walk(dir, 0, runs, skipped, seen, opts);
     if (runs.length + skipped.length === before)
       skipped.push({ dir, reason: "no run directories here (none below holds run.json, logs.txt or scorecard.json)" });
   }
@@ -63,7 +79,7 @@ export function findRuns(paths: readonly string[]): FoundRuns {
   return { runs, skipped };
 }
 
-function walk(dir: string, depth: number, runs: FoundRun[], skipped: SkippedRun[], seen: Set<string>): void {
+function walk(dir: string, depth: number, runs: FoundRun[], skipped: SkippedRun[], seen: Set<string>, opts: FindOptions): void {
   if (seen.has(dir)) return;
   seen.add(dir);
   let entries: Dirent[];
@@ -77,16 +93,16 @@ function walk(dir: string, depth: number, runs: FoundRun[], skipped: SkippedRun[
   // taken for a missing file.
   const names = new Set(entries.filter((e) => !e.isDirectory()).map((e) => e.name));
   if (RUN_MARKERS.some((m) => names.has(m))) {
-    const run = scoreableRun(dir, names);
+    const run = scoreableRun(dir, names, opts);
     if ("card" in run) runs.push(run);
     else skipped.push(run);
     return;
   }
   if (depth >= MAX_DEPTH) return;
-  for (const e of entries) if (e.isDirectory()) walk(join(dir, e.name), depth + 1, runs, skipped, seen);
+  for (const e of entries) if (e.isDirectory()) walk(join(dir, e.name), depth + 1, runs, skipped, seen, opts);
 }
 
-function scoreableRun(dir: string, names: Set<string>): FoundRun | SkippedRun {
+function scoreableRun(dir: string, names: Set<string>, opts: FindOptions): FoundRun | SkippedRun {
   if (!names.has(RUN_FILES.scorecard)) {
     const what = names.has(RUN_FILES.log)
       ? "the run has not finished (still running, or stopped by a crash or kill)"
@@ -115,7 +131,17 @@ function scoreableRun(dir: string, names: Set<string>): FoundRun | SkippedRun {
       unfinished: card.value.settings,
     };
   }
-  return { dir, card: card.value };
+  const evidence = scorecardEvidence(dir, card.value);
+  if (isVerified(evidence) || opts.trustScorecards) return { dir, card: card.value, evidence };
+  return { dir, reason: evidenceReason(dir, evidence), evidence };
+}
+
+/** Why a run whose log does not back its scorecard is not scored, with what to do. */
+function evidenceReason(dir: string, e: Evidence): string {
+  const trust = "`--trust-scorecards` scores it anyway, marked unverified";
+  return e === "no-log"
+    ? `the scorecard has no log (no logs.txt) to check it against; ${trust}`
+    : `the scorecard does not match its log (${e.replace(/^mismatch: /, "")}); fix: \`prolong verify ${dir}\` checks the log, ${trust}`;
 }
 
 /** Ends that leave a run resumable (interrupted, its game or log failed, its model API unusable): not the agent's result. */

@@ -4,6 +4,7 @@ import { conflictText } from "./arms.ts";
 import { scoreRuns, type BudgetScores } from "./collect.ts";
 import type { SkippedRun } from "./find-runs.ts";
 import type { ArmReport, CompareReport, GameRow } from "./report.ts";
+import type { Evidence } from "./evidence.ts";
 import { metricLabel, type ScoreMetric } from "./scorecard.ts";
 import { BOOTSTRAP_DEFAULTS, type Interval, type MeanSE } from "./stats.ts";
 
@@ -293,6 +294,20 @@ export function skippedMarkdown(skipped: readonly SkippedRun[]): string {
   return [
     `Skipped ${skipped.length} director${skipped.length === 1 ? "y" : "ies"}:`,
     ...skipped.map((s) => `- ${s.dir}: ${s.reason}`),
+  ].join("\n");
+}
+
+/**
+ * The runs scored on their scorecards alone (`--trust-scorecards`: no log, or a log that disagrees), each with
+ * what its log says; "" when every scored run's log backs its card.
+ */
+export function unverifiedMarkdown(runs: readonly { readonly dir: string; readonly evidence?: Evidence | null }[]): string {
+  const unverified = runs.filter((r) => r.evidence != null && r.evidence !== "matches");
+  if (unverified.length === 0) return "";
+  const n = unverified.length;
+  return [
+    `Unverified: ${n} scored run${n === 1 ? "" : "s"} (in the tables above, by --trust-scorecards) ${n === 1 ? "has a scorecard" : "have scorecards"} ${n === 1 ? "its" : "their"} log does not back:`,
+    ...unverified.map((r) => `- ${r.dir}: ${r.evidence}`),
   ].join("\n");
 }
 

@@ -4,6 +4,7 @@
 // score are the first episode's (pass@1's unit); every episode's score is listed for lifetimes.
 import { csvText } from "../terminal-text.ts";
 import type { Arm } from "./arms.ts";
+import type { Evidence } from "./evidence.ts";
 import { passEpisode, type ScoreMetric } from "./scorecard.ts";
 import { TOOL_CLASSES } from "./tool-classes.ts";
 import { runToolUse, summarizeToolUse, type ToolUseSummary } from "./tool-use.ts";
@@ -37,12 +38,17 @@ export interface RunRow {
   readonly wallMs: number | null;
   /** What the agent's tool calls were for, from trajectory.jsonl (docs/trajectory.md); null without one. */
   readonly toolUse: ToolUseSummary | null;
+  /**
+   * What the run's log says of its scorecard (score/evidence.ts): "matches", or, for a run scored under
+   * --trust-scorecards, "no-log" or "mismatch: …"; null for an unfinished run.
+   */
+  readonly evidence: Evidence | null;
 }
 
 export function runRows(arms: readonly Arm[]): RunRow[] {
   const rows: RunRow[] = [];
   for (const arm of arms) {
-    for (const { dir, card } of arm.runs) {
+    for (const { dir, card, evidence } of arm.runs) {
       rows.push({
         dir,
         run: card.run,
@@ -66,6 +72,7 @@ export function runRows(arms: readonly Arm[]): RunRow[] {
         billedTokens: card.billed_tokens,
         wallMs: card.wall_ms,
         toolUse: toolUseSummaryOf(dir),
+        evidence: evidence ?? null,
       });
     }
     for (const u of arm.unfinished) {
@@ -93,6 +100,7 @@ export function runRows(arms: readonly Arm[]): RunRow[] {
         billedTokens: null,
         wallMs: null,
         toolUse: null,
+        evidence: null,
       });
     }
   }
@@ -133,6 +141,7 @@ const CSV_COLUMNS = [
   "log_bytes_pulled_per_turn",
   "log_bytes_given_per_turn",
   "mean_pulled_share",
+  "evidence",
 ] as const;
 
 /** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled; lines end in CRLF. */
@@ -181,6 +190,7 @@ export function runRowsCsv(sets: readonly { readonly at: number | null; readonly
         r.toolUse?.logBytesPulledPerTurn ?? null,
         r.toolUse?.logBytesGivenPerTurn ?? null,
         r.toolUse?.meanPulledShare ?? null,
+        r.evidence,
       ];
       lines.push(cells.map(csvField).join(","));
     }

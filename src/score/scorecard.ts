@@ -156,6 +156,15 @@ export function scoreEpisodes(
   });
 }
 
+/**
+ * The log's Score an episode's figures stand for: scoreEpisodes read backwards. RHAE: the levels completed;
+ * progression: the percent × 100 (a forged percent that is no whole number of hundredths gives a Score whose
+ * re-scoring differs, so it is caught).
+ */
+export function loggedScore(metric: ScoreMetric, e: EpisodeScore): number {
+  return metric === "progression" ? Math.round(e.score * 100) : e.levels_completed;
+}
+
 /** The episode a run is scored by: highest RHAE, then most levels, then the earliest. */
 export function bestEpisode(scores: readonly EpisodeScore[]): EpisodeScore {
   const first = scores[0];

@@ -9,6 +9,7 @@ import { newConfig } from "../../src/config/run-config.ts";
 import type { Command } from "../../src/cli/command.ts";
 import { buildScorecard } from "../../src/score/scorecard.ts";
 import { tempRoot } from "../run/helpers.ts";
+import { writeBackingLog } from "../support/backing-log.ts";
 
 /** A run directory holding only a hand-made scorecard: NetHack (progression) or a grid game (RHAE). */
 function runDir(root: string, name: string, nethack: boolean, seed: number, logWindow: number | null = null): string {
@@ -32,6 +33,7 @@ function runDir(root: string, name: string, nethack: boolean, seed: number, logW
     wallMs: 5,
   });
   writeFileSync(path.join(dir, "scorecard.json"), JSON.stringify(card));
+  writeBackingLog(dir, card);
   return dir;
 }
 

@@ -8,6 +8,7 @@ import { scoreCommand } from "../../src/cli/score.ts";
 import { newConfig } from "../../src/config/run-config.ts";
 import { buildScorecard } from "../../src/score/scorecard.ts";
 import { tempRoot } from "../run/helpers.ts";
+import { writeBackingLog } from "../support/backing-log.ts";
 
 /** A run directory holding a hand-made NetHack scorecard whose best progression is `percent`. */
 function nethackRun(root: string, name: string, seed: number, percent: number, arm: string): string {
@@ -29,6 +30,7 @@ function nethackRun(root: string, name: string, seed: number, percent: number, a
     wallMs: 5,
   });
   writeFileSync(path.join(dir, "scorecard.json"), JSON.stringify(card));
+  writeBackingLog(dir, card);
   return dir;
 }
 
