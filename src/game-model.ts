@@ -120,8 +120,3 @@ export interface Game {
   reset(): FrameData;
   step(action: Action): FrameData;
 }
-
-export function actionName(a: Action): string {
-  if (a.id === "key") return a.name;
-  return a.id === 0 ? "RESET" : `ACTION${a.id}`;
-}

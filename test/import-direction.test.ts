@@ -14,6 +14,7 @@ const SRC = join(import.meta.dir, "..", "src");
 const LAYERS: readonly (readonly string[])[] = [
   ["terminal-text"], // the one escaping of outside text for a terminal: imports nothing
   ["version", "errors", "clock", "random", "suggest", "game-model", "native", "libc", "assets.d"],
+  ["action-text"], // an action as text, both ways: the one grammar and formatter
   // a run directory's file reader and writer; which build is running (version, commit, code hash)
   ["safe-file", "build-id"],
   ["setting"], //     what a setting is (a declaration, a flag's reading), the log window

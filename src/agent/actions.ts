@@ -4,7 +4,7 @@
 import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";
-import { parseActionEntry, actionEntry, quote, QUOTE_CHARS } from "../game/action-text.ts";
+import { parseActionEntry, actionText, quote, QUOTE_CHARS } from "../action-text.ts";
 import type { Action, ActionId } from "../game-model.ts";
 
 export const ACTIONS_FILE = "actions.json";
@@ -91,6 +91,6 @@ export type EntryParser = (entry: string) => Result<Action, string>;
 
 /** The text an agent would write for these actions (used by the built-in explorer and tests). */
 export function actionsFileText(actions: readonly Action[], stop = false): string {
-  const entries = actions.map(actionEntry);
+  const entries = actions.map((a) => actionText(a, "entry"));
   return JSON.stringify(stop ? { actions: entries, stop: true } : { actions: entries }) + "\n";
 }

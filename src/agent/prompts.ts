@@ -1,7 +1,7 @@
 // Every word the harness says to an agent: the instructions file written into the workspace (as AGENTS.md and
 // CLAUDE.md, so any coding CLI finds it) and the per-turn user prompts. Our own wording.
 import type { ActionId } from "../game-model.ts";
-import { ENTRY_MAX_CHARS } from "../game/action-text.ts";
+import { ENTRY_MAX_CHARS } from "../action-text.ts";
 import { ACTIONS_MAX_BYTES } from "./actions.ts";
 import type { LogWindow } from "../setting/log-window.ts";
 import { isRestricted, type ToolPolicy } from "./tool-ladder.ts";

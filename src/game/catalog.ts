@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { didYouMean } from "../suggest.ts";
 import type { Result } from "neverthrow";
 import * as v from "valibot";
-import { parseActionEntry } from "./action-text.ts";
+import { parseActionEntry } from "../action-text.ts";
 import { prolongError } from "../errors.ts";
 import type { ProlongError } from "../errors.ts";
 import { LocalGame } from "./engine.ts";

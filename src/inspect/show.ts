@@ -1,6 +1,7 @@
 // `prolong log show`: selected sections as a person reads them (header, plan, tool call, boards in colour
 // on a terminal) or as JSON. Sections that do not parse are shown raw with the reason, never dropped.
-import { formatHeader, formatToolCall, gridToText, type GridMode } from "../log/format.ts";
+import { actionText } from "../action-text.ts";
+import { formatHeader, gridToText, type GridMode } from "../log/format.ts";
 import type { LoadedLog } from "../log/load.ts";
 import { renderBoard } from "./board.ts";
 import type { SectionSummary } from "../log/section-summary.ts";
@@ -76,7 +77,7 @@ export function showSection(log: LoadedLog, i: number, opts: ShowOptions): Shown
   return {
     ...base,
     plan: s.plan ?? null,
-    toolCall: s.toolCall ? formatToolCall(s.toolCall) : null,
+    toolCall: s.toolCall ? actionText(s.toolCall, "log") : null,
     board: gridToText(s.board, opts.mode).split("\n"),
     ...(opts.frames ? { frameBoards: s.frames.map((f) => gridToText(f, opts.mode).split("\n")) } : {}),
   };
@@ -106,7 +107,7 @@ export function renderShown(log: LoadedLog, i: number, opts: ShowOptions): strin
   const out = [style(BOLD, `-- ${formatHeader(s.header)}`) + "  " + style(DIM, `(${where})`)];
   // The plan is shown as the agent wrote it, but never with a raw control: the log's pictures stay pictures.
   if (s.plan !== undefined) out.push(style(DIM, "[PLAN]"), terminalText(s.plan));
-  if (s.toolCall) out.push(`Tool Call: ${terminalText(formatToolCall(s.toolCall))}`);
+  if (s.toolCall) out.push(`Tool Call: ${terminalText(actionText(s.toolCall, "log"))}`);
   if (s.episode) out.push(`[EPISODE ${s.episode.index}/${s.episode.total}]`);
   if (opts.frames) {
     s.frames.forEach((f, k) => {

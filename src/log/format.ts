@@ -65,11 +65,12 @@ import type { Action, Grid, HeaderVitals } from "../game-model.ts";
 export type { HeaderVitals };
 import { detectGridMode, gridToText, textToGrid, type GridMode } from "./grid-text.ts";
 import { escapePlan, unescapePlan } from "./plan-escape.ts";
-import { formatToolCall, parseToolCall } from "./tool-call.ts";
+import { actionText } from "../action-text.ts";
+import { parseToolCall } from "./tool-call.ts";
 
 export { ASCII_PALETTE, detectGridMode, gridToText, textToGrid, type GridMode } from "./grid-text.ts";
 export { escapePlan, unescapePlan } from "./plan-escape.ts";
-export { formatToolCall, parseToolCall } from "./tool-call.ts";
+export { parseToolCall } from "./tool-call.ts";
 
 export const SEPARATOR = "=".repeat(80);
 /** What separates two sections in a log (see NEWLINES above). */
@@ -151,7 +152,7 @@ function boardBlock(frames: readonly Grid[], board: Grid, mode: GridMode): strin
 export function writeSection(s: LogSection, mode: GridMode): string {
   let out = `${SEPARATOR}\n${formatHeader(s.header)}\n\n`;
   if (s.plan !== undefined) out += `\n${MARKER.plan}\n${escapePlan(s.plan)}\n\n`;
-  if (s.toolCall) out += `${MARKER.toolCall}${formatToolCall(s.toolCall)}\n`;
+  if (s.toolCall) out += `${MARKER.toolCall}${actionText(s.toolCall, "log")}\n`;
   if (s.episode) out += `${MARKER.episode} ${s.episode.index}/${s.episode.total}]\n`;
   const marker = s.header.kind === "initial" ? MARKER.initialBoard : MARKER.postActionBoard;
   return `${out}${marker}\n${boardBlock(s.frames, s.board, mode)}\n\n`;

@@ -4,8 +4,9 @@
 import { err, ok, type Result } from "neverthrow";
 import { formatError, prolongError, type ProlongError } from "../errors.ts";
 import type { ScreenExtra } from "../game/kinds.ts";
-import { actionName, type Action, type FrameData, type ScreenFrame } from "../game-model.ts";
-import { formatToolCall, SECTION_JOIN, type LogSection, type SectionHeader } from "../log/format.ts";
+import { actionText } from "../action-text.ts";
+import { type Action, type FrameData, type ScreenFrame } from "../game-model.ts";
+import { SECTION_JOIN, type LogSection, type SectionHeader } from "../log/format.ts";
 import { appendSection, appendSectionText } from "../log/run-index.ts";
 import { COPY_FILE, type TamperEvent } from "../workspace/copy.ts";
 import type { WorkspaceTamper } from "../workspace/dir.ts";
@@ -43,18 +44,18 @@ export async function playAction(
   const h = effect.header;
   emit(s, "action", {
     action: h.action,
-    call: formatToolCall(action),
+    call: actionText(action, "log"),
     level: h.level,
     attempt: h.attempt,
     score: h.score,
     state: frame.state,
     frames: frame.frames.length,
   });
-  if (frame.message) emit(s, "warning", { message: `${actionName(action)}: ${frame.message}`, code: "no-op" });
+  if (frame.message) emit(s, "warning", { message: `${actionText(action, "name")}: ${frame.message}`, code: "no-op" });
   if (effect.levelUp) emit(s, "level-up", { action: h.action, level: s.tally.level, score: h.score });
   if (effect.gameOver) emit(s, "game-over", { action: h.action, level: h.level, attempt: h.attempt });
   for (const note of frame.screen?.notes ?? [])
-    emit(s, "warning", { message: `${actionName(action)}: ${note}`, code: "stuck-prompt" });
+    emit(s, "warning", { message: `${actionText(action, "name")}: ${note}`, code: "stuck-prompt" });
   s.onProgress?.(s);
   return ok(effect);
 }

@@ -6,7 +6,8 @@ import { err, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
 import type { GameEnv } from "../game/env.ts";
 import type { FrameData, Grid } from "../game-model.ts";
-import { formatToolCall, type LogSection } from "../log/format.ts";
+import { actionText } from "../action-text.ts";
+import type { LogSection } from "../log/format.ts";
 
 /** Steps one game through a log's sections, opening a fresh one (one at a time) for each episode. */
 export class SectionReplayer {
@@ -109,7 +110,7 @@ export async function replaySections(
         differences.push({
           section: i,
           action: section.header.action,
-          call: section.toolCall ? formatToolCall(section.toolCall) : "INITIAL STATE",
+          call: section.toolCall ? actionText(section.toolCall, "log") : "INITIAL STATE",
           what,
         });
     }

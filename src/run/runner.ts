@@ -5,7 +5,7 @@
 import { err, ok, type Result } from "neverthrow";
 import type { ActionBatch } from "../agent/actions.ts";
 import { firstTurnPrompt, nextTurnPrompt, resumePrompt, retryPrompt, splitPlan } from "../agent/prompts.ts";
-import { quote } from "../game/action-text.ts";
+import { quote } from "../action-text.ts";
 import { billedTokens } from "../score/tokens.ts";
 import type { TokenUsage, TurnReply } from "../agent/agent.ts";
 import { prolongError, type ProlongError } from "../errors.ts";

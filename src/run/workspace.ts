@@ -5,7 +5,7 @@
 // it left in a file's place comes back as tampers for the loop to record; the run goes on.
 import { err, ok, type Result } from "neverthrow";
 import { ACTIONS_FILE, ACTIONS_MAX_BYTES, parseActions, type ActionBatch } from "../agent/actions.ts";
-import { quote } from "../game/action-text.ts";
+import { quote } from "../action-text.ts";
 import { INSTRUCTION_FILES, instructionsText, memoryNow } from "../agent/prompts.ts";
 import type { ScreenSectionCodec } from "../game/kinds.ts";
 import { prolongError, type ProlongError } from "../errors.ts";

@@ -3,7 +3,7 @@
 // they followed, and every board packed into one byte array (one byte per cell) for compact embedding.
 import type { Grid } from "../game-model.ts";
 import { planStepText, type SectionSummary } from "../log/section-summary.ts";
-import { formatToolCall } from "../log/format.ts";
+import { actionText } from "../action-text.ts";
 import type { LoadedLog } from "../log/load.ts";
 import { logGridMode, settledBoard } from "../inspect/board.ts";
 import { readSection } from "../inspect/section-read.ts";
@@ -183,7 +183,7 @@ export function buildReplay(log: LoadedLog, source: ViewSource): Replay {
       if (r.section.plan !== undefined) plan = planId(r.section.plan);
       const a = r.section.toolCall;
       if (a) {
-        toolCall = formatToolCall(a);
+        toolCall = actionText(a, "log");
         if (a.id === 6) click = [a.x, a.y];
       }
       if (r.section.episode) episode = `${r.section.episode.index}/${r.section.episode.total}`;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { actionsFileText, parseActions } from "../../src/agent/actions.ts";
-import { ENTRY_MAX_CHARS, parseActionEntry } from "../../src/game/action-text.ts";
+import { ENTRY_MAX_CHARS, parseActionEntry } from "../../src/action-text.ts";
 
 const all = [1, 2, 3, 4, 5, 6, 7] as const;
 const opts = { cap: 20, available: all, path: "ws/actions.json" };
@@ -35,6 +35,7 @@ describe("parseActionEntry", () => {
       'action6( { "x" : 3 , "y" : 4 } )': { id: 6, x: 3, y: 4 },
       "ACTION6(007,08)": { id: 6, x: 7, y: 8 },
       "\u00a0ACTION1\u2003": { id: 1 },
+      'ACTION6({"y": 1, "x": 2})': { id: 6, x: 2, y: 1 },
     };
     for (const [text, action] of Object.entries(good)) expect(parseActionEntry(text)._unsafeUnwrap()).toEqual(action as never);
     const bad = [
@@ -53,10 +54,11 @@ describe("parseActionEntry", () => {
       "ACTION6 1,2",
       'ACTION1({"x": 1, "y": 2})',
       'RESET({"x": 1, "y": 2})',
-      'ACTION6({"y": 1, "x": 2})',
       "ACTION6(1.5,2)",
       "ACTION6(--1,2)",
       "ACTION6({)",
+      'ACTION6({"x": 1, "x": 2})',
+      'ACTION6({"x": 1})',
       "(ACTION1)",
     ];
     for (const text of bad) expect(parseActionEntry(text).isErr()).toBe(true);

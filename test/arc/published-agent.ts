@@ -5,7 +5,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { actionEntry } from "../../src/game/action-text.ts";
+import { actionText } from "../../src/action-text.ts";
 import type { LogSection } from "../../src/log/format.ts";
 
 export interface PublishedBatch {
@@ -21,7 +21,7 @@ export function publishedBatches(sections: readonly LogSection[]): PublishedBatc
     if (s.header.kind !== "action" || !s.toolCall) continue;
     const step = s.header.planStep ?? { step: 1, total: 1 };
     if (step.step === 1) out.push({ first: s.header.action, entries: [], answer: s.plan ?? "" });
-    out[out.length - 1]!.entries.push(actionEntry(s.toolCall));
+    out[out.length - 1]!.entries.push(actionText(s.toolCall, "entry"));
   }
   // Pad cut batches to their announced length: the padding is never executed.
   for (const s of sections) {

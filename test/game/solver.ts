@@ -67,7 +67,7 @@ function pathTo(node: Node<unknown>): Action[] {
 
 if (import.meta.main) {
   const { readFileSync, writeFileSync } = await import("node:fs");
-  const { actionEntry: actionText } = await import("../../src/game/action-text.ts");
+  const { actionText } = await import("../../src/action-text.ts");
   const { RULE_KINDS_FOR_TOOLS } = await import("../../src/game/catalog.ts");
   const [file, flag] = process.argv.slice(2);
   if (file === undefined) throw new Error("usage: bun test/game/solver.ts data/games/<game>.json [--write]");
@@ -76,7 +76,7 @@ if (import.meta.main) {
   if (rules === undefined) throw new Error(`unknown rules ${game.rules}`);
   for (const [i, level] of game.levels.entries()) {
     const found = solveLevel(rules, level, game.actions);
-    const text = found?.map(actionText);
+    const text = found?.map((a) => actionText(a, "entry"));
     console.log(`level ${i + 1}: ${text ? `${text.length} actions: ${text.join(" ")}` : "NOT SOLVED"} (budget ${level.budget})`);
     if (text && flag === "--write") {
       level.solution = text;

@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { sectionRows } from "../../src/inspect/rows.ts";
 import { sectionRowsText } from "../../src/native.ts";
-import { formatToolCall, parseLog, type LogSection } from "../../src/log/format.ts";
+import { actionText } from "../../src/action-text.ts";
+import { parseLog, type LogSection } from "../../src/log/format.ts";
 import type { LoadedLog } from "../../src/log/load.ts";
 import { generateLog } from "../../src/bench/gen-log.ts";
 import { FIXTURE_GAMES, fixturesDir, loaded } from "./helpers.ts";
@@ -24,7 +25,7 @@ function checkAgainstParser(log: LoadedLog) {
     expect(r.kind).toBe(s.header.kind);
     expect([r.action, r.level, r.attempt, r.score]).toEqual([s.header.action, s.header.level, s.header.attempt, s.header.score]);
     expect(r.planStep).toEqual(s.header.planStep ?? null);
-    expect(r.toolCall).toBe(s.toolCall ? formatToolCall(s.toolCall) : null);
+    expect(r.toolCall).toBe(s.toolCall ? actionText(s.toolCall, "log") : null);
     expect(r.frames).toBe(s.frames.length + 1);
     expect(r.cellsChanged).toBe(i === 0 ? null : changedCells(parsed.sections[i - 1]!, s));
     expect(r.complete).toBe(true);

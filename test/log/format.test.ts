@@ -1,13 +1,13 @@
 // The log format's own tests: exact bytes of small sections, round trips of generated sections in every
 // shape, the plan escaping rule, error messages, tolerant whole-log parsing, and the generator.
+import { actionText, parseAction } from "../../src/action-text.ts";
 import { describe, expect, test } from "bun:test";
-import type { Action, Grid } from "../../src/game-model.ts";
+import type { Action, Grid, GridAction } from "../../src/game-model.ts";
 import {
   ASCII_PALETTE,
   SEPARATOR,
   detectGridMode,
   escapePlan,
-  formatToolCall,
   gridToText,
   formatHeader,
   parseHeader,
@@ -111,10 +111,10 @@ describe("constants and grids", () => {
 
 describe("tool calls", () => {
   test("the published spelling", () => {
-    expect(formatToolCall({ id: 6, x: 38, y: 38 })).toBe('ACTION6({"x": 38, "y": 38})');
-    expect(formatToolCall({ id: 3 })).toBe("ACTION3({})");
-    expect(formatToolCall({ id: 0 })).toBe("RESET({})");
-    expect(formatToolCall({ id: 7 })).toBe("ACTION7({})");
+    expect(actionText({ id: 6, x: 38, y: 38 }, "log")).toBe('ACTION6({"x": 38, "y": 38})');
+    expect(actionText({ id: 3 }, "log")).toBe("ACTION3({})");
+    expect(actionText({ id: 0 }, "log")).toBe("RESET({})");
+    expect(actionText({ id: 7 }, "log")).toBe("ACTION7({})");
   });
 
   test("round trip of every action", () => {
@@ -129,7 +129,7 @@ describe("tool calls", () => {
       { id: 6, x: 0, y: 63 },
       { id: 6, x: 12, y: 0 },
     ];
-    for (const a of all) expect(parseToolCall(formatToolCall(a))._unsafeUnwrap()).toEqual(a);
+    for (const a of all) expect(parseToolCall(actionText(a, "log"))._unsafeUnwrap()).toEqual(a);
     expect(parseToolCall(' ACTION6({"y":5,"x":4}) ')._unsafeUnwrap()).toEqual({ id: 6, x: 4, y: 5 });
   });
 
@@ -149,6 +149,36 @@ describe("tool calls", () => {
       expect(e.message).toContain(JSON.stringify(bad));
     }
     expect(parseToolCall("ACTION6({})")._unsafeUnwrapErr().message).toContain("ACTION6 needs integer x and y");
+  });
+
+  test("one grammar: the log's tool call and actions.json read a click alike (bounds, key order), each spelling round-trips", () => {
+    // On one grammar a text the log reads is an entry too, with the same action; a click off the board is
+    // refused by both (the log took x 100 before), either key order read by both (entries refused y first).
+    const logSpelled = [
+      'ACTION6({"x": 100, "y": 2})',
+      'ACTION6({"y": 5, "x": 4})',
+      'ACTION6({"x": 63, "y": 0})',
+      "RESET({})",
+      "ACTION7({})",
+      'ACTION3({"x": 1, "y": 2})',
+      'ACTION6({"x": 1, "y": 2, "z": 3})',
+    ];
+    for (const text of logSpelled) {
+      const log = parseToolCall(text);
+      const entry = parseAction(text, "entry");
+      expect([text, log.isOk() ? log.value : "refused"]).toEqual([text, entry.isOk() ? entry.value : "refused"]);
+    }
+    expect(parseToolCall('ACTION6({"x": 100, "y": 2})')._unsafeUnwrapErr().message).toContain("0..63");
+    // The log always writes the arguments; an entry may leave them out.
+    expect(parseAction("ACTION1", "log").isErr()).toBe(true);
+    expect(parseAction("ACTION6(1,2)", "log").isErr()).toBe(true);
+    const all: GridAction[] = [{ id: 0 }, { id: 1 }, { id: 5 }, { id: 6, x: 0, y: 63 }, { id: 7 }];
+    for (const a of all) {
+      expect(parseAction(actionText(a, "log"), "log")._unsafeUnwrap()).toEqual(a);
+      expect(parseAction(actionText(a, "entry"), "entry")._unsafeUnwrap()).toEqual(a);
+      expect(actionText(a, "name")).toBe(a.id === 0 ? "RESET" : `ACTION${a.id}`);
+    }
+    expect(actionText({ id: "key", name: "far east", keys: "L" }, "log")).toBe("far east");
   });
 });
 

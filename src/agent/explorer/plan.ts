@@ -12,7 +12,7 @@
 // actions included — it never stops. Until then, an action that never changed anything at a state is never
 // chosen there again (the no-change memory), and one that ended most of its tries is not walked through.
 import type { Action, ActionId, GridAction } from "../../game-model.ts";
-import { formatToolCall } from "../../log/format.ts";
+import { actionText } from "../../action-text.ts";
 import { actionKey, isDeadly, isNoop, type Edge, type ExplorationGraph } from "./graph.ts";
 import {
   predictedDeath,
@@ -81,7 +81,7 @@ export function decide(graph: ExplorationGraph, ctx: PlanContext): Decision {
     const where = walk.length === 0 ? "here" : `after walking ${walk.length} known step${walk.length === 1 ? "" : "s"}`;
     return {
       actions,
-      reason: `try untested ${formatToolCall(found.candidate.action)} (${found.candidate.why}, tier ${found.candidate.tier}) ${where}`,
+      reason: `try untested ${actionText(found.candidate.action, "log")} (${found.candidate.why}, tier ${found.candidate.tier}) ${where}`,
       kind: "explore",
     };
   }
@@ -98,7 +98,7 @@ export function decide(graph: ExplorationGraph, ctx: PlanContext): Decision {
     const last = retry[retry.length - 1]!;
     return {
       actions: walk.slice(0, cap),
-      reason: `everything reachable is tested; re-try ${formatToolCall(last.action)} (changed the state, tried ${last.tries}x) in case the game hides state`,
+      reason: `everything reachable is tested; re-try ${actionText(last.action, "log")} (changed the state, tried ${last.tries}x) in case the game hides state`,
       kind: "retry",
     };
   }
@@ -115,7 +115,7 @@ export function decide(graph: ExplorationGraph, ctx: PlanContext): Decision {
     const last = fatal[fatal.length - 1]!;
     return {
       actions: fatal.map((e) => e.action).slice(0, cap),
-      reason: `everything else is tested; re-try ${formatToolCall(last.action)}, which ended an attempt ${last.deaths}x (perhaps only the step budget ran out)`,
+      reason: `everything else is tested; re-try ${actionText(last.action, "log")}, which ended an attempt ${last.deaths}x (perhaps only the step budget ran out)`,
       kind: "retry",
     };
   }
@@ -150,7 +150,7 @@ function broad(graph: ExplorationGraph, current: string, ctx: PlanContext): Deci
   );
   return {
     actions: [pick],
-    reason: `nothing the rules suggest is left; broad exploration: ${formatToolCall(pick)} (tried ${tries(pick)}x here)`,
+    reason: `nothing the rules suggest is left; broad exploration: ${actionText(pick, "log")} (tried ${tries(pick)}x here)`,
     kind: "broad",
   };
 }
@@ -350,7 +350,7 @@ function memoryless(graph: ExplorationGraph, current: string, ctx: PlanContext):
   const pick = pool[tieBreak(ctx.seed, `memoryless:${graph.lastActionNumber}`) % pool.length]!;
   return {
     actions: [pick.action],
-    reason: `no history to build a graph from; try ${formatToolCall(pick.action)} (${pick.why})`,
+    reason: `no history to build a graph from; try ${actionText(pick.action, "log")} (${pick.why})`,
     kind: "memoryless",
   };
 }

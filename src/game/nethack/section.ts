@@ -23,18 +23,11 @@
 //
 // The screen's top row is the [MESSAGE] line, not a board row, so text the game echoes (a pet's name) never
 // starts a board line; board rows are padded to 80 so an empty map row is never an empty line.
+import { actionText } from "../../action-text.ts";
 import { encodeColours, isColourLine } from "./colours.ts";
 import type { Action, ScreenFrame } from "../../game-model.ts";
 import type { ScreenView } from "../kind.ts";
-import {
-  escapePlan,
-  formatHeader,
-  formatToolCall,
-  SECTION_JOIN,
-  SEPARATOR,
-  unescapePlan,
-  type SectionHeader,
-} from "../../log/format.ts";
+import { escapePlan, formatHeader, SECTION_JOIN, SEPARATOR, unescapePlan, type SectionHeader } from "../../log/format.ts";
 
 export const NETHACK_MARKER = {
   status: "[STATUS] ",
@@ -156,7 +149,7 @@ export function screenSectionOf(
     message: screen.message,
     board: screen.rows,
     ...(extra.plan !== undefined ? { plan: extra.plan } : {}),
-    ...(extra.toolCall ? { action: formatToolCall(extra.toolCall) } : {}),
+    ...(extra.toolCall ? { action: actionText(extra.toolCall, "log") } : {}),
     ...(extra.episode ? { episode: extra.episode } : {}),
     ...(screen.inventory ? { inventory: screen.inventory } : {}),
     ...(screen.stops.length + screen.notes.length > 0 ? { events: [...screen.stops, ...screen.notes] } : {}),

@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { commandAgent } from "../../../src/agent/command.ts";
-import { quote } from "../../../src/game/action-text.ts";
+import { quote } from "../../../src/action-text.ts";
 import { tempRoot } from "./helpers.ts";
 
 const MAIN = path.resolve(import.meta.dir, "../../../src/main.ts");
