@@ -17,6 +17,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["action-text"], // an action as text, both ways: the one grammar and formatter
   // a run directory's file reader and writer; which build is running (version, commit, code hash)
   ["safe-file", "build-id"],
+  ["sandbox"], //     bubblewrap's primitives: the probe, the dropped privileges, a tree of only what is bound
   ["setting"], //     what a setting is (a declaration, a flag's reading), the log window
   ["log"], //         the log format, the master, the run index, the agent's copy, windows
   ["workspace"], //   every harness access to the agent's directory

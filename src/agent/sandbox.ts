@@ -4,24 +4,27 @@
 // mapped to root's own uid would otherwise read them). The network is NOT cut: the coding CLIs need their
 // model API. Also here: the `auto` choice (bwrap where it is installed and works).
 //
-// Root is the dangerous case (most containers): bwrap run by root leaves the sandboxed process every
-// capability unless told otherwise, and with CAP_SYS_ADMIN it can unmount the covers and remount / writable.
-// So the process always loses every capability (--cap-drop ALL), gets its own pid namespace and session (no
-// TIOCSTI into the harness's terminal), and dies with the harness. Run by a user, bwrap gives it a user
-// namespace with an unprivileged uid inside, mapped to that user outside. Run by root, such a namespace maps
-// the agent to root outside, and files are checked against the outside uid: the agent could read every file
-// root owns (/etc/shadow, private keys) with no capability at all. So as root the agent leaves root for good:
-// bwrap builds the sandbox as root, then `setpriv` (util-linux) makes the agent `nobody` (AGENT_UID_AS_ROOT),
-// with no capabilities and no way back (bwrap sets no_new_privs: setuid programs do not raise it). The
-// workspace and the agent's HOME are handed to that uid before each turn (handOver), so the agent owns them
-// as it would under a harness run by a user.
-import { spawnSync } from "node:child_process";
+// The privileges themselves (capabilities, the drop from root to nobody, the pid namespace) are taken by the
+// primitives in sandbox/bwrap.ts, which the game's own process (NetHack) is confined with too. As root the
+// agent runs as `nobody`: the workspace and the agent's HOME are handed to that uid before each turn
+// (handOver), so the agent owns them as it would under a harness run by a user.
 import { lchownSync, lstatSync, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
 import type { RunConfig } from "../config/run-config.ts";
-import { findCli } from "./cli-process.ts";
+import {
+  AGENT_UID_AS_ROOT,
+  type BwrapSupport,
+  confinedUid,
+  dropArgv,
+  isolationFlags,
+  probeBwrap,
+  SANDBOX_UID,
+  SETPRIV_IN_TREE,
+  treeArgv as sandboxTreeArgv,
+  type TreeMount,
+} from "../sandbox/bwrap.ts";
 import type { ToolPolicy } from "./tool-ladder.ts";
 import { toolTree, type ToolTree } from "./tool-tree.ts";
 
@@ -77,9 +80,6 @@ export const NO_SANDBOX: Sandbox = {
   agentUid: process.getuid?.() ?? 0,
 };
 
-/** Where setpriv (the drop from root to nobody) is bound in a tool tree: off PATH, not a tool of any level. */
-const SETPRIV_IN_TREE = "/.prolong/setpriv";
-
 /**
  * What a sandboxed agent keeps of the harness's environment: the basics, the network's proxy and CA
  * settings, and the coding CLIs' own variables (ANTHROPIC_*, CLAUDE_*, OPENAI_*, CODEX_*), plus PROLONG_*
@@ -127,23 +127,7 @@ export function agentEnvironment(
   return Object.fromEntries(Object.entries(env).filter(([k]) => keep(k)));
 }
 
-/** What the probe found this bwrap can do here. */
-export interface BwrapSupport {
-  readonly bin: string;
-  /** --unshare-user works (user namespaces are allowed): the agent runs as SANDBOX_UID inside. */
-  readonly userns: boolean;
-  /**
-   * The harness runs as root and the agent is made AGENT_UID_AS_ROOT by this setpriv (then `userns` is not
-   * used: a user namespace made by root maps the agent to root outside).
-   */
-  readonly dropTo?: { readonly setpriv: string; readonly uid: number };
-}
-
-/** The uid and gid the agent has inside the sandbox's user namespace: not 0, so nothing treats it as root. */
-export const SANDBOX_UID = 1000;
-
-/** The uid and gid an agent gets when the harness runs as root: `nobody`, which owns no file. */
-export const AGENT_UID_AS_ROOT = 65534;
+export { AGENT_UID_AS_ROOT, type BwrapSupport, probeBwrap, SANDBOX_UID };
 
 /** The sandbox --sandbox asks for. bwrap that is missing or cannot run is an error; auto then falls back to none. */
 export function chooseSandbox(
@@ -165,7 +149,7 @@ export function chooseSandbox(
       // temporary files go to its own fresh /tmp.
       environment: (env) => ({ ...agentEnvironment(env, passEnv), ...(env["TMPDIR"] !== undefined ? { TMPDIR: "/tmp" } : {}) }),
       // Mapped to the harness's own uid outside a user namespace, or nobody when the harness is root.
-      agentUid: bwrap.dropTo ? bwrap.dropTo.uid : (process.getuid?.() ?? 0),
+      agentUid: confinedUid(bwrap),
       treeFor: (policy) =>
         toolTree(policy, bwrap.dropTo ? [{ from: bwrap.dropTo.setpriv, to: SETPRIV_IN_TREE }] : []) ?? ok(null),
     });
@@ -188,51 +172,6 @@ export function unconfinedWarning(config: RunConfig, probe: () => BwrapSupport |
   if (config.sandbox === "auto" && probe() === null)
     return "bubblewrap is not installed (or cannot build a sandbox here), so the agent runs unconfined; it can read and change whatever you can (fix: apt-get install bubblewrap, or pass --sandbox none to choose this)";
   return null;
-}
-
-let probed: BwrapSupport | null | undefined;
-
-/**
- * The bwrap executable if it can actually build a sandbox on this machine, and how (checked once per process):
- * as root, with the agent made `nobody` by setpriv; otherwise with a user namespace where the kernel allows one.
- */
-export function probeBwrap(): BwrapSupport | null {
-  if (probed !== undefined) return probed;
-  const bin = findCli("bwrap", { dirs: [] });
-  probed = null;
-  if (bin !== null) {
-    // The flags every sandbox uses (--perms needs bwrap 0.5 or later), and the drop to nobody when asked.
-    const works = (support: BwrapSupport) => {
-      const base = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--perms", "1777", "--tmpfs", "/tmp"];
-      const argv = [...isolationFlags(support), ...base, ...(support.dropTo ? dropArgv(support.dropTo) : []), "true"];
-      return spawnSync(bin, argv, { stdio: "ignore", timeout: 10_000 }).status === 0;
-    };
-    const setpriv = process.getuid?.() === 0 ? findCli("setpriv", { dirs: [] }) : null;
-    const dropped = setpriv ? { bin, userns: false, dropTo: { setpriv, uid: AGENT_UID_AS_ROOT } } : null;
-    if (dropped && works(dropped)) probed = dropped;
-    else if (works({ bin, userns: true })) probed = { bin, userns: true };
-    else if (works({ bin, userns: false })) probed = { bin, userns: false };
-  }
-  return probed;
-}
-
-/** The flags that take the agent's privileges away, whoever runs the harness. */
-function isolationFlags(bwrap: BwrapSupport): string[] {
-  // Dropping to nobody keeps three until setpriv, which loses them (and every other) as it leaves root: two to
-  // change ids, and one to search directories, for bwrap's own chdir into a workspace that is now nobody's.
-  const user = bwrap.dropTo
-    ? ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_DAC_READ_SEARCH"]
-    : [
-        ...(bwrap.userns ? ["--unshare-user", "--uid", String(SANDBOX_UID), "--gid", String(SANDBOX_UID)] : []),
-        "--cap-drop",
-        "ALL",
-      ];
-  return [...user, "--unshare-pid", "--unshare-ipc", "--die-with-parent", "--new-session"];
-}
-
-/** setpriv's command line that makes the rest run as `uid`, with no groups and no capabilities. */
-function dropArgv(drop: NonNullable<BwrapSupport["dropTo"]>): string[] {
-  return [drop.setpriv, `--reuid=${drop.uid}`, `--regid=${drop.uid}`, "--clear-groups", "--inh-caps=-all", "--"];
 }
 
 /**
@@ -300,29 +239,17 @@ export function bwrapArgv(
 }
 
 /**
- * The bubblewrap command line of a restricted tool level: an empty root holding the tree's files (read-only),
- * /dev, /proc, a fresh /tmp, and the workspace as bwrapArgv binds it; then the root is made read-only.
- * Nothing of the host is there but what the tree names: no other program, no runs directory, no home.
+ * The bubblewrap command line of a restricted tool level: the tree's files (read-only), a fresh /tmp, and the
+ * workspace as bwrapArgv binds it; nothing of the host besides (sandbox/bwrap.ts's treeArgv).
  */
 function treeArgv(bwrap: BwrapSupport, argv: readonly string[], dirs: SandboxDirs, tree: ToolTree): string[] {
-  const out = [bwrap.bin, ...isolationFlags(bwrap), "--dev", "/dev", "--proc", "/proc", "--perms", "1777", "--tmpfs", "/tmp"];
-  // The directories above each mount made first, searchable: the agent (nobody, under root) must reach them.
-  const made = new Set<string>(["/", "/dev", "/proc", "/tmp"]);
-  const parents = (path: string) => {
-    const chain: string[] = [];
-    for (let d = dirname(path); !made.has(d); d = dirname(d)) chain.unshift(d);
-    for (const d of chain) out.push("--perms", "0755", "--dir", d), made.add(d);
-  };
-  for (const b of tree.binds) parents(b.to), out.push("--ro-bind", b.from, b.to);
-  for (const p of [dirs.workspace, ...(dirs.writable ?? [])]) parents(p);
+  const mounts: TreeMount[] = [...tree.binds];
   if (dirs.onlyWritableFiles) {
-    out.push("--ro-bind", dirs.workspace, dirs.workspace);
-    for (const f of dirs.onlyWritableFiles) out.push("--bind", f, f);
-  } else out.push("--bind", dirs.workspace, dirs.workspace);
-  for (const w of dirs.writable ?? []) out.push("--bind", w, w);
-  out.push("--remount-ro", "/", "--chdir", dirs.workspace);
-  if (bwrap.dropTo) out.push(...dropArgv({ ...bwrap.dropTo, setpriv: SETPRIV_IN_TREE }));
-  return [...out, ...argv];
+    mounts.push({ from: dirs.workspace, to: dirs.workspace });
+    for (const f of dirs.onlyWritableFiles) mounts.push({ from: f, to: f, writable: true });
+  } else mounts.push({ from: dirs.workspace, to: dirs.workspace, writable: true });
+  for (const w of dirs.writable ?? []) mounts.push({ from: w, to: w, writable: true });
+  return sandboxTreeArgv(bwrap, argv, mounts, { chdir: dirs.workspace });
 }
 
 /** The directories strictly between the innermost cover holding `path` and `path`, outermost first. */

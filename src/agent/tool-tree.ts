@@ -7,12 +7,11 @@
 // The programs are the host's own (found in the system directories, never in a home or a pyenv shim),
 // bound read-only; their libraries come from the dynamic loader's own list (ldd). Python brings its
 // standard library and the system's site packages (numpy): those hold modules, not programs.
-import { spawnSync } from "node:child_process";
-import { closeSync, existsSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
+import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
-import { librariesNeeded } from "./elf-needs.ts";
+import { librariesOf } from "../sandbox/elf-needs.ts";
 import { programsFor } from "./mini/shell-check.ts";
 import type { ToolPolicy } from "./tool-ladder.ts";
 
@@ -147,39 +146,4 @@ function sharedObjects(dir: string): string[] {
   };
   walk(dir, 0);
   return out;
-}
-
-/** Every shared library (and the loader) the ELF files load, from their headers, else by ldd; scripts have none. */
-function librariesOf(files: readonly string[]): Result<string[], ProlongError> {
-  const elves = files.filter(isElf);
-  if (elves.length === 0) return ok([]);
-  const read = librariesNeeded(elves);
-  if (read !== null) return ok(read);
-  const r = spawnSync("ldd", elves, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-  if (r.error || typeof r.stdout !== "string")
-    return err(
-      prolongError("no-tools", `cannot list the tools' libraries with ldd: ${r.error?.message ?? "no output"}`, {
-        fix: "install libc-bin (it provides ldd), or run with --tools all",
-      }),
-    );
-  const libs = new Set<string>();
-  for (const line of r.stdout.split("\n")) {
-    const m = /=>\s+(\/\S+)\s+\(/.exec(line) ?? /^\s+(\/\S+)\s+\(/.exec(line);
-    if (m) libs.add(m[1]!);
-  }
-  return ok([...libs]);
-}
-
-function isElf(path: string): boolean {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, "r");
-    const b = Buffer.alloc(4);
-    readSync(fd, b, 0, 4, 0);
-    return b[0] === 0x7f && b[1] === 0x45 && b[2] === 0x4c && b[3] === 0x46;
-  } catch {
-    return false;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
 }

@@ -12,7 +12,8 @@ import { join } from "node:path";
 import { logPathOf } from "../inspect/cli-support.ts";
 import { ENV_KINDS, KIND_PLACES, newConfig, readConfigFile, type RunConfig } from "../config/run-config.ts";
 import { fieldsFromFlagValues, settingFlags } from "../setting/declaration.ts";
-import { NO_ENV_CONTEXT } from "../game/env.ts";
+import { NO_ENV_CONTEXT, type EnvContext } from "../game/env.ts";
+import { gameSandbox } from "../sandbox/bwrap.ts";
 import { flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 import { RUN_FILES } from "../run-files/layout.ts";
@@ -53,6 +54,12 @@ export interface ReplayReport {
   readonly cut?: string;
 }
 
+/** A replayed game runs where the run's ran: in the sandbox its --sandbox names, when bubblewrap works here. */
+function replayContext(config: RunConfig): EnvContext {
+  const sandbox = gameSandbox(config.sandbox);
+  return sandbox ? { ...NO_ENV_CONTEXT, sandbox } : NO_ENV_CONTEXT;
+}
+
 export async function replayLog(
   logPath: string,
   config: RunConfig,
@@ -64,7 +71,7 @@ export async function replayLog(
   // Section by section from the mapping: the log is never decoded into one string.
   const stream = new LogSectionStream(bytes.value);
   const play = kind ?? (await loadKind(config.env));
-  const replayed = await replaySections(stream, () => play.open(config, NO_ENV_CONTEXT));
+  const replayed = await replaySections(stream, () => play.open(config, replayContext(config)));
   if (stream.parsed === 0) {
     // Nothing parsed, so no game was opened (one opens at the first section).
     return {
@@ -124,7 +131,7 @@ async function replayScreens(
   screenLog: ScreenSectionCodec,
   json: boolean,
 ): Promise<number> {
-  const r = await replayScreenLog(log, screenLog, () => kind.open(config, NO_ENV_CONTEXT));
+  const r = await replayScreenLog(log, screenLog, () => kind.open(config, replayContext(config)));
   if (r.isErr() && r.error.code !== "replay-mismatch") {
     console.error(formatError(r.error));
     return 2;

@@ -3,6 +3,7 @@
 import { ok, type Result } from "neverthrow";
 import type { ProlongError } from "../errors.ts";
 import type { Action, FrameData, Game, GameInfo } from "../game-model.ts";
+import type { BwrapSupport } from "../sandbox/bwrap.ts";
 
 export interface GameEnv {
   readonly info: GameInfo;
@@ -22,6 +23,11 @@ export interface EnvContext {
   summaryLine(line: string): void;
   /** A directory of the run the environment may own (NetHack's private game folder lives in it). */
   readonly workDir?: string;
+  /**
+   * The sandbox a game that runs a process of its own (NetHack) starts it in: the run's --sandbox, as the
+   * agent's. Absent: the process runs unconfined, as the harness's user (--sandbox none, auto without bwrap).
+   */
+  readonly sandbox?: BwrapSupport;
 }
 
 /** For an environment used outside a run (tests, `prolong replay`): what it reports is dropped. */

@@ -10,6 +10,7 @@ import type { ProlongError } from "../errors.ts";
 import type { EnvContext, GameEnv } from "../game/env.ts";
 import { loadKind } from "../game/kinds.ts";
 import { writeFileReplacing } from "../safe-file.ts";
+import { gameSandbox } from "../sandbox/bwrap.ts";
 import type { RunConfig } from "../config/run-config.ts";
 import { EventLog, type EventSink } from "../run-files/events.ts";
 import type { RunPaths } from "../run-files/layout.ts";
@@ -22,12 +23,15 @@ export async function openEnv(config: RunConfig, context: EnvContext): Promise<R
 
 /**
  * The context an environment reports through: files land in the run directory (plain names only, never
- * one of the harness's own), summary lines are kept for finish.ts to add to summary.txt.
+ * one of the harness's own), summary lines are kept for finish.ts to add to summary.txt. A game's own process
+ * runs in the sandbox the run's --sandbox names (bwrap, or auto where bwrap works here).
  */
-export function runEnvContext(paths: RunPaths, summaryLines: string[]): EnvContext {
+export function runEnvContext(paths: RunPaths, summaryLines: string[], sandbox: RunConfig["sandbox"]): EnvContext {
   const own = new Set(Object.values(paths).map((p) => basename(p)));
+  const bwrap = gameSandbox(sandbox);
   return {
     workDir: paths.dir,
+    ...(bwrap ? { sandbox: bwrap } : {}),
     saveFile(name, text) {
       if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) || own.has(name)) {
         summaryLines.push(`  note       the environment asked to write '${name}', which is not a name it may use`);

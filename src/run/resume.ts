@@ -140,7 +140,7 @@ async function resumeLocked(
   if (prior.isErr()) return err(prior.error);
   const priorMs = prior.value ?? 0;
   const summaryLines: string[] = [];
-  const envContext = runEnvContext(paths, summaryLines);
+  const envContext = runEnvContext(paths, summaryLines, config.value.sandbox);
   const open = given.env ?? ((c: EnvContext) => kind.open(config.value, c));
   const openGame = (c: EnvContext) =>
     open(c).map((env) => {

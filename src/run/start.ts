@@ -61,7 +61,7 @@ async function startFresh(
   const runName = `${opts.stamp}/${name}`;
   const planned = runPaths(join(opts.runsRoot, opts.stamp, name));
   const summaryLines: string[] = [];
-  const envContext = runEnvContext(planned, summaryLines);
+  const envContext = runEnvContext(planned, summaryLines, config.sandbox);
   const kind = await loadKind(config.env);
   const openGame = given.env ?? ((c) => kind.open(config, c));
   const env = openGame(envContext);

@@ -10,6 +10,7 @@ import type { Character } from "./character.ts";
 import { NethackEpisode, type NethackFrame } from "./episode.ts";
 import { progressionScore } from "./progression.ts";
 import { formatStatus, vitalsOf } from "./status.ts";
+import type { BwrapSupport } from "../../sandbox/bwrap.ts";
 
 export const NETHACK_GAME_ID = "nethack";
 
@@ -28,6 +29,8 @@ export interface NethackEnvOptions {
   readonly seed: number;
   readonly character: Character;
   readonly answerTimeoutMs?: number;
+  /** The sandbox the game runs in (confine.ts); absent: unconfined, as the harness's user (--sandbox none). */
+  readonly sandbox?: BwrapSupport;
 }
 
 export function screenFrame(f: NethackFrame): ScreenFrame {

@@ -10,6 +10,7 @@ import { batchStops } from "./observe.ts";
 import { nextDepth, type DepthState } from "./depth.ts";
 import { dungeonDepthStart } from "./dungeon-table.ts";
 import { progressionAt } from "./progression.ts";
+import type { BwrapSupport } from "../../sandbox/bwrap.ts";
 
 export interface NethackFrame {
   readonly observation: Observation;
@@ -31,6 +32,8 @@ export interface EpisodeOptions {
   readonly answerTimeoutMs?: number;
   /** Debug mode, for tests (game.ts). */
   readonly wizard?: boolean;
+  /** The sandbox the game runs in (confine.ts); absent: unconfined, as the harness's user (--sandbox none). */
+  readonly sandbox?: BwrapSupport;
 }
 
 export class NethackEpisode {

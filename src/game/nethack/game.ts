@@ -11,6 +11,7 @@ import { levelFiles, levelSaved, type LevelFiles } from "./level-files.ts";
 import { atCommand, endReason, inventoryPage, newMonster, type Point } from "./screen-read.ts";
 import { parseStatus, statusAfter, type Status } from "./status.ts";
 import type { GameTerminal, Screen } from "./terminal.ts";
+import type { BwrapSupport } from "../../sandbox/bwrap.ts";
 
 export interface Observation {
   readonly screen: Screen;
@@ -52,6 +53,8 @@ export interface NethackGameOptions {
    * where every --More-- is answered; "all" every one (BALROG's protocol). The others are the agent's.
    */
   readonly pressMore?: "level" | "all";
+  /** The sandbox the game runs in (confine.ts); absent: unconfined, as the harness's user (--sandbox none). */
+  readonly sandbox?: BwrapSupport;
 }
 
 /** --More-- prompts answered in a row after one action at most: a longer chain is left to the agent. */

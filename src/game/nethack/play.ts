@@ -11,6 +11,7 @@ import { nethackEnv } from "./env.ts";
 import { findNethack } from "./install.ts";
 import { nethackInstructions } from "./instructions.ts";
 import { nethackKeys } from "./keys.ts";
+import { confinementLine } from "./confine.ts";
 import type { nethackSettings } from "./kind.ts";
 
 export const nethackPlay: KindPlay<typeof nethackSettings> = {
@@ -21,11 +22,13 @@ export const nethackPlay: KindPlay<typeof nethackSettings> = {
       ...(run.race ? { race: run.race } : {}),
       ...(run.alignment ? { alignment: run.alignment } : {}),
     };
+    context.summaryLine(confinementLine(context.sandbox));
     return findNethack().map(() =>
       nethackEnv({
         folder: join(context.workDir ?? mkdtempSync(join(tmpdir(), "prolong-nethack-")), "nethack"),
         seed: run.seed,
         character,
+        ...(context.sandbox ? { sandbox: context.sandbox } : {}),
       }),
     );
   },

@@ -59,6 +59,21 @@ export function seedLibrary(): Result<string, ProlongError> {
   }
 }
 
+/** A real path to a small file of `text` (the sandbox's sysconf, passwd), named by `stem` and its bytes' hash. */
+export function cachedText(stem: string, text: string): Result<string, ProlongError> {
+  try {
+    const target = join(cacheDir(), `${stem}-${Bun.hash(text).toString(16)}`);
+    if (!existsSync(target)) installAt(target, (tmp) => writeFileSync(tmp, text, { mode: 0o644 }));
+    return ok(target);
+  } catch (e) {
+    return err(
+      prolongError("nethack-shim", `cannot write the NetHack sandbox's ${stem}: ${(e as Error).message}`, {
+        fix: "set PROLONG_CACHE_DIR to a writable directory",
+      }),
+    );
+  }
+}
+
 /**
  * A copy of the game binary without the setgid bit (the loader ignores LD_PRELOAD for setgid programs). The
  * copy runs as the user; the game's writable files all live in the private game folder.

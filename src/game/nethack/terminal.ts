@@ -32,6 +32,11 @@ export interface TerminalOptions {
   readonly answerTimeoutMs?: number;
   /** Quiet time that ends a wait when the game also wrote files (start-up, level changes, saves). */
   readonly silenceMs?: number;
+  /**
+   * The game's process name when argv starts a sandbox: the game is then a descendant of the spawned process
+   * (bwrap, its pid-namespace init, setpriv's exec), found by this name, and its reads are what is watched.
+   */
+  readonly gameComm?: string;
 }
 
 interface ProcIo {
@@ -62,6 +67,22 @@ function waitingForKey(pid: number): boolean {
 
 const tick = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The first descendant of `pid` (breadth first) named `comm`, or null. */
+function descendantNamed(pid: number, comm: string): number | null {
+  const queue = [pid];
+  for (let seen = 0; queue.length > 0 && seen < 64; seen++) {
+    const p = queue.shift()!;
+    try {
+      if (p !== pid && readFileSync(`/proc/${p}/comm`, "latin1").trimEnd() === comm) return p;
+      const kids = readFileSync(`/proc/${p}/task/${p}/children`, "latin1").trim();
+      if (kids !== "") queue.push(...kids.split(/\s+/).map(Number));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return null;
+}
+
 export class GameTerminal {
   private readonly term = new Terminal({ cols: COLS, rows: ROWS, allowProposedApi: true, scrollback: 0 });
   private received = 0;
@@ -72,6 +93,9 @@ export class GameTerminal {
   private eof = false;
   private readonly timeoutMs: number;
   private readonly silenceMs: number;
+  private readonly gameComm: string | undefined;
+  /** The game's own process once found (a sandboxed game is a descendant of the spawned one). */
+  private found: number | undefined;
 
   private constructor(
     private readonly proc: Bun.Subprocess,
@@ -79,6 +103,7 @@ export class GameTerminal {
   ) {
     this.timeoutMs = opts.answerTimeoutMs ?? 10_000;
     this.silenceMs = opts.silenceMs ?? 150;
+    this.gameComm = opts.gameComm;
     void proc.exited.then((code) => {
       this.exitCode = code;
     });
@@ -133,8 +158,14 @@ export class GameTerminal {
     });
   }
 
+  /** The game's own process: the spawned one, or in a sandbox its descendant running the game (once started). */
   get pid(): number {
-    return this.proc.pid;
+    if (this.gameComm === undefined) return this.proc.pid;
+    if (this.found === undefined) {
+      const p = descendantNamed(this.proc.pid, this.gameComm);
+      if (p !== null) this.found = p;
+    }
+    return this.found ?? this.proc.pid;
   }
 
   /** The exit code once the game process has ended (death, quit, crash), else null. */
@@ -148,7 +179,7 @@ export class GameTerminal {
   async press(keys: string): Promise<Result<void, ProlongError>> {
     for (const byte of Buffer.from(keys, "latin1")) {
       if (this.exitCode !== null) return ok(undefined);
-      const before = readIo(this.proc.pid);
+      const before = readIo(this.pid);
       const receivedBefore = this.received;
       this.proc.terminal?.write(new Uint8Array([byte]));
       const answered = await this.settle(before && { io: before, received: receivedBefore });
@@ -171,9 +202,9 @@ export class GameTerminal {
       }
       // io read on both sides of the syscall check: equal counters mean the game sat in that read() the
       // whole time, so they hold everything it did for this key (a single sample could catch it mid-write).
-      const before = readIo(this.proc.pid);
-      const blocked = waitingForKey(this.proc.pid);
-      const io = readIo(this.proc.pid);
+      const before = readIo(this.pid);
+      const blocked = waitingForKey(this.pid);
+      const io = readIo(this.pid);
       const stable = before !== undefined && io !== undefined && before.rchar === io.rchar && before.wchar === io.wchar;
       const quiet = this.parsed === this.received;
       if (io && stable && quiet && blocked) {

@@ -129,7 +129,7 @@ describe("the bwrap command line", () => {
     const ws = "/srv/runs/2026-01-01T00-00-00/glide/workspace";
     const drop = { setpriv: "/usr/bin/setpriv", uid: AGENT_UID_AS_ROOT };
     const argv = bwrapArgv({ bin: "/usr/bin/bwrap", userns: true, dropTo: drop }, ["sh", "-c", "x"], { workspace: ws });
-    expect(argv.slice(0, 13)).toEqual([
+    expect(argv.slice(0, 15)).toEqual([
       "/usr/bin/bwrap",
       "--cap-drop",
       "ALL",
@@ -138,6 +138,8 @@ describe("the bwrap command line", () => {
       "--cap-add",
       "CAP_SETGID",
       "--cap-add",
+      "CAP_SETPCAP",
+      "--cap-add",
       "CAP_DAC_READ_SEARCH",
       "--unshare-pid",
       "--unshare-ipc",
@@ -145,7 +147,7 @@ describe("the bwrap command line", () => {
       "--new-session",
     ]);
     expect(argv).not.toContain("--unshare-user");
-    expect(argv.slice(-11)).toEqual([
+    expect(argv.slice(-12)).toEqual([
       "--chdir",
       ws,
       "/usr/bin/setpriv",
@@ -153,6 +155,7 @@ describe("the bwrap command line", () => {
       "--regid=65534",
       "--clear-groups",
       "--inh-caps=-all",
+      "--bounding-set=-all",
       "--",
       "sh",
       "-c",

@@ -4,7 +4,7 @@
 // without a sandbox a restricted level is refused, naming bubblewrap.
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
-import { librariesNeeded } from "../../../src/agent/elf-needs.ts";
+import { librariesNeeded } from "../../../src/sandbox/elf-needs.ts";
 import { join } from "node:path";
 import { chooseSandbox } from "../../../src/agent/sandbox.ts";
 import type { ToolLevel } from "../../../src/agent/tool-ladder.ts";

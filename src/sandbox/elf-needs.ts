@@ -2,8 +2,11 @@
 // resolved the way the dynamic loader resolves them, without running anything: ldd starts the loader once
 // per file, which for Python's extension modules takes seconds; this reads a few pages. 64-bit
 // little-endian ELF only (x86-64, aarch64): anything else is reported so the caller can fall back to ldd.
+import { spawnSync } from "node:child_process";
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { err, ok, type Result } from "neverthrow";
+import { prolongError, type ProlongError } from "../errors.ts";
 
 const PT_LOAD = 1;
 const PT_DYNAMIC = 2;
@@ -141,4 +144,39 @@ export function librariesNeeded(files: readonly string[], dirs: readonly string[
     }
   }
   return [...found];
+}
+
+/** Every shared library (and the loader) the ELF files load, from their headers, else by ldd; scripts have none. */
+export function librariesOf(files: readonly string[]): Result<string[], ProlongError> {
+  const elves = files.filter(isElf);
+  if (elves.length === 0) return ok([]);
+  const read = librariesNeeded(elves);
+  if (read !== null) return ok(read);
+  const r = spawnSync("ldd", elves, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  if (r.error || typeof r.stdout !== "string")
+    return err(
+      prolongError("no-tools", `cannot list the sandboxed programs' libraries with ldd: ${r.error?.message ?? "no output"}`, {
+        fix: "install libc-bin (it provides ldd)",
+      }),
+    );
+  const libs = new Set<string>();
+  for (const line of r.stdout.split("\n")) {
+    const m = /=>\s+(\/\S+)\s+\(/.exec(line) ?? /^\s+(\/\S+)\s+\(/.exec(line);
+    if (m) libs.add(m[1]!);
+  }
+  return ok([...libs]);
+}
+
+function isElf(path: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    const b = Buffer.alloc(4);
+    readSync(fd, b, 0, 4, 0);
+    return b[0] === 0x7f && b[1] === 0x45 && b[2] === 0x4c && b[3] === 0x46;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
