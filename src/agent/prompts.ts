@@ -23,6 +23,11 @@ export interface PromptContext {
   readonly tools?: ToolPolicy;
   /** --observe mcp: the board is never in the prompt; the agent calls the `observe` tool for it. */
   readonly observe?: "mcp";
+  /**
+   * What a window of this kind's log also keeps, as the prompt names it ("your `[INVENTORY]`"): the state a
+   * terminal game's log writes only when it changes (log/window.ts). Absent for the grid games.
+   */
+  readonly carried?: string;
 }
 
 export const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"] as const;
@@ -38,14 +43,19 @@ const ACTION_MEANING: Record<ActionId, string> = {
   7: "ACTION7 — undo",
 };
 
-const LOG_STRUCTURE = [
-  "Its structure:",
-  "- Each section starts with a line of exactly 80 `=` and a header line",
-  "  `Action N | Level L | Attempt A | Plan Step i/K | Score: S` (Action 0 is `INITIAL STATE`).",
-  '- `[PLAN]` holds YOUR earlier words (never an observation); `Tool Call: ACTION6({"x": 3, "y": 9})` the action.',
-  "- `[INITIAL BOARD STATE]` / `[POST-ACTION BOARD STATE]` is followed by the board: 64 lines of 64",
-  "  characters, one per cell. Animations show `[frame i/n]` boards, then `[settled]` and the final board.",
-];
+/** The log's sections; a stateless run's hold no plans (they go to plans.txt). */
+function logStructure(c: PromptContext): string[] {
+  return [
+    "Its structure:",
+    "- Each section starts with a line of exactly 80 `=` and a header line",
+    "  `Action N | Level L | Attempt A | Plan Step i/K | Score: S` (Action 0 is `INITIAL STATE`).",
+    c.stateless
+      ? '- `Tool Call: ACTION6({"x": 3, "y": 9})` the action (your plans are not in the log: they are in plans.txt).'
+      : '- `[PLAN]` holds YOUR earlier words (never an observation); `Tool Call: ACTION6({"x": 3, "y": 9})` the action.',
+    "- `[INITIAL BOARD STATE]` / `[POST-ACTION BOARD STATE]` is followed by the board: 64 lines of 64",
+    "  characters, one per cell. Animations show `[frame i/n]` boards, then `[settled]` and the final board.",
+  ];
+}
 const PALETTE = [
   '- Colours 0..15 are written `$ 8 # h q O C z n f ( G - > I "` in that order. The bottom row is',
   "  often a step or energy bar, not part of the scene.",
@@ -63,7 +73,7 @@ function memoryText(c: PromptContext): string[] {
         "shown and every action taken, in order. The harness appends to it after each action; it is your only",
         "memory between turns. It grows large: do not read it whole. Parse it with code (grep, python, awk, your",
         "own scripts) to answer exact questions: what happened after ACTION3 on level 2, where a colour appeared.",
-        ...LOG_STRUCTURE,
+        ...logStructure(c),
         ...PALETTE,
         RESTORED,
       ];
@@ -74,7 +84,7 @@ function memoryText(c: PromptContext): string[] {
         `section${c.window.sections === 1 ? "" : "s"} of this game — not the whole game. Older sections are dropped from your copy as new ones arrive`,
         "(the harness keeps the full record, you do not see it). Anything you want to remember for longer, keep",
         "in your own files. Read the file with code (grep, python, awk, your own scripts).",
-        ...LOG_STRUCTURE,
+        ...logStructure(c),
         ...PALETTE,
         RESTORED,
       ];
@@ -84,7 +94,7 @@ function memoryText(c: PromptContext): string[] {
         "`logs.txt` in this directory holds only the newest section: the last action taken and the board after",
         "it (animation frames removed, the settled board kept). Earlier sections are not in it; the harness",
         "keeps the full record, you do not see it. Anything you want to remember, keep in your own files.",
-        ...LOG_STRUCTURE.slice(0, 5),
+        ...logStructure(c).slice(0, 5),
         "  characters, one per cell (animation frames are removed in this arm).",
         ...PALETTE,
         RESTORED,
@@ -196,10 +206,16 @@ function memoryPart(c: PromptContext): string {
   switch (c.window.kind) {
     case "full":
       return `logs.txt holds everything so far.${wiped}`;
-    case "last":
-      return `logs.txt holds the initial section and the last ${c.window.sections} action section${c.window.sections === 1 ? "" : "s"}.${wiped}`;
+    case "last": {
+      const last = `the last ${c.window.sections} action section${c.window.sections === 1 ? "" : "s"}`;
+      return c.carried
+        ? `logs.txt holds the initial section, ${last} and the newest section that lists ${c.carried}.${wiped}`
+        : `logs.txt holds the initial section and ${last}.${wiped}`;
+    }
     case "newest":
-      return `logs.txt holds only the newest section.${wiped}`;
+      return c.carried
+        ? `logs.txt holds only the newest section (and the newest that lists ${c.carried}, when older).${wiped}`
+        : `logs.txt holds only the newest section.${wiped}`;
     case "none":
       return `There is no log; the board is below.${c.stateless ? " The workspace was wiped except plans.txt and the instructions." : ""}`;
   }

@@ -10,6 +10,7 @@ import type { Action, ScreenFrame } from "../game-model.ts";
 import type { SectionHeader } from "../log/format.ts";
 import type { CarriedState } from "../log/window.ts";
 import type { SettingTable } from "../setting/declaration.ts";
+import type { LogWindow } from "../setting/log-window.ts";
 import type { EnvContext, GameEnv } from "./env.ts";
 
 /** The run settings a kind's game is opened with: the game, the seed and the kind's own settings. */
@@ -35,15 +36,17 @@ export interface GameListing {
   readonly tags: string[];
 }
 
-/** What the instructions of a kind may say: the run's limits and what the agent's memory is. */
+/** What the instructions of a kind may say: the run's limits and the memory arm, which decides what is true. */
 export interface InstructionsContext {
   readonly actionCap: number;
   readonly maxActions: number;
   readonly episodes: number;
-  /** Whether the agent has a log file (false in the no-log arm: the screen is in the prompt). */
-  readonly hasLog: boolean;
-  /** What the agent's memory holds now, as the prompts say it. */
-  readonly memory: string;
+  /** What part of the log the agent's logs.txt holds; "none": no file, the screen in the prompt. */
+  readonly window: LogWindow;
+  /** Stateless workspace: wiped each turn but logs.txt, plans.txt and the instructions; plans go to plans.txt. */
+  readonly stateless: boolean;
+  /** --observe mcp: the screen is never in the prompt; an `observe` tool returns it. */
+  readonly observe?: "mcp";
 }
 
 /** The parts of a terminal game's section beside its observation: the plan, the action, the episode marker. */

@@ -38,6 +38,8 @@ export interface SectionLookup {
 export interface CarriedState {
   /** The line that opens the state's block in a section ("[INVENTORY]"): candidates are found by it. */
   readonly marker: string;
+  /** What it is, as the agent's prompts name it ("your `[INVENTORY]`"). */
+  readonly label: string;
   /** Whether a section's text really holds the block (an agent's plan may quote the marker). */
   holds(sectionText: string): boolean;
 }

@@ -6,7 +6,7 @@
 import { err, ok, type Result } from "neverthrow";
 import { ACTIONS_FILE, ACTIONS_MAX_BYTES, parseActions, type ActionBatch } from "../agent/actions.ts";
 import { quote } from "../action-text.ts";
-import { INSTRUCTION_FILES, instructionsText, memoryNow } from "../agent/prompts.ts";
+import { INSTRUCTION_FILES, instructionsText } from "../agent/prompts.ts";
 import type { ScreenSectionCodec } from "../game/kinds.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { verifyMasterTail } from "../log/run-index.ts";
@@ -111,8 +111,9 @@ export function writeInstructions(s: RunSession): Result<WorkspaceTamper[], Prol
         actionCap: c.actionCap,
         maxActions: c.maxActions,
         episodes: c.episodes,
-        hasLog: c.window.kind !== "none",
-        memory: memoryNow(c),
+        window: c.window,
+        stateless: c.stateless,
+        ...(c.observe ? { observe: c.observe } : {}),
       })
     : instructionsText(c);
   const written = writeInstructionFiles(s.workspace, INSTRUCTION_FILES, text, s.instructions);

@@ -7,9 +7,10 @@ import path from "node:path";
 import { firstTurnPrompt, instructionsText, nextTurnPrompt, resumePrompt, type PromptContext } from "../../src/agent/prompts.ts";
 import type { LogWindow } from "../../src/config/log-window.ts";
 
+// glide as a real run offers it, so these files are also the local kind's texts as given (test/run/arm-texts.test.ts).
 const base: PromptContext = {
   gameId: "glide",
-  availableActions: [1, 2, 3, 4],
+  availableActions: [1, 2, 3, 4, 7],
   actionCap: 20,
   maxActions: 500,
   window: { kind: "full" } as LogWindow,
@@ -98,6 +99,17 @@ describe("each turn's prompt says what the agent has now", () => {
     expect(instructionsText(ARMS["full-log-observe"]!)).toContain(
       "An `observe` tool (no arguments) also returns the current board",
     );
+  });
+
+  test("a window of a terminal game's log names what it also keeps (NetHack's inventory); the grid's does not", () => {
+    const carried = "your `[INVENTORY]`";
+    expect(nextTurnPrompt({ ...ARMS["last-5"]!, carried }, summary)).toContain(
+      "logs.txt holds the initial section, the last 5 action sections and the newest section that lists your `[INVENTORY]`.",
+    );
+    expect(nextTurnPrompt({ ...ARMS["newest-only"]!, carried }, summary)).toContain(
+      "logs.txt holds only the newest section (and the newest that lists your `[INVENTORY]`, when older).",
+    );
+    expect(nextTurnPrompt(ARMS["last-5"]!, summary)).not.toContain("lists");
   });
 
   test("the first turn of a windowed arm says so too", () => {

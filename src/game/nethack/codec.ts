@@ -33,6 +33,7 @@ export const nethackCodec: ScreenSectionCodec = {
   // The inventory is written only when it changes: a window keeps the newest section that lists it.
   carried: {
     marker: NETHACK_MARKER.inventory,
+    label: "your `[INVENTORY]`",
     holds(text) {
       const parsed = parseNethackSection(text, parseHeader);
       return typeof parsed !== "string" && parsed.inventory !== undefined;
