@@ -53,13 +53,13 @@ export async function finishRun(
 ): Promise<{ summary: RunSummary; text: string; failure?: ProlongError }> {
   // The game and the agent close first: what the environment reports on closing goes into summary.txt.
   await s.agent.close?.();
-  await s.env.close();
-  const baselines = s.env.info.baselineActions;
+  await s.turn.env.close();
+  const baselines = s.turn.env.info.baselineActions;
   const wallMs = playedMs(s);
   const card = buildScorecard({
     run: s.name,
     config: s.config,
-    gameVersion: gameVersionOf(s.env.info),
+    gameVersion: gameVersionOf(s.turn.env.info),
     provenance: runProvenance(s.config),
     end,
     baselines,

@@ -30,11 +30,11 @@ export async function playAction(
   plan: string | undefined,
   planStep?: { step: number; total: number },
 ): Promise<Result<StepEffect, StepFailure>> {
-  const stepped = await s.env.step(action);
+  const stepped = await s.turn.env.step(action);
   if (stepped.isErr()) return err({ source: "game", error: stepped.error });
   const frame = stepped.value;
   const effect = recordStep(s.tally, frame);
-  s.frame = frame;
+  s.turn.frame = frame;
   const header = { ...effect.header, kind: "action" as const, ...(planStep ? { planStep } : {}) };
   const extra = { ...(plan !== undefined ? { plan } : {}), toolCall: action };
   const written = frame.screen
@@ -155,5 +155,5 @@ export function recordWarning(s: RunSession, e: ProlongError): void {
 /** Emits an event; the first one that cannot be written is kept, and the loop ends the run on it. */
 export function emit<K extends EventKind>(s: RunSession, kind: K, fields: EventFields[K]): void {
   const r = s.events.emit(kind, fields);
-  if (r.isErr() && !s.eventFailure) s.eventFailure = r.error;
+  if (r.isErr() && !s.turn.eventFailure) s.turn.eventFailure = r.error;
 }

@@ -23,7 +23,7 @@ import { readState, saveState } from "./saved-state.ts";
 import { runPaths, type RunPaths } from "../run-files/layout.ts";
 import { lockRun, type RunLock } from "./lock.ts";
 import { ioFailure } from "./io-failure.ts";
-import { type PendingBatch, type RunParts, type RunSession } from "./session.ts";
+import { type PendingBatch, type RunParts, firstTurn, type RunSession } from "./session.ts";
 import { announce, openRunFiles } from "./start.ts";
 import { writeInstructions } from "./workspace.ts";
 import { episodeActions, newTally, type StepEffect } from "./tally.ts";
@@ -169,24 +169,18 @@ async function resumeLocked(
     name: runName,
     parts: { env: openGame, agent: agent.value, clock, events },
     envContext,
-    env: env.value,
     master,
     index,
     events,
     workspace,
     lock,
-    instructions: null,
-    agentNotice: null,
     agent: agent.value,
     clock,
     tally,
-    frame,
-    pending: null,
-    resumed: true,
+    turn: firstTurn(env.value, frame, true),
     startedAt: clock.now(),
     priorMs,
     summaryLines,
-    eventFailure: null,
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
   };
 
@@ -211,16 +205,16 @@ async function resumeLocked(
         .addSection(sectionRow(section.unindexed, encoder.encode(section.text), section.header, section.frames))
         .map(() => undefined);
     },
-    s.env,
+    s.turn.env,
   );
   if (replayed.isErr()) return err(replayed.error);
   frame = replayed.value.frame;
-  s.env = replayed.value.env;
+  s.turn.env = replayed.value.env;
   const lastEffect = replayed.value.lastEffect;
-  s.frame = frame;
+  s.turn.frame = frame;
   const saved = readState(index, "pending");
   if (saved.isErr()) return err(saved.error);
-  s.pending = pendingStillOpen(saved.value, tally.action, lastEffect, episodeActions(tally) >= config.value.maxActions);
+  s.turn.pending = pendingStillOpen(saved.value, tally.action, lastEffect, episodeActions(tally) >= config.value.maxActions);
   return finishResume(s);
 }
 
@@ -237,7 +231,7 @@ function finishResume(s: RunSession): Result<RunSession, ProlongError> {
   const tokens = readState(s.index, "tokens");
   if (tokens.isErr()) return err(tokens.error);
   if (tokens.value) s.tally.tokens = tokens.value;
-  const saved = s.pending ? ok(undefined) : saveState(s.index, "pending", null);
+  const saved = s.turn.pending ? ok(undefined) : saveState(s.index, "pending", null);
   if (saved.isErr()) return err(saved.error);
   const instructions = writeInstructions(s);
   if (instructions.isErr()) return err(instructions.error);

@@ -34,18 +34,18 @@ async function loop(s: RunSession, stop: AbortSignal): Promise<RunEnd> {
   if (denied) return denied;
   for (;;) {
     await yieldToSignals();
-    if (s.eventFailure) return failed({ source: "log", error: s.eventFailure });
+    if (s.turn.eventFailure) return failed({ source: "log", error: s.turn.eventFailure });
     if (stop.aborted) return { reason: "interrupted", detail: "stopped by the user; `prolong resume` continues it" };
     const end = await episodeEnd(s);
     if (end) return end;
 
-    if (!s.frame.screen && (s.frame.state === "GAME_OVER" || s.frame.state === "NOT_PLAYED")) {
+    if (!s.turn.frame.screen && (s.turn.frame.state === "GAME_OVER" || s.turn.frame.state === "NOT_PLAYED")) {
       const reset = await runnerReset(s);
       if (reset.isErr()) return failed(reset.error);
       continue;
     }
 
-    const batch = s.pending ?? (await askAgent(s, stop));
+    const batch = s.turn.pending ?? (await askAgent(s, stop));
     if ("reason" in batch) return batch;
     if (batch.actions.length === 0)
       return {
@@ -60,16 +60,16 @@ async function loop(s: RunSession, stop: AbortSignal): Promise<RunEnd> {
 
 /** The game is won or the budget spent: start the next episode of a lifetime, or end the run. */
 async function episodeEnd(s: RunSession): Promise<RunEnd | null> {
-  const won = s.frame.state === "WIN";
+  const won = s.turn.frame.state === "WIN";
   const spent = episodeActions(s.tally) >= s.config.maxActions;
   // A terminal game that ended (NetHack: death) ends the episode for good: there is no RESET.
-  const over = s.frame.screen !== undefined && s.frame.state === "GAME_OVER";
+  const over = s.turn.frame.screen !== undefined && s.turn.frame.state === "GAME_OVER";
   if (!won && !spent && !over) return null;
   if (s.tally.episode < s.config.episodes) {
     const next = await startNextEpisode(s);
     return next.isErr() ? failed(next.error) : null;
   }
-  if (over) return { reason: "game-over", detail: s.frame.screen?.end ?? "the game ended" };
+  if (over) return { reason: "game-over", detail: s.turn.frame.screen?.end ?? "the game ended" };
   return won
     ? { reason: "win", detail: `won all ${s.tally.winLevels} levels` }
     : { reason: "max-actions", detail: `spent the budget of ${s.config.maxActions} actions` };
@@ -79,20 +79,20 @@ async function episodeEnd(s: RunSession): Promise<RunEnd | null> {
 async function startNextEpisode(s: RunSession): Promise<Result<void, StepFailure>> {
   const env = s.parts.env(s.envContext);
   if (env.isErr()) return err({ source: "game", error: env.error });
-  await s.env.close();
-  s.env = env.value;
-  const first = await s.env.reset();
+  await s.turn.env.close();
+  s.turn.env = env.value;
+  const first = await s.turn.env.reset();
   if (first.isErr()) return err({ source: "game", error: first.error });
   emit(s, "episode-end", { episode: s.tally.episode, score: s.tally.score, actions: episodeActions(s.tally) });
   startEpisode(s.tally, first.value);
-  s.frame = first.value;
+  s.turn.frame = first.value;
   emit(s, "episode-start", { episode: s.tally.episode, action: s.tally.action });
   return recordInitial(s, first.value).mapErr((error) => ({ source: "log" as const, error }));
 }
 
 /** The runner's own RESET (on NOT_PLAYED and GAME_OVER), logged and counted like any action. */
 async function runnerReset(s: RunSession): Promise<Result<unknown, StepFailure>> {
-  const reason = s.frame.state === "GAME_OVER" ? "game over" : "game not started";
+  const reason = s.turn.frame.state === "GAME_OVER" ? "game over" : "game not started";
   emit(s, "reset", { action: s.tally.action + 1, level: s.tally.level, attempt: s.tally.attempt, reason });
   return playAction(s, { id: 0 }, undefined);
 }
@@ -184,7 +184,7 @@ async function askAgent(s: RunSession, stop: AbortSignal): Promise<PendingBatch 
       const recorded = planned.value ? recordTamper(s, planned.value) : ok(undefined);
       if (recorded.isErr()) return failed({ source: "log", error: recorded.error });
     }
-    s.pending = pending;
+    s.turn.pending = pending;
     // Saved before any action runs, so resume finishes this batch exactly.
     const saved = saveState(s.index, "pending", pending);
     if (saved.isErr()) return failed({ source: "log", error: saved.error });
@@ -211,16 +211,16 @@ function addTokens(s: RunSession, u: TokenUsage): Result<void, ProlongError> {
 function turnPrompt(s: RunSession, board: string | undefined, failedCall: string | null): string {
   const c = promptContext(s);
   const t = s.tally;
-  const summary = `Now: action ${t.action}, level ${t.level}, attempt ${t.attempt}, score ${t.score}, state ${s.frame.state}.`;
+  const summary = `Now: action ${t.action}, level ${t.level}, attempt ${t.attempt}, score ${t.score}, state ${s.turn.frame.state}.`;
   // After a failed call nothing was executed: the prompt says so, never that the actions were.
   if (failedCall === null && s.tally.agentCalls === 0) return firstTurnPrompt(c, board);
   const prompt =
     failedCall !== null
       ? retryPrompt(c, summary, quote(failedCall, 300), board)
-      : s.resumed
+      : s.turn.resumed
         ? resumePrompt(c, summary, board)
         : nextTurnPrompt(c, summary, board);
-  return s.agentNotice === null ? prompt : `${prompt}\n\n${s.agentNotice}`;
+  return s.turn.agentNotice === null ? prompt : `${prompt}\n\n${s.turn.agentNotice}`;
 }
 
 /** Why an agent call gave no batch: the call's own failure (retried), or the run's files (the run ends). */
@@ -253,8 +253,8 @@ async function callAgent(
     actionCap: s.config.actionCap,
     seed: s.config.seed,
     view: {
-      frame: s.frame,
-      info: s.env.info,
+      frame: s.turn.frame,
+      info: s.turn.env.info,
       action: episodeActions(s.tally),
       maxActions: s.config.maxActions,
       attempt: s.tally.attempt,
@@ -262,7 +262,7 @@ async function callAgent(
       kind: s.kind,
     },
   });
-  s.resumed = false;
+  s.turn.resumed = false;
   s.onProgress?.(s);
   const traced = recordTrajectory(s, turn, logBytes, reply, performance.now() - calledAt);
   if (traced.isErr()) return logFailed(traced.error);
@@ -276,7 +276,7 @@ async function callAgent(
   const recorded = read.value.tamper ? recordTamper(s, read.value.tamper) : ok(undefined);
   if (recorded.isErr()) return logFailed(recorded.error);
   const batch = usableBatch(read.value.batch);
-  s.agentNotice = actionsNotice(batch);
+  s.turn.agentNotice = actionsNotice(batch);
   const r = reply.value;
   const counted = addTokens(s, r.tokens);
   if (counted.isErr()) return logFailed(counted.error);
@@ -325,7 +325,7 @@ async function playBatch(s: RunSession, batch: PendingBatch, stop: AbortSignal):
     )
       break;
   }
-  s.pending = null;
+  s.turn.pending = null;
   return saveState(s.index, "pending", null).mapErr((error) => ({ source: "log" as const, error }));
 }
 

@@ -1,6 +1,7 @@
-// What one run holds while it plays: its parts (game, agent, clock, events — passed in, factories as the
-// defaults), its files, its counters. Built by start.ts (a fresh run) or resume.ts (a run picked up from its
-// log); played by runner.ts; closed by finish.ts.
+// What one run holds while it plays, split by how long each part lives: what is fixed for the run (its
+// settings, parts — game, agent, clock, events, passed in, factories as the defaults — and files), what the
+// tally counts (tally.ts), and what the turn carries (the game and its frame, the batch in hand). Built by
+// start.ts (a fresh run) or resume.ts (a run picked up from its log); played by runner.ts; closed by finish.ts.
 import { policyOf } from "../agent/tool-ladder.ts";
 import type { Result } from "neverthrow";
 import * as v from "valibot";
@@ -51,7 +52,8 @@ export interface PendingBatch {
 const _pendingShape: (x: v.InferOutput<typeof PendingBatchSchema>) => PendingBatch = (x) => x;
 void _pendingShape;
 
-export interface RunSession {
+/** What a run holds for its whole life: its settings, what plays its kind, its files and its parts. Set once. */
+export interface RunFixed {
   readonly config: RunConfig;
   /** What plays the run's environment kind: its action names, instructions and section codec (game/kinds.ts). */
   readonly kind: KindPlay;
@@ -62,8 +64,6 @@ export interface RunSession {
   readonly parts: RunParts;
   /** What the environments of this run report through (files in the run directory, summary lines). */
   readonly envContext: EnvContext;
-  /** The game being played (a new one per episode). */
-  env: GameEnv;
   readonly master: MasterLog;
   readonly index: RunIndex;
   readonly events: EventSink;
@@ -71,27 +71,47 @@ export interface RunSession {
   readonly workspace: WorkspaceDir;
   /** This process's exclusive hold on the run directory, released when the run is finished. */
   readonly lock: RunLock;
-  /** The instruction text last written into the workspace (null until this process wrote one). */
-  instructions: string | null;
-  /** What the next prompt tells the agent about its last actions.json (dropped entries, an unusable file). */
-  agentNotice: string | null;
   readonly agent: Agent;
   readonly clock: Clock;
-  readonly tally: RunTally;
-  /** The latest frame the game returned. */
-  frame: FrameData;
-  pending: PendingBatch | null;
-  /** True for the first agent call after a resume (it gets the resume prompt). */
-  resumed: boolean;
   /** Milliseconds spent before this process took the run over (resume), plus this process's start (clock time). */
   readonly startedAt: number;
   readonly priorMs: number;
   /** Lines the environment asked for at the end of summary.txt. */
   readonly summaryLines: string[];
-  /** The first event that could not be written; the loop ends the run (log-failed) when it sees one. */
-  eventFailure: ProlongError | null;
   /** Called after every executed action and agent call (the live progress line). */
   readonly onProgress?: (s: RunSession) => void;
+}
+
+/** What the turn carries: the game open now and its latest frame, the batch in hand, what the next prompt says. */
+export interface TurnState {
+  /** The game being played (a new one per episode). */
+  env: GameEnv;
+  /** The latest frame the game returned. */
+  frame: FrameData;
+  pending: PendingBatch | null;
+  /** True for the first agent call after a resume (it gets the resume prompt). */
+  resumed: boolean;
+  /** What the next prompt tells the agent about its last actions.json (dropped entries, an unusable file). */
+  agentNotice: string | null;
+  /** The instruction text last written into the workspace (null until this process wrote one). */
+  instructions: string | null;
+  /** The first event that could not be written; the loop ends the run (log-failed) when it sees one. */
+  eventFailure: ProlongError | null;
+}
+
+/**
+ * A run while it plays, in three parts: what is fixed for the run (the fields of RunFixed), what the tally
+ * counts (tally.ts: the header numbers, budgets, tokens), and what the turn carries (`turn`). Only the last two
+ * change. Built by start.ts (a fresh run) or resume.ts (a run picked up from its log); played by runner.ts.
+ */
+export interface RunSession extends RunFixed {
+  readonly tally: RunTally;
+  readonly turn: TurnState;
+}
+
+/** The turn a run starts (or resumes) on: the game just opened and its first frame, nothing asked yet. */
+export function firstTurn(env: GameEnv, frame: FrameData, resumed: boolean): TurnState {
+  return { env, frame, pending: null, resumed, agentNotice: null, instructions: null, eventFailure: null };
 }
 
 export interface RunEnd {
@@ -107,8 +127,8 @@ export function wallMs(s: RunSession): number {
 /** What the instructions and prompts say about the game and the arm right now. */
 export function promptContext(s: RunSession): PromptContext {
   return {
-    gameId: s.env.info.id,
-    availableActions: s.frame.availableActions.length > 0 ? s.frame.availableActions : s.env.info.availableActions,
+    gameId: s.turn.env.info.id,
+    availableActions: s.turn.frame.availableActions.length > 0 ? s.turn.frame.availableActions : s.turn.env.info.availableActions,
     actionCap: s.config.actionCap,
     maxActions: s.config.maxActions,
     window: s.window,

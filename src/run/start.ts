@@ -15,7 +15,7 @@ import { agentPart, eventsPart, runEnvContext } from "./parts.ts";
 import { loadKind } from "../game/kinds.ts";
 import { emit, recordInitial } from "./record.ts";
 import { createRunDir, runPaths, type RunPaths } from "../run-files/layout.ts";
-import type { RunParts, RunSession } from "./session.ts";
+import { firstTurn, type RunParts, type RunSession } from "./session.ts";
 import { buildId } from "../build-id.ts";
 import { armOf } from "../config/arm.ts";
 import { newTally } from "./tally.ts";
@@ -114,24 +114,18 @@ async function startFresh(
     name: runName,
     parts: { env: openGame, agent: agent.value, clock, events },
     envContext,
-    env: env.value,
     master,
     index,
     events,
     workspace,
     lock,
-    instructions: null,
-    agentNotice: null,
     agent: agent.value,
     clock,
     tally: newTally(frame),
-    frame,
-    pending: null,
-    resumed: false,
+    turn: firstTurn(env.value, frame, false),
     startedAt: clock.now(),
     priorMs: 0,
     summaryLines,
-    eventFailure: null,
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
   };
   const instructions = writeInstructions(s);

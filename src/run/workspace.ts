@@ -97,7 +97,7 @@ function currentScreen(s: RunSession, sections: SectionLookup, codec: ScreenSect
     .read(last.start, last.end)
     .andThen((bytes) =>
       codec
-        .current(new TextDecoder().decode(bytes), s.frame.screen?.heldInventory)
+        .current(new TextDecoder().decode(bytes), s.turn.frame.screen?.heldInventory)
         .mapErr((why) => prolongError("no-board", `the newest section (bytes ${last.start}..${last.end}): ${why}`, { fix })),
     );
 }
@@ -116,8 +116,8 @@ export function writeInstructions(s: RunSession): Result<WorkspaceTamper[], Prol
         ...(c.observe ? { observe: c.observe } : {}),
       })
     : instructionsText(c);
-  const written = writeInstructionFiles(s.workspace, INSTRUCTION_FILES, text, s.instructions);
-  if (written.isOk()) s.instructions = text;
+  const written = writeInstructionFiles(s.workspace, INSTRUCTION_FILES, text, s.turn.instructions);
+  if (written.isOk()) s.turn.instructions = text;
   return written;
 }
 

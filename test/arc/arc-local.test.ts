@@ -166,7 +166,7 @@ describe.skipIf(!ready)("a bridge that dies", () => {
       expect(end.detail).toContain("exited with status 3");
       expect(end.detail).toContain("simulated engine crash after 12 calls");
       expect(s.tally.action).toBe(11);
-      await s.env.close();
+      await s.turn.env.close();
       s.events.close();
       s.index.close();
       s.master.close();

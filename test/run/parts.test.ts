@@ -166,7 +166,7 @@ describe("the pending batch on resume", () => {
     });
     index.close();
     const s = (await resumeRun(dir, {}, { agent: scriptedAgent(["ACTION1"]) }))._unsafeUnwrap();
-    expect(s.pending?.actions.slice(s.tally.action)).toEqual([{ id: 3 }, { id: 4 }]);
+    expect(s.turn.pending?.actions.slice(s.tally.action)).toEqual([{ id: 3 }, { id: 4 }]);
     await finishRun(s, await runLoop(s, new AbortController().signal));
     expect(readFileSync(join(dir, "logs.txt"), "utf8")).toMatch(/Action 4 \| Level \d+ \| Attempt \d+ \| Plan Step 4\/4/);
   });
