@@ -14,6 +14,7 @@ import { OBSERVE_SERVER, OBSERVE_TOOL, observeServer } from "./observe-tool.ts";
 import { ANTHROPIC_KEY_HINT, apiFailure, apiReason, checkAnthropicAccess } from "./api-failure.ts";
 import { AGENT_PROCESSES } from "./rlimits.ts";
 import { installDir, NO_SANDBOX, type Sandbox } from "./sandbox.ts";
+import { type ToolTree, withDirs } from "./tool-tree.ts";
 import { ALL_TOOLS, claudeToolArgs, isRestricted, type ToolPolicy } from "./tool-ladder.ts";
 
 export interface ClaudeAgentOptions {
@@ -25,6 +26,11 @@ export interface ClaudeAgentOptions {
   readonly sandbox?: Sandbox;
   /** The tool ladder level (default all: CLAUDE_TOOLS). */
   readonly policy?: ToolPolicy;
+  /**
+   * A restricted level's tree (tool-tree.ts), the CLI itself in it: the sandbox then holds only the level's
+   * programs, so what Claude Code's own flags let through can still start nothing else.
+   */
+  readonly tree?: ToolTree;
   /** --context-limit: Claude Code's auto-compact window (CLAUDE_CODE_AUTO_COMPACT_WINDOW). */
   readonly contextLimit?: number;
   /** --observe mcp: the observe tool, served by `prolong mcp-observe` through Claude Code's MCP configuration. */
@@ -114,6 +120,8 @@ export function claudeAgent(opts: ClaudeAgentOptions): Agent {
           workspace: input.workspace,
           writable: [home],
           keep: [installDir(opts.bin), ...(observe?.keep ?? [])],
+          // The observe server's own files join the tree where the level has one.
+          ...(opts.tree ? { tree: withDirs(opts.tree, observe?.keep ?? []) } : {}),
         }),
         cwd: input.workspace,
         stdin: input.prompt,

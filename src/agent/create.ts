@@ -14,7 +14,7 @@ import { checkCommandPaths, sandboxBinds } from "./cmd-paths.ts";
 import { createRandomAgent } from "./random.ts";
 import { miniFromConfig } from "./mini/from-config.ts";
 import { chooseSandbox } from "./sandbox.ts";
-import { codexToolArgs, policyOf } from "./tool-ladder.ts";
+import { codexToolArgs, isRestricted, levelNeedsSandbox, policyOf } from "./tool-ladder.ts";
 
 /**
  * The built-in players, by the name an environment kind gives its own (game/kinds.ts), each loaded when a run
@@ -122,12 +122,20 @@ export function createAgent(
       }
       const bin = find(kind);
       if (bin === null) return err(cliMissing(kind, CLI_PACKAGES[kind]));
-      return chooseSandbox(config.sandbox, undefined, config.passEnv, sandboxBinds(config)).map((sandbox) => {
+      const sandbox = chooseSandbox(config.sandbox, undefined, config.passEnv, sandboxBinds(config));
+      if (sandbox.isErr()) return err(sandbox.error);
+      // Claude Code's restricted level is what exists in its sandbox, the CLI itself among the level's programs
+      // (its own tool flags stay, as the mini agent's command check does: the early, friendly refusal).
+      if (sandbox.value.kind === "none" && isRestricted(policy)) return err(levelNeedsSandbox(policy));
+      const tree = kind === "claude" ? sandbox.value.treeFor(policy, [{ from: bin, to: bin }]) : ok(null);
+      if (tree.isErr()) return err(tree.error);
+      return ok(sandbox.value).map((sandbox) => {
         const opts = {
           bin,
           timeoutSec: config.agentTimeoutSec,
           sandbox,
           policy,
+          ...(tree.value ? { tree: tree.value } : {}),
           ...(config.model ? { model: config.model } : {}),
           ...(config.effort ? { effort: config.effort } : {}),
           ...(config.contextLimit !== undefined ? { contextLimit: config.contextLimit } : {}),

@@ -26,7 +26,7 @@ import {
   type TreeMount,
 } from "../sandbox/bwrap.ts";
 import type { ToolPolicy } from "./tool-ladder.ts";
-import { toolTree, type ToolTree } from "./tool-tree.ts";
+import { type TreeBind, toolTree, type ToolTree } from "./tool-tree.ts";
 
 export interface SandboxDirs {
   /** The agent's workspace: its cwd, read-write. */
@@ -64,10 +64,11 @@ export interface Sandbox {
   /** The environment the agent gets of `env` (under bwrap only what a backend needs, see AGENT_ENV). */
   environment(env: Readonly<Record<string, string | undefined>>): Record<string, string | undefined>;
   /**
-   * The tree a restricted tool level runs in (null at level all: the whole system, read-only). Without a
-   * sandbox there is none to build: a restricted level is refused there (the caller names bwrap).
+   * The tree a restricted tool level runs in (null at level all: the whole system, read-only), with `extra`
+   * programs bound where they are (a coding CLI itself, off the level's PATH). Without a sandbox there is
+   * none to build: a restricted level is refused there (the caller names bwrap).
    */
-  treeFor(policy: ToolPolicy): Result<ToolTree | null, ProlongError>;
+  treeFor(policy: ToolPolicy, extra?: readonly TreeBind[]): Result<ToolTree | null, ProlongError>;
   /** The uid the agent's processes run as (whose process count its rlimit bounds, rlimits.ts). */
   readonly agentUid: number;
 }
@@ -150,8 +151,8 @@ export function chooseSandbox(
       environment: (env) => ({ ...agentEnvironment(env, passEnv), ...(env["TMPDIR"] !== undefined ? { TMPDIR: "/tmp" } : {}) }),
       // Mapped to the harness's own uid outside a user namespace, or nobody when the harness is root.
       agentUid: confinedUid(bwrap),
-      treeFor: (policy) =>
-        toolTree(policy, bwrap.dropTo ? [{ from: bwrap.dropTo.setpriv, to: SETPRIV_IN_TREE }] : []) ?? ok(null),
+      treeFor: (policy, extra = []) =>
+        toolTree(policy, [...(bwrap.dropTo ? [{ from: bwrap.dropTo.setpriv, to: SETPRIV_IN_TREE }] : []), ...extra]) ?? ok(null),
     });
   if (kind === "auto") return ok(NO_SANDBOX);
   return err(

@@ -35,6 +35,19 @@ export function writesAllowed(p: ToolPolicy): boolean {
   return !p.noWrite && (p.level === "read,grep,python" || p.level === "all");
 }
 
+/**
+ * Why a restricted level cannot run without a sandbox: a level is what exists in the agent's sandbox
+ * (tool-tree.ts); without one the agent's shell (or a python it may run) can start any program and write
+ * any file, so the arm would not be what it says.
+ */
+export function levelNeedsSandbox(p: ToolPolicy): ProlongError {
+  return prolongError(
+    "bad-config",
+    `--tools ${p.level}${p.noWrite ? " --no-write" : ""} needs bubblewrap: without a sandbox the agent's shell can run any program and write any file, so the arm would not be what it says`,
+    { fix: "install bubblewrap (apt-get install bubblewrap) and pass --sandbox bwrap (or auto), or run with --tools all" },
+  );
+}
+
 export function describePolicy(p: ToolPolicy): string {
   return `${p.level}${p.noWrite ? ", no writes" : ""}`;
 }

@@ -147,3 +147,9 @@ function sharedObjects(dir: string): string[] {
   walk(dir, 0);
   return out;
 }
+
+/** `tree` with these host directories bound read-only where they are (the observe server's files). */
+export function withDirs(tree: ToolTree, dirs: readonly string[]): ToolTree {
+  if (dirs.length === 0) return tree;
+  return { ...tree, binds: [...tree.binds, ...dirs.map((d) => ({ from: d, to: d }))] };
+}

@@ -6,7 +6,7 @@ import type { RunConfig } from "../../config/run-config.ts";
 import type { Agent } from "../agent.ts";
 import { sandboxBinds } from "../cmd-paths.ts";
 import { chooseSandbox } from "../sandbox.ts";
-import { isRestricted, policyOf } from "../tool-ladder.ts";
+import { isRestricted, levelNeedsSandbox, policyOf } from "../tool-ladder.ts";
 import type { RetryPolicy } from "./chat-api.ts";
 import { MINI_DEFAULTS, miniAgent } from "./mini.ts";
 
@@ -39,17 +39,7 @@ export function miniFromConfig(
   if (sandbox.isErr()) return err(sandbox.error);
   // A restricted level is what exists in the sandbox (tool-tree.ts); without one nothing could hold it:
   // the command check is only an early message, and a shell has many ways to run any program.
-  if (sandbox.value.kind === "none" && isRestricted(policy)) {
-    return err(
-      prolongError(
-        "bad-config",
-        `--tools ${policy.level}${policy.noWrite ? " --no-write" : ""} needs bubblewrap: without a sandbox the agent's shell can run any program and write any file, so the arm would not be what it says`,
-        {
-          fix: "install bubblewrap (apt-get install bubblewrap) and pass --sandbox bwrap (or auto), or run with --tools all",
-        },
-      ),
-    );
-  }
+  if (sandbox.value.kind === "none" && isRestricted(policy)) return err(levelNeedsSandbox(policy));
   if (config.observe && config.toolFormat === "text")
     return err(
       prolongError("bad-config", "--observe mcp gives the mini agent a second tool, and --tool-format text has none", {

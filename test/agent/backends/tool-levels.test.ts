@@ -1,11 +1,13 @@
 // The ablation settings as Claude Code and Codex receive them: for each --tools level (and --no-write,
-// --context-limit) the arguments and environment a stand-in CLI is started with, wired from the run's settings
-// through createAgent; what Codex cannot enforce is refused before the run. The real CLIs at a level:
-// tool-levels.slow.test.ts.
+// --context-limit) the arguments and environment a stand-in CLI is started with, wired from the run's settings;
+// what Codex cannot enforce, and a restricted Claude Code level without bubblewrap, are refused before the run.
+// The real CLIs at a level: tool-levels.slow.test.ts and claude-tree.slow.test.ts.
 import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { claudeAgent } from "../../../src/agent/claude.ts";
 import { createAgent } from "../../../src/agent/create.ts";
+import { policyOf } from "../../../src/agent/tool-ladder.ts";
 import { newConfig, type RunConfig } from "../../../src/config/run-config.ts";
 import { tempRoot } from "./helpers.ts";
 
@@ -39,7 +41,14 @@ const CODEX_OK = `echo '{"type":"thread.started","thread_id":"t1"}'; echo '{"typ
 async function claudeArgs(fields: Partial<RunConfig>): Promise<{ argv: string[]; env: string; ok: boolean }> {
   const cli = recordingCli(CLAUDE_OK);
   const config = newConfig({ game: "glide", agent: "claude", sandbox: "none", ...fields })._unsafeUnwrap();
-  const agent = createAgent(config, () => cli.bin)._unsafeUnwrap();
+  // Unconfined, a stand-in shows the arguments (createAgent refuses a restricted level without bubblewrap:
+  // under it the level's tree holds the real CLI only, see the last test here).
+  const agent = claudeAgent({
+    bin: cli.bin,
+    timeoutSec: config.agentTimeoutSec,
+    policy: policyOf(config),
+    ...(config.contextLimit !== undefined ? { contextLimit: config.contextLimit } : {}),
+  });
   const r = await agent.turn({ ...INPUT, workspace: workspace() });
   return { argv: cli.argv(), env: cli.env(), ok: r.isOk() };
 }
@@ -87,6 +96,20 @@ describe("Claude Code's effective arguments per tool level", () => {
       () => "/bin/true",
     )._unsafeUnwrapErr();
     expect(e.message).toContain("below Claude Code's smallest auto-compact window (100000 tokens");
+  });
+
+  test("a level below all, or --no-write, without bubblewrap is refused before the run, naming it", () => {
+    for (const fields of [{ tools: "read" }, { tools: "read,grep,python" }, { noWrite: true }] as Partial<RunConfig>[]) {
+      const e = createAgent(
+        newConfig({ game: "glide", agent: "claude", sandbox: "none", ...fields })._unsafeUnwrap(),
+        () => "/bin/true",
+      )._unsafeUnwrapErr();
+      expect(e.message).toContain("needs bubblewrap");
+      expect(e.fix).toContain("apt-get install bubblewrap");
+    }
+    expect(
+      createAgent(newConfig({ game: "glide", agent: "claude", sandbox: "none" })._unsafeUnwrap(), () => "/bin/true").isOk(),
+    ).toBe(true);
   });
 });
 
