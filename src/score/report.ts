@@ -12,10 +12,11 @@ import type { Arm, ScoredRun } from "./arms.ts";
 import { passEpisode, type ScoreMetric, type Scorecard } from "./scorecard.ts";
 import {
   bestAtK,
-  bootstrapMeanCI,
   expectedBestOfK,
+  bestOfK,
   bestOfKCurve,
-  hierarchicalBootstrapVector,
+  hierarchicalBootstrapAll,
+  MEAN_OF_RUNS,
   mean,
   meanSE,
   pairedBootstrapDiffCI,
@@ -23,6 +24,7 @@ import {
   type BootstrapOptions,
   type Interval,
   type MeanSE,
+  type RunStatistic,
 } from "./stats.ts";
 
 export type { ScoredRun } from "./arms.ts";
@@ -151,17 +153,20 @@ function lifetimeOf(games: Map<string, Scorecard[]>, boot: BootstrapOptions): Li
   const cards = [...games.values()].flat();
   const episodes = Math.max(...cards.map((c) => Math.max(c.settings.episodes, c.episodes.length)));
   if (episodes <= 1) return null;
-  const per = (pick: (c: Scorecard) => number) =>
-    bootstrapMeanCI(
-      [...games.values()].map((cs) => cs.map(pick)),
-      boot,
-    );
+  const per = (pick: (c: Scorecard) => number) => ({
+    perGame: [...games.values()].map((cs) => cs.map(pick)),
+    stat: MEAN_OF_RUNS,
+  });
+  const [first, last, bestOfK] = hierarchicalBootstrapAll(
+    [per((c) => passEpisode(c).score), per((c) => c.episodes[c.episodes.length - 1]!.score), per((c) => c.score)],
+    boot,
+  ).map((column) => column[0]!);
   return {
     episodes,
     actionsPerEpisode: Math.max(...cards.map((c) => c.settings.maxActions)),
-    first: per((c) => passEpisode(c).score),
-    last: per((c) => c.episodes[c.episodes.length - 1]!.score),
-    bestOfK: per((c) => c.score),
+    first: first!,
+    last: last!,
+    bestOfK: bestOfK!,
     curve: lifetimeRows(games, episodes),
   };
 }
@@ -199,12 +204,15 @@ export function armReport(arm: Arm, boot: BootstrapOptions): ArmReport {
   const unfinishedOf = (g: string) => arm.unfinished.filter((u) => u.unfinished?.game === g).length;
   const rows = [...games.entries()].map(([g, cards]) => gameRow(g, cards, unfinishedOf(g)));
   const kMin = Math.min(...rows.map((r) => r.runs));
-  const curve = hierarchicalBootstrapVector(
-    rows.map((r) => r.scores),
-    kMin + 1,
-    bestOfKCurve(kMin),
+  // pass@1, best@k for k = 1..kMin and the max (best@all), and levels, from one resampling of the runs.
+  const [passAt1, curve, levels] = hierarchicalBootstrapAll(
+    [
+      { perGame: rows.map((r) => r.scores), stat: MEAN_OF_RUNS },
+      { perGame: rows.map((r) => r.scores), stat: bestOfKCurve(kMin) },
+      { perGame: rows.map((r) => r.levelRuns), stat: MEAN_OF_RUNS },
+    ],
     boot,
-  );
+  ) as [Interval[], Interval[], Interval[]];
   const billed = rows.reduce((n, r) => n + r.billedTokens, 0);
   const levelsCompleted = runs.reduce((n, r) => n + passEpisode(r.card).levels_completed, 0);
   return {
@@ -220,17 +228,10 @@ export function armReport(arm: Arm, boot: BootstrapOptions): ArmReport {
       failed: rows.reduce((n, r) => n + r.failed, 0),
       unfinished: arm.unfinished.length,
       k: { min: Math.min(...rows.map((r) => r.runs)), max: Math.max(...rows.map((r) => r.runs)) },
-      passAt1: bootstrapMeanCI(
-        rows.map((r) => r.scores),
-        boot,
-      ),
-      // best@k for k = 1..kMin and the max (best@all) from one resampling of the runs.
+      passAt1: passAt1[0]!,
       bestAtK: curve[kMin]!,
       bestAtKCurve: curve.slice(0, kMin),
-      levels: bootstrapMeanCI(
-        rows.map((r) => r.levelRuns),
-        boot,
-      ),
+      levels: levels[0]!,
       meanSE: meanSE(runs.map((r) => passEpisode(r.card).score)),
       levelsCompleted,
       levelsTotal: runs.reduce((n, r) => n + r.card.win_levels, 0),
@@ -283,7 +284,7 @@ export function compareArms(a: Arm, b: Arm, boot: BootstrapOptions): CompareRepo
   const unpaired = [...ra.games.filter((g) => !bGames.has(g.game)), ...rb.games.filter((g) => !aGames.has(g.game))].map(
     (g) => g.game,
   );
-  const diff = (pick: (r: GameRow) => number[], stat: (xs: readonly number[]) => number) =>
+  const diff = (pick: (r: GameRow) => number[], stat: RunStatistic) =>
     pairedBootstrapDiffCI(
       games.map((g) => pick(g.a)),
       games.map((g) => pick(g.b)),
@@ -300,12 +301,9 @@ export function compareArms(a: Arm, b: Arm, boot: BootstrapOptions): CompareRepo
     k,
     bestAtEqualK: { a: mean(games.map((g) => atK(g.a))), b: mean(games.map((g) => atK(g.b))) },
     diff: {
-      passAt1: diff((r) => r.scores, mean),
-      bestAtK: diff(
-        (r) => r.scores,
-        (xs) => expectedBestOfK(xs, k),
-      ),
-      levels: diff((r) => r.levelRuns, mean),
+      passAt1: diff((r) => r.scores, MEAN_OF_RUNS),
+      bestAtK: diff((r) => r.scores, bestOfK(k)),
+      levels: diff((r) => r.levelRuns, MEAN_OF_RUNS),
     },
   };
 }

@@ -2,7 +2,7 @@
 // percentile bootstrap confidence intervals that resample what varies in a study — games, then the runs (seeds)
 // within each game — and BALROG's mean ± standard error over episodes. Seeded, so a committed table can be
 // reproduced exactly. Pure functions on numbers: what a "run's score" is belongs to the callers.
-import { seededRandom } from "../random.ts";
+import { SeededStream, seededRandom } from "../random.ts";
 
 /** Arithmetic mean; NaN for no values (callers decide what an empty group means). */
 export function mean(xs: readonly number[]): number {
@@ -47,7 +47,7 @@ export function expectedBestOfK(runScores: readonly number[], k: number): number
  * The q-quantile (0..1) of sorted values by linear interpolation between closest ranks (R's type 7, numpy's
  * default): position q·(n−1), so quantile([1,2,3,4], 0.25) = 1.75.
  */
-export function quantile(sorted: readonly number[], q: number): number {
+export function quantile(sorted: ArrayLike<number>, q: number): number {
   const n = sorted.length;
   if (n === 0) return Number.NaN;
   const pos = Math.min(Math.max(q, 0), 1) * (n - 1);
@@ -82,8 +82,29 @@ export interface Interval {
 
 export const BOOTSTRAP_DEFAULTS = { seed: 0, resamples: 10_000, level: 0.95 } as const;
 
-/** What one game contributes: a statistic of its runs' scores (the mean for pass@1, the expected best of k…). */
-export type RunStatistic = (runs: readonly number[]) => number;
+/**
+ * What one game contributes to a bootstrap: `dims` numbers computed from that game's runs (its pass@1, or the
+ * whole best@k curve from one draw). `sorted` says it reads the runs in ascending order (order statistics): the
+ * bootstrap then hands a draw over already sorted, by counting the drawn runs instead of sorting them, which
+ * gives exactly the array a sort would. Otherwise the runs come in the order drawn.
+ */
+export interface RunStatistic {
+  readonly dims: number;
+  readonly sorted: boolean;
+  /** Writes the statistic of `runs` (one game's runs, as observed or as drawn) into out[0..dims−1]. */
+  readonly of: (runs: Float64Array, out: Float64Array) => void;
+}
+
+/** pass@1 of a game: the mean of its runs, summed in the order given (as `mean` does, so the figures are equal). */
+export const MEAN_OF_RUNS: RunStatistic = {
+  dims: 1,
+  sorted: false,
+  of: (runs, out) => {
+    let sum = 0;
+    for (let i = 0; i < runs.length; i++) sum += runs[i] as number;
+    out[0] = runs.length === 0 ? Number.NaN : sum / runs.length;
+  },
+};
 
 /**
  * Hierarchical percentile bootstrap of the mean over games of a per-game statistic. Each resample draws G games
@@ -93,30 +114,42 @@ export type RunStatistic = (runs: readonly number[]) => number;
  * interval comes from its seeds, a study of one run per game from its games. A game of one run draws no random
  * number for its runs, so with one run per game this is exactly the bootstrap over games.
  * One run in all is one unit: the interval is NaN (say `n=1`), never a zero-width "certain" one.
+ * A statistic of several numbers (a best@k curve) gets one interval each, all from the same resamples.
  */
 export function hierarchicalBootstrap(
   perGame: readonly (readonly number[])[],
   stat: RunStatistic,
   opts: BootstrapOptions = {},
-): Interval {
+): Interval[] {
+  return hierarchicalBootstrapAll([{ perGame, stat }], opts)[0]!;
+}
+
+/**
+ * Several statistics of figures of the same runs (each game's scores, its levels…: one number per run, the
+ * same number of runs per game in every column), bootstrapped from one set of draws. Which game and which run
+ * a resample draws depends only on how many games and runs there are, so each column gets exactly the
+ * interval it would get alone with the same seed; drawing once saves drawing the same indices again.
+ */
+export function hierarchicalBootstrapAll(
+  columns: readonly { readonly perGame: readonly (readonly number[])[]; readonly stat: RunStatistic }[],
+  opts: BootstrapOptions = {},
+): Interval[][] {
   return pairedHierarchical(
-    perGame.map(() => []),
-    perGame,
-    stat,
+    columns.map((c) => ({ a: c.perGame.map(() => []), b: c.perGame, stat: c.stat })),
     opts,
   );
 }
 
 /** The usual case: pass@1 (the mean over runs) per game, one number per run. */
 export function bootstrapMeanCI(perGame: readonly (readonly number[])[], opts: BootstrapOptions = {}): Interval {
-  return hierarchicalBootstrap(perGame, mean, opts);
+  return hierarchicalBootstrap(perGame, MEAN_OF_RUNS, opts)[0]!;
 }
 
 /**
  * Interval for the mean over games of stat(B's runs) − stat(A's runs), where a[i] and b[i] are the runs of the
  * same game under two arms: games are drawn as pairs (variation between games that both arms share does not
  * widen the interval), then each arm's runs of a drawn game are drawn independently (the arms' seeds are
- * separate runs).
+ * separate runs). A statistic of one number.
  */
 export function pairedBootstrapDiffCI(
   a: readonly (readonly number[])[],
@@ -125,125 +158,191 @@ export function pairedBootstrapDiffCI(
   opts: BootstrapOptions = {},
 ): Interval {
   if (a.length !== b.length) throw new Error(`paired bootstrap needs equal lengths, got ${a.length} and ${b.length}`);
-  return pairedHierarchical(a, b, stat, opts);
+  return pairedHierarchical([{ a, b, stat }], opts)[0]![0]!;
 }
-
-function pairedHierarchical(
-  a: readonly (readonly number[])[],
-  b: readonly (readonly number[])[],
-  stat: RunStatistic,
-  opts: BootstrapOptions,
-): Interval {
-  return pairedVector(a, b, 1, (runs, out) => void (out[0] = runs.length === 0 ? 0 : stat(runs)), opts)[0]!;
-}
-
-/** Several per-game statistics at once: `stat` writes `dims` values for one game's runs into `out`. */
-export type VectorStatistic = (runs: readonly number[], out: Float64Array) => void;
 
 /**
- * The hierarchical bootstrap of several per-game statistics from the same resamples (each interval is its own
- * statistic's; sharing the draws only saves drawing them again): what a best@k curve needs, where k = 1..K
- * are all statistics of one draw of each game's runs.
+ * One game's runs under one arm in one column, laid out once so that a resample allocates nothing: the runs as
+ * observed, in ascending order with each run's rank in it (to hand a sorted statistic its draw by counting),
+ * and the buffer each draw is written into.
  */
-export function hierarchicalBootstrapVector(
-  perGame: readonly (readonly number[])[],
-  dims: number,
-  stat: VectorStatistic,
-  opts: BootstrapOptions = {},
-): Interval[] {
-  return pairedVector(
-    perGame.map(() => []),
-    perGame,
-    dims,
-    stat,
-    opts,
+interface GameRuns {
+  readonly values: Float64Array;
+  readonly ascending: Float64Array;
+  readonly rank: Int32Array;
+  readonly counts: Int32Array;
+  readonly drawn: Float64Array;
+}
+
+function gameRuns(runs: readonly number[]): GameRuns {
+  const n = runs.length;
+  const order = Array.from({ length: n }, (_, j) => j).sort((x, y) => (runs[x] as number) - (runs[y] as number));
+  const rank = new Int32Array(n);
+  order.forEach((j, p) => void (rank[j] = p));
+  return {
+    values: Float64Array.from(runs),
+    ascending: Float64Array.from(order, (j) => runs[j] as number),
+    rank,
+    counts: new Int32Array(n),
+    drawn: new Float64Array(n),
+  };
+}
+
+/**
+ * The runs a resample drew of one game, given their indices: in draw order, or for a sorted statistic in
+ * ascending order by counting (the array a sort of them would give). Written into the game's reused buffer.
+ */
+function drawnRuns(g: GameRuns, indices: Int32Array, sorted: boolean): Float64Array {
+  // One run has nothing to draw from (no random number was used for it).
+  if (indices.length <= 1) return g.values;
+  return sorted ? drawnAscending(g, indices) : drawnInOrder(g, indices);
+}
+
+function drawnInOrder(g: GameRuns, indices: Int32Array): Float64Array {
+  const { values, drawn } = g;
+  for (let j = 0; j < indices.length; j++) drawn[j] = values[indices[j] as number] as number;
+  return drawn;
+}
+
+function drawnAscending(g: GameRuns, indices: Int32Array): Float64Array {
+  const { rank, counts, ascending, drawn } = g;
+  for (let j = 0; j < indices.length; j++) counts[rank[indices[j] as number] as number]!++;
+  let w = 0;
+  for (let p = 0; p < counts.length; p++) {
+    for (let c = counts[p] as number; c > 0; c--) drawn[w++] = ascending[p] as number;
+    counts[p] = 0;
+  }
+  return drawn;
+}
+
+interface PairedColumn {
+  readonly a: readonly (readonly number[])[];
+  readonly b: readonly (readonly number[])[];
+  readonly stat: RunStatistic;
+}
+
+function pairedHierarchical(columns: readonly PairedColumn[], opts: BootstrapOptions): Interval[][] {
+  const first = columns[0];
+  if (!first) return [];
+  const games = first.b.length;
+  const shape = (c: PairedColumn) => [...c.a, ...c.b].map((r) => r.length).join(",");
+  if (columns.some((c) => c.b.length !== games || shape(c) !== shape(first)))
+    throw new Error("bootstrapped together, columns need the same games and runs");
+  const laid = columns.map((c) => {
+    const outA = new Float64Array(c.stat.dims);
+    const outB = new Float64Array(c.stat.dims);
+    /** Adds stat(B's runs) − stat(A's runs) of a game into `sums` (A's side is 0 when A has no runs). */
+    const addDiff = (ra: Float64Array, rb: Float64Array, sums: Float64Array) => {
+      c.stat.of(rb, outB);
+      if (ra.length > 0) c.stat.of(ra, outA);
+      else outA.fill(0);
+      for (let d = 0; d < c.stat.dims; d++) sums[d]! += (outB[d] as number) - (outA[d] as number);
+    };
+    return { stat: c.stat, ga: c.a.map(gameRuns), gb: c.b.map(gameRuns), addDiff, sums: new Float64Array(c.stat.dims) };
+  });
+  const runs = [...first.a, ...first.b].reduce((n, r) => n + r.length, 0);
+  const single = games === 0 || (games === 1 && first.a[0]!.length <= 1 && first.b[0]!.length <= 1);
+  const estimates = laid.map((c) => {
+    for (let i = 0; i < games; i++) {
+      const [ra, rb] = [c.ga[i] as GameRuns, c.gb[i] as GameRuns];
+      c.addDiff(c.stat.sorted ? ra.ascending : ra.values, c.stat.sorted ? rb.ascending : rb.values, c.sums);
+    }
+    return Array.from(c.sums, (x) => (games === 0 ? Number.NaN : x / games));
+  });
+  if (single) return estimates.map((e) => e.map((estimate) => ({ estimate, low: Number.NaN, high: Number.NaN, games, runs })));
+  const resamples = opts.resamples ?? BOOTSTRAP_DEFAULTS.resamples;
+  const level = opts.level ?? BOOTSTRAP_DEFAULTS.level;
+  const random = new SeededStream(opts.seed ?? BOOTSTRAP_DEFAULTS.seed);
+  const indicesA = first.a.map((r) => new Int32Array(r.length));
+  const indicesB = first.b.map((r) => new Int32Array(r.length));
+  // The draw order is part of the seeded result: a game, then its A runs, then its B runs, one number each;
+  // a game of one run draws none, so one-run games resample exactly as games.
+  const drawIndices = (into: Int32Array) => {
+    const n = into.length;
+    if (n > 1) random.indices(into, n);
+  };
+  const means = laid.map((c) => Array.from({ length: c.stat.dims }, () => new Float64Array(resamples)));
+  for (let r = 0; r < resamples; r++) {
+    for (const c of laid) c.sums.fill(0);
+    for (let g = 0; g < games; g++) {
+      const i = Math.floor(random.next() * games);
+      const [ia, ib] = [indicesA[i] as Int32Array, indicesB[i] as Int32Array];
+      drawIndices(ia);
+      drawIndices(ib);
+      for (const c of laid) {
+        const ra = drawnRuns(c.ga[i] as GameRuns, ia, c.stat.sorted);
+        const rb = drawnRuns(c.gb[i] as GameRuns, ib, c.stat.sorted);
+        c.addDiff(ra, rb, c.sums);
+      }
+    }
+    laid.forEach((c, k) => {
+      for (let d = 0; d < c.stat.dims; d++) (means[k]![d] as Float64Array)[r] = (c.sums[d] as number) / games;
+    });
+  }
+  return estimates.map((e, k) =>
+    e.map((estimate, d) => {
+      const sorted = (means[k]![d] as Float64Array).sort();
+      return { estimate, low: quantile(sorted, (1 - level) / 2), high: quantile(sorted, (1 + level) / 2), games, runs };
+    }),
   );
 }
 
-function pairedVector(
-  a: readonly (readonly number[])[],
-  b: readonly (readonly number[])[],
-  dims: number,
-  stat: VectorStatistic,
-  opts: BootstrapOptions,
-): Interval[] {
-  const games = b.length;
-  const outA = new Float64Array(dims);
-  const outB = new Float64Array(dims);
-  /** Adds stat(B's runs) − stat(A's runs) of game i into `sums` (A's side is 0 when A has no runs). */
-  const addDiff = (i: number, ra: readonly number[], rb: readonly number[], sums: Float64Array) => {
-    stat(rb, outB);
-    if ((a[i] as readonly number[]).length > 0) stat(ra, outA);
-    else outA.fill(0);
-    for (let d = 0; d < dims; d++) sums[d]! += (outB[d] as number) - (outA[d] as number);
+/**
+ * For k = 1..K, the expected best of k runs drawn without replacement from a game's runs (expectedBestOfK) into
+ * out[0..K−1], and the maximum into out[K]: the whole best@k curve of one draw. Weights are kept per run count.
+ */
+export function bestOfKCurve(K: number): RunStatistic {
+  const weights = new Map<number, Float64Array[]>();
+  return {
+    dims: K + 1,
+    sorted: true,
+    of: (sorted, out) => {
+      const n = sorted.length;
+      let w = weights.get(n);
+      if (!w) {
+        w = Array.from({ length: K }, (_, k) => expectedBestWeights(n, k + 1));
+        weights.set(n, w);
+      }
+      for (let k = 0; k < K; k++) out[k] = weightedSum(w[k] as Float64Array, sorted, k + 1);
+      out[K] = n === 0 ? Number.NaN : (sorted[n - 1] as number);
+    },
   };
-  const observed = new Float64Array(dims);
-  for (let i = 0; i < games; i++) addDiff(i, a[i] as readonly number[], b[i] as readonly number[], observed);
-  const estimates = Array.from(observed, (x) => (games === 0 ? Number.NaN : x / games));
-  const runs = [...a, ...b].reduce((n, r) => n + r.length, 0);
-  const single = games === 0 || (games === 1 && a[0]!.length <= 1 && b[0]!.length <= 1);
-  if (single) return estimates.map((estimate) => ({ estimate, low: Number.NaN, high: Number.NaN, games, runs }));
-  const resamples = opts.resamples ?? BOOTSTRAP_DEFAULTS.resamples;
-  const level = opts.level ?? BOOTSTRAP_DEFAULTS.level;
-  const random = seededRandom(opts.seed ?? BOOTSTRAP_DEFAULTS.seed);
-  const draw = (xs: readonly number[], into: number[]): readonly number[] => {
-    // One run has nothing to draw from: no random number is used, so one-run games resample exactly as games.
-    if (xs.length <= 1) return xs;
-    into.length = xs.length;
-    for (let j = 0; j < xs.length; j++) into[j] = xs[Math.floor(random() * xs.length)] as number;
-    return into;
+}
+
+/** best@k of a game (one k): the expected best of k of its runs, as expectedBestOfK gives it. */
+export function bestOfK(k: number): RunStatistic {
+  const weights = new Map<number, Float64Array>();
+  return {
+    dims: 1,
+    sorted: true,
+    of: (sorted, out) => {
+      const n = sorted.length;
+      let w = weights.get(n);
+      if (!w) {
+        w = expectedBestWeights(n, k);
+        weights.set(n, w);
+      }
+      out[0] = weightedSum(w, sorted, k);
+    },
   };
-  const bufA: number[] = [];
-  const bufB: number[] = [];
-  const means = Array.from({ length: dims }, () => new Float64Array(resamples));
-  const sums = new Float64Array(dims);
-  for (let r = 0; r < resamples; r++) {
-    sums.fill(0);
-    for (let g = 0; g < games; g++) {
-      const i = Math.floor(random() * games);
-      const ra = draw(a[i] as readonly number[], bufA);
-      const rb = draw(b[i] as readonly number[], bufB);
-      addDiff(i, ra, rb, sums);
-    }
-    for (let d = 0; d < dims; d++) (means[d] as Float64Array)[r] = (sums[d] as number) / games;
-  }
-  return estimates.map((estimate, d) => {
-    const sorted = Array.from((means[d] as Float64Array).sort());
-    return { estimate, low: quantile(sorted, (1 - level) / 2), high: quantile(sorted, (1 + level) / 2), games, runs };
-  });
 }
 
 /**
- * Writes, for k = 1..K, the expected best of k runs drawn without replacement from `runs` (expectedBestOfK),
- * into out[0..K−1], and the maximum into out[K]: the whole best@k curve from one sort. Weights are kept per n.
+ * Σ w[i]·sorted[i] for the best of k: NaN when k is not 1..n. The k−1 smallest runs are never the best of k
+ * (weight 0), so the sum starts at the k-th: the same additions, in the same order, as expectedBestOfK makes.
  */
-export function bestOfKCurve(K: number): VectorStatistic {
-  const weights = new Map<number, Float64Array[]>();
-  const sorted: number[] = [];
-  return (runs, out) => {
-    const n = runs.length;
-    sorted.length = n;
-    for (let i = 0; i < n; i++) sorted[i] = runs[i] as number;
-    sorted.sort((x, y) => x - y);
-    let w = weights.get(n);
-    if (!w) {
-      w = Array.from({ length: K }, (_, k) => expectedBestWeights(n, k + 1));
-      weights.set(n, w);
-    }
-    for (let k = 0; k < K; k++) {
-      const wk = w[k] as Float64Array;
-      let total = 0;
-      for (let i = 0; i < n; i++) total += (wk[i] as number) * (sorted[i] as number);
-      out[k] = k + 1 > n ? Number.NaN : total;
-    }
-    out[K] = n === 0 ? Number.NaN : (sorted[n - 1] as number);
-  };
+function weightedSum(w: Float64Array, sorted: Float64Array, k: number): number {
+  const n = sorted.length;
+  if (!Number.isInteger(k) || k < 1 || k > n) return Number.NaN;
+  let total = 0;
+  for (let i = k - 1; i < n; i++) total += (w[i] as number) * (sorted[i] as number);
+  return total;
 }
 
 /** C(i−1, k−1) / C(n, k) for the i-th smallest of n (1-based): its chance to be the best of k drawn. */
 function expectedBestWeights(n: number, k: number): Float64Array {
   const w = new Float64Array(n);
-  if (k > n) return w;
+  if (k < 1 || k > n) return w;
   let weight = 1;
   for (let j = 0; j < k; j++) weight *= (k - j) / (n - j);
   for (let i = k; i <= n; i++) {

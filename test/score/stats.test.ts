@@ -2,16 +2,21 @@
 import { describe, expect, test } from "bun:test";
 import {
   bestAtK,
+  bestOfK,
   bootstrapMeanCI as runsCI,
   expectedBestOfK,
   hierarchicalBootstrap,
+  hierarchicalBootstrapAll,
+  bestOfKCurve,
   mean,
+  MEAN_OF_RUNS,
   meanSE,
   pairedBootstrapDiffCI as pairedRunsCI,
   passAt1,
   quantile,
   seededRandom,
 } from "../../src/score/stats.ts";
+import { SeededStream } from "../../src/random.ts";
 
 /** Games of one run each: the bootstrap over games the paper describes. */
 const bootstrapMeanCI = (values: number[], opts = {}) =>
@@ -23,7 +28,7 @@ const pairedBootstrapDiffCI = (a: number[], b: number[]) =>
   pairedRunsCI(
     a.map((x) => [x]),
     b.map((x) => [x]),
-    mean,
+    MEAN_OF_RUNS,
   );
 /** The interval's three numbers (the unit counts are tested on their own). */
 const ends = (i: { estimate: number; low: number; high: number }) => ({ estimate: i.estimate, low: i.low, high: i.high });
@@ -168,16 +173,66 @@ describe("hierarchical bootstrap: games, then runs within each game", () => {
 
   test("any per-game statistic: best@k of the runs drawn, here the max of one game's two runs", () => {
     // Draws of two runs from {0, 100}: max 0 with probability 1/4, 100 with 3/4; the 20% point falls in the 0s.
-    const ci = hierarchicalBootstrap([[0, 100]], (xs) => expectedBestOfK(xs, 2), { level: 0.6 });
+    const ci = hierarchicalBootstrap([[0, 100]], bestOfK(2), { level: 0.6 })[0]!;
     expect(ends(ci)).toEqual({ estimate: 100, low: 0, high: 100 });
   });
 
   test("paired: one game, two arms of several runs each, varies; one run each is n=1", () => {
-    const d = pairedRunsCI([[0, 10, 20]], [[30, 40, 50]], mean);
+    const d = pairedRunsCI([[0, 10, 20]], [[30, 40, 50]], MEAN_OF_RUNS);
     expect(d.estimate).toBe(30);
     expect(d.high).toBeGreaterThan(d.low);
     expect([d.games, d.runs]).toEqual([1, 6]);
-    expect(pairedRunsCI([[0]], [[30]], mean).low).toBeNaN();
+    expect(pairedRunsCI([[0]], [[30]], MEAN_OF_RUNS).low).toBeNaN();
+  });
+});
+
+describe("statistics bootstrapped together share the draws, not the results", () => {
+  // Games of unequal run counts, a one-run game among them, and ties: the shapes where a shortcut would show.
+  const scores = [[0, 12.5, 12.5, 40], [7], [3.3, 0, 88.1], [20, 20, 21.5, 0, 64]];
+  const levels = [[0, 1, 1, 3], [1], [1, 0, 6], [2, 2, 2, 0, 5]];
+  const opts = { seed: 3, resamples: 2_000 };
+
+  test("each column's intervals equal those it gets bootstrapped alone with the same seed", () => {
+    const [p, curve, l] = hierarchicalBootstrapAll(
+      [
+        { perGame: scores, stat: MEAN_OF_RUNS },
+        { perGame: scores, stat: bestOfKCurve(1) },
+        { perGame: levels, stat: MEAN_OF_RUNS },
+      ],
+      opts,
+    );
+    expect(p).toEqual(hierarchicalBootstrap(scores, MEAN_OF_RUNS, opts));
+    expect(curve).toEqual(hierarchicalBootstrap(scores, bestOfKCurve(1), opts));
+    expect(l).toEqual(hierarchicalBootstrap(levels, MEAN_OF_RUNS, opts));
+    // best@1 is pass@1 and the curve's last point the max: the sorted draw holds the same runs as the drawn order.
+    expect(curve![0]!.low).toBeCloseTo(p![0]!.low, 9);
+    expect(curve![0]!.high).toBeCloseTo(p![0]!.high, 9);
+  });
+
+  test("columns of different games or run counts cannot share draws: refused", () => {
+    expect(() =>
+      hierarchicalBootstrapAll([
+        { perGame: scores, stat: MEAN_OF_RUNS },
+        { perGame: [[1, 2, 3, 4], [1], [1, 2, 3], [1, 2, 3, 4]], stat: MEAN_OF_RUNS },
+      ]),
+    ).toThrow("same games and runs");
+  });
+
+  test("best@k from the counted (sorted) draw equals expectedBestOfK of the drawn runs", () => {
+    // One game: every resample draws its 4 runs; best of 2 of them, as the per-k estimator gives it.
+    const ci = hierarchicalBootstrap([[0, 10, 30, 100]], bestOfK(2), { resamples: 50_000, level: 0.5 })[0]!;
+    expect(ci.estimate).toBe(expectedBestOfK([0, 10, 30, 100], 2));
+    expect(ci.low).toBeLessThan(ci.estimate);
+    expect(ci.high).toBeGreaterThan(ci.estimate);
+  });
+
+  test("the generator's index draws are its numbers, floored: the same sequence as one call per number", () => {
+    const random = seededRandom(9);
+    const stream = new SeededStream(9);
+    const into = new Int32Array(7);
+    stream.indices(into, 7);
+    expect([...into]).toEqual(Array.from({ length: 7 }, () => Math.floor(random() * 7)));
+    expect(stream.next()).toBe(random());
   });
 });
 
