@@ -4,7 +4,7 @@ import type { ActionId } from "../game-model.ts";
 import { ENTRY_MAX_CHARS } from "../action-text.ts";
 import { ACTIONS_MAX_BYTES } from "./actions.ts";
 import type { LogWindow } from "../setting/log-window.ts";
-import { isRestricted, type ToolPolicy } from "./tool-ladder.ts";
+import { isRestricted, writesAllowed, type ToolPolicy } from "./tool-ladder.ts";
 
 export interface PromptContext {
   readonly gameId: string;
@@ -139,7 +139,13 @@ function planText(c: PromptContext): string {
   return "   2-3 sentences. The harness writes this text into the log (you see it while it is within your window).";
 }
 
-function workspaceText(c: PromptContext): string[] {
+/** What the agent's directory keeps between turns (the same for every kind; a kind's own text takes it too). */
+export function workspaceText(c: PromptContext): string[] {
+  // A run whose tools write nothing but actions.json has nowhere to keep notes: its memory is the log and plans.
+  if (c.tools && !writesAllowed(c.tools))
+    return c.stateless
+      ? ["plans.txt holds the plans of your earlier turns, oldest first."]
+      : ["You cannot keep notes here: no file but actions.json may be written in this run."];
   if (!c.stateless) return ["You may keep notes and scripts in this directory between turns."];
   const kept = c.window.kind === "none" ? "plans.txt and this file" : "logs.txt, plans.txt and this file";
   return [
@@ -256,8 +262,11 @@ export function resumePrompt(c: PromptContext, summary: string, board?: string):
   return board === undefined ? head : `${head}\n\n${board}`;
 }
 
-/** What the agent may use: the full set, or the arm's rung of the tool ladder (a refusal is then the arm working). */
-function toolsText(c: PromptContext): string[] {
+/**
+ * What the agent may use: the full set, or the arm's rung of the tool ladder (a refusal is then the arm
+ * working). The same for every kind; a kind's own text takes it too.
+ */
+export function toolsText(c: PromptContext): string[] {
   if (!c.tools || !isRestricted(c.tools)) {
     return [
       "Nothing is executed while you work: the harness runs actions.json after your answer. Use only the shell",

@@ -47,6 +47,10 @@ export interface InstructionsContext {
   readonly stateless: boolean;
   /** --observe mcp: the screen is never in the prompt; an `observe` tool returns it. */
   readonly observe?: "mcp";
+  /** The lines saying which tools the agent may use (--tools, --no-write), worded alike for every kind. */
+  readonly tools: readonly string[];
+  /** The lines saying what its directory keeps between turns (stateless, no writes), worded alike for every kind. */
+  readonly workspace: readonly string[];
 }
 
 /** The parts of a terminal game's section beside its observation: the plan, the action, the episode marker. */

@@ -6,7 +6,7 @@
 import { err, ok, type Result } from "neverthrow";
 import { ACTIONS_FILE, ACTIONS_MAX_BYTES, parseActions, type ActionBatch } from "../agent/actions.ts";
 import { quote } from "../action-text.ts";
-import { INSTRUCTION_FILES, instructionsText } from "../agent/prompts.ts";
+import { INSTRUCTION_FILES, instructionsText, toolsText, workspaceText } from "../agent/prompts.ts";
 import type { ScreenSectionCodec } from "../game/kinds.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { verifyMasterTail } from "../log/run-index.ts";
@@ -114,6 +114,8 @@ export function writeInstructions(s: RunSession): Result<WorkspaceTamper[], Prol
         window: c.window,
         stateless: c.stateless,
         ...(c.observe ? { observe: c.observe } : {}),
+        tools: toolsText(c),
+        workspace: workspaceText(c),
       })
     : instructionsText(c);
   const written = writeInstructionFiles(s.workspace, INSTRUCTION_FILES, text, s.turn.instructions);

@@ -1,6 +1,6 @@
 // Every arm sees what its instructions claim. For each environment kind (local grid, arc-local on the stand-in
 // engine, NetHack, toy) and each memory arm (full log, last 5, newest, no log, stateless, observe with and
-// without a log), a real run with a probe agent that records, at every call, what its workspace, its prompt
+// without a log, a lifetime of 3 episodes, the lowest rung of the tool ladder), a real run with a probe agent that records, at every call, what its workspace, its prompt
 // and the observe tool hold. The instructions as given are golden files (test/agent/golden/<arm>.md for the
 // local grid game, which are also prompts.test.ts's; test/agent/golden/<kind>/<arm>.md for the others), and
 // every claim the text makes is checked against what the agent's files held at each call: a text that
@@ -124,6 +124,12 @@ const CLAIMS: readonly Claim[] = [
     holds: (c) => `${readable(c)}\n${c.prompt}`.includes("\n[INVENTORY]\n"),
   },
   {
+    name: "episodes marked in the log",
+    said: /`\[EPISODE i\/K\]`/,
+    at: "some",
+    holds: (c) => /^\[EPISODE 2\/3\]$/m.test(c.log ?? ""),
+  },
+  {
     name: "the board in the prompt",
     said: /each prompt shows the current/,
     at: "every",
@@ -145,6 +151,10 @@ const ARMS: Record<string, Partial<RunConfigInput>> = {
   stateless: { workspace: "stateless" },
   "no-log-observe": { logWindow: "none", observe: "mcp", agent: "mini" },
   "full-log-observe": { observe: "mcp", agent: "mini" },
+  // Three episodes of 4 actions: the probe's batches of 3 and 1 end one every two calls.
+  "lifetime-3": { episodes: 3, maxActions: 4 },
+  // The tool ladder's lowest rung: what it allows is the agent's sandbox's to enforce; the text is pinned here.
+  "tools-read": { tools: "read", agent: "mini" },
 };
 
 const STAND_IN = join(import.meta.dir, "..", "arc", "stand-in");

@@ -97,15 +97,6 @@ function planText(c: InstructionsContext): string {
   return `${say}\n   The harness writes it into the log (you see it while it is within your window).`;
 }
 
-function workspaceText(c: InstructionsContext): string[] {
-  if (!c.stateless) return ["You may keep notes and scripts in this directory between turns."];
-  const kept = c.window.kind === "none" ? "plans.txt and this file" : "logs.txt, plans.txt and this file";
-  return [
-    `This directory is wiped after every turn except ${kept}: files you write there are gone next`,
-    "turn. plans.txt holds the plans of your earlier turns, oldest first.",
-  ];
-}
-
 function lifetimeText(c: InstructionsContext): string[] {
   if (c.episodes <= 1) return [`The episode ends when you die or after ${c.maxActions} actions.`];
   return [
@@ -113,7 +104,7 @@ function lifetimeText(c: InstructionsContext): string[] {
     "with the same dungeon.",
     ...(c.window.kind === "none"
       ? []
-      : ["The log is kept across episodes; each episode starts with an INITIAL STATE section marked `[EPISODE i/K]`."]),
+      : ["The log is kept across episodes; each new episode starts with an INITIAL STATE section marked `[EPISODE i/K]`."]),
     "What you learned before — where the stairs are, what killed you — is worth using.",
   ];
 }
@@ -138,11 +129,10 @@ export function nethackInstructions(c: InstructionsContext): string {
     "   with a warning. When the message line ends in `--More--`, send `more`. Prompts take letters (`y`, `n`, an",
     "   item letter); `esc` cancels.",
     planText(c),
-    "Nothing is executed while you work: the harness runs actions.json after your answer. Use only the shell",
-    `and file tools inside this directory${c.observe ? " (and the observe tool, which only reads what the harness wrote)" : ""}.`,
+    ...c.tools,
     "",
     ...lifetimeText(c),
-    ...workspaceText(c),
+    ...c.workspace,
     "",
     "## Actions",
     actionHelpText(),
