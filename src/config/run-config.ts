@@ -11,6 +11,7 @@ import {
   bounded,
   boundedOptional,
   defaultsOf,
+  presetsOf,
   fieldsFromFlagValues,
   notApplicable,
   schemaEntries,
@@ -437,7 +438,24 @@ export function defaultsFor(env: EnvKindName | undefined): Partial<RunConfig> {
 }
 
 export function newConfig(fields: Partial<RunConfigInput> & { game: string }): Result<RunConfig, ProlongError> {
-  return validateConfig({ ...defaultsFor(fields.env), version: VERSION, ...fields }, "command line").andThen(checkApplicable);
+  const presets = presetsOf(RUN_SETTINGS, fields);
+  if (presets.conflict) {
+    const c = presets.conflict;
+    return err(
+      prolongError(
+        "preset-conflict",
+        `${c.preset} ${String(c.value)} plays with ${c.label} ${String(c.fixed)}, not ${String(c.given)}`,
+        {
+          path: "command line",
+          fix: `drop ${c.label} (or drop ${c.preset} to choose it yourself)`,
+        },
+      ),
+    );
+  }
+  return validateConfig(
+    { ...defaultsFor(fields.env), ...presets.defaults, version: VERSION, ...presets.fixed, ...fields },
+    "command line",
+  ).andThen(checkApplicable);
 }
 
 /**

@@ -165,7 +165,7 @@ export function readActions(s: RunSession): Result<ActionsRead, ProlongError> {
       cap: s.config.actionCap,
       available: promptContext(s).availableActions,
       path,
-      ...(entry ? { entry } : {}),
+      ...(entry ? { entry: (e: string) => entry(e, s.config) } : {}),
     }),
   });
 }

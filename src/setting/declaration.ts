@@ -38,6 +38,15 @@ export interface Setting<S extends v.GenericSchema = v.GenericSchema> {
   readonly arm: boolean;
   /** How messages and derived arm names spell it; absent: its flag (`--max-actions`). */
   readonly label?: string;
+  /**
+   * A preset: what this setting's value brings with it. `fixed` settings take the given values and a flag
+   * giving another is refused (it would no longer be the preset); `defaults` replace the declared and the
+   * kind's defaults and a flag may still change them (a shorter budget).
+   */
+  readonly preset?: (value: unknown) => {
+    readonly fixed?: Readonly<Record<string, unknown>>;
+    readonly defaults?: Readonly<Record<string, unknown>>;
+  };
   readonly help?: SettingHelp;
 }
 
@@ -113,6 +122,33 @@ export function fieldsFromFlagValues(table: SettingTable, values: Readonly<Recor
 /** The declared defaults, by field. */
 export function defaultsOf(table: SettingTable): Record<string, unknown> {
   return Object.fromEntries(Object.entries(table).flatMap(([k, s]) => (s.default === undefined ? [] : [[k, s.default]])));
+}
+
+/** What the presets among the given fields bring: the fixed values and the defaults, and a fixed value contradicted. */
+export function presetsOf(
+  table: SettingTable,
+  fields: Readonly<Record<string, unknown>>,
+): {
+  fixed: Record<string, unknown>;
+  defaults: Record<string, unknown>;
+  conflict?: { preset: string; value: unknown; label: string; fixed: unknown; given: unknown };
+} {
+  const fixed: Record<string, unknown> = {};
+  const defaults: Record<string, unknown> = {};
+  for (const [key, s] of Object.entries(table)) {
+    const value = fields[key];
+    if (!s.preset || value === undefined) continue;
+    const p = s.preset(value);
+    Object.assign(defaults, p.defaults ?? {});
+    for (const [k, v] of Object.entries(p.fixed ?? {})) {
+      const given = fields[k];
+      if (given !== undefined && given !== v) {
+        return { fixed, defaults, conflict: { preset: labelOf(table, key), value, label: labelOf(table, k), fixed: v, given } };
+      }
+      fixed[k] = v;
+    }
+  }
+  return { fixed, defaults };
 }
 
 /** The fields that are not part of the arm. */

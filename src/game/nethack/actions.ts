@@ -113,10 +113,14 @@ export function parseNethackAction(entry: string): { ok: true; action: NamedActi
   };
 }
 
-/** An actions.json entry of a NetHack run → the action the runner plays (see parseNethackAction). */
-export function nethackEntry(entry: string): Result<KeyAction, string> {
+/**
+ * An actions.json entry of a NetHack run → the action the runner plays (see parseNethackAction). An entry that
+ * is no action is dropped with the reason, or under BALROG's protocol played as Esc (BALROG's default action).
+ */
+export function nethackEntry(entry: string, invalid: "drop" | "esc" = "drop"): Result<KeyAction, string> {
   const a = parseNethackAction(entry);
-  return a.ok ? ok({ id: "key", name: a.action.name, keys: a.action.keys }) : err(a.reason);
+  if (a.ok) return ok({ id: "key", name: a.action.name, keys: a.action.keys });
+  return invalid === "esc" ? ok({ id: "key", name: "esc", keys: "\x1b" }) : err(a.reason);
 }
 
 /** The action list for the instructions: one "name: what it does" per line. */

@@ -4,19 +4,37 @@ import { ALIGNMENTS, GENDERS, RACES, ROLES } from "./kind.ts";
 
 export { ALIGNMENTS, GENDERS, RACES, ROLES };
 
+/** "random": the game draws it (from its seeded generator, so from the run's seed), within what the rest allows. */
+const RANDOM = "random" as const;
+
 export const CharacterSchema = v.object({
-  role: v.picklist(ROLES),
-  race: v.picklist(RACES),
-  alignment: v.picklist(ALIGNMENTS),
-  gender: v.picklist(GENDERS),
+  role: v.picklist([...ROLES, RANDOM]),
+  race: v.picklist([...RACES, RANDOM]),
+  alignment: v.picklist([...ALIGNMENTS, RANDOM]),
+  gender: v.picklist([...GENDERS, RANDOM]),
 });
 export type Character = v.InferOutput<typeof CharacterSchema>;
 
 /** A human neutral female valkyrie: a role every race/alignment table allows and the one NetHack agents start with most. */
 export const DEFAULT_CHARACTER: Character = { role: "valkyrie", race: "human", alignment: "neutral", gender: "female" };
 
-/** The run's character: the default with the settings' --role, --race and --alignment over it. */
-export function characterOf(c: { readonly role?: string; readonly race?: string; readonly alignment?: string }): Character {
+/**
+ * A character NetHack draws itself, as BALROG's NetHack (NLE's character "@") has it: every part random, so the
+ * game picks a valid role, race, gender and alignment from its seeded generator — one character per seed.
+ */
+export const RANDOM_CHARACTER: Character = { role: RANDOM, race: RANDOM, alignment: RANDOM, gender: RANDOM };
+
+/**
+ * The run's character: drawn by the game under --protocol balrog, else the default with the settings' --role,
+ * --race and --alignment over it.
+ */
+export function characterOf(c: {
+  readonly role?: string;
+  readonly race?: string;
+  readonly alignment?: string;
+  readonly protocol?: string;
+}): Character {
+  if (c.protocol === "balrog") return RANDOM_CHARACTER;
   return {
     ...DEFAULT_CHARACTER,
     ...(c.role ? { role: c.role as Character["role"] } : {}),

@@ -31,6 +31,10 @@ export interface NethackEnvOptions {
   readonly answerTimeoutMs?: number;
   /** The sandbox the game runs in (confine.ts); absent: unconfined, as the harness's user (--sandbox none). */
   readonly sandbox?: BwrapSupport;
+  /** Which --More-- prompts the harness answers (game.ts); BALROG's protocol: all. */
+  readonly pressMore?: "level" | "all";
+  /** End the episode after this many actions in a row without a game turn (BALROG's no-progress rule). */
+  readonly noProgressAfter?: number;
 }
 
 export function screenFrame(f: NethackFrame): ScreenFrame {

@@ -34,7 +34,17 @@ export interface EpisodeOptions {
   readonly wizard?: boolean;
   /** The sandbox the game runs in (confine.ts); absent: unconfined, as the harness's user (--sandbox none). */
   readonly sandbox?: BwrapSupport;
+  /** Which --More-- prompts the harness answers (game.ts). */
+  readonly pressMore?: "level" | "all";
+  /** End the episode after this many actions in a row that leave the game's turn counter where it was. */
+  readonly noProgressAfter?: number;
 }
+
+/**
+ * BALROG's no-progress rule (NLE's no_progress_timeout in its NetHack settings): an episode whose turn counter
+ * has not moved for 150 actions in a row is over.
+ */
+export const BALROG_NO_PROGRESS = 150;
 
 export class NethackEpisode {
   private progression = 0;
@@ -43,22 +53,40 @@ export class NethackEpisode {
   /** What the real depth is read from in the Quest and Fort Ludios (depth.ts). */
   private depth: DepthState = {};
 
+  /** Actions in a row after which the game's turn counter stood where it was. */
+  private still = 0;
+  private lastTurn: number | undefined;
+
   private constructor(
     private readonly game: NethackGame,
     private readonly folder: string,
+    private readonly noProgressAfter: number | undefined,
   ) {}
 
   static async start(opts: EpisodeOptions): Promise<Result<{ episode: NethackEpisode; frame: NethackFrame }, ProlongError>> {
     const started = await NethackGame.start(opts);
     if (started.isErr()) return err(started.error);
-    const episode = new NethackEpisode(started.value.game, opts.folder);
+    const episode = new NethackEpisode(started.value.game, opts.folder, opts.noProgressAfter);
+    episode.lastTurn = started.value.observation.status?.turn;
     return ok({ episode, frame: episode.frame(started.value.observation, undefined) });
   }
 
   async step(action: NamedAction): Promise<Result<NethackFrame, ProlongError>> {
     const r = await this.game.step(action);
     if (r.isErr()) return err(r.error);
-    return ok(this.frame(r.value.observation, r.value.effect));
+    const frame = this.frame(r.value.observation, r.value.effect);
+    const stalled = this.stalled(frame.observation.status?.turn);
+    if (frame.ended !== undefined || stalled === undefined) return ok(frame);
+    return ok({ ...frame, stops: [...frame.stops, "the game ended"], ended: stalled });
+  }
+
+  /** Why the episode is over by the no-progress rule, once it is. */
+  private stalled(turn: number | undefined): string | undefined {
+    if (this.noProgressAfter === undefined) return undefined;
+    this.still = turn !== undefined && turn === this.lastTurn ? this.still + 1 : 0;
+    this.lastTurn = turn ?? this.lastTurn;
+    if (this.still < this.noProgressAfter) return undefined;
+    return `no progress: the game's turn counter stood still for ${this.still} actions (BALROG's rule)`;
   }
 
   private frame(observation: Observation, effect: StepEffect | undefined): NethackFrame {

@@ -25,6 +25,11 @@ export const RACES = ["human", "elf", "dwarf", "gnome", "orc"] as const;
 export const ALIGNMENTS = ["lawful", "neutral", "chaotic"] as const;
 export const GENDERS = ["male", "female"] as const;
 
+export const PROTOCOLS = ["balrog"] as const;
+
+/** BALROG's NetHack episode cap (its nle_kwargs.max_episode_steps). */
+export const BALROG_EPISODE_CAP = 100_000;
+
 /** NetHack's one game: `play --env nethack` needs no game named. */
 export const NETHACK_GAME_ID = "nethack";
 
@@ -53,6 +58,24 @@ export const nethackSettings = {
       arg: "A",
       text: `for nethack: the character's alignment (default neutral);
 NetHack runs default to --max-actions 20000 and --action-cap 30`,
+    },
+  }),
+  /**
+   * BALROG's evaluation protocol as an arm preset (docs/nethack.md says what still differs): a character the
+   * game draws from the seed, one action per call, every --More-- answered and joined, an action that is none
+   * played as Esc, its episode cap and its no-progress rule.
+   */
+  protocol: setting({
+    schema: v.optional(v.picklist(PROTOCOLS, `protocol must be one of ${PROTOCOLS.join(", ")}`)),
+    flag: { name: "protocol", read: flag.choice(PROTOCOLS) },
+    arm: true,
+    preset: () => ({ fixed: { actionCap: 1 }, defaults: { maxActions: BALROG_EPISODE_CAP } }),
+    help: {
+      group: "games",
+      arg: "P",
+      text: `for nethack: balrog plays as BALROG evaluates: a random character drawn from the seed,
+--action-cap 1, --More-- answered, invalid actions played as esc, --max-actions ${BALROG_EPISODE_CAP}
+by default, the episode ended after 150 actions without a game turn; run 5 seeds (--runs 5)`,
     },
   }),
 };

@@ -3,9 +3,12 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { err } from "neverthrow";
+import { prolongError } from "../../errors.ts";
 import type { KindPlay } from "../kind.ts";
+import { BALROG_NO_PROGRESS } from "./episode.ts";
 import { nethackEntry } from "./actions.ts";
-import { DEFAULT_CHARACTER } from "./character.ts";
+import { characterOf } from "./character.ts";
 import { nethackCodec } from "./codec.ts";
 import { nethackEnv } from "./env.ts";
 import { findNethack } from "./install.ts";
@@ -16,23 +19,27 @@ import type { nethackSettings } from "./kind.ts";
 
 export const nethackPlay: KindPlay<typeof nethackSettings> = {
   open(run, context) {
-    const character = {
-      ...DEFAULT_CHARACTER,
-      ...(run.role ? { role: run.role } : {}),
-      ...(run.race ? { race: run.race } : {}),
-      ...(run.alignment ? { alignment: run.alignment } : {}),
-    };
+    const balrog = run.protocol === "balrog";
+    const chosen = run.role ?? run.race ?? run.alignment;
+    if (balrog && chosen !== undefined)
+      return err(
+        prolongError("preset-conflict", `--protocol balrog draws the character from the seed, as BALROG does: not ${chosen}`, {
+          path: "command line",
+          fix: "drop --role, --race and --align (or drop --protocol balrog to choose the character)",
+        }),
+      );
     context.summaryLine(confinementLine(context.sandbox));
     return findNethack().map(() =>
       nethackEnv({
         folder: join(context.workDir ?? mkdtempSync(join(tmpdir(), "prolong-nethack-")), "nethack"),
         seed: run.seed,
-        character,
+        character: characterOf(run),
         ...(context.sandbox ? { sandbox: context.sandbox } : {}),
+        ...(balrog ? { pressMore: "all" as const, noProgressAfter: BALROG_NO_PROGRESS } : {}),
       }),
     );
   },
-  actionEntry: nethackEntry,
+  actionEntry: (entry, run) => nethackEntry(entry, run?.protocol === "balrog" ? "esc" : "drop"),
   instructions: nethackInstructions,
   screenLog: nethackCodec,
   keys: nethackKeys,
