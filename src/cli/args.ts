@@ -5,6 +5,7 @@
 import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { closest, didYouMean } from "../suggest.ts";
+import { terminalLine } from "../terminal-text.ts";
 import { NUMBER_TEXT, type FlagTable, type FlagValues } from "../setting/flag.ts";
 
 export { flag, numberOf, type Flag, type FlagTable, type FlagValues } from "../setting/flag.ts";
@@ -109,6 +110,17 @@ export function parseArgv<F extends FlagTable>(
   return ok({ values: checked.output, positionals });
 }
 
+/**
+ * Prints a command's argument problem in the one shape every command uses: what was wrong (naming the flag or
+ * argument), then the fix and where the help is — two lines, never the whole usage. Returns the exit code, 2.
+ */
+export function argumentProblem(command: string, problem: string, fix?: string): 2 {
+  // The problem quotes what was typed: no control character of it reaches the terminal raw.
+  const fixText = fix ? `${terminalLine(fix)}; ` : "";
+  console.error(`prolong ${command}: ${terminalLine(problem)}\n  fix: ${fixText}see 'prolong ${command} --help'`);
+  return 2;
+}
+
 /** A command's argv, or undefined after printing the problem with the command's name and a pointer to its --help. */
 export function parseCommandArgs<F extends FlagTable>(
   command: string,
@@ -118,9 +130,41 @@ export function parseCommandArgs<F extends FlagTable>(
 ): Parsed<F> | undefined {
   const parsed = parseArgv(args, flags, maxPositionals);
   if (parsed.isOk()) return parsed.value;
-  console.error(`prolong ${command}: ${parsed.error}\n  fix: see 'prolong ${command} --help'`);
+  argumentProblem(command, parsed.error);
   return undefined;
 }
 
-/** The closest of `known` to an unknown word, for messages outside flag parsing (game ids, subcommands). */
-export { closest, didYouMean };
+/** One positional argument as a command's usage writes it ("<run-dir>") and what it is, for messages. */
+export interface Operand {
+  readonly name: string;
+  readonly what: string;
+}
+
+/**
+ * Do the positionals fit the operands (the first `required` needed, none beyond the last)? When not, says
+ * which operand is missing or which argument is one too many, with the command's shape as the fix. `form` is
+ * the command as its usage line writes this shape ("view --png"), when a flag changes the operands.
+ */
+export function operandsFit(
+  command: string,
+  given: readonly string[],
+  operands: readonly Operand[],
+  { required = operands.length, form = command }: { required?: number; form?: string } = {},
+): boolean {
+  const shape = ["prolong", form, ...operands.map((o, i) => (i < required ? o.name : `[${o.name}]`))].join(" ");
+  if (given.length < required) {
+    const missing = operands[given.length]!;
+    argumentProblem(command, `missing ${missing.name}, ${missing.what}`, shape);
+    return false;
+  }
+  if (given.length > operands.length) {
+    const last = operands.at(-1);
+    argumentProblem(
+      command,
+      `unexpected argument '${given[operands.length]}'${last ? ` after ${last.name}` : ""} (${form} takes ${operands.length === 0 ? "none" : operands.map((o) => o.name).join(" ")})`,
+      `drop it (quote an argument that holds spaces): ${shape}`,
+    );
+    return false;
+  }
+  return true;
+}

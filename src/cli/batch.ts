@@ -8,6 +8,7 @@ import { join, resolve } from "node:path";
 import { armOf } from "../config/arm.ts";
 import { DEFAULTS, newConfig, type RunConfigInput } from "../config/run-config.ts";
 import { formatError } from "../errors.ts";
+import { argumentProblem } from "./args.ts";
 import { unconfinedWarning } from "../agent/sandbox.ts";
 import { claimJobs } from "../plan/claim.ts";
 import { gamesOf, placeFields } from "../plan/games.ts";
@@ -34,13 +35,19 @@ export function isBatchDir(dir: string): boolean {
 /** --games / --runs / --parallel: the batch's plan written to runs/<stamp>/plan.json, then run. */
 export async function startBatch(positionals: readonly string[], f: PlayFlags, args: readonly string[]): Promise<number> {
   if (positionals.length > (f.games === undefined ? 1 : 0)) {
-    console.error(`prolong play: give the games either as one <game> or with --games, not both: ${positionals.join(" ")}`);
-    return 2;
+    return argumentProblem(
+      "play",
+      `unexpected argument '${positionals[f.games === undefined ? 1 : 0]}': the games go either as one <game> or with --games, not both`,
+      `list them all in --games (--games ${[...positionals, ...(f.games !== undefined ? [f.games] : [])].join(",")})`,
+    );
   }
   const fields = startedIn(process.cwd(), fieldsFromFlags(f));
   if (fields.agent === "human") {
-    console.error("prolong play: --agent human plays one game in this terminal; it cannot run with --games/--runs");
-    return 2;
+    return argumentProblem(
+      "play",
+      "--agent human plays one game in this terminal; it cannot run with --games, --runs or --parallel",
+      "prolong play <game> --agent human",
+    );
   }
   const env = fields.env ?? DEFAULTS.env;
   const places = placeFields(fields);

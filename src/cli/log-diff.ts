@@ -3,7 +3,7 @@ import { Result } from "neverthrow";
 import { formatError } from "../errors.ts";
 import { logGridMode } from "../inspect/board.ts";
 import { openLogOrReport } from "../inspect/cli-support.ts";
-import { flag, parseCommandArgs } from "./args.ts";
+import { flag, operandsFit, parseCommandArgs } from "./args.ts";
 import { diffSections, formatDiff } from "../inspect/diff.ts";
 import { resolveOne } from "../inspect/target.ts";
 import type { Command } from "./command.ts";
@@ -22,6 +22,12 @@ options:
 
 const flags = { json: flag.bool(), sections: flag.bool() } as const;
 
+const DIFF_OPERANDS = [
+  { name: "<log|run-dir>", what: "a logs.txt or a run directory" },
+  { name: "<a>", what: "the action whose board to start from (a number or last)" },
+  { name: "<b>", what: "the action whose board to compare with (a number or last)" },
+];
+
 export const logDiffCommand: Command = {
   name: "diff",
   summary: "cell-level board diff between two actions",
@@ -30,11 +36,10 @@ export const logDiffCommand: Command = {
   async run(args) {
     const parsed = parseCommandArgs("log diff", args, flags);
     if (!parsed) return 2;
-    const [file, a, b, ...extra] = parsed.positionals;
-    if (file === undefined || a === undefined || b === undefined || extra.length > 0) {
-      console.error(usage);
+    const [file, a, b] = parsed.positionals;
+    // What does not fit is said by operandsFit; the rest only narrows the types.
+    if (!operandsFit("log diff", parsed.positionals, DIFF_OPERANDS) || file === undefined || a === undefined || b === undefined)
       return 2;
-    }
     const log = openLogOrReport(file);
     if (!log) return 2;
     const bySection = parsed.values.sections === true;

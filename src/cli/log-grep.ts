@@ -1,7 +1,7 @@
 // `prolong log grep <log> PATTERN`: matching lines, reported by the action they belong to.
 import { formatError } from "../errors.ts";
 import { openLogOrReport } from "../inspect/cli-support.ts";
-import { flag, parseCommandArgs } from "./args.ts";
+import { flag, operandsFit, parseCommandArgs } from "./args.ts";
 import { formatGrep, grepLog } from "../inspect/grep.ts";
 import type { Command } from "./command.ts";
 import { quietStdout } from "./stdout.ts";
@@ -26,6 +26,11 @@ const flags = {
   count: flag.bool(),
 } as const;
 
+const GREP_OPERANDS = [
+  { name: "<log|run-dir>", what: "a logs.txt or a run directory" },
+  { name: "PATTERN", what: "the regular expression to look for (-F: the text)" },
+];
+
 export const logGrepCommand: Command = {
   name: "grep",
   summary: "matching lines, reported by action number",
@@ -34,12 +39,10 @@ export const logGrepCommand: Command = {
   async run(args) {
     const parsed = parseCommandArgs("log grep", args, flags);
     if (!parsed) return 2;
-    const [file, pattern, ...extra] = parsed.positionals;
+    const [file, pattern] = parsed.positionals;
     const max = parsed.values.max;
-    if (file === undefined || pattern === undefined || extra.length > 0) {
-      console.error(usage);
-      return 2;
-    }
+    // What does not fit is said by operandsFit; the rest only narrows the types.
+    if (!operandsFit("log grep", parsed.positionals, GREP_OPERANDS) || file === undefined || pattern === undefined) return 2;
     const log = openLogOrReport(file);
     if (!log) return 2;
     const count = parsed.values.count === true;

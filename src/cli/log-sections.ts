@@ -3,7 +3,7 @@
 import { sectionRows } from "../inspect/rows.ts";
 import { openLogBytesOrReport, openLogOrReport } from "../inspect/cli-support.ts";
 import { sectionRowsText } from "../native.ts";
-import { flag, parseCommandArgs } from "./args.ts";
+import { flag, operandsFit, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 import { quietStdout, writeStdoutQuietly } from "./stdout.ts";
 
@@ -19,6 +19,8 @@ options:
 
 const flags = { json: flag.bool() } as const;
 
+const LOG_OPERAND = { name: "<log|run-dir>", what: "a logs.txt or a run directory" };
+
 export const logSectionsCommand: Command = {
   name: "sections",
   summary: "a line per section: action, level, attempt, score, tool call, frames, cells changed, offset",
@@ -27,11 +29,9 @@ export const logSectionsCommand: Command = {
   async run(args) {
     const parsed = parseCommandArgs("log sections", args, flags);
     if (!parsed) return 2;
-    const [file, ...extra] = parsed.positionals;
-    if (file === undefined || extra.length > 0) {
-      console.error(usage);
-      return 2;
-    }
+    const [file] = parsed.positionals;
+    // What does not fit is said by operandsFit; the rest only narrows the types.
+    if (!operandsFit("log sections", parsed.positionals, [LOG_OPERAND]) || file === undefined) return 2;
     if (parsed.values.json) {
       const log = openLogOrReport(file);
       if (!log) return 2;

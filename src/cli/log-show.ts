@@ -1,7 +1,7 @@
 // `prolong log show <log> <action|a..b>`: the selected sections, boards in colour on a terminal.
 import { logGridMode } from "../inspect/board.ts";
 import { openLogOrReport } from "../inspect/cli-support.ts";
-import { flag, parseCommandArgs } from "./args.ts";
+import { flag, operandsFit, parseCommandArgs } from "./args.ts";
 import { renderShown, showSection } from "../inspect/show.ts";
 import { jsonText } from "../terminal-text.ts";
 import { parseTarget, resolveTarget } from "../inspect/target.ts";
@@ -29,6 +29,11 @@ const flags = {
   color: flag.choiceOr(["auto", "always", "never"], "auto"),
 } as const;
 
+const SHOW_OPERANDS = [
+  { name: "<log|run-dir>", what: "a logs.txt or a run directory" },
+  { name: "<action|a..b|a..|..b|last>", what: "which sections to show (an action number, a range, or last)" },
+];
+
 export const logShowCommand: Command = {
   name: "show",
   summary: "the sections of an action or a range a..b, boards in colour on a terminal",
@@ -37,12 +42,10 @@ export const logShowCommand: Command = {
   async run(args) {
     const parsed = parseCommandArgs("log show", args, flags);
     if (!parsed) return 2;
-    const [file, which, ...extra] = parsed.positionals;
+    const [file, which] = parsed.positionals;
     const when = parsed.values.color;
-    if (file === undefined || which === undefined || extra.length > 0) {
-      console.error(usage);
-      return 2;
-    }
+    // What does not fit is said by operandsFit; the rest only narrows the types.
+    if (!operandsFit("log show", parsed.positionals, SHOW_OPERANDS) || file === undefined || which === undefined) return 2;
     const log = openLogOrReport(file);
     if (!log) return 2;
     const picked = parseTarget(which, parsed.values.sections === true).andThen((t) => resolveTarget(log.table, t));

@@ -3,7 +3,7 @@ import { formatError } from "../errors.ts";
 import { logPathOf } from "../inspect/cli-support.ts";
 import { loadLog } from "../log/load.ts";
 import { logStats, type LogStats } from "../log/stats.ts";
-import { flag, parseCommandArgs } from "./args.ts";
+import { flag, operandsFit, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
 const usage = `usage: prolong log stats <log|run-dir> [--json]
@@ -41,6 +41,8 @@ function render(s: LogStats): string {
 
 const flags = { json: flag.bool() } as const;
 
+const STATS_OPERAND = { name: "<log|run-dir>", what: "a logs.txt, a run directory or a batch directory" };
+
 export const logStatsCommand: Command = {
   name: "stats",
   summary: "sections, actions, levels, attempts, score, frames, bytes, lines",
@@ -50,10 +52,8 @@ export const logStatsCommand: Command = {
     const parsed = parseCommandArgs("log stats", args, flags);
     if (!parsed) return 2;
     const [path] = parsed.positionals;
-    if (path === undefined || parsed.positionals.length > 1) {
-      console.error(usage);
-      return 2;
-    }
+    // What does not fit is said by operandsFit; the rest only narrows the types.
+    if (!operandsFit("log stats", parsed.positionals, [STATS_OPERAND]) || path === undefined) return 2;
     const log = loadLog(logPathOf(path));
     if (log.isErr()) {
       console.error(formatError(log.error));

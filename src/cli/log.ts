@@ -2,6 +2,7 @@
 // only when it runs (as the top-level table does), so `log stats` does not pay for show's, diff's or grep's imports.
 import type { Command, CommandEntry } from "./command.ts";
 import { didYouMean } from "../suggest.ts";
+import { argumentProblem } from "./args.ts";
 
 /** The subcommands; a test checks each name and summary against the module it loads. */
 const subcommands: readonly CommandEntry[] = [
@@ -49,15 +50,17 @@ export const logCommand: Command = {
     const [name, ...rest] = args;
     const entry = subcommands.find((c) => c.name === name);
     if (!entry) {
-      console.error(
+      const names = subcommands.map((c) => c.name).join(", ");
+      return argumentProblem(
+        "log",
         name === undefined
-          ? usage
-          : `prolong log: unknown subcommand '${name}'${didYouMean(
+          ? `missing <subcommand>, one of ${names}`
+          : `unknown subcommand '${name}'${didYouMean(
               name,
               subcommands.map((c) => c.name),
-            )}\n\n${usage}`,
+            )} (one of ${names})`,
+        "prolong log <subcommand> <log|run-dir>",
       );
-      return 2;
     }
     const sub = await entry.load();
     if (rest.includes("--help") || rest.includes("-h")) {

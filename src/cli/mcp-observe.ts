@@ -1,10 +1,9 @@
 // `prolong mcp-observe --file PATH`: the --observe arm's MCP server, on stdin/stdout (newline-delimited JSON-RPC
 // 2.0, as the MCP stdio transport is). One tool, `observe`, returning the observation file the harness wrote;
 // nothing else is read, nothing written. The coding CLIs start it inside the agent's sandbox.
-import { formatError, prolongError } from "../errors.ts";
 import { OBSERVE_TOOL, readObservation } from "../agent/observe-tool.ts";
 import { VERSION } from "../version.ts";
-import { flag, parseCommandArgs } from "./args.ts";
+import { argumentProblem, flag, operandsFit, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
 const usage = `usage: prolong mcp-observe --file PATH
@@ -68,10 +67,13 @@ export const mcpObserveCommand: Command = {
     const parsed = parseCommandArgs("mcp-observe", args, flags);
     if (!parsed) return 2;
     const file = parsed.values.file;
-    if (file === undefined || parsed.positionals.length > 0) {
-      console.error(formatError(prolongError("bad-flag", "mcp-observe needs --file PATH and nothing else", { fix: usage })));
-      return 2;
-    }
+    if (file === undefined)
+      return argumentProblem(
+        "mcp-observe",
+        "missing --file PATH, the observation file to serve",
+        "prolong mcp-observe --file PATH",
+      );
+    if (!operandsFit("mcp-observe", parsed.positionals, [])) return 2;
     const send = (m: Json) => process.stdout.write(`${JSON.stringify(m)}\n`);
     let pending = "";
     for await (const chunk of process.stdin) {

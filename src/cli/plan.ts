@@ -1,15 +1,15 @@
 // `prolong plan`: an experiment as data (games × arms × runs, stable job ids) for a cluster's scheduler;
 // `prolong plan show plan.json [--estimate]`: the job table, and what the sweep will cost before it is spent.
 import { jsonText, terminalLine } from "../terminal-text.ts";
-import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { formatError } from "../errors.ts";
+import { writeFileReplacing } from "../safe-file.ts";
 import { gamesOf } from "../plan/games.ts";
 import { buildPlan, jobSettingsText, readPlan, type Plan, type PlanArmInput } from "../plan/plan.ts";
 import { DEFAULTS, ENV_KINDS, fieldsFromFlags, KIND_PLACES, type RunConfigInput } from "../config/run-config.ts";
 import { fieldsFromFlagValues, settingFlags } from "../setting/declaration.ts";
 import { findRuns } from "../score/find-runs.ts";
-import { flag, parseArgv, parseCommandArgs } from "./args.ts";
+import { argumentProblem, flag, operandsFit, parseArgv, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 import { playFlags } from "./play.ts";
 import { envKind } from "../game/kinds.ts";
@@ -258,6 +258,8 @@ async function show(
   return 0;
 }
 
+const PLAN_FILE = { name: "<plan.json>", what: "the plan file to read" };
+
 export const planCommand: Command = {
   name: "plan",
   summary: "an experiment plan for a cluster: games × arms × runs with stable job ids (plan show: the table, --estimate)",
@@ -283,40 +285,43 @@ export const planCommand: Command = {
     const o = parsed.values;
     const [first, ...rest] = parsed.positionals;
     if (first === "show") {
-      if (rest.length !== 1) {
-        console.error("prolong plan show: give one plan file, e.g. prolong plan show plan.json");
-        return 2;
-      }
+      if (!operandsFit("plan", rest, [PLAN_FILE], { form: "plan show" })) return 2;
       const misplaced = ["games", "runs", "env", "seed", "out", ...Object.keys(placeFlags)]
         .filter((k) => (o as Record<string, unknown>)[k] !== undefined)
         .concat(o.arm.length > 0 ? ["arm" as never] : []);
       if (misplaced.length > 0) {
-        console.error(`prolong plan show: ${misplaced.map((k) => `--${k}`).join(", ")} make a plan; plan show only reads one`);
-        return 2;
+        return argumentProblem(
+          "plan",
+          `${misplaced.map((k) => `--${k}`).join(", ")} make a plan; plan show only reads one`,
+          `drop ${misplaced.length > 1 ? "them" : "it"} from plan show`,
+        );
       }
       if ((o.from !== undefined || o["tokens-per-action"] !== undefined) && !o.estimate) {
-        console.error("prolong plan show: --from and --tokens-per-action go with --estimate");
-        return 2;
+        return argumentProblem("plan", "--from and --tokens-per-action go with --estimate", "add --estimate, or drop them");
       }
       return show(rest[0]!, { estimate: o.estimate, from: o.from, tpa: o["tokens-per-action"], json: o.json });
     }
     if (first !== undefined) {
-      console.error(
-        `prolong plan: unexpected argument '${first}' (the only subcommand is 'show')\n  fix: see 'prolong plan --help'`,
+      return argumentProblem(
+        "plan",
+        `unexpected argument '${first}' (the only subcommand is 'show')`,
+        "games go in --games a,b,c; prolong plan show <plan.json> reads a plan",
       );
-      return 2;
     }
     if (o.estimate || o.from !== undefined || o["tokens-per-action"] !== undefined) {
-      console.error("prolong plan: --estimate reads a plan: prolong plan show plan.json --estimate");
-      return 2;
+      return argumentProblem("plan", "--estimate reads a plan, it does not make one", "prolong plan show plan.json --estimate");
     }
     const env = o.env ?? DEFAULTS.env;
-    if ((o.games === undefined && envKind(env).soleGame === undefined) || o.arm.length === 0) {
-      console.error(
-        `prolong plan: give the games and at least one arm, e.g. prolong plan --games all --runs 3 --arm full='' --arm window25='--log-window 25' -o plan.json`,
+    const missing = [
+      ...(o.games === undefined && envKind(env).soleGame === undefined ? ["--games (which games)"] : []),
+      ...(o.arm.length === 0 ? ["--arm (at least one arm)"] : []),
+    ];
+    if (missing.length > 0)
+      return argumentProblem(
+        "plan",
+        `missing ${missing.join(" and ")}`,
+        "e.g. prolong plan --games all --runs 3 --arm full='' --arm window25='--log-window 25' -o plan.json",
       );
-      return 2;
-    }
     const arms: PlanArmInput[] = [];
     for (const spec of o.arm) {
       const a = parseArmSpec(spec);
@@ -344,7 +349,11 @@ export const planCommand: Command = {
     const text = JSON.stringify(plan.value, null, 2) + "\n";
     if (o.out === undefined) process.stdout.write(text);
     else {
-      writeFileSync(o.out, text);
+      const wrote = writeFileReplacing(o.out, text);
+      if (wrote.isErr()) {
+        console.error(formatError(wrote.error));
+        return 2;
+      }
       console.error(
         `wrote ${o.out}: ${plan.value.jobs.length} jobs (${plan.value.arms.length} arm(s) × ${games.length} game(s) × ${plan.value.runs} run(s)); \`prolong plan show ${o.out}\` lists them`,
       );

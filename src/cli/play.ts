@@ -21,7 +21,7 @@ import { ttyProgress } from "../run/progress.ts";
 import { claimStamp, RUN_FILES } from "../run-files/layout.ts";
 import { runLoop } from "../run/runner.ts";
 import { startRun } from "../run/start.ts";
-import { flag, parseCommandArgs, type FlagValues } from "./args.ts";
+import { argumentProblem, flag, parseCommandArgs, type FlagValues } from "./args.ts";
 import type { RunSession } from "../run/session.ts";
 import type { Command } from "./command.ts";
 import { absoluteCommand } from "../agent/cmd-paths.ts";
@@ -132,14 +132,14 @@ export const playCommand: Command = {
     }
     // A kind of one game (NetHack): `play --env nethack` needs no game operand.
     const [game = envKind(fieldsFromFlags(f).env ?? DEFAULTS.env).soleGame, ...extra] = parsed.positionals;
-    if (game === undefined || extra.length > 0) {
-      console.error(
-        game === undefined
-          ? `prolong play: which game? (\`prolong games\` lists them)\n\n${usage}`
-          : `prolong play: unexpected arguments: ${extra.join(" ")}`,
+    if (game === undefined)
+      return argumentProblem("play", "missing <game>, which game to play", "prolong play <game> (`prolong games` lists them)");
+    if (extra.length > 0)
+      return argumentProblem(
+        "play",
+        `unexpected argument '${extra[0]}' (play takes one <game>, here '${game}')`,
+        `several games go as --games ${[game, ...extra].join(",")}`,
       );
-      return 2;
-    }
     const config = configFromFlags(game, parsed.values);
     if (config.isErr()) {
       console.error(formatError(config.error));
@@ -236,8 +236,11 @@ async function playRunDir(dir: string, positionals: string[], json: boolean): Pr
   // kill -9, so that "kill it, then resume" does not race an orphan still writing the run.
   dieWithParent(2);
   if (positionals.length > 0) {
-    console.error(`prolong play: --run-dir takes the game from DIR/run.json; unexpected arguments: ${positionals.join(" ")}`);
-    return 2;
+    return argumentProblem(
+      "play",
+      `unexpected argument '${positionals[0]}': --run-dir takes the game from DIR/run.json`,
+      "drop the game, or drop --run-dir",
+    );
   }
   const abs = resolve(dir);
   const config = readConfigFile(join(abs, RUN_FILES.config));

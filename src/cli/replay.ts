@@ -14,7 +14,7 @@ import { ENV_KINDS, KIND_PLACES, newConfig, readConfigFile, type RunConfig } fro
 import { fieldsFromFlagValues, settingFlags } from "../setting/declaration.ts";
 import { NO_ENV_CONTEXT, type EnvContext } from "../game/env.ts";
 import { gameSandbox } from "../sandbox/bwrap.ts";
-import { flag, parseCommandArgs } from "./args.ts";
+import { argumentProblem, flag, operandsFit, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 import { RUN_FILES } from "../run-files/layout.ts";
 
@@ -163,6 +163,8 @@ const flags = {
   json: flag.bool(),
 } as const;
 
+const REPLAY_OPERAND = { name: "<run-dir|logs.txt>", what: "the run directory or log whose actions to replay" };
+
 export const replayCommand: Command = {
   name: "replay",
   summary: "re-execute a log's actions against a game and report every board that differs",
@@ -171,14 +173,9 @@ export const replayCommand: Command = {
   async run(args) {
     const parsed = parseCommandArgs("replay", args, flags);
     if (!parsed) return 2;
-    const [given, ...extra] = parsed.positionals;
+    const [given] = parsed.positionals;
     const v = parsed.values;
-    if (given === undefined || extra.length > 0) {
-      console.error(
-        `prolong replay: ${given === undefined ? "which log? give a run directory or a logs.txt" : `unexpected arguments: ${extra.join(" ")}`}\n\n${usage}`,
-      );
-      return 2;
-    }
+    if (!operandsFit("replay", parsed.positionals, [REPLAY_OPERAND]) || given === undefined) return 2;
     // A run directory stands for its logs.txt, and its run.json says which game (and seed, env) wrote it.
     const log = logPathOf(given);
     if (log === given && existsSync(given) && statSync(given).isDirectory()) {
@@ -210,10 +207,12 @@ export const replayCommand: Command = {
       };
     }
     const game = v.game ?? recorded.game;
-    if (game === undefined) {
-      console.error(`prolong replay: which game wrote ${given}?\n  fix: pass --game ID (a run directory's run.json names it)`);
-      return 2;
-    }
+    if (game === undefined)
+      return argumentProblem(
+        "replay",
+        `missing --game: nothing says which game wrote ${given} (no run.json beside it)`,
+        "pass --game ID, or give the run directory, whose run.json names it",
+      );
     const config = newConfig({
       ...recorded,
       game,

@@ -19,7 +19,7 @@ import { BOOTSTRAP_DEFAULTS } from "../score/stats.ts";
 import { replayHtml } from "../view/html.ts";
 import { buildReplay } from "../view/replay.ts";
 import { openViewSource } from "../view/source.ts";
-import { flag, parseCommandArgs } from "./args.ts";
+import { argumentProblem, flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 import { budgetsFlag } from "./score.ts";
 
@@ -143,10 +143,12 @@ export const reportCommand: Command = {
     if (!parsed) return 2;
     const o = parsed.values;
     const budgets = o.budgets?.filter((b): b is number => b !== null);
-    if (parsed.positionals.length === 0) {
-      console.error(`prolong report: which runs? give run directories or a directory above them\n\n${usage}`);
-      return 2;
-    }
+    if (parsed.positionals.length === 0)
+      return argumentProblem(
+        "report",
+        "missing <run-dir | dir above runs>, which runs to report on",
+        "prolong report runs/ -o report.html (a directory above the runs)",
+      );
     const find = { trustScorecards: o["trust-scorecards"] ?? false };
     if (o.views) for (const f of writeViews(parsed.positionals, find)) console.error(`prolong report: no view.html for ${f}`);
     const boot = {

@@ -4,7 +4,7 @@ import { formatError } from "../errors.ts";
 import { MAX_BILLED_TOKENS_FLAG } from "../config/run-config.ts";
 import { ttyProgress } from "../run/progress.ts";
 import { resumeRun } from "../run/resume.ts";
-import { flag, parseCommandArgs } from "./args.ts";
+import { flag, operandsFit, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 import { isBatchDir, resumeBatch } from "./batch.ts";
 import { playSession } from "./play.ts";
@@ -29,6 +29,8 @@ const flags = {
   "max-billed-tokens": MAX_BILLED_TOKENS_FLAG,
 } as const;
 
+const RESUME_OPERAND = { name: "<run-dir|batch-dir>", what: "the directory of the interrupted run or batch" };
+
 export const resumeCommand: Command = {
   name: "resume",
   summary: "continue an interrupted run from its log",
@@ -38,10 +40,8 @@ export const resumeCommand: Command = {
     const parsed = parseCommandArgs("resume", args, flags);
     if (!parsed) return 2;
     const [dir] = parsed.positionals;
-    if (dir === undefined || parsed.positionals.length > 1) {
-      console.error(usage);
-      return 2;
-    }
+    // What does not fit is said by operandsFit; the rest only narrows the types.
+    if (!operandsFit("resume", parsed.positionals, [RESUME_OPERAND]) || dir === undefined) return 2;
     const json = parsed.values.json === true;
     if (isBatchDir(dir) && parsed.values["max-billed-tokens"] !== undefined) {
       console.error(

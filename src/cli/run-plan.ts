@@ -11,7 +11,7 @@ import { jobState } from "../plan/job-state.ts";
 import { jobSettingsText, readPlan } from "../plan/plan.ts";
 import { findJob, parseShard, shardJobs } from "../plan/slice.ts";
 import { swarmSummary } from "../run/swarm-view.ts";
-import { flag, parseCommandArgs } from "./args.ts";
+import { argumentProblem, flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 import { runClaimed } from "./run-jobs.ts";
 
@@ -58,16 +58,14 @@ export const runPlanCommand: Command = {
     if (!parsed) return 2;
     const o = parsed.values;
     const file = parsed.positionals[0];
-    if (file === undefined || o.out === undefined) {
-      console.error(
-        `prolong run-plan: give the plan and --out DIR, e.g. prolong run-plan plan.json --out runs/sweep --shard 1/4`,
+    if (file === undefined || o.out === undefined)
+      return argumentProblem(
+        "run-plan",
+        `missing ${file === undefined ? "<plan.json>, the plan to run" : "--out DIR, the directory the runs go in"}`,
+        "e.g. prolong run-plan plan.json --out runs/sweep --shard 1/4",
       );
-      return 2;
-    }
-    if (o.shard !== undefined && o.job !== undefined) {
-      console.error("prolong run-plan: --shard and --job choose the slice two ways; give one");
-      return 2;
-    }
+    if (o.shard !== undefined && o.job !== undefined)
+      return argumentProblem("run-plan", "--shard and --job choose the slice two ways", "give one of them");
     const plan = readPlan(file);
     if (plan.isErr()) {
       console.error(formatError(plan.error));

@@ -22,7 +22,7 @@ import { runRowsCsv } from "../score/run-rows.ts";
 import { toolUseMarkdown } from "../score/tool-use-markdown.ts";
 import * as v from "valibot";
 import { BOOTSTRAP_DEFAULTS, type BootstrapOptions } from "../score/stats.ts";
-import { flag, parseCommandArgs } from "./args.ts";
+import { argumentProblem, flag, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
 const usage = `usage: prolong score <run-dir | dir above runs>... [options]
@@ -137,19 +137,20 @@ export const scoreCommand: Command = {
     if (!parsed) return 2;
     const o = parsed.values;
     const { seed, resamples, price } = o;
-    if (o.json && o.csv) {
-      console.error("prolong score: --json and --csv are two formats of one answer; give one");
-      return 2;
-    }
+    if (o.json && o.csv) return argumentProblem("score", "--json and --csv are two formats of one answer", "give one of them");
     const paths = parsed.positionals;
-    if (paths.length === 0 || (o.compare && paths.length !== 2)) {
-      console.error(
-        o.compare
-          ? "prolong score: --compare takes exactly two paths, arm A and arm B"
-          : `prolong score: which runs? give run directories or a directory above them\n\n${usage}`,
+    if (o.compare && paths.length !== 2)
+      return argumentProblem(
+        "score",
+        `--compare takes exactly two paths, arm A and arm B (got ${paths.length})`,
+        "prolong score --compare <arm-A-dir> <arm-B-dir>",
       );
-      return 2;
-    }
+    if (paths.length === 0)
+      return argumentProblem(
+        "score",
+        "missing <run-dir | dir above runs>, which runs to score",
+        "prolong score runs/ (a directory above the runs), or prolong score <run-dir>...",
+      );
     const boot: BootstrapOptions = {
       seed: seed ?? BOOTSTRAP_DEFAULTS.seed,
       resamples: resamples ?? BOOTSTRAP_DEFAULTS.resamples,

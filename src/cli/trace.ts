@@ -8,7 +8,7 @@ import { runPaths } from "../run-files/layout.ts";
 import { readTrajectory, type TrajectoryRecord } from "../run-files/trajectory.ts";
 import { classifyCall, TOOL_CLASSES } from "../score/tool-classes.ts";
 import { classShares, toolUseOf } from "../score/tool-use.ts";
-import { flag, parseCommandArgs } from "./args.ts";
+import { argumentProblem, flag, operandsFit, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 import { groupDigits } from "./log-stats.ts";
 
@@ -24,6 +24,8 @@ the exit status and the time; then the share of calls in each class and the log 
 
 const flags = { turns: flag.text(), tool: flag.text(), json: flag.bool() } as const;
 
+const TRACE_OPERAND = { name: "<run-dir>", what: "the run directory whose trajectory.jsonl to show" };
+
 export const traceCommand: Command = {
   name: "trace",
   summary: "what an agent did each turn: model steps and tool calls, classified; --turns, --tool, --json",
@@ -33,15 +35,10 @@ export const traceCommand: Command = {
     const parsed = parseCommandArgs("trace", args, flags);
     if (!parsed) return 2;
     const [dir] = parsed.positionals;
-    if (dir === undefined || parsed.positionals.length > 1) {
-      console.error(usage);
-      return 2;
-    }
+    // What does not fit is said by operandsFit; the rest only narrows the types.
+    if (!operandsFit("trace", parsed.positionals, [TRACE_OPERAND]) || dir === undefined) return 2;
     const range = parseTurns(parsed.values.turns);
-    if (range.isErr()) {
-      console.error(formatError(range.error));
-      return 2;
-    }
+    if (range.isErr()) return argumentProblem("trace", range.error.message, "e.g. --turns 3-9");
     const records = loadTrace(dir);
     if (records.isErr()) {
       console.error(formatError(records.error));

@@ -2,7 +2,7 @@
 import { statSync } from "node:fs";
 import { formatError } from "../errors.ts";
 import { describeReport, verifyFiles } from "../verify/two-files.ts";
-import { flag, parseCommandArgs } from "./args.ts";
+import { argumentProblem, flag, operandsFit, parseCommandArgs } from "./args.ts";
 import type { Command } from "./command.ts";
 
 const usage = `usage: prolong verify <run-dir> [--json]
@@ -32,6 +32,11 @@ function isDirectory(path: string): boolean {
   }
 }
 
+const VERIFY_OPERANDS = [
+  { name: "<run-dir|master-log>", what: "a run directory, or the master log the harness wrote" },
+  { name: "<copy>", what: "the agent's copy of the master log" },
+];
+
 export const verifyCommand: Command = {
   name: "verify",
   summary: "check that an agent's copy of the log is what the harness wrote (a run dir, or master + copy)",
@@ -41,10 +46,13 @@ export const verifyCommand: Command = {
     const parsed = parseCommandArgs("verify", args, flags);
     if (!parsed) return 2;
     const [first, second] = parsed.positionals;
-    if (first === undefined || parsed.positionals.length > 2 || (second === undefined && !isDirectory(first))) {
-      console.error(usage);
-      return 2;
-    }
+    if (!operandsFit("verify", parsed.positionals, VERIFY_OPERANDS, { required: 1 }) || first === undefined) return 2;
+    if (second === undefined && !isDirectory(first))
+      return argumentProblem(
+        "verify",
+        `missing <copy>: '${first}' is not a run directory, so it is the master log and needs the agent's copy beside it`,
+        "prolong verify <run-dir>, or prolong verify <master-log> <copy>",
+      );
     if (second === undefined) {
       // Loaded only here: the run directory's check reads the run's config and index (schemas and all), and
       // the two-file check, which a script may run on every turn, should not pay for loading them.

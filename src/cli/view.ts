@@ -4,7 +4,7 @@ import path from "node:path";
 import { formatError } from "../errors.ts";
 import { logGridMode, settledBoard } from "../inspect/board.ts";
 import { logPathOf, openLogOrReport } from "../inspect/cli-support.ts";
-import { flag, parseCommandArgs } from "./args.ts";
+import { flag, operandsFit, parseCommandArgs } from "./args.ts";
 import { readSection } from "../inspect/section-read.ts";
 import { screenView } from "../game/kinds.ts";
 import { resolveOne } from "../inspect/target.ts";
@@ -129,6 +129,12 @@ async function writePng(args: {
   return 0;
 }
 
+const VIEW_OPERAND = { name: "<run-dir|log>", what: "the run directory or logs.txt to replay" };
+const PNG_OPERANDS = [
+  { name: "<log|run-dir>", what: "the log to draw a board of" },
+  { name: "<action|last>", what: "whose board to draw (an action number or last)" },
+];
+
 const flags = {
   out: flag.text({ short: "o" }),
   json: flag.bool(),
@@ -147,12 +153,14 @@ export const viewCommand: Command = {
     const parsed = parseCommandArgs("view", args, flags);
     if (!parsed) return 2;
     const v = parsed.values;
-    const [file, target, ...extra] = parsed.positionals;
+    const [file, target] = parsed.positionals;
     if (v.png) {
-      if (file === undefined || target === undefined || extra.length > 0) {
-        console.error(usage);
+      if (
+        !operandsFit("view", parsed.positionals, PNG_OPERANDS, { form: "view --png" }) ||
+        file === undefined ||
+        target === undefined
+      )
         return 2;
-      }
       return writePng({
         file,
         target,
@@ -163,10 +171,7 @@ export const viewCommand: Command = {
         json: v.json === true,
       });
     }
-    if (file === undefined || target !== undefined) {
-      console.error(usage);
-      return 2;
-    }
+    if (!operandsFit("view", parsed.positionals, [VIEW_OPERAND]) || file === undefined) return 2;
     const source = openViewSource(file);
     if (source.isErr()) {
       console.error(formatError(source.error));
