@@ -12,6 +12,8 @@ import { prolongError, type ProlongError } from "../errors.ts";
 import { withLimits, type ProcessLimits } from "./rlimits.ts";
 import { becomeSubreaper } from "../libc.ts";
 import { killTurnProcesses, pipesOf, ticksSinceBoot, TURN_TOKEN_VAR, type TurnMarks } from "./turn-processes.ts";
+import { makeTurnCgroup, type TurnCgroup } from "./turn-cgroup.ts";
+import { terminalLine } from "../terminal-text.ts";
 
 export interface ProcessSpec {
   readonly argv: readonly string[];
@@ -75,15 +77,20 @@ export async function runInGroup(spec: ProcessSpec): Promise<ProcessOutcome> {
   const token = `${TURN_TOKEN_VAR}=${randomUUID()}`;
   const env = Object.fromEntries(Object.entries(spec.env).filter((e): e is [string, string] => e[1] !== undefined));
   env[TURN_TOKEN_VAR] = token.slice(TURN_TOKEN_VAR.length + 1);
+  // The agent's own pids cgroup where one can be made (turn-cgroup.ts): its processes bounded whoever it runs as.
+  const cgroup = spec.limits ? turnCgroup(spec.limits) : null;
   let child: ReturnType<typeof spawn>;
   try {
-    child = spawn(bin, args, {
-      cwd: spec.cwd,
-      detached: true,
-      stdio: [spec.stdin === null ? "ignore" : "pipe", "pipe", "pipe"],
-      env,
-    });
+    const start = () =>
+      spawn(bin, args, {
+        cwd: spec.cwd,
+        detached: true,
+        stdio: [spec.stdin === null ? "ignore" : "pipe", "pipe", "pipe"],
+        env,
+      });
+    child = cgroup ? cgroup.spawnInside(start) : start();
   } catch (e) {
+    cgroup?.remove();
     // posix_spawn can fail at once (E2BIG for a huge prompt, ENOENT for a cwd that is gone): a failed turn, not a crash.
     return {
       exitCode: 127,
@@ -101,6 +108,7 @@ export async function runInGroup(spec: ProcessSpec): Promise<ProcessOutcome> {
     token,
     pipes: child.pid === undefined ? [] : pipesOf(child.pid),
     since: startedTicks,
+    ...(cgroup ? { cgroup } : {}),
   };
   live.add(marks);
   let stdoutTail = "";
@@ -157,6 +165,7 @@ export async function runInGroup(spec: ProcessSpec): Promise<ProcessOutcome> {
   });
   clearTimeout(timer);
   if (marks.leader > 0) killTurnProcesses(marks, false, exitedAt); // whatever it left running in the background goes too
+  cgroup?.remove();
   live.delete(marks);
   // The streams end once every holder of the pipes is gone; one we could not find is cut off, not waited for.
   let drain: ReturnType<typeof setTimeout> | undefined;
@@ -232,6 +241,24 @@ export class LineSplitter {
   }
 }
 
+let saidNoCgroup = false;
+
+/**
+ * A pids cgroup for one agent process run, holding as many tasks as its limits allow; null when none can be
+ * made, said once when that leaves the agent unbounded in processes (it runs as root: NPROC does not bind).
+ */
+function turnCgroup(limits: ProcessLimits): TurnCgroup | null {
+  const made = makeTurnCgroup(limits.processes);
+  if (typeof made !== "string") return made;
+  if (limits.uid === 0 && !saidNoCgroup) {
+    saidNoCgroup = true;
+    process.stderr.write(
+      `prolong: no pids cgroup can be made for the agent's turns (${terminalLine(made)}); as root its processes are bounded only by the turn's deadline (run with --sandbox bwrap, or as a user, to bound them)\n`,
+    );
+  }
+  return null;
+}
+
 /** The turns whose processes are running now, so that a signal to the harness can end them first. */
 const live = new Set<TurnMarks>();
 
@@ -242,7 +269,10 @@ const live = new Set<TurnMarks>();
  */
 export function killRunningTurns(): number {
   let n = 0;
-  for (const m of live) if (m.leader > 0) n += killTurnProcesses(m, true);
+  for (const m of live) {
+    if (m.leader > 0) n += killTurnProcesses(m, true);
+    m.cgroup?.remove();
+  }
   live.clear();
   return n;
 }

@@ -6,7 +6,7 @@
 // against the limit of the process that forks: the agent gets the uid's current count plus an allowance,
 // while the harness keeps its own limit, so the bomb stops at the allowance and the harness can still start
 // threads. The kernel does not apply it to root: an agent left as root (--sandbox none run by root) is bounded
-// in processes only by the turn's deadline, which kills every process of the turn.
+// in processes by its turn's pids cgroup where one can be made (turn-cgroup.ts), else only by the deadline.
 import { existsSync, readdirSync, statSync } from "node:fs";
 
 export interface ProcessLimits {

@@ -10,6 +10,7 @@
 // holds it too.
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { isSubreaper, reapChild } from "../libc.ts";
+import type { TurnCgroup } from "./turn-cgroup.ts";
 
 export interface TurnMarks {
   /** The agent's pid: it leads its own session and process group. */
@@ -23,6 +24,8 @@ export interface TurnMarks {
    * then, other than the leader, are orphans of the turn. Absent: the mark is not used.
    */
   readonly since?: number;
+  /** The turn's pids cgroup (turn-cgroup.ts), when one could be made: every member is the turn's. */
+  readonly cgroup?: TurnCgroup;
 }
 
 /** The environment variable that carries the turn's token. */
@@ -135,6 +138,8 @@ function includes(hay: Uint8Array, needle: Uint8Array): boolean {
  * environment, so a scan alone could miss it, and the next turn must start with none of them alive.
  */
 export function killTurnProcesses(m: TurnMarks, leaderAlive: boolean, before = ticksSinceBoot()): number {
+  // The cgroup first: it admits no fork from now on, so the scan below races nothing it holds.
+  const inCgroup = m.cgroup?.kill() ?? 0;
   if (leaderAlive) {
     try {
       process.kill(-m.leader, "SIGKILL");
@@ -162,5 +167,5 @@ export function killTurnProcesses(m: TurnMarks, leaderAlive: boolean, before = t
   // Orphans re-parented to the harness are its children now: reaped here, or they would stay zombies (the
   // runtime reaps only what it started). The leader is the runtime's to reap.
   for (const pid of orphans) reapChild(pid);
-  return killed.size;
+  return killed.size + inCgroup;
 }
