@@ -65,8 +65,13 @@ export function parseActions(
   for (const entry of entries) {
     if (opts.entry) {
       const named = opts.entry(entry);
-      if (named.isErr()) warnings.push(`dropped ${named.error}`);
-      else actions.push(named.value);
+      if (named.isErr()) {
+        warnings.push(`dropped ${named.error}`);
+      } else {
+        const { note, ...action } = named.value;
+        if (note !== undefined) warnings.push(note);
+        actions.push(action as Action);
+      }
       continue;
     }
     const a = parseActionEntry(entry);
@@ -87,7 +92,10 @@ export function parseActions(
 }
 
 /** How an environment with its own action names (NetHack) reads one entry: the action, or why it is none. */
-export type EntryParser = (entry: string) => Result<Action, string>;
+export type EntryParser = (entry: string) => Result<NotedAction, string>;
+
+/** An action as an entry parser gives it: with a note for the agent when it is not what the entry said. */
+export type NotedAction = Action & { readonly note?: string };
 
 /** The text an agent would write for these actions (used by the built-in explorer and tests). */
 export function actionsFileText(actions: readonly Action[], stop = false): string {

@@ -125,9 +125,10 @@ export interface KindPlay<S extends SettingTable = SettingTable> {
   open(run: KindRun<S>, context: EnvContext): Result<GameEnv, ProlongError>;
   /**
    * One entry of actions.json as this kind names actions, for the run's settings when a run reads it (a
-   * protocol may play an entry that is no action as another); absent: the grid games' ACTION1..7 grammar.
+   * protocol may play an entry that is no action as another, with a note the agent is shown); absent: the
+   * grid games' ACTION1..7 grammar.
    */
-  readonly actionEntry?: (entry: string, run?: KindRun<S>) => Result<Action, string>;
+  readonly actionEntry?: (entry: string, run?: KindRun<S>) => Result<Action & { readonly note?: string }, string>;
   /** The instructions file; absent: the grid games' text (agent/prompts.ts). */
   readonly instructions?: (c: InstructionsContext) => string;
   /** A terminal game's section body; absent: the grid games' boards (log/format.ts). */

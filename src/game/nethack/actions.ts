@@ -117,10 +117,15 @@ export function parseNethackAction(entry: string): { ok: true; action: NamedActi
  * An actions.json entry of a NetHack run → the action the runner plays (see parseNethackAction). An entry that
  * is no action is dropped with the reason, or under BALROG's protocol played as Esc (BALROG's default action).
  */
-export function nethackEntry(entry: string, invalid: "drop" | "esc" = "drop"): Result<KeyAction, string> {
+export function nethackEntry(
+  entry: string,
+  invalid: "drop" | "esc" = "drop",
+): Result<KeyAction & { readonly note?: string }, string> {
   const a = parseNethackAction(entry);
   if (a.ok) return ok({ id: "key", name: a.action.name, keys: a.action.keys });
-  return invalid === "esc" ? ok({ id: "key", name: "esc", keys: "\x1b" }) : err(a.reason);
+  if (invalid === "drop") return err(a.reason);
+  const said = JSON.stringify(entry.slice(0, 60));
+  return ok({ id: "key", name: "esc", keys: "\x1b", note: `${said} is not a NetHack action: esc was played in its place` });
 }
 
 /** The action list for the instructions: one "name: what it does" per line. */

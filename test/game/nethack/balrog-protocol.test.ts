@@ -6,7 +6,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { armFingerprint, armSettingsOf } from "../../../src/config/arm.ts";
+import { parseActions } from "../../../src/agent/actions.ts";
 import { newConfig } from "../../../src/config/run-config.ts";
+import { actionsNotice } from "../../../src/run/workspace.ts";
 import { NO_ENV_CONTEXT } from "../../../src/game/env.ts";
 import { RANDOM_CHARACTER } from "../../../src/game/nethack/character.ts";
 import { BALROG_NO_PROGRESS, NethackEpisode, type NethackFrame } from "../../../src/game/nethack/episode.ts";
@@ -47,9 +49,23 @@ describe("the preset's settings", () => {
     const balrog = newConfig({ game: "nethack", env: "nethack", protocol: "balrog" })._unsafeUnwrap();
     const plain = newConfig({ game: "nethack", env: "nethack" })._unsafeUnwrap();
     const entry = nethackPlay.actionEntry!;
-    expect(entry("dance a jig", balrog)._unsafeUnwrap()).toEqual({ id: "key", name: "esc", keys: "\x1b" });
+    expect(entry("dance a jig", balrog)._unsafeUnwrap()).toMatchObject({ id: "key", name: "esc", keys: "\x1b" });
     expect(entry("dance a jig", plain)._unsafeUnwrapErr()).toContain("is not a NetHack action");
-    expect(entry("far east", balrog)._unsafeUnwrap()).toMatchObject({ name: "far east", keys: "L" });
+    expect(entry("far east", balrog)._unsafeUnwrap()).toEqual({ id: "key", name: "far east", keys: "L" });
+  });
+
+  test("the agent is told: the batch plays esc, and the next prompt's notice says what was played instead", () => {
+    const balrog = newConfig({ game: "nethack", env: "nethack", protocol: "balrog" })._unsafeUnwrap();
+    const batch = parseActions('{"actions": ["dance a jig"]}', {
+      cap: 1,
+      available: [],
+      path: "actions.json",
+      entry: (e) => nethackPlay.actionEntry!(e, balrog),
+    });
+    expect(batch._unsafeUnwrap().actions).toEqual([{ id: "key", name: "esc", keys: "\x1b" }]);
+    expect(actionsNotice(batch)).toBe(
+      `From your last actions.json: '"dance a jig" is not a NetHack action: esc was played in its place'.`,
+    );
   });
 });
 
