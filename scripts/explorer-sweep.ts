@@ -213,7 +213,7 @@ function writeDoc(file: string, text: string): void {
   console.log(`wrote the tables into ${file}`);
 }
 
-/** The pinned-results test's figures (test/agent/explorer/pinned.test.ts): per agent, seed and game. */
+/** The pinned-results tests' figures (test/agent/explorer/pinned-play.ts): per agent, seed and game. */
 function writePins(file: string): void {
   const agentsOut: Record<string, Record<string, Record<string, { levels: number; clearedActions: number }>>> = {};
   for (const r of runs) {

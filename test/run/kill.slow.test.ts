@@ -5,36 +5,11 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { seededRandom } from "../../src/random.ts";
+import { BUN, MAIN, playAndKill } from "../support/prolong-process.ts";
 import { tempRoot } from "./helpers.ts";
 
-const MAIN = join(import.meta.dir, "../../src/main.ts");
-const BUN = process.execPath;
 const ACTIONS = 120;
 const PLAY = ["play", "glide", "--max-actions", String(ACTIONS), "--quiet"];
-
-/** Plays in a fresh runs directory and SIGKILLs the process once its events report action `at`; says whether the kill came first. */
-async function playAndKill(at: number, root: string): Promise<boolean> {
-  const child = Bun.spawn([BUN, MAIN, ...PLAY, "--runs-dir", root, "--json"], { stdout: "pipe", stderr: "ignore" });
-  const reader = child.stdout.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  let killed = false;
-  while (!killed) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += decoder.decode(value, { stream: true });
-    for (const line of text.split("\n").slice(0, -1)) {
-      if (line.startsWith('{"') && line.includes('"kind":"action"') && (JSON.parse(line) as { action: number }).action >= at) {
-        child.kill("SIGKILL");
-        killed = true;
-        break;
-      }
-    }
-    text = text.slice(text.lastIndexOf("\n") + 1);
-  }
-  await child.exited;
-  return killed && child.signalCode === "SIGKILL";
-}
 
 describe("kill -9, then prolong resume", () => {
   test("at 20 random actions where the kill landed: every resumed log is byte-identical to the uninterrupted run", async () => {
@@ -52,7 +27,7 @@ describe("kill -9, then prolong resume", () => {
       trials++;
       const root = tempRoot();
       const at = 1 + Math.floor(random() * (ACTIONS - 1));
-      if (await playAndKill(at, root)) landed++;
+      if (await playAndKill([...PLAY, "--runs-dir", root], (e) => e["kind"] === "action" && Number(e["action"]) >= at)) landed++;
       const dir = join(root, stampOf(root), "glide");
       expect(existsSync(join(dir, "logs.txt"))).toBe(true);
       const r = Bun.spawnSync([BUN, MAIN, "resume", dir, "--quiet"], { stderr: "pipe" });

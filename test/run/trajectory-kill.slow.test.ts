@@ -5,10 +5,9 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { readTrajectory, type TrajectoryRecord } from "../../src/run-files/trajectory.ts";
+import { BUN, MAIN, playAndKill } from "../support/prolong-process.ts";
 import { tempRoot } from "./helpers.ts";
 
-const MAIN = join(import.meta.dir, "../../src/main.ts");
-const BUN = process.execPath;
 const ACTIONS = 8;
 /** Greps the log, sleeps a little (so a kill can land inside the call), moves right. */
 const AGENT = `n=$(grep -c '^Action ' logs.txt); sleep 0.3; printf '{"actions":["ACTION4"]}' > actions.json; echo "saw $n"`;
@@ -35,32 +34,6 @@ function trajectoryOf(root: string): unknown[] {
   return untimed(readTrajectory(join(root, stamp, "glide", "trajectory.jsonl"))._unsafeUnwrap());
 }
 
-/** Plays and SIGKILLs the process at the first event of `kind` whose `field` reaches `at`; says whether it landed. */
-async function playAndKill(root: string, kind: string, field: string, at: number): Promise<boolean> {
-  const child = Bun.spawn([BUN, MAIN, ...PLAY, "--runs-dir", root, "--json"], { stdout: "pipe", stderr: "ignore" });
-  const reader = child.stdout.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  let killed = false;
-  while (!killed) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += decoder.decode(value, { stream: true });
-    for (const line of text.split("\n").slice(0, -1)) {
-      if (!line.startsWith('{"')) continue;
-      const e = JSON.parse(line) as Record<string, unknown>;
-      if (e["kind"] === kind && Number(e[field]) >= at) {
-        child.kill("SIGKILL");
-        killed = true;
-        break;
-      }
-    }
-    text = text.slice(text.lastIndexOf("\n") + 1);
-  }
-  await child.exited;
-  return killed && child.signalCode === "SIGKILL";
-}
-
 describe("kill -9, then prolong resume: the trajectory", () => {
   test("killed after an action or inside an agent call: the resumed trajectory is the uninterrupted one's, timings aside", async () => {
     const whole = tempRoot();
@@ -75,7 +48,7 @@ describe("kill -9, then prolong resume: the trajectory", () => {
       ["agent-call", "turn", 7],
     ] as const) {
       const root = tempRoot();
-      if (await playAndKill(root, kind, field, at)) landed++;
+      if (await playAndKill([...PLAY, "--runs-dir", root], (e) => e["kind"] === kind && Number(e[field]) >= at)) landed++;
       const stamp = readdirSync(root)[0]!;
       const r = Bun.spawnSync([BUN, MAIN, "resume", join(root, stamp, "glide"), "--quiet"], { stderr: "pipe" });
       if (r.exitCode !== 0) expect(r.stderr.toString()).toContain("this run already ended");

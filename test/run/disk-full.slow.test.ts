@@ -94,5 +94,5 @@ describe.skipIf(!CAN_MOUNT)(`disk full${CAN_MOUNT ? "" : " (skipped: mounting a 
       }
     }
     expect(stopped).toBeGreaterThanOrEqual(15);
-  }, 180_000);
+  }, 600_000);
 });
