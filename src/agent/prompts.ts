@@ -222,8 +222,11 @@ function memoryPart(c: PromptContext): string {
       return c.carried
         ? `logs.txt holds only the newest section (and the newest that lists ${c.carried}, when older).${wiped}`
         : `logs.txt holds only the newest section.${wiped}`;
-    case "none":
-      return `There is no log; the board is below.${c.stateless ? " The workspace was wiped except plans.txt and the instructions." : ""}`;
+    case "none": {
+      // With --observe the board is never in the prompt: the tool shows it.
+      const board = c.observe ? "the observe tool shows the board" : "the board is below";
+      return `There is no log; ${board}.${c.stateless ? " The workspace was wiped except plans.txt and the instructions." : ""}`;
+    }
   }
 }
 

@@ -94,6 +94,9 @@ describe("each turn's prompt says what the agent has now", () => {
     expect(firstTurnPrompt(c)).toBe("A new game has started. Call the observe tool for the board, then write actions.json.");
     expect(nextTurnPrompt(c, "Now: action 3.")).toContain("Call the observe tool for the board now");
     expect(nextTurnPrompt(c, "Now: action 3.")).not.toContain("Here is the board");
+    // ...nor says the board is below it.
+    expect(nextTurnPrompt(c, "Now: action 3.")).toContain("There is no log; the observe tool shows the board.");
+    expect(resumePrompt(c, "Now: action 3.")).not.toContain("the board is below");
     expect(instructionsText(c)).toContain("the board is not in the prompt: call the `observe` tool");
     expect(instructionsText(c)).not.toContain("each prompt shows the current board");
     expect(instructionsText(ARMS["full-log-observe"]!)).toContain(

@@ -29,6 +29,8 @@ interface Call {
   readonly observed: string | null;
   /** The notes file the probe wrote at the call before, if it is still there. */
   readonly notesKept: boolean | null;
+  /** The names in the workspace when the call began. */
+  readonly files: readonly string[];
 }
 
 const SEPARATOR_LINE = /^={80}$/m;
@@ -51,6 +53,7 @@ function probe(moves: readonly string[], calls: Call[]): Agent {
         plans: read("plans.txt"),
         observed: existsSync(observe) ? readFileSync(observe, "utf8") : null,
         notesKept: input.turn === 1 ? null : existsSync(join(ws, `notes-${input.turn - 1}.txt`)),
+        files: readdirSync(ws).sort(),
       });
       writeFileSync(join(ws, `notes-${input.turn}.txt`), "what I learned");
       const n = input.turn === 5 ? 0 : input.turn % 2 === 1 ? 3 : 1;
@@ -143,6 +146,81 @@ const CLAIMS: readonly Claim[] = [
   },
 ];
 
+/** A log's sections: each separator line starts one. */
+const sectionsOf = (log: string) => log.split(/^(?=={80}$)/m).filter((t) => SEPARATOR_LINE.test(t));
+const actionSections = (log: string) => sectionsOf(log).filter((t) => !/\| INITIAL STATE \|/.test(t.split("\n")[1] ?? ""));
+const isCarried = (t: string) => /^\[INVENTORY\]$/m.test(t);
+
+/**
+ * What each turn's prompt says the agent has now (agent/prompts.ts's memoryNow), checked against that call's
+ * files; `master` is the run's whole log at its end, of which every copy is a part.
+ */
+interface PromptClaim {
+  readonly name: string;
+  readonly said: RegExp;
+  holds(c: Call, master: string, said: RegExpExecArray): boolean;
+}
+
+const PROMPT_CLAIMS: readonly PromptClaim[] = [
+  {
+    name: "logs.txt holds everything so far",
+    said: /logs\.txt holds everything so far\./,
+    holds: (c, master) => c.log !== null && master.startsWith(c.log) && sectionsOf(c.log).length > 0,
+  },
+  {
+    name: "the initial section and the last N action sections",
+    said: /logs\.txt holds the initial section(?:,| and) the last (\d+) action sections?( and the newest section that lists)?/,
+    holds: (c, master, m) => {
+      const shown = sectionsOf(c.log ?? "").map((t) => t.trimEnd());
+      const newest = shown[shown.length - 1];
+      if (newest === undefined) return false;
+      // The master as it was at this call: up to the copy's newest section.
+      const then = sectionsOf(master.slice(0, master.indexOf(newest) + newest.length)).map((t) => t.trimEnd());
+      const last = actionSections(then.join("\n"))
+        .map((t) => t.trimEnd())
+        .slice(-Number(m[1]));
+      const carried = m[2] ? then.findLast(isCarried) : undefined;
+      const keep = new Set([then[0], carried, ...last]);
+      return JSON.stringify(shown) === JSON.stringify(then.filter((t) => keep.has(t)));
+    },
+  },
+  {
+    name: "only the newest section",
+    said: /logs\.txt holds only the newest section/,
+    holds: (c) => {
+      const shown = sectionsOf(c.log ?? "");
+      return shown.length === 1 || (shown.length === 2 && isCarried(shown[0]!) && !isCarried(shown[1]!));
+    },
+  },
+  {
+    name: "no log, the board below",
+    said: /There is no log; the board is below\./,
+    holds: (c) => c.log === null && /\[CURRENT (BOARD STATE|SCREEN)\]/.test(c.prompt),
+  },
+  {
+    name: "no log, the board from the observe tool",
+    said: /There is no log; the observe tool shows the board\./,
+    holds: (c) =>
+      c.log === null &&
+      !/\[CURRENT (BOARD STATE|SCREEN)\]/.test(c.prompt) &&
+      /\[CURRENT (BOARD STATE|SCREEN)\]/.test(c.observed ?? ""),
+  },
+  {
+    name: "the workspace wiped but logs.txt, plans.txt and the instructions",
+    said: /The workspace was wiped except (logs\.txt, )?plans\.txt and the instructions\./,
+    holds: (c) => c.files.every((f) => ["logs.txt", "plans.txt", "AGENTS.md", "CLAUDE.md"].includes(f)),
+  },
+  {
+    name: "the earlier episodes before this one's INITIAL STATE section",
+    said: /Episode (\d+) of (\d+); the earlier episodes are in the log before this one's INITIAL STATE section/,
+    holds: (c, _master, m) => {
+      const log = c.log ?? "";
+      const marker = log.indexOf(`[EPISODE ${m[1]}/${m[2]}]`);
+      return marker > 0 && /\| Attempt 1 \|/.test(log.slice(0, marker));
+    },
+  },
+];
+
 const ARMS: Record<string, Partial<RunConfigInput>> = {
   "full-log": {},
   "last-5": { logWindow: "last:5" },
@@ -195,12 +273,14 @@ afterAll(() => {
   else process.env.PROLONG_ARC_ENGINE = saved;
 });
 
-/** Which claims each arm's text made, over every kind: no claim may go unchecked everywhere. */
+/** Which claims each arm's text and prompts made, over every kind: no claim may go unchecked everywhere. */
 const made = new Set<string>();
+const madeInPrompts = new Set<string>();
 
 /** Each arm of a kind played once, all at once (the ARC bridge and NetHack wait more than they compute). */
-const played = new Map<string, Promise<Record<string, { calls: Call[]; reason: string }>>>();
-function playAll(kind: string): Promise<Record<string, { calls: Call[]; reason: string }>> {
+type Played = Record<string, { calls: Call[]; reason: string; master: string }>;
+const played = new Map<string, Promise<Played>>();
+function playAll(kind: string): Promise<Played> {
   const k = KINDS[kind]!;
   let all = played.get(kind);
   if (!all) {
@@ -208,7 +288,7 @@ function playAll(kind: string): Promise<Record<string, { calls: Call[]; reason: 
       Object.entries(ARMS).map(async ([arm, fields]) => {
         const calls: Call[] = [];
         const run = await playGame({ ...k.fields, ...fields }, undefined, { agent: probe(k.moves, calls) });
-        return [arm, { calls, reason: run.end.reason }] as const;
+        return [arm, { calls, reason: run.end.reason, master: run.master }] as const;
       }),
     ).then(Object.fromEntries);
     played.set(kind, all);
@@ -220,7 +300,7 @@ for (const [kind, k] of Object.entries(KINDS)) {
   describe.skipIf(k.skip !== null)(`${kind}: each arm's instructions${k.skip ? ` (skipped: ${k.skip})` : ""}`, () => {
     for (const arm of Object.keys(ARMS)) {
       test(`${arm}: the text as given equals its golden file, and what it claims is there at every call`, async () => {
-        const { calls, reason } = (await playAll(kind))[arm]!;
+        const { calls, reason, master } = (await playAll(kind))[arm]!;
         expect(["agent-stopped", "win", "max-actions"]).toContain(reason);
         expect(calls.length).toBeGreaterThanOrEqual(3);
         const text = calls[0]!.instructions;
@@ -248,6 +328,13 @@ for (const [kind, k] of Object.entries(KINDS)) {
                 .join(", ")})`,
             );
         }
+        for (const c of calls)
+          for (const claim of PROMPT_CLAIMS) {
+            const m = claim.said.exec(c.prompt);
+            if (!m) continue;
+            madeInPrompts.add(claim.name);
+            if (!claim.holds(c, master, m)) failed.push(`the prompt's ${claim.name} (call ${c.turn})`);
+          }
         expect(failed).toEqual([]);
       }, 120_000);
     }
@@ -256,7 +343,9 @@ for (const [kind, k] of Object.entries(KINDS)) {
 
 test("every claim was made by some arm's text (none is checked nowhere)", () => {
   const ran = Object.values(KINDS).some((k) => k.skip === null);
-  if (ran) expect(CLAIMS.map((c) => c.name).filter((n) => !made.has(n))).toEqual([]);
+  if (!ran) return;
+  expect(CLAIMS.map((c) => c.name).filter((n) => !made.has(n))).toEqual([]);
+  expect(PROMPT_CLAIMS.map((c) => c.name).filter((n) => !madeInPrompts.has(n))).toEqual([]);
 });
 
 // Keep the golden directory free of files no arm writes.
