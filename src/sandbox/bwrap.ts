@@ -100,6 +100,12 @@ export function confinedUid(bwrap: BwrapSupport): number {
   return bwrap.dropTo ? bwrap.dropTo.uid : (process.getuid?.() ?? 0);
 }
 
+/** The uid a sandboxed process sees itself as: nobody under root, SANDBOX_UID in a user namespace, else its own. */
+export function uidInside(bwrap: BwrapSupport): number {
+  if (bwrap.dropTo) return bwrap.dropTo.uid;
+  return bwrap.userns ? SANDBOX_UID : (process.getuid?.() ?? 0);
+}
+
 /** The flags that take a sandboxed process's privileges away, whoever runs the harness. */
 export function isolationFlags(bwrap: BwrapSupport, how: Isolation = AGENT_ISOLATION): string[] {
   // Dropping to nobody keeps four until setpriv, which loses them (and every other) as it leaves root: two to

@@ -13,6 +13,10 @@ import { join } from "node:path";
 import { killRunningTurns, runInGroup } from "../../src/agent/cli-process.ts";
 import { chatCompletion } from "../../src/agent/mini/chat-api.ts";
 import { chooseSandbox } from "../../src/agent/sandbox.ts";
+import { makeTurnCgroup } from "../../src/agent/turn-cgroup.ts";
+import { DEFAULT_CHARACTER } from "../../src/game/nethack/character.ts";
+import { NethackEpisode } from "../../src/game/nethack/episode.ts";
+import { probeBwrap } from "../../src/sandbox/bwrap.ts";
 import { startChatServer } from "../support/chat-server.ts";
 import { action as nethackAction, NO_NETHACK, startGame } from "../game/nethack/helpers.ts";
 import type { RunConfigInput } from "../../src/config/run-config.ts";
@@ -193,6 +197,14 @@ describe("the corpus table", () => {
  * The surfaces added since the workspace corpus, one row each (surface × attack → held how); each attack is
  * the one that beat main at 02f773f, and each has its full test beside its code (named in the row).
  */
+/** Whether a pids cgroup can be made here (the probe's own is removed at once). */
+const CGROUP = (() => {
+  const cg = makeTurnCgroup(4);
+  if (typeof cg === "string") return false;
+  cg.remove();
+  return true;
+})();
+
 describe("the newer surfaces: mini agent, signals, NetHack", () => {
   const rows: string[] = [];
 
@@ -274,8 +286,84 @@ describe("the newer surfaces: mini agent, signals, NetHack", () => {
     60_000,
   );
 
+  test.skipIf(NO_NETHACK || !HAVE_BWRAP)(
+    "NetHack × the game process driven by the agent's keys, run by root → in its sandbox: not root, no capability, no shell",
+    async () => {
+      const started = (
+        await NethackEpisode.start({
+          folder: join(tempRoot(), "g"),
+          seed: 5,
+          character: DEFAULT_CHARACTER,
+          sandbox: probeBwrap()!,
+        })
+      )._unsafeUnwrap();
+      try {
+        const status = readFileSync(`/proc/${started.episode.pid}/status`, "latin1");
+        expect(/^Uid:\s+(\d+)/m.exec(status)![1]).not.toBe("0");
+        expect(/^CapEff:\s+(\S+)/m.exec(status)![1]).toBe("0000000000000000");
+        expect(existsSync(`/proc/${started.episode.pid}/root/bin/sh`)).toBe(false);
+      } finally {
+        await started.episode.close();
+      }
+      rows.push(
+        "| NetHack | the game run as the harness's user (root, every capability) | its own sandbox: nobody, no capability, offline, no shell, only its folder writable (test/game/nethack/confine.test.ts) |",
+      );
+    },
+    60_000,
+  );
+
+  test.skipIf(!HAVE_BWRAP)(
+    "Claude Code × Bash(python3:*) lets python start any program → the CLI runs in its level's tree, which holds none",
+    () => {
+      const cli = join(tempRoot(), "claude");
+      writeFileSync(cli, "#!/bin/sh\n");
+      const tree = chooseSandbox("bwrap")
+        ._unsafeUnwrap()
+        .treeFor({ level: "read,grep,python", noWrite: false }, [{ from: cli, to: cli }])
+        ._unsafeUnwrap()!;
+      const paths = tree.binds.map((b) => b.to);
+      expect(paths).toContain(cli);
+      expect(paths).toContain("/usr/bin/python3");
+      for (const absent of ["/usr/bin/sed", "/usr/bin/find", "/usr/bin/curl", "/usr/bin/env"])
+        expect(paths).not.toContain(absent);
+      rows.push(
+        "| Claude Code | --tools read,grep,python: python3 -c 'os.system(...)' | the CLI runs in the level's tree: no other program exists (test/agent/backends/claude-tree.slow.test.ts) |",
+      );
+    },
+  );
+
+  test.skipIf(process.getuid?.() !== 0 || !CGROUP)(
+    "processes × forks as root under --sandbox none (NPROC does not bind root) → the turn's pids cgroup caps them",
+    async () => {
+      const ws = tempRoot();
+      const outcome = await runInGroup({
+        // Each fork that succeeds is counted; the first refused one ends the loop.
+        argv: [
+          "python3",
+          "-c",
+          "import os\nn = 0\nfor i in range(60):\n    try:\n        pid = os.fork()\n    except OSError:\n        break\n    if pid == 0:\n        os.execvp('sleep', ['sleep', '60'])\n    n += 1\nprint('up', n)",
+        ],
+        cwd: ws,
+        env: { PATH: process.env["PATH"] },
+        stdin: null,
+        timeoutSec: 60,
+        limits: { uid: 0, processes: 20 },
+      });
+      const up = Number(/up (\d+)/.exec(outcome.stdoutTail)?.[1]);
+      expect(up).toBeGreaterThan(5);
+      expect(up).toBeLessThan(20);
+      rows.push(
+        "| processes | a fork bomb as root, unsandboxed | a pids cgroup per agent process run, emptied and removed at its end (test/agent/turn-cgroup.test.ts) |",
+      );
+    },
+    60_000,
+  );
+
   test("the rows (printed for the notes with PROLONG_PRINT_CORPUS=1)", () => {
     if (process.env["PROLONG_PRINT_CORPUS"]) for (const r of rows) console.log(r);
-    expect(rows.length).toBe(2 + (HAVE_BWRAP ? 1 : 0) + (NO_NETHACK ? 0 : 1));
+    const root = process.getuid?.() === 0;
+    expect(rows.length).toBe(
+      2 + (HAVE_BWRAP ? 2 : 0) + (NO_NETHACK ? 0 : 1) + (NO_NETHACK || !HAVE_BWRAP ? 0 : 1) + (root && CGROUP ? 1 : 0),
+    );
   });
 });

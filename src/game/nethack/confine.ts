@@ -9,7 +9,7 @@ import { existsSync, lchownSync, lstatSync, readdirSync, realpathSync } from "no
 import { join } from "node:path";
 import { ok, type Result } from "neverthrow";
 import type { ProlongError } from "../../errors.ts";
-import { type BwrapSupport, confinedUid, SETPRIV_IN_TREE, type TreeMount, treeArgv } from "../../sandbox/bwrap.ts";
+import { type BwrapSupport, confinedUid, SETPRIV_IN_TREE, type TreeMount, treeArgv, uidInside } from "../../sandbox/bwrap.ts";
 import { librariesOf } from "../../sandbox/elf-needs.ts";
 import { DATA_FILES } from "./install.ts";
 import { cachedText } from "./shim.ts";
@@ -69,9 +69,11 @@ export function confineNethack(
   if (libs.isErr()) return libs.map(() => undefined as never);
   const sysconf = cachedText("sysconf", sysconfText());
   if (sysconf.isErr()) return sysconf.map(() => undefined as never);
-  const passwd = cachedText("passwd", `${USER}:x:${uid}:${uid}:${USER}:${GAME_DIR}:/nonexistent\n`);
+  // The game looks its user up by the uid it has inside (in a user namespace, not the one outside).
+  const inside = uidInside(bwrap);
+  const passwd = cachedText("passwd", `${USER}:x:${inside}:${inside}:${USER}:${GAME_DIR}:/nonexistent\n`);
   if (passwd.isErr()) return passwd.map(() => undefined as never);
-  const group = cachedText("group", `${USER}:x:${uid}:\n`);
+  const group = cachedText("group", `${USER}:x:${inside}:\n`);
   if (group.isErr()) return group.map(() => undefined as never);
   const mounts: TreeMount[] = [
     { from: parts.binary, to: BINARY },
