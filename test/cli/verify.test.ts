@@ -4,6 +4,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import {
   appendFileSync,
   chmodSync,
+  cpSync,
   linkSync,
   mkdirSync,
   mkdtempSync,
@@ -26,13 +27,25 @@ function prolong(...args: string[]) {
   return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
 }
 
-/** A finished run of the built-in explorer on glide under a window arm, in a fresh runs directory. */
+/** Each window arm's run, played once: every test gets a copy of it to tamper with (see run()). */
+const played = new Map<string, string>();
+
+/**
+ * A finished run of the built-in explorer on glide under a window arm, as the harness left it: a copy, in a
+ * directory of its own, of the one run played for that arm (a play per tamper made this file 16 runs long).
+ */
 function run(window: string): string {
-  const runs = mkdtempSync(path.join(root, "runs-"));
-  const r = prolong("play", "glide", "--max-actions", "15", "--log-window", window, "--runs-dir", runs);
-  expect(r.code).toBe(0);
-  const stamp = readdirSync(runs)[0] as string;
-  return path.join(runs, stamp, "glide");
+  let dir = played.get(window);
+  if (dir === undefined) {
+    const runs = mkdtempSync(path.join(root, "runs-"));
+    const r = prolong("play", "glide", "--max-actions", "15", "--log-window", window, "--runs-dir", runs);
+    expect(r.code).toBe(0);
+    dir = path.join(runs, readdirSync(runs)[0] as string, "glide");
+    played.set(window, dir);
+  }
+  const copy = path.join(mkdtempSync(path.join(root, "copy-")), "glide");
+  cpSync(dir, copy, { recursive: true });
+  return copy;
 }
 
 function verifyJson(dir: string) {

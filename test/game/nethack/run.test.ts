@@ -32,6 +32,10 @@ function sections(log: string): NethackSection[] {
   });
 }
 
+/** The uninterrupted run (seed 2, 150 actions) the kill -9 and crash tests compare with: played once, for both. */
+let played: ReturnType<typeof playGame> | undefined;
+const uninterrupted = () => (played ??= playGame({ game: "nethack", env: "nethack", seed: 2, maxActions: 150 }));
+
 describe.skipIf(NO_NETHACK)(`NetHack runs${NO_NETHACK ? " (skipped: NetHack not installed)" : ""}`, () => {
   test("a batch stops on damage: after a section that lost HP the next action starts a new batch", async () => {
     const run = await playGame({ game: "nethack", env: "nethack", seed: 5, maxActions: 120 });
@@ -156,7 +160,7 @@ describe.skipIf(NO_NETHACK)(`NetHack runs${NO_NETHACK ? " (skipped: NetHack not 
 
   test("kill -9 mid-episode, then resume: the log an uninterrupted run writes", async () => {
     const flags = ["--env", "nethack", "--seed", "2", "--max-actions", "150", "--quiet"];
-    const whole = await playGame({ game: "nethack", env: "nethack", seed: 2, maxActions: 150 });
+    const whole = await uninterrupted();
 
     const root = tempRoot();
     const child = Bun.spawn(["bun", join(ROOT, "src/main.ts"), "play", ...flags, "--json", "--runs-dir", root], {
@@ -202,7 +206,7 @@ describe.skipIf(NO_NETHACK)(`NetHack runs${NO_NETHACK ? " (skipped: NetHack not 
   }, 180_000);
 
   test("the game crashes mid-episode (killed): the run ends game-failed with its log whole, and resume finishes it as if nothing happened", async () => {
-    const whole = await playGame({ game: "nethack", env: "nethack", seed: 2, maxActions: 150 });
+    const whole = await uninterrupted();
     const inner = createAgent(
       newConfig({ game: "nethack", env: "nethack", seed: 2, maxActions: 150 })._unsafeUnwrap(),
     )._unsafeUnwrap();
