@@ -1,12 +1,13 @@
 // `prolong replay <log>`: re-executes a log's actions against a fresh game and reports every section whose
-// boards (each animation frame and the settled board) or score differ from the logged ones, and the first
-// divergence. Tells whether a game (or a game version) is the one that wrote a log.
+// boards (each animation frame and the settled board) or score differ from the logged ones (and, for a prolong
+// run directory, whose header differs from the tally's), and the first divergence, through the replay engine
+// resume uses (run/replay.ts). Tells whether a game (or a game version) is the one that wrote a log.
 import { envKind, loadKind, type KindPlay, type ScreenSectionCodec } from "../game/kinds.ts";
 import { existsSync, statSync } from "node:fs";
 import { formatError, prolongError, type ProlongError } from "../errors.ts";
 import { readLogBytes } from "../log/load.ts";
 import { LogSectionStream } from "../log/stream.ts";
-import { replaySections, type ReplayDifference } from "../run/replay.ts";
+import { replayGridLog, type ReplayDifference } from "../run/replay.ts";
 import { replayScreenLog } from "../run/replay-run.ts";
 import { join } from "node:path";
 import { logPathOf } from "../inspect/cli-support.ts";
@@ -22,8 +23,9 @@ const usage = `usage: prolong replay <run-dir> [--json]
        prolong replay <logs.txt> --game ID [--env KIND] [--arc-games DIR] [--seed N] [--json]
 
 Re-executes every Tool Call of a log against a fresh game (RESET on each INITIAL STATE section) and compares,
-section by section, every animation frame, the settled board and the score with what the log holds.
-Reports each section that differs and the first divergence; a way to check that a game, or a game version,
+section by section, every animation frame, the settled board and the score with what the log holds; a
+prolong run directory's headers (Action, Level, Attempt, Score) are checked too, as \`prolong resume\` checks
+them, by the same replay engine. Reports each section that differs and the first divergence; a way to check that a game, or a game version,
 is the one that wrote a log (e.g. ft09-0d8bbf25 vs ft09-9ab2447a). A prolong run directory names its game,
 environment and seed in run.json; the flags override them. A NetHack run (--env nethack) is replayed against
 the real game with the run's seed, character and keys, the engine \`prolong resume\` uses: every screen is
@@ -60,10 +62,12 @@ function replayContext(config: RunConfig): EnvContext {
   return sandbox ? { ...NO_ENV_CONTEXT, sandbox } : NO_ENV_CONTEXT;
 }
 
+/** `headers`: the log is a prolong run's (its run.json beside it), so each header is checked as resume checks it. */
 export async function replayLog(
   logPath: string,
   config: RunConfig,
   kind?: KindPlay,
+  headers = false,
 ): Promise<{ ok: true; report: ReplayReport } | { ok: false; error: ProlongError }> {
   // Mapped, like every inspection command: a FIFO, a device or a directory is an error naming it, not a hang.
   const bytes = readLogBytes(logPath);
@@ -71,7 +75,7 @@ export async function replayLog(
   // Section by section from the mapping: the log is never decoded into one string.
   const stream = new LogSectionStream(bytes.value);
   const play = kind ?? (await loadKind(config.env));
-  const replayed = await replaySections(stream, () => play.open(config, replayContext(config)));
+  const replayed = await replayGridLog(stream, () => play.open(config, replayContext(config)), headers);
   if (stream.parsed === 0) {
     // Nothing parsed, so no game was opened (one opens at the first section).
     return {
@@ -82,8 +86,8 @@ export async function replayLog(
       }),
     };
   }
-  if (!replayed.ok) return replayed;
-  const { differences, boards } = replayed;
+  if (replayed.isErr()) return { ok: false, error: replayed.error };
+  const { differences, boards } = replayed.value;
   const cut = stream.cut;
   return {
     ok: true,
@@ -191,7 +195,8 @@ export const replayCommand: Command = {
     }
     let recorded: Partial<RunConfig> = {};
     const runJson = join(given, RUN_FILES.config);
-    if (log !== given && existsSync(runJson)) {
+    const ownRun = log !== given && existsSync(runJson);
+    if (ownRun) {
       const c = readConfigFile(runJson);
       if (c.isErr()) {
         console.error(formatError(c.error));
@@ -227,7 +232,7 @@ export const replayCommand: Command = {
     // A terminal game's log is replayed by the engine `prolong resume` uses; a grid game's board by board.
     const kind = await loadKind(config.value.env);
     if (kind.screenLog) return replayScreens(log, config.value, kind, kind.screenLog, v.json);
-    const result = await replayLog(log, config.value, kind);
+    const result = await replayLog(log, config.value, kind, ownRun);
     if (!result.ok) {
       console.error(formatError(result.error));
       return 2;

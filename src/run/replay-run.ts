@@ -10,18 +10,13 @@ import type { Action, FrameData } from "../game-model.ts";
 import { parseSection, type SectionHeader } from "../log/format.ts";
 import { readLogBytes } from "../log/load.ts";
 import { sectionIndex } from "../native.ts";
-import { compareSection, SectionReplayer } from "./replay.ts";
-import { recordStep, startEpisode, newTally, type RunTally, type StepEffect } from "./tally.ts";
+import { gridReplaySection, replay, SectionReplayer, type ReplaySection } from "./replay.ts";
+import { newTally } from "./tally.ts";
 
-export interface RecoveredSection {
-  readonly header: SectionHeader;
-  readonly toolCall?: Action;
-  /** Boards in the section (animation frames + the settled one; 1 for a terminal game's screen). */
-  readonly frames: number;
+/** A section of the master read back for the replay (replay.ts), with its bytes. */
+export interface RecoveredSection extends ReplaySection {
   /** The section's bytes as the master holds them. */
   readonly text: string;
-  /** Why a replayed step's frame is not what this section logged, or null when it is. */
-  readonly check: (frame: FrameData) => string | null;
   /** Set for a complete section the index had not recorded yet (a crash between append and index). */
   readonly unindexed: { start: number; end: number } | null;
 }
@@ -35,8 +30,8 @@ export function readSection(
     const read = screenLog.read(text);
     if (read.isErr()) return err(prolongError("bad-section", read.error));
     const { header, ...extra } = read.value;
-    const check = (frame: FrameData) => {
-      if (!frame.screen) return "the replay gave a grid, the log holds a screen";
+    const check = (frame: FrameData): string[] => {
+      if (!frame.screen) return ["the replay gave a grid, the log holds a screen"];
       // The header's vitals come from the replayed screen, so a different XL, HP or turn is a divergence too.
       const { vitals: _logged, ...rest } = header;
       const again = screenLog.write(
@@ -44,27 +39,19 @@ export function readSection(
         { ...rest, ...(frame.screen.vitals ? { vitals: frame.screen.vitals } : {}) },
         extra,
       );
-      if (again === text || again === `${text}\n`) return null;
+      if (again === text || again === `${text}\n`) return [];
       const a = again.split("\n");
       const b = text.split("\n");
       const line = a.findIndex((l, i) => l !== b[i]);
-      return `line ${line + 1} of the section differs: the log has ${JSON.stringify(b[line] ?? "")}, the replay ${JSON.stringify(a[line] ?? "")}`;
+      return [
+        `line ${line + 1} of the section differs: the log has ${JSON.stringify(b[line] ?? "")}, the replay ${JSON.stringify(a[line] ?? "")}`,
+      ];
     };
     return ok({ header, ...(extra.toolCall ? { toolCall: extra.toolCall } : {}), frames: 1, text, check });
   }
   const parsed = parseSection(text);
   if (parsed.isErr()) return err(parsed.error);
-  const section = parsed.value;
-  return ok({
-    header: section.header,
-    ...(section.toolCall ? { toolCall: section.toolCall } : {}),
-    frames: section.frames.length + 1,
-    text,
-    check: (frame) => {
-      const d = compareSection(section, frame);
-      return d.length > 0 ? d.join("; ") : null;
-    },
-  });
+  return ok({ ...gridReplaySection(parsed.value), text });
 }
 
 export function replayError(path: string, action: number, what: string): ProlongError {
@@ -72,61 +59,6 @@ export function replayError(path: string, action: number, what: string): Prolong
     path,
     fix: "the game or its version differs from the one that wrote this log; resume with the same prolong version",
   });
-}
-
-/**
- * Replays the sections after the first against the game `env` (already reset; `first` is its frame), stopping at
- * the first divergence: a frame the section does not hold, or a header the tally does not give. `checked` runs
- * after each matching section (resume indexes the ones the index had missed).
- */
-export async function replayRecorded(
-  sections: readonly RecoveredSection[],
-  first: FrameData,
-  tally: RunTally,
-  open: () => Result<GameEnv, ProlongError>,
-  logPath: string,
-  checked: (section: RecoveredSection) => Result<void, ProlongError>,
-  env: GameEnv,
-): Promise<Result<{ frame: FrameData; lastEffect: StepEffect | null; env: GameEnv }, ProlongError>> {
-  const [head, ...rest] = sections;
-  if (!head) return ok({ frame: first, lastEffect: null, env });
-  if (head.header.kind !== "initial")
-    return err(prolongError("bad-log", "the master log does not start with an INITIAL STATE section", { path: logPath }));
-  const firstDiff = head.check(first);
-  if (firstDiff) return err(replayError(logPath, 0, firstDiff));
-  const replayer = new SectionReplayer(open);
-  replayer.adopt(env);
-  let frame = first;
-  let lastEffect: StepEffect | null = null;
-  for (const section of rest) {
-    const h = section.header;
-    if (h.kind !== "initial" && !section.toolCall)
-      return err(replayError(logPath, h.action, "the section has no Tool Call line"));
-    const r = await replayer.play(section);
-    if (r.isErr()) return err(r.error);
-    frame = r.value;
-    if (h.kind === "initial") {
-      startEpisode(tally, frame);
-      lastEffect = null;
-    } else {
-      lastEffect = recordStep(tally, frame);
-      const e = lastEffect.header;
-      if (e.action !== h.action || e.level !== h.level || e.attempt !== h.attempt || e.score !== h.score) {
-        return err(
-          replayError(
-            logPath,
-            h.action,
-            `the header says Action ${h.action} | Level ${h.level} | Attempt ${h.attempt} | Score ${h.score}, the replay gives Action ${e.action} | Level ${e.level} | Attempt ${e.attempt} | Score ${e.score}`,
-          ),
-        );
-      }
-    }
-    const diff = section.check(frame);
-    if (diff) return err(replayError(logPath, h.action, diff));
-    const c = checked(section);
-    if (c.isErr()) return err(c.error);
-  }
-  return ok({ frame, lastEffect, env: replayer.env! });
 }
 
 /** A finished log's sections, each read back by its environment kind (the master's bytes, split as the addon does). */
@@ -175,8 +107,14 @@ export async function replayScreenLog(
     const first = await env.value.reset();
     if (first.isErr()) return err(first.error);
     const tally = newTally(first.value);
-    const replayed = await replayRecorded(sections.value, first.value, tally, openGame, logPath, () => ok(undefined), env.value);
-    return replayed.map(() => ({ sections: sections.value.length, actions: tally.action }));
+    const replayer = new SectionReplayer(openGame);
+    replayer.adopt(env.value);
+    const replayed = await replay(sections.value, replayer, { stopAtFirst: true, first: first.value, tally });
+    if (replayed.isErr()) return err(replayed.error);
+    const d = replayed.value.differences[0];
+    return d
+      ? err(replayError(logPath, d.action, d.what.join("; ")))
+      : ok({ sections: sections.value.length, actions: tally.action });
   } finally {
     await opened.at(-1)?.close();
   }

@@ -18,7 +18,8 @@ import { readConfigFile } from "../config/run-config.ts";
 import { agentPart, runEnvContext } from "./parts.ts";
 import type { EnvContext, GameEnv } from "../game/env.ts";
 import { recordInitial } from "./record.ts";
-import { readSection, replayRecorded, type RecoveredSection } from "./replay-run.ts";
+import { readSection, replayError, type RecoveredSection } from "./replay-run.ts";
+import { replay, SectionReplayer } from "./replay.ts";
 import { readState, saveState } from "./saved-state.ts";
 import { runPaths, type RunPaths } from "../run-files/layout.ts";
 import { lockRun, type RunLock } from "./lock.ts";
@@ -192,26 +193,27 @@ async function resumeLocked(
     if (initial.isErr()) return err(initial.error);
     return finishResume(s);
   }
-  // The shared replay engine (replay-run.ts) checks every section; the tally follows every step.
-  const replayed = await replayRecorded(
-    recovered.value.sections,
-    frame,
+  // The replay engine (replay.ts) checks every section against the game and every header against the tally,
+  // stopping at the first difference; the game it leaves open is the one the run plays on with.
+  const replayer = new SectionReplayer(() => openGame(envContext));
+  replayer.adopt(s.turn.env);
+  const replayed = await replay(recovered.value.sections, replayer, {
+    stopAtFirst: true,
+    first: frame,
     tally,
-    () => openGame(envContext),
-    paths.log,
-    (section) => {
-      if (!section.unindexed) return ok(undefined);
-      return index
-        .addSection(sectionRow(section.unindexed, encoder.encode(section.text), section.header, section.frames))
-        .map(() => undefined);
-    },
-    s.turn.env,
-  );
+    checked: (section) =>
+      section.unindexed
+        ? index
+            .addSection(sectionRow(section.unindexed, encoder.encode(section.text), section.header, section.frames))
+            .map(() => undefined)
+        : ok(undefined),
+  });
   if (replayed.isErr()) return err(replayed.error);
-  frame = replayed.value.frame;
-  s.turn.env = replayed.value.env;
+  const diverged = replayed.value.differences[0];
+  if (diverged) return err(replayError(paths.log, diverged.action, diverged.what.join("; ")));
+  s.turn.env = replayer.env ?? s.turn.env;
+  s.turn.frame = replayed.value.frame ?? frame;
   const lastEffect = replayed.value.lastEffect;
-  s.turn.frame = frame;
   const saved = readState(index, "pending");
   if (saved.isErr()) return err(saved.error);
   s.turn.pending = pendingStillOpen(saved.value, tally.action, lastEffect, episodeActions(tally) >= config.value.maxActions);

@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync, readFileSync, appendFileSync, rmSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { replayLog } from "../../src/cli/replay.ts";
-import { replaySections } from "../../src/run/replay.ts";
+import { replayGridLog } from "../../src/run/replay.ts";
 import { arcLocalEnv } from "../../src/game/arc/arc-local.ts";
 import { parseLog, writeLog } from "../../src/log/format.ts";
 import { newConfig } from "../../src/config/run-config.ts";
@@ -112,9 +112,9 @@ describe.skipIf(!ready)("playing ft09 under --env arc-local", () => {
     const config = newConfig({ game: "ft09-0d8bbf25", env: "arc-local", arcGames: games })._unsafeUnwrap();
     const { openEnv } = await import("../../src/run/parts.ts");
     const { NO_ENV_CONTEXT } = await import("../../src/game/env.ts");
-    const replayed = await replaySections(parsed.sections, () => openEnv(config, NO_ENV_CONTEXT));
-    if (!replayed.ok) throw new Error(replayed.error.message);
-    expect(replayed.differences).toEqual([]);
+    const replayed = await replayGridLog(parsed.sections, () => openEnv(config, NO_ENV_CONTEXT));
+    if (replayed.isErr()) throw new Error(replayed.error.message);
+    expect(replayed.value.differences).toEqual([]);
   }, 180_000);
 });
 
