@@ -9,7 +9,7 @@ import type { Command } from "./command.ts";
 import { isBatchDir, resumeBatch } from "./batch.ts";
 import { playSession } from "./play.ts";
 
-const usage = `usage: prolong resume <run-dir> [--max-billed-tokens N] [--json] [--quiet]
+const usage = `usage: prolong resume <run-dir> [--max-billed-tokens N] [--allow-mixed-builds] [--json] [--quiet]
        prolong resume <batch-dir> [--parallel P] [--json] [--quiet]
 
 Continues an interrupted run from its own log: checks every section of the master against the checksums in
@@ -17,6 +17,9 @@ index.sqlite, replays every logged action against a fresh game and compares ever
 the run's original settings (run.json) — finishing the batch of actions the agent had asked for, if any.
 A section cut short by a crash is moved aside to torn-<offset>.bin in the run directory. --max-billed-tokens N
 sets a new spend guard (a run stopped by its budget goes on with a larger one), kept in run.json.
+A run started by another build of prolong (or with another CLI version, NetHack binary, ARC engine) is
+refused, naming the difference; --allow-mixed-builds goes on with this one, and the scorecard names both. A
+game whose content changed since the run started is always refused.
 
 A batch's directory (\`play --games … --runs …\`: runs/<time>/, holding the batch's plan.json) is finished as a
 whole: started runs are resumed, runs that never started are started, finished ones are left; --parallel P
@@ -27,6 +30,7 @@ const flags = {
   quiet: flag.bool(),
   parallel: flag.int(1, 4096),
   "max-billed-tokens": MAX_BILLED_TOKENS_FLAG,
+  "allow-mixed-builds": flag.bool(),
 } as const;
 
 const RESUME_OPERAND = { name: "<run-dir|batch-dir>", what: "the directory of the interrupted run or batch" };
@@ -63,6 +67,7 @@ export const resumeCommand: Command = {
     const budget = parsed.values["max-billed-tokens"];
     const session = await resumeRun(dir, {
       ...(budget !== undefined ? { maxBilledTokens: budget } : {}),
+      ...(parsed.values["allow-mixed-builds"] === true ? { allowMixedBuilds: true } : {}),
       ...(json ? { echo: (l: string) => process.stdout.write(l) } : {}),
       onProgress: (s) => s.config.agent !== "human" && progress.update(s),
     }); // a human run's screen is its progress

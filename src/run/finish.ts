@@ -7,7 +7,7 @@ import { jsonText, terminalText } from "../terminal-text.ts";
 import { buildScorecard, RESUMABLE, type EpisodeResult, type Scorecard } from "../score/scorecard.ts";
 import { formatRhae } from "../score/rhae.ts";
 import { gameVersionOf } from "../game/version.ts";
-import { runProvenance } from "./provenance.ts";
+import { finalProvenance } from "./provenance.ts";
 import { windowLabel } from "../setting/log-window.ts";
 import { agentName } from "../config/run-config.ts";
 import { emit } from "./record.ts";
@@ -60,7 +60,7 @@ export async function finishRun(
     run: s.name,
     config: s.config,
     gameVersion: gameVersionOf(s.turn.env.info),
-    provenance: runProvenance(s.config),
+    provenance: finalProvenance(s.paths.config, s.config),
     end,
     baselines,
     winLevels: s.tally.winLevels,

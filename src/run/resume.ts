@@ -27,6 +27,8 @@ import { ioFailure } from "./io-failure.ts";
 import { type PendingBatch, type RunParts, firstTurn, type RunSession } from "./session.ts";
 import { announce, openRunFiles } from "./start.ts";
 import { writeInstructions } from "./workspace.ts";
+import { gameVersionOf } from "../game/version.ts";
+import { readRunProvenance, resumeDifferences, writeRunJson } from "./provenance.ts";
 import { episodeActions, newTally, type StepEffect } from "./tally.ts";
 
 export interface ResumeOptions {
@@ -34,6 +36,8 @@ export interface ResumeOptions {
   readonly onProgress?: (s: RunSession) => void;
   /** A new spend guard (`resume --max-billed-tokens N`), kept in run.json: the one setting a resume may change. */
   readonly maxBilledTokens?: number;
+  /** Continue a run started by another build (or CLI, engine…): its scorecard then names both. */
+  readonly allowMixedBuilds?: boolean;
 }
 
 const encoder = new TextEncoder();
@@ -86,9 +90,22 @@ async function resumeLocked(
   if (read.isErr()) return err(read.error);
   const config = opts.maxBilledTokens === undefined ? read : ok({ ...read.value, maxBilledTokens: opts.maxBilledTokens });
   if (config.isErr()) return err(config.error);
+  // A run is one build's result: another build (or CLI, engine…) resumes it only when told to.
+  const started = readRunProvenance(paths.config);
+  if (started.isErr()) return err(started.error);
+  const differs = resumeDifferences(started.value, config.value);
+  if (differs.length > 0 && !opts.allowMixedBuilds) {
+    const commit = started.value?.build.commit;
+    return err(
+      prolongError("other-build", `this run was started by another build than this one:\n  ${differs.join("\n  ")}`, {
+        path: paths.config,
+        fix: `resume it with the build that started it${commit ? ` (git checkout ${commit.slice(0, 12)})` : ""}, or pass --allow-mixed-builds to go on with this one (the scorecard then names both)`,
+      }),
+    );
+  }
   if (opts.maxBilledTokens !== undefined) {
     // The guard is not an arm setting (config/arm.ts): raising it continues the same experiment.
-    const wrote = writeFileReplacing(paths.config, JSON.stringify(config.value, null, 2) + "\n");
+    const wrote = writeRunJson(paths.config, config.value, started.value);
     if (wrote.isErr()) return err(wrote.error);
   }
   const runName = paths.dir.split("/").slice(-2).join("/");
@@ -159,6 +176,21 @@ async function resumeLocked(
   if (first.isErr()) {
     await env.value.close();
     return err(first.error);
+  }
+  // The game is not the build's to waive: a run cannot go on in a game whose content changed.
+  const game = gameVersionOf(env.value.info);
+  if (started.value?.game !== undefined && started.value.game !== game) {
+    await env.value.close();
+    return err(
+      prolongError(
+        "game-changed",
+        `the game ${config.value.game} changed since this run started (version ${started.value.game}, now ${game})`,
+        {
+          path: paths.config,
+          fix: "restore the game the run started with (its version is in run.json's provenance), or start a new run",
+        },
+      ),
+    );
   }
   let frame = first.value;
   const tally = newTally(frame);

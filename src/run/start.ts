@@ -21,6 +21,7 @@ import { armOf } from "../config/arm.ts";
 import { newTally } from "./tally.ts";
 import { writeInstructions } from "./workspace.ts";
 import { lockRun } from "./lock.ts";
+import { startProvenance, writeRunJson } from "./provenance.ts";
 import { ioFailure } from "./io-failure.ts";
 import { WorkspaceDir } from "../workspace/dir.ts";
 
@@ -105,6 +106,10 @@ async function startFresh(
     return fail({ ...first.error, fix: `${first.error.fix ?? "fix the cause"}; then \`prolong resume ${p.dir}\`` });
   }
   const frame = first.value;
+  // What started the run, with the game's content hash (known once the game is open): resume checks it.
+  const stamped = writeRunJson(p.config, config, startProvenance(config, env.value.info));
+  if (stamped.isErr())
+    return fail({ ...stamped.error, code: "run-dir", message: `cannot write the run's settings: ${stamped.error.message}` });
   const { master, index, events, workspace } = files.value;
   const s: RunSession = {
     config,

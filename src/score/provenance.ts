@@ -23,6 +23,17 @@ export const ProvenanceSchema = v.object({
 
 export type Provenance = v.InferOutput<typeof ProvenanceSchema>;
 
+/**
+ * What run.json records of the process that started the run: its provenance and the game's content hash (its
+ * version, as the scorecard's game_version: a local game's file hash). Resume compares both with its own.
+ */
+export const RunProvenanceSchema = v.object({
+  ...ProvenanceSchema.entries,
+  game: v.optional(Text),
+});
+
+export type RunProvenance = v.InferOutput<typeof RunProvenanceSchema>;
+
 /** Every way two runs' provenance differs, as `part: A vs B` lines (empty: the same). */
 export function provenanceDifferences(a: Provenance | undefined, b: Provenance | undefined): string[] {
   const out: string[] = [];

@@ -48,6 +48,7 @@ export const arcLocalKind = envKindOf({
   settings: arcLocalSettings,
   metric: "rhae",
   builtinPlayer: "explorer",
+  provenance: () => (require("./engine-version.ts") as typeof import("./engine-version.ts")).arcEngineProvenance(),
   async games(run, ids) {
     const dir = arcGamesDir(run);
     if (dir.isErr()) return err(dir.error);
