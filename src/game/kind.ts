@@ -130,7 +130,7 @@ export interface KindPlay<S extends SettingTable = SettingTable> {
    */
   readonly actionEntry?: (entry: string, run?: KindRun<S>) => Result<Action & { readonly note?: string }, string>;
   /** The instructions file; absent: the grid games' text (agent/prompts.ts). */
-  readonly instructions?: (c: InstructionsContext) => string;
+  readonly instructions?: (c: InstructionsContext, run?: KindRun<S>) => string;
   /** A terminal game's section body; absent: the grid games' boards (log/format.ts). */
   readonly screenLog?: ScreenSectionCodec;
   /** A terminal game's keyboard for a person (`--agent human`); absent: the grid games' keys. */

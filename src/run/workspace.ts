@@ -107,16 +107,19 @@ export function writeInstructions(s: RunSession): Result<WorkspaceTamper[], Prol
   const c = promptContext(s);
   const own = s.kind.instructions;
   const text = own
-    ? own({
-        actionCap: c.actionCap,
-        maxActions: c.maxActions,
-        episodes: c.episodes,
-        window: c.window,
-        stateless: c.stateless,
-        ...(c.observe ? { observe: c.observe } : {}),
-        tools: toolsText(c),
-        workspace: workspaceText(c),
-      })
+    ? own(
+        {
+          actionCap: c.actionCap,
+          maxActions: c.maxActions,
+          episodes: c.episodes,
+          window: c.window,
+          stateless: c.stateless,
+          ...(c.observe ? { observe: c.observe } : {}),
+          tools: toolsText(c),
+          workspace: workspaceText(c),
+        },
+        s.config,
+      )
     : instructionsText(c);
   const written = writeInstructionFiles(s.workspace, INSTRUCTION_FILES, text, s.turn.instructions);
   if (written.isOk()) s.turn.instructions = text;

@@ -4,6 +4,7 @@
 // (test/run/arm-texts.test.ts checks it at every call). Our own wording; the action names are BALROG's.
 import type { InstructionsContext } from "../kind.ts";
 import { actionHelpText } from "./actions.ts";
+import { BALROG_NO_PROGRESS } from "./episode.ts";
 
 /** The header and the parts of a section, as the log (and the observe tool's last batch) writes them. */
 function sectionText(c: InstructionsContext): string[] {
@@ -97,19 +98,44 @@ function planText(c: InstructionsContext): string {
   return `${say}\n   The harness writes it into the log (you see it while it is within your window).`;
 }
 
-function lifetimeText(c: InstructionsContext): string[] {
-  if (c.episodes <= 1) return [`The episode ends when you die or after ${c.maxActions} actions.`];
+function lifetimeText(c: InstructionsContext, balrog: boolean): string[] {
+  const character = balrog ? ["Your character (role, race, alignment) is drawn from the seed: the first screen names it."] : [];
+  const stalled = balrog ? `, after ${BALROG_NO_PROGRESS} actions in a row that leave the game's turn counter where it was,` : "";
+  if (c.episodes <= 1) return [`The episode ends when you die${stalled} or after ${c.maxActions} actions.`, ...character];
   return [
-    `This is a lifetime of ${c.episodes} episodes on the same seed: after a death (or ${c.maxActions} actions) a new game starts`,
+    `This is a lifetime of ${c.episodes} episodes on the same seed: after a death (or ${c.maxActions} actions${balrog ? ", or no progress" : ""}) a new game starts`,
     "with the same dungeon.",
     ...(c.window.kind === "none"
       ? []
       : ["The log is kept across episodes; each new episode starts with an INITIAL STATE section marked `[EPISODE i/K]`."]),
     "What you learned before — where the stairs are, what killed you — is worth using.",
+    ...character,
   ];
 }
 
-export function nethackInstructions(c: InstructionsContext): string {
+/** How a turn's actions are played: batches of up to the cap, or BALROG's protocol (one, --More-- answered). */
+function turnText(c: InstructionsContext, balrog: boolean): string[] {
+  if (balrog)
+    return [
+      "   One action per turn is executed (BALROG's protocol). The harness answers every `--More--` after each",
+      "   action and joins its messages on `[MESSAGE]`. An entry that is no action is played as `esc`, and the",
+      "   next prompt says so. Prompts take letters (`y`, `n`, an item letter); `esc` cancels.",
+    ];
+  return [
+    `   At most ${c.actionCap} actions per turn are executed. The rest of a batch is dropped when you lose HP, the`,
+    "   dungeon level changes, a new monster appears, or one action takes many turns. Unknown names are dropped",
+    "   with a warning. When the message line ends in `--More--`, send `more`. Prompts take letters (`y`, `n`, an",
+    "   item letter); `esc` cancels.",
+  ];
+}
+
+/** The kind's own settings the text depends on (--protocol). */
+interface NethackRun {
+  readonly protocol?: string | undefined;
+}
+
+export function nethackInstructions(c: InstructionsContext, run?: NethackRun): string {
+  const balrog = run?.protocol === "balrog";
   return [
     "# Playing NetHack",
     "",
@@ -124,14 +150,11 @@ export function nethackInstructions(c: InstructionsContext): string {
     "",
     "## What you do each turn",
     '1. Study the evidence. 2. Write `actions.json` in this directory: {"actions": ["far east", "search", "more"]}.',
-    `   At most ${c.actionCap} actions per turn are executed. The rest of a batch is dropped when you lose HP, the`,
-    "   dungeon level changes, a new monster appears, or one action takes many turns. Unknown names are dropped",
-    "   with a warning. When the message line ends in `--More--`, send `more`. Prompts take letters (`y`, `n`, an",
-    "   item letter); `esc` cancels.",
+    ...turnText(c, balrog),
     planText(c),
     ...c.tools,
     "",
-    ...lifetimeText(c),
+    ...lifetimeText(c, balrog),
     ...c.workspace,
     "",
     "## Actions",
