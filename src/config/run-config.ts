@@ -447,7 +447,7 @@ export function newConfig(fields: Partial<RunConfigInput> & { game: string }): R
         `${c.preset} ${String(c.value)} plays with ${c.label} ${String(c.fixed)}, not ${String(c.given)}`,
         {
           path: "command line",
-          fix: `drop ${c.label} (or drop ${c.preset} to choose it yourself)`,
+          fix: `drop ${c.label} (or drop ${c.preset} ${String(c.value)} to choose it yourself)`,
         },
       ),
     );
