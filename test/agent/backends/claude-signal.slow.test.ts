@@ -2,39 +2,13 @@
 // command through its Bash tool): every process of the turn — the CLI, its shell, the command — is gone once
 // play has exited, and `prolong resume` finishes the run. Under --sandbox none, where no pid namespace helps.
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startModelServer } from "../../support/model-server.ts";
-import { realCli, tempRoot } from "./helpers.ts";
+import { processesWith, realCli, tempRoot, until } from "./helpers.ts";
 
 const claude = realCli("claude", "@anthropic-ai/claude-code");
 const MAIN = resolve(import.meta.dir, "../../../src/main.ts");
-
-/** Live processes whose environment holds `entry` (every process of the CLI inherits its base URL). */
-function processesWith(entry: string): number[] {
-  const out: number[] = [];
-  const needle = Buffer.from(`${entry}\0`);
-  for (const name of readdirSync("/proc")) {
-    const pid = Number(name);
-    if (!Number.isInteger(pid) || pid === process.pid) continue;
-    try {
-      if (/\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"))) continue;
-      if (readFileSync(`/proc/${pid}/environ`).includes(needle)) out.push(pid);
-    } catch {
-      // gone, or not ours
-    }
-  }
-  return out;
-}
-
-async function until(what: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (what()) return true;
-    await Bun.sleep(100);
-  }
-  return what();
-}
 
 describe.skipIf(!claude)("SIGTERM during a real Claude Code turn", () => {
   test("no process of the turn is left, and the run resumes to its end", async () => {
@@ -76,9 +50,11 @@ describe.skipIf(!claude)("SIGTERM during a real Claude Code turn", () => {
 
       // Resumed: the model now answers with a move; the run ends at its budget.
       const dir = join(runs, readdirSync(runs)[0]!, "glide");
-      const resumed = Bun.spawnSync([process.execPath, MAIN, "resume", dir, "--json"], { env, timeout: 180_000 });
-      expect(resumed.stdout.toString() + resumed.stderr.toString()).toContain("max-actions");
-      expect(resumed.exitCode).toBe(0);
+      // Spawned, not spawnSync: the model server lives in this process and must go on answering.
+      const resumed = Bun.spawn([process.execPath, MAIN, "resume", dir, "--json"], { env, stdout: "pipe", stderr: "pipe" });
+      const out = await new Response(resumed.stdout).text();
+      expect(await resumed.exited).toBe(0);
+      expect((JSON.parse(out.trim().split("\n").at(-1)!) as { end: string }).end).toBe("max-actions");
       expect(processesWith(base)).toEqual([]);
     } finally {
       server.stop();

@@ -1,6 +1,6 @@
 // Shared by the backend tests: where the real CLIs are, a scoped environment for the process under test,
 // and runs of a local game in-process (whole, or stopped after some actions for `resume`).
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { findCli } from "../../../src/agent/cli-process.ts";
 import { probeBwrap } from "../../../src/agent/sandbox.ts";
 import { newConfig, type RunConfigInput } from "../../../src/config/run-config.ts";
@@ -96,4 +96,31 @@ export function scripted(requests: readonly ReceivedRequest[]): ReceivedRequest[
 /** Everything a request carried as conversation (Anthropic messages or OpenAI input), as one string. */
 export function conversation(r: ReceivedRequest): string {
   return JSON.stringify(r.body["messages"] ?? r.body["input"] ?? []);
+}
+
+/** Live processes (not zombies) whose environment holds `entry`, e.g. a variable every process of a CLI inherits. */
+export function processesWith(entry: string): number[] {
+  const out: number[] = [];
+  const needle = Buffer.from(`${entry}\0`);
+  for (const name of readdirSync("/proc")) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      if (/\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"))) continue;
+      if (readFileSync(`/proc/${pid}/environ`).includes(needle)) out.push(pid);
+    } catch {
+      // gone, or not ours
+    }
+  }
+  return out;
+}
+
+/** Polls `what` every 100 ms until it holds or `ms` have passed; whether it held. */
+export async function until(what: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (what()) return true;
+    await Bun.sleep(100);
+  }
+  return what();
 }
