@@ -135,6 +135,11 @@ export interface KindPlay<S extends SettingTable = SettingTable> {
   readonly screenLog?: ScreenSectionCodec;
   /** A terminal game's keyboard for a person (`--agent human`); absent: the grid games' keys. */
   readonly keys?: TerminalKeys;
+  /**
+   * Whether a game over is answered by a RESET (ARC's rule: the level starts again, the run's own RESET counted
+   * as an action) or ends the episode for good (NetHack: death, and no RESET). Absent: it resets.
+   */
+  readonly atGameOver?: "reset" | "episode-ends";
 }
 
 export interface EnvKind<S extends SettingTable = SettingTable> {

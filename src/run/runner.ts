@@ -39,7 +39,8 @@ async function loop(s: RunSession, stop: AbortSignal): Promise<RunEnd> {
     const end = await episodeEnd(s);
     if (end) return end;
 
-    if (!s.turn.frame.screen && (s.turn.frame.state === "GAME_OVER" || s.turn.frame.state === "NOT_PLAYED")) {
+    const state = s.turn.frame.state;
+    if (s.kind.atGameOver !== "episode-ends" && (state === "GAME_OVER" || state === "NOT_PLAYED")) {
       const reset = await runnerReset(s);
       if (reset.isErr()) return failed(reset.error);
       continue;
@@ -62,8 +63,8 @@ async function loop(s: RunSession, stop: AbortSignal): Promise<RunEnd> {
 async function episodeEnd(s: RunSession): Promise<RunEnd | null> {
   const won = s.turn.frame.state === "WIN";
   const spent = episodeActions(s.tally) >= s.config.maxActions;
-  // A terminal game that ended (NetHack: death) ends the episode for good: there is no RESET.
-  const over = s.turn.frame.screen !== undefined && s.turn.frame.state === "GAME_OVER";
+  // A game whose kind has no RESET (NetHack: death) ends the episode for good when it is over.
+  const over = s.kind.atGameOver === "episode-ends" && s.turn.frame.state === "GAME_OVER";
   if (!won && !spent && !over) return null;
   if (s.tally.episode < s.config.episodes) {
     const next = await startNextEpisode(s);

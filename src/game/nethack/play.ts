@@ -43,4 +43,5 @@ export const nethackPlay: KindPlay<typeof nethackSettings> = {
   instructions: nethackInstructions,
   screenLog: nethackCodec,
   keys: nethackKeys,
+  atGameOver: "episode-ends",
 };
