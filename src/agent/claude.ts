@@ -120,8 +120,8 @@ export function claudeAgent(opts: ClaudeAgentOptions): Agent {
           workspace: input.workspace,
           writable: [home],
           keep: [installDir(opts.bin), ...(observe?.keep ?? [])],
-          // The observe server's own files join the tree where the level has one.
-          ...(opts.tree ? { tree: withDirs(opts.tree, observe?.keep ?? []) } : {}),
+          // Where the level has a tree, the observe server's files are in it already; its observation joins it.
+          ...(opts.tree ? { tree: withDirs(opts.tree, observe ? [observe.observationDir] : []) } : {}),
         }),
         cwd: input.workspace,
         stdin: input.prompt,

@@ -13,6 +13,7 @@ import { GRID_SIZE } from "../game-model.ts";
 import { checkCommandPaths, sandboxBinds } from "./cmd-paths.ts";
 import { createRandomAgent } from "./random.ts";
 import { miniFromConfig } from "./mini/from-config.ts";
+import { observeServerFiles } from "./observe-tool.ts";
 import { chooseSandbox } from "./sandbox.ts";
 import { codexToolArgs, isRestricted, levelNeedsSandbox, policyOf } from "./tool-ladder.ts";
 
@@ -127,7 +128,9 @@ export function createAgent(
       // Claude Code's restricted level is what exists in its sandbox, the CLI itself among the level's programs
       // (its own tool flags stay, as the mini agent's command check does: the early, friendly refusal).
       if (sandbox.value.kind === "none" && isRestricted(policy)) return err(levelNeedsSandbox(policy));
-      const tree = kind === "claude" ? sandbox.value.treeFor(policy, [{ from: bin, to: bin }]) : ok(null);
+      // With --observe mcp the observe server's own files join it (never a directory of other programs).
+      const extra = [{ from: bin, to: bin }, ...(config.observe === "mcp" ? observeServerFiles() : [])];
+      const tree = kind === "claude" ? sandbox.value.treeFor(policy, extra) : ok(null);
       if (tree.isErr()) return err(tree.error);
       return ok(sandbox.value).map((sandbox) => {
         const opts = {
