@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:f
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import path from "node:path";
 import { generateLog } from "../bench/gen-log.ts";
+import { benchLog, copyCut } from "../bench/inputs.ts";
 import { benchLogCommands, prolongArgv, type CommandTiming } from "../bench/log-commands.ts";
 import { processJobs, timeProcess, type ProcessFigure } from "../bench/processes.ts";
 import { blake3, cellChanges, mapFile, prefixCheck, sectionIndex, xxh3_128 } from "../native.ts";
@@ -498,12 +499,10 @@ export const benchCommand: Command = {
       for (const lines of sizes) {
         progress(`bench: generating a ${lines.toLocaleString("en")}-line log`);
         const generated = path.join(scratch, `generated-${lines}.txt`);
-        const text = Buffer.from(generateLog({ lines, seed: 1 }));
+        const text = benchLog(lines);
         writeFileSync(generated, text);
-        // The copy an agent would hold at 80% of the run: cut where a section ends (before the join).
-        const cut = text.indexOf(`\n${SEPARATOR}`, Math.floor(text.length * 0.8));
         const copy = path.join(scratch, `generated-${lines}-copy.txt`);
-        writeFileSync(copy, text.subarray(0, cut < 0 ? text.length : cut));
+        writeFileSync(copy, text.subarray(0, copyCut(text)));
         inputs.push({ name: `generated (${lines.toLocaleString("en")} lines)`, file: generated, copy });
       }
       const fixtures = fixturesDir();
