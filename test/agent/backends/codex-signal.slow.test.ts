@@ -5,7 +5,7 @@
 // but drops names holding KEY, SECRET or TOKEN).
 import { describe, expect, test } from "bun:test";
 import { randomUUID } from "node:crypto";
-import { readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startModelServer } from "../../support/model-server.ts";
 import { processesWith, realCli, tempRoot, until } from "./helpers.ts";
@@ -24,7 +24,7 @@ describe.skipIf(!codex)("SIGTERM during a real Codex turn", () => {
       { text: "[PLAN]\nright" },
     ]);
     const home = join(root, "codex-home");
-    Bun.spawnSync(["mkdir", "-p", home]);
+    mkdirSync(home, { recursive: true });
     writeFileSync(
       join(home, "config.toml"),
       `model = "scripted"\nmodel_provider = "local"\n\n[model_providers.local]\nname = "local"\nbase_url = "${server.url}/v1"\nwire_api = "responses"\nenv_key = "CODEX_LOCAL_KEY"\n`,
