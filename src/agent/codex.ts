@@ -11,7 +11,7 @@ import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { apiFailure } from "./api-failure.ts";
-import { checkCodexAccess, codexConfigPath, codexKeyHint, providerKeys } from "./codex-provider.ts";
+import { checkCodexAccess, codexConfigPath, codexKeyHint, codexProvider, providerKeys } from "./codex-provider.ts";
 import type { Agent, TokenUsage, TurnInput, TurnReply } from "./agent.ts";
 import { agentHome, jsonLine, processFailure, readSessionRecord, runInGroup, tailOf, writeSessionRecord } from "./cli-process.ts";
 import { CodexSteps } from "./codex-steps.ts";
@@ -47,8 +47,13 @@ export function codexAgent(opts: CodexAgentOptions): Agent {
   const sandbox = opts.sandbox ?? NO_SANDBOX;
   // Read when used, not when the agent is made: the environment of the call is the one that counts.
   const userHome = () => opts.userCodexHome ?? process.env["CODEX_HOME"] ?? join(homedir(), ".codex");
+  // Named before the first call (play prints it): Codex retries an unreachable server for a long while.
+  const provider = codexProvider(userHome());
   return {
     name: "codex",
+    ...(provider.isOk() && provider.value.baseUrl !== null
+      ? { server: `${provider.value.baseUrl} (codex, model provider "${provider.value.id}")` }
+      : {}),
     checkAccess: () => checkCodexAccess(userHome()),
     async turn(input: TurnInput): Promise<Result<TurnReply, ProlongError>> {
       const userCodexHome = userHome();

@@ -206,3 +206,29 @@ describe("a Codex configuration that cannot work is named with its file and the 
     expect([e.path, e.message]).toEqual([join(home, "config.toml"), "Codex's config.toml is not a regular file"]);
   });
 });
+
+test("play names Codex's model server before the first call (the real command, a stand-in codex in ./node_modules/.bin)", async () => {
+  const api = modelsServer(200);
+  try {
+    const cwd = tempRoot();
+    const bin = join(cwd, "node_modules", ".bin");
+    mkdirSync(bin, { recursive: true });
+    const marker = join(cwd, "codex-was-called");
+    Bun.spawnSync(["cp", fakeCodex(marker), join(bin, "codex")]);
+    const main = join(import.meta.dir, "../../../src/main.ts");
+    const args = ["play", "glide", "--agent", "codex", "--sandbox", "none", "--max-actions", "1", "--runs-dir", tempRoot()];
+    // Spawned, not spawnSync: the stand-in server lives in this process and must go on answering.
+    const p = Bun.spawn([process.execPath, main, ...args], {
+      cwd,
+      env: { ...process.env, CODEX_HOME: codexHome(localProvider(api.url)), LOCAL_KEY: "sk-good" },
+      stdout: "ignore",
+      stderr: "pipe",
+    });
+    const err = await new Response(p.stderr).text();
+    expect(await p.exited).toBe(0);
+    expect(existsSync(marker)).toBe(true);
+    expect(err).toContain(`prolong: calling the model API at ${api.url} (codex, model provider "local")\n`);
+  } finally {
+    api.server.stop(true);
+  }
+});
