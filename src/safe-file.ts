@@ -21,6 +21,12 @@ export const FILE_CAPS = {
   events: 1 << 30,
   /** A plan file (its job cap keeps real plans far below). */
   plan: 64 << 20,
+  /**
+   * The mini agent's conversation (every reply and command output of the run, until --context-limit drops the
+   * oldest) and the stateless arm's plans.txt (every turn's plan): as large as a long run's events.
+   */
+  conversation: 1 << 30,
+  keptPlans: 1 << 30,
 } as const;
 
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;

@@ -89,7 +89,10 @@ export function claudeAgent(opts: ClaudeAgentOptions): Agent {
       // An unconfirmed id (a first turn that died before Claude saved anything) is replaced, not resumed.
       const resume = saved.value?.backend === "claude" && saved.value.confirmed ? saved.value.sessionId : null;
       const sessionId = resume ?? randomUUID();
-      if (!resume) writeSessionRecord(input.workspace, { backend: "claude", sessionId, confirmed: false });
+      if (!resume) {
+        const wrote = writeSessionRecord(input.workspace, { backend: "claude", sessionId, confirmed: false });
+        if (wrote.isErr()) return err(wrote.error);
+      }
 
       const home = agentHome(input.workspace);
       const observe = opts.observe ? observeServer(input.workspace) : null;
@@ -146,9 +149,12 @@ export function claudeAgent(opts: ClaudeAgentOptions): Agent {
       const parsed = v.safeParse(ResultSchema, result);
       // A transcript that is gone (agent-home deleted) must not be resumed forever: the retry starts afresh.
       const lost = resume !== null && /no conversation found/i.test(outcome.stderrTail + outcome.stdoutTail);
-      if (lost) writeSessionRecord(input.workspace, { backend: "claude", sessionId: resume, confirmed: false });
-      else if (parsed.success)
-        writeSessionRecord(input.workspace, { backend: "claude", sessionId: parsed.output.session_id, confirmed: true });
+      const recorded = lost
+        ? writeSessionRecord(input.workspace, { backend: "claude", sessionId: resume, confirmed: false })
+        : parsed.success
+          ? writeSessionRecord(input.workspace, { backend: "claude", sessionId: parsed.output.session_id, confirmed: true })
+          : ok(undefined);
+      if (recorded.isErr()) return err(recorded.error);
       // A refused key or another API failure says nothing about the agent: named as such, in one line.
       const saidByResult =
         parsed.success && (parsed.output.is_error === true || failure !== null) ? (parsed.output.result ?? "") : "";

@@ -4,11 +4,12 @@
 // mean (each backend's file) and the bubblewrap argv (sandbox.ts).
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";
+import { FILE_CAPS, readFileIfPresent, writeFileReplacing } from "../safe-file.ts";
 import { withLimits, type ProcessLimits } from "./rlimits.ts";
 import { becomeSubreaper } from "../libc.ts";
 import { killTurnProcesses, pipesOf, ticksSinceBoot, TURN_TOKEN_VAR, type TurnMarks } from "./turn-processes.ts";
@@ -355,10 +356,14 @@ export function sessionRecordPath(workspace: string): string {
 /** The saved session of this workspace; ok(null) when there is none yet. */
 export function readSessionRecord(workspace: string): Result<SessionRecord | null, ProlongError> {
   const path = sessionRecordPath(workspace);
-  if (!existsSync(path)) return ok(null);
+  // The run directory is input like any other: a FIFO, a link or /dev/zero at the name is refused, never read.
+  const read = readFileIfPresent(path, FILE_CAPS.settings, "the agent's session record");
+  if (read.isErr())
+    return err({ ...read.error, code: "bad-session", fix: "delete what stands there to start a fresh agent session" });
+  if (read.value === null) return ok(null);
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(path, "utf8"));
+    json = JSON.parse(new TextDecoder().decode(read.value));
   } catch (e) {
     return err(
       prolongError("bad-session", `cannot read the agent's session record: ${(e as Error).message}`, {
@@ -378,10 +383,9 @@ export function readSessionRecord(workspace: string): Result<SessionRecord | nul
   return ok(parsed.output);
 }
 
-export function writeSessionRecord(workspace: string, record: SessionRecord): void {
-  const path = sessionRecordPath(workspace);
-  writeFileSync(`${path}.tmp`, JSON.stringify(record) + "\n");
-  renameSync(`${path}.tmp`, path); // a crash mid-write leaves the old record, never half a file
+/** Saved whole and renamed over the name: a crash mid-write leaves the old record, never half a file. */
+export function writeSessionRecord(workspace: string, record: SessionRecord): Result<void, ProlongError> {
+  return writeFileReplacing(sessionRecordPath(workspace), JSON.stringify(record) + "\n");
 }
 
 /** Parses one JSONL line; null for blank or non-JSON lines (CLIs print the odd warning to stdout). */

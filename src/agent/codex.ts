@@ -116,13 +116,15 @@ export function codexAgent(opts: CodexAgentOptions): Agent {
       });
       const cumulative = seen.cumulative ?? record?.cumulative;
       const id = seen.threadId ?? record?.sessionId;
-      if (id !== undefined)
-        writeSessionRecord(input.workspace, {
+      if (id !== undefined) {
+        const wrote = writeSessionRecord(input.workspace, {
           backend: "codex",
           sessionId: id,
           confirmed: true,
           ...(cumulative ? { cumulative } : {}),
         });
+        if (wrote.isErr()) return err(wrote.error);
+      }
       const failure = processFailure("codex", outcome, opts.timeoutSec);
       // A refused key or another API failure says nothing about the agent: named as such, in one line.
       const api =

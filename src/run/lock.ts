@@ -2,13 +2,16 @@
 // long as they write the run. A second process refuses at once, naming the holder's pid (written into the
 // file by the holder). The kernel drops the lock when the holder exits or is killed, so a crashed run never
 // stays locked; the file itself is left in place (removing it would let two processes lock two files).
-import { closeSync, constants, ftruncateSync, openSync, readFileSync, statSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, ftruncateSync, openSync, readFileSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { tryLockExclusive } from "../libc.ts";
+import { checkRegularFile, readRegularText } from "../safe-file.ts";
 
 export const LOCK_FILE = "run.lock";
+/** A pid and its newline; a lock file holding more was not written by prolong. */
+const PID_BYTES = 64;
 
 export interface RunLock {
   readonly path: string;
@@ -20,13 +23,35 @@ export function lockRun(runDir: string, file = LOCK_FILE): Result<RunLock, Prolo
   const path = join(runDir, file);
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW, 0o644);
+    // Non-blocking and no link followed: the run directory is input, and anything may stand at the name.
+    fd = openSync(
+      path,
+      constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY,
+      0o644,
+    );
   } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ELOOP")
+      return err(
+        prolongError("run-lock", `the run's lock file (${file}) is a symlink; prolong follows no link in a run directory`, {
+          path,
+          fix: "remove the link; prolong makes the lock file itself",
+        }),
+      );
     return err(
       prolongError("run-lock", `cannot open the run's lock file: ${(e as Error).message}`, {
         path,
         fix: "check that the run directory exists and is writable",
       }),
+    );
+  }
+  // A FIFO there would take the lock and the pid, and hang the next process reading the pid back.
+  const regular = checkRegularFile(path, `the run's lock file (${file})`);
+  if (regular.isErr() || !fstatSync(fd).isFile()) {
+    closeSync(fd);
+    return err(
+      regular.isErr()
+        ? { ...regular.error, code: "run-lock" }
+        : prolongError("run-lock", `the run's lock file (${file}) is not a regular file`, { path }),
     );
   }
   const got = tryLockExclusive(fd);
@@ -94,10 +119,8 @@ function kernelHolderPid(path: string): number | null {
 }
 
 function holderPid(path: string): number | null {
-  try {
-    const n = Number.parseInt(readFileSync(path, "utf8").trim(), 10);
-    return Number.isInteger(n) && n > 0 ? n : null;
-  } catch {
-    return null;
-  }
+  const read = readRegularText(path, PID_BYTES, "the run's lock file");
+  if (read.isErr()) return null;
+  const n = Number.parseInt(read.value.trim(), 10);
+  return Number.isInteger(n) && n > 0 ? n : null;
 }

@@ -11,10 +11,9 @@ import type { ScreenSectionCodec } from "../game/kinds.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { verifyMasterTail } from "../log/run-index.ts";
 import { currentBoardText, type SectionLookup } from "../log/window.ts";
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RUN_FILES } from "../run-files/layout.ts";
-import { ioError } from "../workspace/dir.ts";
+import { FILE_CAPS, readFileIfPresent, writeFileReplacing } from "../safe-file.ts";
 import {
   clearActionsFile,
   PLANS_FILE,
@@ -186,26 +185,18 @@ export function appendPlan(
   const found = restorePlans(s.workspace, kept.value);
   if (found.isErr()) return err(found.error);
   const next = plansWith(kept.value, `--- turn ${turn} (from action ${fromAction})\n${plan}\n`);
-  const path = join(s.paths.dir, RUN_FILES.plans);
-  try {
-    // The harness's copy first (temp + rename: a crash leaves the old one whole), then the agent's.
-    writeFileSync(`${path}.tmp`, next);
-    renameSync(`${path}.tmp`, path);
-  } catch (e) {
-    return err(ioError("write", path, e));
-  }
+  // The harness's copy first (temp + rename: a crash leaves the old one whole), then the agent's.
+  const wrote = writeFileReplacing(join(s.paths.dir, RUN_FILES.plans), next);
+  if (wrote.isErr()) return err(wrote.error);
   return s.workspace.replace(PLANS_FILE, next).map(() => found.value);
 }
 
 /** The harness's own copy of plans.txt, in the run directory (empty before the first plan). */
 function readKeptPlans(s: RunSession): Result<Uint8Array, ProlongError> {
-  const path = join(s.paths.dir, RUN_FILES.plans);
-  try {
-    return ok(new Uint8Array(readFileSync(path)));
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return ok(new Uint8Array(0));
-    return err(ioError("read", path, e));
-  }
+  // In the run directory, so input like any other: a FIFO, a link or /dev/zero there is refused, never read.
+  return readFileIfPresent(join(s.paths.dir, RUN_FILES.plans), FILE_CAPS.keptPlans, "the harness's copy of plans.txt").map(
+    (b) => b ?? new Uint8Array(0),
+  );
 }
 
 /** One or two lines for the next prompt about the last actions.json: what was dropped, or why it was not used. Null when all was well. */

@@ -357,3 +357,136 @@ describe("scores that check their evidence", () => {
     });
   }
 });
+
+/**
+ * The agents' own files in a run directory: the mini agent's conversation, the session record Claude Code and
+ * Codex resume from, the run's lock, and the workspace log the built-in NetHack agent reads. Each reader runs
+ * in a process of its own with a bound, so a reader that waits on a FIFO or reads /dev/zero fails the case by
+ * being killed instead of hanging the suite.
+ */
+describe("the agents' own files in a run directory", () => {
+  const SRC = path.resolve(import.meta.dir, "../../src");
+  /** name → [the file, relative to the run directory; the call, an expression over `dir` giving a Result]. */
+  const READERS: Record<string, [string, string, string]> = {
+    "the mini agent's conversation": [
+      "agent-conversation.json",
+      `import { readConversation } from "${SRC}/agent/mini/conversation.ts";`,
+      `readConversation(dir + "/workspace")`,
+    ],
+    "the Claude Code / Codex session record": [
+      "agent-session.json",
+      `import { readSessionRecord } from "${SRC}/agent/cli-process.ts";`,
+      `readSessionRecord(dir + "/workspace")`,
+    ],
+    "the run's lock": ["run.lock", `import { lockRun } from "${SRC}/run/lock.ts";`, `lockRun(dir)`],
+    "the built-in NetHack agent's log": [
+      "workspace/logs.txt",
+      `import { nethackTurn } from "${SRC}/agent/nethack/agent.ts";`,
+      `await nethackTurn({ workspace: dir + "/workspace", prompt: "", turn: 1, availableActions: [], actionCap: 20, seed: 0 })`,
+    ],
+  };
+  const PLANTS: Record<string, (at: string) => void> = {
+    "a FIFO": (at) => execFileSync("mkfifo", [at]),
+    "a symlink to /dev/zero": (at) => symlinkSync("/dev/zero", at),
+  };
+
+  /** Runs `call` in a bounded process of its own; what it returned, or "hung" when the bound killed it. */
+  function bounded(imports: string, call: string, dir: string): string {
+    const code = `${imports}\nconst dir = ${JSON.stringify(dir)};\nconst r = ${call};\nconsole.log(r.isErr() ? "refused: " + r.error.message : "read");\nprocess.exit(0);`;
+    const p = Bun.spawnSync([process.execPath, "-e", code], {
+      stdout: "pipe",
+      stderr: "pipe",
+      timeout: 20_000,
+      killSignal: "SIGKILL",
+    });
+    return p.exitCode === null ? "hung" : p.stdout.toString().trim() || p.stderr.toString().trim();
+  }
+
+  for (const [what, [file, imports, call]] of Object.entries(READERS))
+    for (const [plant, make] of Object.entries(PLANTS))
+      test(`${what} (${file}) as ${plant}: refused by name, never waited on or read`, () => {
+        const dir = copyOf(finished);
+        rmSync(path.join(dir, file), { force: true });
+        make(path.join(dir, file));
+        expect(bounded(imports, call, dir)).toMatch(/^refused: .*(FIFO|symlink|character device)/);
+      });
+
+  test("a symlink at the conversation or the session record is refused, its target neither read nor changed", () => {
+    for (const [file, imports, call] of [
+      READERS["the mini agent's conversation"]!,
+      READERS["the Claude Code / Codex session record"]!,
+    ]) {
+      const dir = copyOf(finished);
+      const target = path.join(root, `target-${n++}.json`);
+      writeFileSync(target, "{}\n");
+      symlinkSync(target, path.join(dir, file));
+      expect(bounded(imports, call, dir)).toMatch(/^refused: .*symlink/);
+      expect(readFileSync(target, "utf8")).toBe("{}\n");
+    }
+  });
+
+  test("saving the conversation or the session record writes through no link at the name or the old temp name", () => {
+    const dir = copyOf(finished);
+    const victims = ["agent-conversation.json.tmp", "agent-session.json.tmp", "agent-session.json"].map((name) => {
+      const target = path.join(root, `victim-${n++}`);
+      writeFileSync(target, "untouched\n");
+      symlinkSync(target, path.join(dir, name));
+      return target;
+    });
+    const out = bounded(
+      `import { writeConversation } from "${SRC}/agent/mini/conversation.ts";\nimport { writeSessionRecord } from "${SRC}/agent/cli-process.ts";`,
+      `(writeConversation(dir + "/workspace", { version: 1, messages: [], dropped: 0 }), writeSessionRecord(dir + "/workspace", { backend: "claude", sessionId: "s", confirmed: true }))`,
+      dir,
+    );
+    expect(out).toBe("read");
+    for (const v of victims) expect(readFileSync(v, "utf8")).toBe("untouched\n");
+    expect(lstatSync(path.join(dir, "agent-session.json")).isFile()).toBe(true);
+  });
+
+  /** A stateless run of the command agent without a sandbox, which plants `plant` in the run directory at its turn 2. */
+  function statelessRun(plant: string): { code: number | null; out: string; err: string; dir: string } {
+    const runs = path.join(root, `stateless-${n++}`);
+    const script = `if [ "$PROLONG_TURN" = 2 ]; then ${plant}; fi; printf '{"actions":["ACTION1","ACTION4"]}' > actions.json; echo "plan: probe"`;
+    // Killed outright at the bound: a play blocked reading a FIFO never runs its SIGTERM handler.
+    const spawned = Bun.spawnSync(
+      [
+        process.execPath,
+        MAIN,
+        "play",
+        "glide",
+        "--agent",
+        "command",
+        "--cmd",
+        script,
+        "--sandbox",
+        "none",
+        "--workspace",
+        "stateless",
+        "--max-actions",
+        "8",
+        "--runs-dir",
+        runs,
+      ],
+      { stdout: "pipe", stderr: "pipe", timeout: 60_000, killSignal: "SIGKILL" },
+    );
+    const p = { code: spawned.exitCode, out: spawned.stdout.toString(), err: spawned.stderr.toString() };
+    const stamp = readdirSync(runs)[0] as string;
+    return { ...p, dir: path.join(runs, stamp, "glide") };
+  }
+
+  test("plans.txt (the stateless arm's kept copy) made a FIFO by an unconfined agent: the run ends naming it, no hang", () => {
+    const r = statelessRun("rm -f ../plans.txt; mkfifo ../plans.txt");
+    expect(r.code === null ? "hung" : "ended").toBe("ended");
+    expect(r.err + r.out).toContain("plans.txt");
+    expect(r.err + r.out).toContain("FIFO");
+  });
+
+  test("a symlink at plans.txt's old temp name: the kept copy is replaced, the link's target untouched", () => {
+    const target = path.join(root, `victim-${n++}`);
+    writeFileSync(target, "untouched\n");
+    const r = statelessRun(`ln -s ${target} ../plans.txt.tmp`);
+    expect(r.code).toBe(0);
+    expect(readFileSync(target, "utf8")).toBe("untouched\n");
+    expect(readFileSync(path.join(r.dir, "plans.txt"), "utf8")).toContain("probe");
+  });
+});

@@ -23,6 +23,10 @@ import type { RunConfigInput } from "../../src/config/run-config.ts";
 import type { RunEvent } from "../../src/run-files/events.ts";
 import { HAVE_BWRAP, play, tempRoot } from "../agent/backends/helpers.ts";
 import { readEventsFile } from "../run/helpers.ts";
+import { newConfig } from "../../src/config/run-config.ts";
+import { findRuns } from "../../src/score/find-runs.ts";
+import { buildScorecard } from "../../src/score/scorecard.ts";
+import { writeBackingLog } from "../support/backing-log.ts";
 
 type Sandbox = "none" | "bwrap";
 type Arm = "full" | "stateless" | "no-log";
@@ -205,7 +209,7 @@ const CGROUP = (() => {
   return true;
 })();
 
-describe("the newer surfaces: mini agent, signals, NetHack", () => {
+describe("the newer surfaces: mini agent, signals, NetHack, run directories", () => {
   const rows: string[] = [];
 
   test.skipIf(!HAVE_BWRAP)(
@@ -359,11 +363,52 @@ describe("the newer surfaces: mini agent, signals, NetHack", () => {
     60_000,
   );
 
+  test("score × a scorecard forged self-consistently to more levels than its log cleared → refused, the mismatch named", async () => {
+    const dir = join(tempRoot(), "forged");
+    mkdirSync(dir);
+    const config = newConfig({ game: "glide" })._unsafeUnwrap();
+    const input = {
+      run: "t/forged",
+      config,
+      end: { reason: "max-actions" as const, detail: "" },
+      baselines: [10, 10],
+      winLevels: 2,
+      episodes: [{ episode: 1, levels: 1, state: "NOT_FINISHED" as const, actions: 12, levelActions: [10, 2] }],
+      actions: 12,
+      agentCalls: 1,
+      tokens: { input: 0, cached: 0, output: 0 },
+      tamperEvents: 0,
+      wallMs: 5,
+    };
+    writeBackingLog(dir, buildScorecard(input));
+    const forged = buildScorecard({ ...input, episodes: [{ ...input.episodes[0]!, levels: 2, state: "WIN" }] });
+    writeFileSync(join(dir, "scorecard.json"), JSON.stringify(forged));
+    const found = findRuns([dir]);
+    expect(found.runs).toEqual([]);
+    expect(found.skipped[0]?.evidence).toContain("mismatch: the log's last header says Score: 1");
+    rows.push(
+      "| run directory | scorecard forged self-consistently (7/7, more actions, other levels, no log) | score checks it against the log's last header: refused, named; --trust-scorecards marks it (test/score/evidence.test.ts) |",
+    );
+  });
+
+  test("run directory × a FIFO at the mini agent's conversation → refused by name, never waited on", () => {
+    const ws = join(tempRoot(), "run", "workspace");
+    mkdirSync(ws, { recursive: true });
+    Bun.spawnSync(["mkfifo", join(ws, "..", "agent-conversation.json")]);
+    const src = join(import.meta.dir, "../../src/agent/mini/conversation.ts");
+    const code = `import { readConversation } from ${JSON.stringify(src)};\nconst r = readConversation(${JSON.stringify(ws)});\nconsole.log(r.isErr() ? r.error.message : "read");`;
+    const p = Bun.spawnSync([process.execPath, "-e", code], { timeout: 20_000, killSignal: "SIGKILL" });
+    expect(p.exitCode === null ? "hung" : p.stdout.toString()).toContain("FIFO");
+    rows.push(
+      "| run directory | FIFO / symlink / /dev/zero at agent-conversation.json, agent-session.json, plans.txt, run.lock, the built-in agent's log | safe-file.ts: refused by name, never read; saves renamed over the name (test/run-files/hostile-run-dir.test.ts) |",
+    );
+  });
+
   test("the rows (printed for the notes with PROLONG_PRINT_CORPUS=1)", () => {
     if (process.env["PROLONG_PRINT_CORPUS"]) for (const r of rows) console.log(r);
     const root = process.getuid?.() === 0;
     expect(rows.length).toBe(
-      2 + (HAVE_BWRAP ? 2 : 0) + (NO_NETHACK ? 0 : 1) + (NO_NETHACK || !HAVE_BWRAP ? 0 : 1) + (root && CGROUP ? 1 : 0),
+      4 + (HAVE_BWRAP ? 2 : 0) + (NO_NETHACK ? 0 : 1) + (NO_NETHACK || !HAVE_BWRAP ? 0 : 1) + (root && CGROUP ? 1 : 0),
     );
   });
 });

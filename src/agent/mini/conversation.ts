@@ -2,12 +2,12 @@
 // directory, which the sandbox hides from the agent) after every model reply and every command output, so
 // `prolong resume` continues it and a crash loses at most the step in flight. Also here: --context-limit,
 // which replaces the oldest command outputs with a note saying so once the conversation would pass the limit.
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { prolongError, type ProlongError } from "../../errors.ts";
 import { RUN_FILES } from "../../run-files/layout.ts";
+import { FILE_CAPS, readFileIfPresent, writeFileReplacing } from "../../safe-file.ts";
 
 const ToolCallSchema = v.object({
   id: v.string(),
@@ -41,11 +41,14 @@ export function conversationPath(workspace: string): string {
 /** The saved conversation of this workspace; ok(null) when there is none yet. */
 export function readConversation(workspace: string): Result<Conversation | null, ProlongError> {
   const path = conversationPath(workspace);
-  if (!existsSync(path)) return ok(null);
   const fix = "move the file aside to start the mini agent afresh (the log keeps the game; the model loses its chat)";
+  // The run directory is input like any other: a FIFO, a link or /dev/zero at the name is refused, never read.
+  const read = readFileIfPresent(path, FILE_CAPS.conversation, "the mini agent's conversation");
+  if (read.isErr()) return err({ ...read.error, code: "bad-session", fix });
+  if (read.value === null) return ok(null);
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(path, "utf8"));
+    json = JSON.parse(new TextDecoder().decode(read.value));
   } catch (e) {
     return err(prolongError("bad-session", `cannot read the mini agent's conversation: ${(e as Error).message}`, { path, fix }));
   }
@@ -63,10 +66,9 @@ export function readConversation(workspace: string): Result<Conversation | null,
   return ok(parsed.output);
 }
 
-export function writeConversation(workspace: string, c: Conversation): void {
-  const path = conversationPath(workspace);
-  writeFileSync(`${path}.tmp`, JSON.stringify(c, null, 1) + "\n");
-  renameSync(`${path}.tmp`, path); // a crash mid-write leaves the previous conversation, never half a file
+/** Saved whole and renamed over the name: a crash mid-write leaves the previous conversation, never half a file. */
+export function writeConversation(workspace: string, c: Conversation): Result<void, ProlongError> {
+  return writeFileReplacing(conversationPath(workspace), JSON.stringify(c, null, 1) + "\n");
 }
 
 /**

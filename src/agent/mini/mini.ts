@@ -156,10 +156,15 @@ async function runTurn(
     messages: [{ role: "system", content: systemPrompt(opts, outputLimit, instructions(ws)) }],
     dropped: 0,
   };
-  const save = () => writeConversation(input.workspace, c);
+  /** Saves the conversation; the error of a save that failed (a full disk), which ends the turn. */
+  const save = (): ProlongError | null => {
+    const wrote = writeConversation(input.workspace, c);
+    return wrote.isErr() ? wrote.error : null;
+  };
   closeDanglingCalls(c.messages);
   c.messages.push({ role: "user", content: input.prompt });
-  save();
+  const first = save();
+  if (first) return err(first);
 
   let tokens: TokenUsage = { input: 0, cached: 0, output: 0 };
   let commands = 0;
@@ -206,7 +211,8 @@ async function runTurn(
       content: r.message.content == null ? null : content,
       ...(calls.length > 0 ? { tool_calls: calls.map(normalCall) } : {}),
     });
-    save();
+    const replied = save();
+    if (replied) return err(replied);
 
     const asked: AskedCommand[] =
       opts.toolFormat === "tools"
@@ -258,7 +264,8 @@ async function runTurn(
       else outputs.push(asked.length > 1 ? `[command ${k + 1} of ${asked.length}]\n${out}` : out);
     }
     if (opts.toolFormat === "text") c.messages.push({ role: "user", content: outputs.join("\n\n"), output: true });
-    save();
+    const answeredSaved = save();
+    if (answeredSaved) return err(answeredSaved);
     if (answered) return done();
     if (badInARow >= BAD_CALLS_IN_A_ROW) {
       return err(
@@ -274,8 +281,8 @@ async function runTurn(
     if (performance.now() >= deadline) return timedOut();
   }
   c.messages.push({ role: "user", content: `[the turn ended: --step-limit ${opts.stepLimit} replies reached]` });
-  save();
-  return done();
+  const last = save();
+  return last ? err(last) : done();
 }
 
 function reply_(text: string, toolCalls: number, tokens: TokenUsage, started: number, steps: StepReport[]): TurnReply {

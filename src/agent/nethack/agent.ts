@@ -2,7 +2,7 @@
 // Each call reads workspace/logs.txt back (this level's sections, the inventory, the episode's start, and the
 // earlier episodes of a lifetime: lifetime.ts), applies the rules of policy.ts and writes
 // workspace/actions.json. Deterministic for a given log.
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../../errors.ts";
@@ -12,6 +12,7 @@ import { decide, type Decision } from "./policy.ts";
 import { readLifetime } from "./lifetime.ts";
 import { readLevelHistory } from "./read-log.ts";
 import { sectionIndex } from "../../native.ts";
+import { readLogBytes } from "../../log/load.ts";
 
 export const LOG_FILE = "logs.txt";
 
@@ -35,18 +36,16 @@ export function thinkFromLog(bytes: Uint8Array): Decision {
 export async function nethackTurn(input: TurnInput): Promise<Result<TurnReply, ProlongError>> {
   const started = performance.now();
   const logPath = join(input.workspace, LOG_FILE);
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(logPath);
-  } catch (e) {
+  // Mapped, not copied (a 20,000-action log is read each turn); a FIFO or /dev/zero there is refused by name.
+  const read = readLogBytes(logPath);
+  if (read.isErr())
     return err(
-      prolongError("nethack-agent-read", `cannot read the log: ${(e as Error).message}`, {
+      prolongError("nethack-agent-read", `cannot read the log: ${read.error.message}`, {
         path: logPath,
         fix: "the built-in NetHack agent needs the log (it does not play the --log-window -1 arm)",
       }),
     );
-  }
-  const decision = thinkFromLog(bytes);
+  const decision = thinkFromLog(read.value);
   const path = join(input.workspace, ACTIONS_FILE);
   try {
     writeFileSync(path, `${JSON.stringify({ actions: decision.actions.slice(0, input.actionCap) })}\n`);
