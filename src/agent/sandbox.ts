@@ -19,6 +19,7 @@ import {
   confinedUid,
   dropArgv,
   isolationFlags,
+  noBwrap,
   probeBwrap,
   SANDBOX_UID,
   SETPRIV_IN_TREE,
@@ -155,11 +156,7 @@ export function chooseSandbox(
         toolTree(policy, [...(bwrap.dropTo ? [{ from: bwrap.dropTo.setpriv, to: SETPRIV_IN_TREE }] : []), ...extra]) ?? ok(null),
     });
   if (kind === "auto") return ok(NO_SANDBOX);
-  return err(
-    prolongError("no-sandbox", "--sandbox bwrap: bubblewrap is not installed or cannot create a sandbox here", {
-      fix: "install it (apt-get install bubblewrap; it needs unprivileged user namespaces or root), or pass --sandbox none",
-    }),
-  );
+  return err(noBwrap());
 }
 
 /**

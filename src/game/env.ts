@@ -24,10 +24,11 @@ export interface EnvContext {
   /** A directory of the run the environment may own (NetHack's private game folder lives in it). */
   readonly workDir?: string;
   /**
-   * The sandbox a game that runs a process of its own (NetHack) starts it in: the run's --sandbox, as the
-   * agent's. Absent: the process runs unconfined, as the harness's user (--sandbox none, auto without bwrap).
+   * The sandbox a game that runs a process of its own (NetHack) starts it in, from the run's --sandbox as the
+   * agent's: bwrap, null for none (--sandbox none, auto without bwrap), or why --sandbox bwrap cannot be had
+   * here (such a game then refuses to start). Absent: unconfined (tests).
    */
-  readonly sandbox?: BwrapSupport;
+  readonly sandbox?: Result<BwrapSupport | null, ProlongError>;
 }
 
 /** For an environment used outside a run (tests, `prolong replay`): what it reports is dropped. */

@@ -28,10 +28,9 @@ export async function openEnv(config: RunConfig, context: EnvContext): Promise<R
  */
 export function runEnvContext(paths: RunPaths, summaryLines: string[], sandbox: RunConfig["sandbox"]): EnvContext {
   const own = new Set(Object.values(paths).map((p) => basename(p)));
-  const bwrap = gameSandbox(sandbox);
   return {
     workDir: paths.dir,
-    ...(bwrap ? { sandbox: bwrap } : {}),
+    sandbox: gameSandbox(sandbox),
     saveFile(name, text) {
       if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) || own.has(name)) {
         summaryLines.push(`  note       the environment asked to write '${name}', which is not a name it may use`);

@@ -15,6 +15,8 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
+import { err, ok, type Result } from "neverthrow";
+import { prolongError, type ProlongError } from "../errors.ts";
 
 /** What the probe found this bwrap can do here. */
 export interface BwrapSupport {
@@ -87,12 +89,24 @@ export function probeBwrap(): BwrapSupport | null {
   return probed;
 }
 
+/** --sandbox bwrap where bubblewrap cannot build a sandbox: said alike for an agent and a game's own process. */
+export function noBwrap(): ProlongError {
+  return prolongError("no-sandbox", "--sandbox bwrap: bubblewrap is not installed or cannot create a sandbox here", {
+    fix: "install it (apt-get install bubblewrap; it needs unprivileged user namespaces or root), or pass --sandbox none",
+  });
+}
+
 /**
- * The sandbox a game's own process (NetHack) runs in for a run's --sandbox: bwrap unless `none`, where it works
- * here (an agent's --sandbox bwrap without it is refused where the agent is made, agent/sandbox.ts).
+ * The sandbox a game's own process (NetHack) runs in for a run's --sandbox: bwrap where it works here, none
+ * under `none` (and `auto` without it); `bwrap` without it is an error, as for an agent.
  */
-export function gameSandbox(setting: "auto" | "bwrap" | "none"): BwrapSupport | undefined {
-  return setting === "none" ? undefined : (probeBwrap() ?? undefined);
+export function gameSandbox(
+  setting: "auto" | "bwrap" | "none",
+  probe: () => BwrapSupport | null = probeBwrap,
+): Result<BwrapSupport | null, ProlongError> {
+  if (setting === "none") return ok(null);
+  const bwrap = probe();
+  return bwrap === null && setting === "bwrap" ? err(noBwrap()) : ok(bwrap);
 }
 
 /** The uid a sandboxed process runs as, seen from outside: nobody under root, else the harness's own. */

@@ -3,7 +3,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { err } from "neverthrow";
+import { err, ok } from "neverthrow";
 import { prolongError } from "../../errors.ts";
 import type { KindPlay } from "../kind.ts";
 import { BALROG_NO_PROGRESS } from "./episode.ts";
@@ -28,13 +28,15 @@ export const nethackPlay: KindPlay<typeof nethackSettings> = {
           fix: "drop --role, --race and --align (or drop --protocol balrog to choose the character)",
         }),
       );
-    context.summaryLine(confinementLine(context.sandbox));
+    const sandbox = context.sandbox ?? ok(null);
+    if (sandbox.isErr()) return err(sandbox.error);
+    context.summaryLine(confinementLine(sandbox.value ?? undefined));
     return findNethack().map(() =>
       nethackEnv({
         folder: join(context.workDir ?? mkdtempSync(join(tmpdir(), "prolong-nethack-")), "nethack"),
         seed: run.seed,
         character: characterOf(run),
-        ...(context.sandbox ? { sandbox: context.sandbox } : {}),
+        ...(sandbox.value ? { sandbox: sandbox.value } : {}),
         ...(balrog ? { pressMore: "all" as const, noProgressAfter: BALROG_NO_PROGRESS } : {}),
       }),
     );

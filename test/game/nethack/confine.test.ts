@@ -6,7 +6,10 @@ import { existsSync, readdirSync, readFileSync, readlinkSync, statSync, unlinkSy
 import { join } from "node:path";
 import { DEFAULT_CHARACTER } from "../../../src/game/nethack/character.ts";
 import { NethackEpisode } from "../../../src/game/nethack/episode.ts";
-import { probeBwrap } from "../../../src/sandbox/bwrap.ts";
+import { err } from "neverthrow";
+import { NO_ENV_CONTEXT } from "../../../src/game/env.ts";
+import { nethackPlay } from "../../../src/game/nethack/play.ts";
+import { gameSandbox, noBwrap, probeBwrap } from "../../../src/sandbox/bwrap.ts";
 import { playGame } from "../../run/helpers.ts";
 import { gameRoot, NO_NETHACK } from "./helpers.ts";
 
@@ -138,4 +141,22 @@ describe.skipIf(SKIP)(`NetHack in the sandbox${SKIP ? " (skipped: needs NetHack 
     expect(inside).toEqual(await play(false));
     expect(inside[keys.indexOf("!") + 1]!.split("\n")[0]).toContain("Unknown command '!'");
   }, 120_000);
+});
+
+describe("which sandbox a game's own process gets", () => {
+  test("--sandbox bwrap where bubblewrap cannot run is refused, as for an agent; auto then runs unconfined; none never asks", () => {
+    const missing = () => null;
+    expect(gameSandbox("bwrap", missing)._unsafeUnwrapErr().fix).toContain("apt-get install bubblewrap");
+    expect(gameSandbox("auto", missing)._unsafeUnwrap()).toBeNull();
+    expect(
+      gameSandbox("none", () => {
+        throw new Error("not asked");
+      })._unsafeUnwrap(),
+    ).toBeNull();
+  });
+
+  test("NetHack refuses to start when the run's --sandbox bwrap cannot be had, naming the fix", () => {
+    const opened = nethackPlay.open({ game: "nethack", seed: 0 } as never, { ...NO_ENV_CONTEXT, sandbox: err(noBwrap()) });
+    expect(opened._unsafeUnwrapErr().code).toBe("no-sandbox");
+  });
 });
