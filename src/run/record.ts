@@ -5,9 +5,9 @@ import { err, ok, type Result } from "neverthrow";
 import { formatError, prolongError, type ProlongError } from "../errors.ts";
 import type { ScreenExtra } from "../game/kinds.ts";
 import { actionText } from "../action-text.ts";
-import { type Action, type FrameData, type ScreenFrame } from "../game-model.ts";
-import { SECTION_JOIN, type LogSection, type SectionHeader } from "../log/format.ts";
-import { appendSection, appendSectionText } from "../log/run-index.ts";
+import type { Action, FrameData } from "../game-model.ts";
+import { SECTION_JOIN, writeSection, type LogSection, type SectionHeader } from "../log/format.ts";
+import { appendSectionText } from "../log/run-index.ts";
 import { COPY_FILE, type TamperEvent } from "../workspace/copy.ts";
 import type { WorkspaceTamper } from "../workspace/dir.ts";
 import type { EventFields, EventKind } from "../run-files/events.ts";
@@ -36,10 +36,7 @@ export async function playAction(
   const effect = recordStep(s.tally, frame);
   s.turn.frame = frame;
   const header = { ...effect.header, kind: "action" as const, ...(planStep ? { planStep } : {}) };
-  const extra = { ...(plan !== undefined ? { plan } : {}), toolCall: action };
-  const written = frame.screen
-    ? writeScreenSection(s, frame.screen, header, extra)
-    : writeSection(s, sectionFromFrame(frame, header, extra));
+  const written = appendStep(s, frame, header, { ...(plan !== undefined ? { plan } : {}), toolCall: action });
   if (written.isErr()) return err({ source: "log", error: written.error });
   const h = effect.header;
   emit(s, "action", {
@@ -60,66 +57,56 @@ export async function playAction(
   return ok(effect);
 }
 
-/** The INITIAL STATE section an episode starts with (numbered as the last action so far). */
+/**
+ * The INITIAL STATE section an episode starts with (numbered as the last action so far). Its header is the
+ * tally's, which starts each episode from the game's first frame (tally.ts), with the frame's vitals.
+ */
 export function recordInitial(s: RunSession, frame: FrameData): Result<void, ProlongError> {
-  const episode = s.tally.episode > 1 ? { episode: { index: s.tally.episode, total: s.config.episodes } } : {};
-  if (frame.screen) {
-    const header = {
-      action: s.tally.action,
-      level: frame.screen.level,
-      attempt: s.tally.episode,
-      score: frame.screen.score,
-      kind: "initial" as const,
-      ...(frame.screen.vitals ? { vitals: frame.screen.vitals } : {}),
-    };
-    return writeScreenSection(s, frame.screen, header, episode);
-  }
-  const header = { action: s.tally.action, level: 1, attempt: 1, score: frame.levelsCompleted, kind: "initial" as const };
-  const section = sectionFromFrame(frame, header, {});
-  return writeSection(
-    s,
-    s.tally.episode > 1 ? { ...section, episode: { index: s.tally.episode, total: s.config.episodes } } : section,
-  );
+  const t = s.tally;
+  const vitals = frame.screen?.vitals;
+  const header = {
+    action: t.action,
+    level: t.level,
+    attempt: t.attempt,
+    score: t.score,
+    kind: "initial" as const,
+    ...(vitals ? { vitals } : {}),
+  };
+  return appendStep(s, frame, header, t.episode > 1 ? { episode: { index: t.episode, total: s.config.episodes } } : {});
 }
 
-/** A terminal game's section: the family's header, [PLAN] and Tool Call, then the kind's screen observation. */
-function writeScreenSection(
+/**
+ * A step's section appended to the master (one write) and the index: its body written by the kind's codec
+ * (a terminal game's screen) or by the log format (a grid game's frames and settled board).
+ */
+function appendStep(s: RunSession, frame: FrameData, header: SectionHeader, extra: ScreenExtra): Result<void, ProlongError> {
+  const body = stepSection(s, frame, header, extra);
+  if (body.isErr()) return err(body.error);
+  const { text, frames } = body.value;
+  return appendSectionText(s.master, s.index, (empty) => (empty ? "" : SECTION_JOIN) + text, header, frames).map(() => undefined);
+}
+
+/** A step's section text, and the boards it holds (the index counts them). */
+function stepSection(
   s: RunSession,
-  screen: ScreenFrame,
+  frame: FrameData,
   header: SectionHeader,
   extra: ScreenExtra,
-): Result<void, ProlongError> {
-  const codec = s.kind.screenLog;
-  if (!codec)
-    return err(
-      prolongError("screen-without-codec", `the environment '${s.config.env}' gave a screen but writes no screen sections`, {
-        fix: "this is a bug in prolong: a kind whose frames carry a screen supplies its screenLog",
-      }),
-    );
-  const text = codec.write(screen, header, extra);
-  return appendSectionText(s.master, s.index, (empty) => (empty ? "" : SECTION_JOIN) + text, header, 1).map(() => undefined);
-}
-
-/** Writes one section to the master (one write) and the index. */
-export function writeSection(s: RunSession, section: LogSection): Result<void, ProlongError> {
-  return appendSection(s.master, s.index, section, s.config.gridMode).map(() => undefined);
-}
-
-export function sectionFromFrame(
-  frame: FrameData,
-  header: LogSection["header"],
-  extra: { plan?: string; toolCall?: Action },
-): LogSection {
-  const grids = frame.frames;
-  const board = grids[grids.length - 1];
+): Result<{ text: string; frames: number }, ProlongError> {
+  if (frame.screen) {
+    const codec = s.kind.screenLog;
+    if (!codec)
+      return err(
+        prolongError("screen-without-codec", `the environment '${s.config.env}' gave a screen but writes no screen sections`, {
+          fix: "this is a bug in prolong: a kind whose frames carry a screen supplies its screenLog",
+        }),
+      );
+    return ok({ text: codec.write(frame.screen, header, extra), frames: 1 });
+  }
+  const board = frame.frames[frame.frames.length - 1];
   if (!board) throw new Error("a frame without grids reached the log");
-  return {
-    header,
-    frames: grids.slice(0, -1),
-    board,
-    ...(extra.plan !== undefined ? { plan: extra.plan } : {}),
-    ...(extra.toolCall ? { toolCall: extra.toolCall } : {}),
-  };
+  const section: LogSection = { header, frames: frame.frames.slice(0, -1), board, ...extra };
+  return ok({ text: writeSection(section, s.config.gridMode), frames: section.frames.length + 1 });
 }
 
 /**
