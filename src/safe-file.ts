@@ -225,11 +225,13 @@ export function writeFileReplacing(path: string, data: Uint8Array | string, mode
     }
     const c = code(e);
     const fix =
-      c === "EISDIR" || c === "ENOTDIR"
+      c === "EISDIR"
         ? "a directory stands at that name; remove it or choose another output path"
-        : c === "ENOSPC" || c === "EDQUOT"
-          ? "the disk is full: free space and try again"
-          : "check that the directory exists and is writable";
+        : c === "ENOTDIR"
+          ? "a part of the path that should be a directory is a file; choose another output path"
+          : c === "ENOSPC" || c === "EDQUOT"
+            ? "the disk is full: free space and try again"
+            : "check that the directory exists and is writable";
     return err(prolongError("write-failed", `cannot write: ${(e as Error).message}`, { path, fix }));
   }
 }

@@ -220,8 +220,16 @@ export function buildPlan(p: PlanInput): Result<Plan, ProlongError> {
 /** Reads and checks a plan file: its schema, and that this prolong made it. */
 export function readPlan(path: string): Result<Plan, ProlongError> {
   const text = readRegularText(path, FILE_CAPS.plan, "the plan");
+  // A plan is a file the user names (or a batch's plan.json): the run directory's own fix does not fit it.
   if (text.isErr())
-    return err({ ...text.error, code: "bad-plan", fix: text.error.fix ?? "make it with `prolong plan ... -o plan.json`" });
+    return err({
+      ...text.error,
+      code: "bad-plan",
+      fix:
+        text.error.code === "not-a-regular-file"
+          ? "give the plan's own file (made by `prolong plan ... -o plan.json`; a batch's is DIR/plan.json)"
+          : (text.error.fix ?? "make it with `prolong plan ... -o plan.json`"),
+    });
   let json: unknown;
   try {
     json = JSON.parse(text.value);

@@ -120,6 +120,28 @@ describe("an argument error names what was wrong and the fix, then points at --h
     });
 });
 
+test("an output path under a file is named, with the fix that fits", async () => {
+  const o = await spawn(["plan", "--games", "glide", "--arm", "a=", "-o", path.join(FILE, "plan.json")]);
+  expect(o.code).toBe(2);
+  const lines = o.err.trimEnd().split("\n");
+  expect(lines).toHaveLength(2);
+  expect(lines[0]).toStartWith(`prolong: ${path.join(FILE, "plan.json")}: cannot write`);
+  expect(lines[1]).toContain("a part of the path that should be a directory is a file");
+});
+
+test("a plan that is a directory is named, with a fix for a plan (not for a run directory's file)", async () => {
+  for (const args of [
+    ["plan", "show", DIR],
+    ["run-plan", DIR, "--out", path.join(dir, "out")],
+  ]) {
+    const o = await spawn(args);
+    expect(o.code).toBe(2);
+    expect(o.err).toBe(
+      `prolong: ${DIR}: the plan is a directory, not a regular file\n  fix: give the plan's own file (made by \`prolong plan ... -o plan.json\`; a batch's is DIR/plan.json)\n`,
+    );
+  }
+});
+
 test("an output path that is a directory is named, with the fix; no stack trace", async () => {
   const o = await spawn(["plan", "--games", "glide", "--arm", "a=", "-o", DIR]);
   expect(o.code).toBe(2);
