@@ -3,10 +3,10 @@
 // run agent-unavailable with no call made; a good key lets it proceed; a config that cannot work is named
 // with the file and the fix. The stand-in `codex` records that it was called.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { codexAgent } from "../../../src/agent/codex.ts";
-import { checkCodexAccess, codexProvider } from "../../../src/agent/codex-provider.ts";
+import { checkCodexAccess, codexProvider, providerKeys } from "../../../src/agent/codex-provider.ts";
 import { playGame } from "../../run/helpers.ts";
 import { tempRoot, withEnv } from "./helpers.ts";
 
@@ -199,11 +199,19 @@ describe("a Codex configuration that cannot work is named with its file and the 
       expect(run.end.detail).toContain(c.fix);
     });
 
-  test("a directory where config.toml should be", () => {
-    const home = codexHome(null);
-    mkdirSync(join(home, "config.toml"));
-    const e = codexProvider(home, {})._unsafeUnwrapErr();
-    expect([e.path, e.message]).toEqual([join(home, "config.toml"), "Codex's config.toml is not a regular file"]);
+  test("a directory, a FIFO or a link to /dev/zero where config.toml should be: refused at once, named", () => {
+    const plants: [string, (at: string) => void][] = [
+      ["directory", (at) => mkdirSync(at)],
+      ["FIFO", (at) => Bun.spawnSync(["mkfifo", at])],
+      ["link to /dev/zero", (at) => symlinkSync("/dev/zero", at)],
+    ];
+    for (const [what, plant] of plants) {
+      const home = codexHome(null);
+      plant(join(home, "config.toml"));
+      const e = codexProvider(home, {})._unsafeUnwrapErr();
+      expect([what, e.path, e.message]).toEqual([what, join(home, "config.toml"), "Codex's config.toml is not a regular file"]);
+      expect(providerKeys(home, { LOCAL_KEY: "k" })).toEqual({});
+    }
   });
 });
 
