@@ -32,18 +32,29 @@ export interface RunTally {
   finished: EpisodeResult[];
 }
 
-export function newTally(frame: FrameData): RunTally {
+/**
+ * Where an episode's counters start, from the game's first frame: a terminal game's level and score read off
+ * its screen, its attempt the episode; a grid game on level 1, attempt 1.
+ */
+function episodeStart(frame: FrameData, episode: number) {
   return {
-    action: 0,
     level: frame.screen?.level ?? 1,
-    attempt: 1,
+    attempt: frame.screen ? episode : 1,
     score: frame.screen?.score ?? frame.levelsCompleted,
     state: frame.state,
+    levelActions: new Array<number>(frame.winLevels).fill(0),
+  };
+}
+
+export function newTally(frame: FrameData): RunTally {
+  const start = episodeStart(frame, 1);
+  return {
+    action: 0,
+    ...start,
     winLevels: frame.winLevels,
     episode: 1,
     episodeStart: 0,
-    levelActions: new Array(frame.winLevels).fill(0),
-    bestScore: frame.screen?.score ?? frame.levelsCompleted,
+    bestScore: start.score,
     agentCalls: 0,
     tamperEvents: 0,
     tokens: { input: 0, cached: 0, output: 0 },
@@ -115,11 +126,7 @@ export function startEpisode(t: RunTally, frame: FrameData): void {
   t.finished.push(currentEpisode(t));
   t.episode += 1;
   t.episodeStart = t.action;
-  t.level = frame.screen?.level ?? 1;
-  t.attempt = frame.screen ? t.episode : 1;
-  t.score = frame.screen?.score ?? frame.levelsCompleted;
-  t.state = frame.state;
-  t.levelActions = new Array(frame.winLevels).fill(0);
+  Object.assign(t, episodeStart(frame, t.episode));
 }
 
 /** Actions spent in the current episode (the budget is per episode). */
