@@ -379,6 +379,11 @@ describe("the agents' own files in a run directory", () => {
       `readSessionRecord(dir + "/workspace")`,
     ],
     "the run's lock": ["run.lock", `import { lockRun } from "${SRC}/run/lock.ts";`, `lockRun(dir)`],
+    "the built-in explorer's log": [
+      "workspace/logs.txt",
+      `import { readNewSections } from "${SRC}/agent/explorer/log-cursor.ts";`,
+      `readNewSections(dir + "/workspace/logs.txt", undefined)`,
+    ],
     "the built-in NetHack agent's log": [
       "workspace/logs.txt",
       `import { nethackTurn } from "${SRC}/agent/nethack/agent.ts";`,

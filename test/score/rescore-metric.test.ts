@@ -4,7 +4,9 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { scoreCommand } from "../../src/cli/score.ts";
-import { readScorecard } from "../../src/score/scorecard.ts";
+import { cpSync, writeFileSync } from "node:fs";
+import { findRuns } from "../../src/score/find-runs.ts";
+import { buildScorecard, readScorecard } from "../../src/score/scorecard.ts";
 import { rescoreAt } from "../../src/score/rescore.ts";
 import { NO_NETHACK } from "../game/nethack/helpers.ts";
 import { headers, playGame, tempRoot } from "../run/helpers.ts";
@@ -67,5 +69,32 @@ describe.skipIf(NO_NETHACK)(`re-scoring by metric${NO_NETHACK ? " (skipped: NetH
       const r = await scoreJson(["--at", "300", path]);
       expect(r.arms[0]!.overall.passAt1.estimate).toBe(card.score);
     }
+  });
+
+  test("score's evidence check: both real runs match their logs; the NetHack one forged to a higher progression is refused", async () => {
+    for (const path of [join(root, "nh"), join(root, "grid")]) {
+      const r = (await scoreJson([path])) as unknown as { runs: { evidence: string }[] };
+      expect(r.runs.map((x) => x.evidence)).toEqual(["matches"]);
+    }
+    const forged = join(root, "forged");
+    cpSync(nethack.session.paths.dir, forged, { recursive: true });
+    const card = buildScorecard({
+      run: nhCard.run,
+      config: nhCard.settings,
+      ...(nhCard.provenance ? { provenance: nhCard.provenance } : {}),
+      end: { reason: nhCard.end_reason, detail: nhCard.end_detail },
+      baselines: [],
+      winLevels: 0,
+      episodes: nhCard.episodes.map((e) => ({ ...e, levels: Math.round(e.score * 100) + 100, levelActions: [] })),
+      actions: nhCard.actions,
+      agentCalls: nhCard.agent_calls,
+      tokens: nhCard.tokens,
+      tamperEvents: nhCard.tamper_events,
+      wallMs: nhCard.wall_ms,
+    });
+    writeFileSync(join(forged, "scorecard.json"), JSON.stringify(card));
+    const found = findRuns([forged]);
+    expect(found.runs).toEqual([]);
+    expect(found.skipped[0]!.evidence).toMatch(/^mismatch: the log's last header says Score: \d+, .* \(a progression of /);
   });
 });

@@ -4,8 +4,9 @@
 // run's log). A read of the whole log and reads of its prefixes therefore give the same sections in the
 // same order, which is what makes incremental decisions equal to decisions from a whole read.
 import { err, ok, type Result } from "neverthrow";
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { prolongError, type ProlongError } from "../../errors.ts";
+import { checkRegularFile } from "../../safe-file.ts";
 import { readLog, type LoggedStep, type ReadContext } from "./read-log.ts";
 
 /** Bytes hashed at the head of the log and just before the read offset to recognise the same log. */
@@ -65,15 +66,25 @@ export interface NewSections {
  * without a complete board is left for the next read: the harness appends whole sections, so a torn one
  * is a log cut short and is read again once it is whole.
  */
+/** What stands at the log's name when it is no regular file (a FIFO, a symlink, a device), as an error naming it. */
+function notRegular(path: string): ProlongError | null {
+  const there = checkRegularFile(path, "the log");
+  return there.isErr() ? { ...there.error, code: "explorer-read" } : null;
+}
+
 export function readNewSections(path: string, cursor: Cursor | undefined): Result<NewSections, ProlongError> {
   let fd: number;
   try {
-    fd = openSync(path, "r");
+    // Non-blocking, no link followed, a regular file only: a FIFO or /dev/zero at the name is named, never waited on.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW | constants.O_NOCTTY);
   } catch (e) {
-    return err(prolongError("explorer-read", `cannot read the log: ${(e as Error).message}`, { path }));
+    return err(notRegular(path) ?? prolongError("explorer-read", `cannot read the log: ${(e as Error).message}`, { path }));
   }
   try {
-    const size = fstatSync(fd).size;
+    const st = fstatSync(fd);
+    if (!st.isFile())
+      return err(notRegular(path) ?? prolongError("explorer-read", "cannot read the log: not a regular file", { path }));
+    const size = st.size;
     const from = cursor !== undefined && matches(fd, size, cursor) ? cursor : undefined;
     const start = from?.offset ?? 0;
     const bytes = readRange(fd, start, size);
