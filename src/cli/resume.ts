@@ -53,6 +53,13 @@ export const resumeCommand: Command = {
       );
       return 2;
     }
+    if (isBatchDir(dir) && parsed.values["allow-mixed-builds"] === true) {
+      // A batch's runs are resumed by their own processes, each checking its build; none is waived for all.
+      console.error(
+        `prolong resume: --allow-mixed-builds waives one run's build check; a batch's runs are each checked\n  fix: resume the run that was refused: prolong resume ${dir}/<game>-r<k> --allow-mixed-builds`,
+      );
+      return 2;
+    }
     if (isBatchDir(dir))
       return resumeBatch(dir, {
         parallel: parsed.values.parallel ?? os.availableParallelism(),

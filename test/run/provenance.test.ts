@@ -128,4 +128,18 @@ describe("provenance in run.json", () => {
     expect(e.message).toContain("provenance.build.code");
     expect(e.path).toBe(join(dir, "run.json"));
   });
+
+  test("--allow-mixed-builds with a batch's directory is refused (each run is checked on its own), not ignored", () => {
+    const batch = tempRoot();
+    writeFileSync(join(batch, "plan.json"), "{}");
+    const r = Bun.spawnSync([
+      process.execPath,
+      join(import.meta.dir, "../../src/main.ts"),
+      "resume",
+      batch,
+      "--allow-mixed-builds",
+    ]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.toString()).toContain("--allow-mixed-builds waives one run's build check");
+  });
 });
