@@ -73,9 +73,11 @@ function readTail(logPath: string, n: number): Result<{ size: number; found: Las
  * the writer escapes one (log/format.ts).
  */
 function lastHeaderIn(bytes: Uint8Array, offset: number, size: number): LastHeader | null {
+  // Buffer's own search (no copy: a view of the same bytes), run once per separator-looking line.
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let from = bytes.length;
   for (;;) {
-    const i = lastIndexOf(bytes, SEP, from - 1);
+    const i = from > 0 ? view.lastIndexOf(SEP, from - 1) : -1;
     if (i < 0) return null;
     const lineStart = i === 0 ? offset === 0 : bytes[i - 1] === NL;
     if (lineStart) {
@@ -97,18 +99,6 @@ function headerAt(bytes: Uint8Array, i: number): SectionHeader | undefined {
   // A header line cut by the end of the read (a torn last append) is no header.
   if (lineEnd < 0) return undefined;
   return parseHeader(decoder.decode(bytes.subarray(lineStart, lineEnd)));
-}
-
-function lastIndexOf(bytes: Uint8Array, needle: Uint8Array, from: number): number {
-  const first = needle[0]!;
-  for (let i = Math.min(from, bytes.length - needle.length); i >= 0; i--) {
-    i = bytes.lastIndexOf(first, i);
-    if (i < 0) return -1;
-    let k = 1;
-    while (k < needle.length && bytes[i + k] === needle[k]) k++;
-    if (k === needle.length) return i;
-  }
-  return -1;
 }
 
 /**
