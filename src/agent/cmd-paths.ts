@@ -11,10 +11,14 @@ import { prolongError, type ProlongError } from "../errors.ts";
 import type { RunConfig } from "../config/run-config.ts";
 import { hiddenDirs, NO_BINDS, runsRootOf, type SandboxBinds } from "./sandbox.ts";
 
+/** A shell command's words, quotes taken off (a rough split: enough to find the paths it names). */
+function shellWords(cmd: string): string[] {
+  return [...cmd.matchAll(/'([^']*)'|"([^"]*)"|([^\s;&|<>()]+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
+}
+
 /** The words of a shell command that look like paths: absolute, ~/..., ./..., or a name with a script extension. */
 export function pathWords(cmd: string): string[] {
-  const words = [...cmd.matchAll(/'([^']*)'|"([^"]*)"|([^\s;&|<>()]+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
-  return words.filter(
+  return shellWords(cmd).filter(
     (w) =>
       !w.startsWith("-") &&
       !w.includes("=") &&
@@ -29,6 +33,14 @@ export function pathWords(cmd: string): string[] {
 function isFile(path: string): boolean {
   try {
     return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
   } catch {
     return false;
   }
@@ -87,6 +99,8 @@ export function checkCommandPaths(
   which: (name: string) => string | null = (n) => Bun.which(n),
   binds: SandboxBinds = NO_BINDS,
 ): ProlongError | null {
+  const directory = programDirectory(cmd, workspace, cwd);
+  if (directory !== null) return directory;
   const runs = runsRootOf(workspace);
   const shown = [...binds.readOnly, ...binds.readWrite].filter((d) => !inside(d, runs));
   const hidden = sandbox === "bwrap" ? hiddenDirs(workspace) : [];
@@ -141,4 +155,23 @@ export function checkCommandPaths(
     }
   }
   return null;
+}
+
+/**
+ * The command's program given as a path (`./agent`, `/opt/agent`) that is a directory: the shell would refuse it
+ * on every call ("Permission denied"), each a failed agent call, so it is refused once, before the run, naming it.
+ */
+function programDirectory(cmd: string, workspace: string, cwd: string): ProlongError | null {
+  const program = shellWords(cmd)[0];
+  if (program === undefined || !program.includes("/")) return null;
+  const expanded = expand(program);
+  const where = isAbsolute(expanded)
+    ? expanded
+    : existsSync(join(workspace, expanded))
+      ? join(workspace, expanded)
+      : resolve(cwd, expanded);
+  if (!isDirectory(where)) return null;
+  return prolongError("cmd-directory", `--cmd runs ${program}, but ${where} is a directory, not a program`, {
+    fix: "give the agent program inside it, e.g. --cmd 'python3 DIR/agent.py' or --cmd DIR/agent.sh (an executable file)",
+  });
 }

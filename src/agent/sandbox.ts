@@ -11,7 +11,7 @@
 import { lchownSync, lstatSync, readdirSync, realpathSync, type Stats, statSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
 import { err, ok, type Result } from "neverthrow";
-import { prolongError, type ProlongError } from "../errors.ts";
+import type { ProlongError } from "../errors.ts";
 import type { RunConfig } from "../config/run-config.ts";
 import {
   AGENT_UID_AS_ROOT,

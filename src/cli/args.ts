@@ -4,7 +4,7 @@
 // start with "-" (`--log-window -1` as the docs write it) and so that a mistyped flag gets "did you mean".
 import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
-import { closest, didYouMean } from "../suggest.ts";
+import { didYouMean } from "../suggest.ts";
 import { terminalLine } from "../terminal-text.ts";
 import { NUMBER_TEXT, type FlagTable, type FlagValues } from "../setting/flag.ts";
 

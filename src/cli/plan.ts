@@ -1,7 +1,6 @@
 // `prolong plan`: an experiment as data (games × arms × runs, stable job ids) for a cluster's scheduler;
 // `prolong plan show plan.json [--estimate]`: the job table, and what the sweep will cost before it is spent.
 import { jsonText, terminalLine } from "../terminal-text.ts";
-import { resolve } from "node:path";
 import { formatError } from "../errors.ts";
 import { writeFileReplacing } from "../safe-file.ts";
 import { gamesOf } from "../plan/games.ts";

@@ -7,6 +7,7 @@ import { terminalLine } from "../terminal-text.ts";
 import { dieWithParent } from "../libc.ts";
 import { killRunningTurns } from "../agent/cli-process.ts";
 import {
+  checkApplicable,
   DEFAULTS,
   fieldsFromFlags,
   newConfig,
@@ -132,8 +133,12 @@ export const playCommand: Command = {
     }
     // A kind of one game (NetHack): `play --env nethack` needs no game operand.
     const [game = envKind(fieldsFromFlags(f).env ?? DEFAULTS.env).soleGame, ...extra] = parsed.positionals;
-    if (game === undefined)
+    if (game === undefined) {
+      // A flag of one kind of game (--protocol balrog is NetHack's) names what is missing better than "<game>".
+      const misplaced = checkApplicable({ ...DEFAULTS, ...fieldsFromFlags(f) });
+      if (misplaced.isErr()) return argumentProblem("play", misplaced.error.message, misplaced.error.fix);
       return argumentProblem("play", "missing <game>, which game to play", "prolong play <game> (`prolong games` lists them)");
+    }
     if (extra.length > 0)
       return argumentProblem(
         "play",

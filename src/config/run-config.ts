@@ -462,7 +462,7 @@ export function newConfig(fields: Partial<RunConfigInput> & { game: string }): R
  * A flag given for an agent or environment it does not apply to is an error naming the flag: accepted, it
  * would change the run's arm (its name and fingerprint) without changing what the agent does.
  */
-export function checkApplicable(c: RunConfig): Result<RunConfig, ProlongError> {
+export function checkApplicable<C extends Readonly<Record<string, unknown>>>(c: C): Result<C, ProlongError> {
   const bad = notApplicable(RUN_SETTINGS, c);
   if (bad === undefined) return ok(c);
   const { label, on, kind, kinds } = bad;

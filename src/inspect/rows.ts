@@ -3,7 +3,7 @@
 // The rows as objects serve --json; the text table is native sectionRowsText (on an 8M-line log, 82,840 rows
 // built as JavaScript strings cost several times the section scan).
 import type { LoadedLog } from "../log/load.ts";
-import { planStepText, sectionSummary, type SectionSummary } from "../log/section-summary.ts";
+import { sectionSummary, type SectionSummary } from "../log/section-summary.ts";
 import { cellChanges } from "../native.ts";
 
 /** One row of `prolong log sections`: the section's summary, plus what the table and two byte searches tell. */

@@ -2,7 +2,6 @@
 // workers: nothing yet (run it), a finished run of this job (skip it), a started one (resume it), or something
 // else — another job's run, other settings, files that are not a run — which is never overwritten.
 import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
 import { readConfigFile } from "../config/run-config.ts";
 import { runPaths } from "../run-files/layout.ts";
 import { isResumableEnd } from "../score/find-runs.ts";

@@ -1,5 +1,5 @@
 // The end of a run: scorecard.json (built and validated by score/scorecard.ts) and summary.txt in the run directory, the run-end event, files closed.
-import { err, ok, type Result } from "neverthrow";
+import type { Result } from "neverthrow";
 import type { ProlongError } from "../errors.ts";
 import { guardIo } from "./io-failure.ts";
 import { writeFileReplacing } from "../safe-file.ts";

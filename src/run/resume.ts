@@ -8,7 +8,6 @@ import { err, ok, type Result } from "neverthrow";
 import { existsSync, truncateSync } from "node:fs";
 import { writeFileReplacing } from "../safe-file.ts";
 import { join } from "node:path";
-import * as v from "valibot";
 import { realClock } from "../clock.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { sectionRow, type RunIndex } from "../log/run-index.ts";

@@ -9,7 +9,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, existsSync } from "node:fs";
 import { writeFileReplacing } from "../safe-file.ts";
-import { join } from "node:path";
 import type { RunConfig } from "../config/run-config.ts";
 import { runPaths } from "../run-files/layout.ts";
 

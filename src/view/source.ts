@@ -1,6 +1,6 @@
 // What `prolong view` is pointed at: a run directory (logs.txt + events.jsonl + scorecard.json) or a bare
 // log file. Side files are optional; a bad one becomes a warning, never a failed view.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";

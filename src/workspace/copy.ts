@@ -78,7 +78,6 @@ export function syncAgentCopy(o: SyncOptions): Result<SyncReport, ProlongError> 
   const prev = stored.value;
   // What the harness last wrote to the copy; nothing at the first sync and under the no-log arm.
   const wrote = prev && prev.window.kind !== "none" ? prev : null;
-  const expected = wrote?.size ?? 0;
 
   const seen = inspectCopy(o.workspace, wrote, wrote && wrote.window.kind === "full" && o.window.kind === "full" ? target : 0);
   if (seen.isErr()) return err(seen.error);

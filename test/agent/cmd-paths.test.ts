@@ -52,6 +52,21 @@ describe("checkCommandPaths", () => {
     expect(e?.message).toContain("the runs directory");
   });
 
+  test("a program that is a directory, relative or absolute, is refused before the run, naming it: no agent call fails on it", () => {
+    const cwd = mkdtempSync(path.join(tmpdir(), "prolong-cmd-dir-"));
+    mkdirSync(path.join(cwd, "some-dir"));
+    for (const cmd of ["./some-dir", `${path.join(cwd, "some-dir")} --fast`]) {
+      const runs = path.join(cwd, "runs");
+      const r = prolong(["play", "glide", "--agent", "command", "--cmd", cmd, "--max-actions", "5", "--runs-dir", runs], cwd);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(`${path.join(cwd, "some-dir")} is a directory`);
+      expect(r.err).not.toContain("agent call");
+      expect(existsSync(runs) ? readdirSync(runs) : []).toEqual([]);
+    }
+    // A directory as an argument of the program is the program's business.
+    expect(checkCommandPaths(`python3 ${script} ${scratch}`, workspace, "none", "/", noWhich)).toBeNull();
+  });
+
   test("play makes --cmd's relative paths to files here absolute; other words stay as typed", () => {
     expect(absoluteCommand("python3 ./agent.py --n 3 missing.py", scratch)).toBe(`python3 ${script} --n 3 missing.py`);
   });

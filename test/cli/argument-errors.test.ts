@@ -19,10 +19,14 @@ interface Case {
   readonly args: readonly string[];
   /** What the first line must name: the argument or flag, and what was given. */
   readonly names: readonly string[];
+  /** What the fix line must name, where the fix is the point (the flag that was missing). */
+  readonly fixNames?: readonly string[];
 }
 
 const CASES: Case[] = [
   { command: "play", args: [], names: ["missing <game>"] },
+  // A flag of one kind of game without that kind: the kind is what is missing, not a <game>.
+  { command: "play", args: ["--protocol", "balrog"], names: ["--protocol", "--env local"], fixNames: ["--env nethack"] },
   { command: "play", args: ["glide", "extra"], names: ["unexpected argument 'extra'"] },
   { command: "play", args: ["glide", "lumen", "--games", "tide"], names: ["unexpected argument 'glide'", "--games"] },
   { command: "play", args: ["glide", "--max-actions"], names: ["--max-actions needs a value"] },
@@ -115,6 +119,7 @@ describe("an argument error names what was wrong and the fix, then points at --h
       expect(lines[0]).toStartWith(`prolong ${c.command}: `);
       for (const n of c.names) expect(lines[0]).toContain(n);
       expect(lines[1]).toStartWith("  fix: ");
+      for (const n of c.fixNames ?? []) expect(lines[1]).toContain(n);
       expect(lines[1]).toEndWith(`see 'prolong ${c.command} --help'`);
       expect(o.err).not.toContain("usage:");
     });

@@ -63,7 +63,6 @@ function bswap64(x: bigint): bigint {
   return v;
 }
 const rotl32 = (x: bigint, s: bigint): bigint => ((x << s) | (x >> (32n - s))) & 0xffffffffn;
-const rotl64 = (x: bigint, s: bigint): bigint => u64((x << s) | (x >> (64n - s)));
 
 function avalanche(x: bigint): bigint {
   x ^= x >> 37n;

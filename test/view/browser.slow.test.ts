@@ -2,7 +2,7 @@
 // `prolong view`, steps through it with the keyboard, and every cell's drawn colour is checked against the
 // logged board. Skips with a printed reason when chromium or playwright-core is missing.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ARC_RGB } from "../../src/game/render.ts";

@@ -145,7 +145,6 @@ export class ExplorationGraph {
   arrivedBy: number | undefined;
   /** How many times in a row that move was made. */
   streak = 0;
-  private beforeLast: string | undefined;
   private lastMove: number | undefined;
   /**
    * The last move that changed the state and the state it left, kept across repeats of it that changed
@@ -412,7 +411,6 @@ export class ExplorationGraph {
     const move = id >= 1 && id <= 5;
     if (!move || from === to) {
       this.lastMove = undefined;
-      this.beforeLast = undefined;
       // Only a bump of the same move keeps the pair (keeping it across any move that did nothing cleared
       // fewer levels on the sweeps: a level each on the ARC games and the committed ones).
       if (!move || id !== this.undoMove) this.undoMove = this.undoFrom = undefined;
@@ -426,7 +424,7 @@ export class ExplorationGraph {
       this.followUps.set(k, t);
     }
     this.lastMove = this.undoMove = id;
-    this.beforeLast = this.undoFrom = from;
+    this.undoFrom = from;
   }
 
   /**

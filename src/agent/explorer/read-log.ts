@@ -6,7 +6,7 @@ import { prolongError, type ProlongError } from "../../errors.ts";
 import type { Action } from "../../game-model.ts";
 import { parseToolCall } from "../../log/format.ts";
 import { CELL_DECODE } from "../../log/grid-text.ts";
-import { SECTION_KIND, sectionIndex, sectionKindName, type SectionKindName } from "../../native.ts";
+import { sectionIndex, sectionKindName, type SectionKindName } from "../../native.ts";
 
 /** Not log/section-summary.ts's SectionSummary: the agent's hot path, plain numbers (-1 unreadable), a board view. */
 export interface LoggedStep {

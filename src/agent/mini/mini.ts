@@ -29,7 +29,6 @@ import {
   readConversation,
   writeConversation,
   type Conversation,
-  type Message,
 } from "./conversation.ts";
 import { WorkspaceDir } from "../../workspace/dir.ts";
 import { checkCommand } from "./shell-check.ts";

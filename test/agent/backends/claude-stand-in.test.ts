@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { claudeAgent, claudeTokens } from "../../../src/agent/claude.ts";
 import { readSessionRecord, sessionRecordPath, writeSessionRecord } from "../../../src/agent/cli-process.ts";
 import { playGame } from "../../run/helpers.ts";
-import { conversation, play, tempRoot, withEnv } from "./helpers.ts";
+import { tempRoot, withEnv } from "./helpers.ts";
 
 /** A stand-in `claude` that prints what the test says, for the bad-output paths (no model server needed). */
 function fakeClaude(script: string): string {

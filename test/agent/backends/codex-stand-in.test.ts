@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { codexAgent, usageDelta } from "../../../src/agent/codex.ts";
 import { providerKeys } from "../../../src/agent/codex-provider.ts";
-import { play, tempRoot } from "./helpers.ts";
+import { tempRoot } from "./helpers.ts";
 
 function workspace(): string {
   const ws = join(tempRoot(), "t", "glide", "workspace");

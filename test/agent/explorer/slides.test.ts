@@ -8,7 +8,7 @@ import { ExplorationGraph } from "../../../src/agent/explorer/graph.ts";
 import { foldStep, type Step } from "../../../src/agent/explorer/log-cursor.ts";
 import { decide } from "../../../src/agent/explorer/plan.ts";
 import { readLog } from "../../../src/agent/explorer/read-log.ts";
-import type { Action, Grid } from "../../../src/game-model.ts";
+import type { Action } from "../../../src/game-model.ts";
 import { writeLog, type LogSection } from "../../../src/log/format.ts";
 import { board64 } from "./helpers.ts";
 
