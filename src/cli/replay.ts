@@ -134,7 +134,7 @@ async function replayScreens(
   screenLog: ScreenSectionCodec,
   json: boolean,
 ): Promise<number> {
-  const r = await replayScreenLog(log, screenLog, () => kind.open(config, replayContext(config)));
+  const r = await replayScreenLog(log, screenLog, kind, () => kind.open(config, replayContext(config)));
   if (r.isErr() && r.error.code !== "replay-mismatch") {
     console.error(formatError(r.error));
     return 2;

@@ -6,7 +6,7 @@
 import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";
-import type { Action, ScreenFrame } from "../game-model.ts";
+import type { Action, FrameData, HeaderVitals, ScreenFrame } from "../game-model.ts";
 import type { SectionHeader } from "../log/format.ts";
 import type { CarriedState } from "../log/window.ts";
 import type { SettingTable } from "../setting/declaration.ts";
@@ -119,6 +119,25 @@ export interface TerminalKeys {
   readonly title: string;
 }
 
+/**
+ * What a step says for its section's header and the run's counters: the same fields from every kind, so the
+ * run reads a step (tally.ts, record.ts) without asking what the game draws.
+ */
+export interface StepReport {
+  /** The header's Score after the step: levels completed (a grid game), a terminal game's progression score. */
+  readonly score: number;
+  /** The game's own level after the step (NetHack's dungeon level); absent: the run counts levels by the score. */
+  readonly level?: number;
+  /** The header's XL, HP and Turn, for a game whose status shows them. */
+  readonly vitals?: HeaderVitals;
+  /** What happened that drops the rest of a batch (HP lost, a new monster, the end). */
+  readonly stops: readonly string[];
+  /** Harness notes on the step (a prompt escaped), told as warnings. */
+  readonly notes: readonly string[];
+  /** How the game ended, once it has, in its own words. */
+  readonly end?: string;
+}
+
 /** What plays a kind: loaded by `EnvKind.load` when a run or a replay needs it. */
 export interface KindPlay<S extends SettingTable = SettingTable> {
   /** The game a run names, behind the GameEnv boundary. */
@@ -131,6 +150,8 @@ export interface KindPlay<S extends SettingTable = SettingTable> {
   readonly actionEntry?: (entry: string, run?: KindRun<S>) => Result<Action & { readonly note?: string }, string>;
   /** The instructions file; absent: the grid games' text (agent/prompts.ts). */
   readonly instructions?: (c: InstructionsContext, run?: KindRun<S>) => string;
+  /** A step's header fields and stops; absent: a grid game's, its levels completed (stepReport). */
+  readonly report?: (frame: FrameData) => StepReport;
   /** A terminal game's section body; absent: the grid games' boards (log/format.ts). */
   readonly screenLog?: ScreenSectionCodec;
   /** A terminal game's keyboard for a person (`--agent human`); absent: the grid games' keys. */
@@ -140,6 +161,14 @@ export interface KindPlay<S extends SettingTable = SettingTable> {
    * as an action) or ends the episode for good (NetHack: death, and no RESET). Absent: it resets.
    */
   readonly atGameOver?: "reset" | "episode-ends";
+}
+
+/** What of a kind decides how its steps move the run's counters (tally.ts). */
+export type StepRule = Pick<KindPlay, "report" | "atGameOver">;
+
+/** A step's report by its kind's rule; a grid game's (no `report`) is its levels completed, with no stops. */
+export function stepReport(rule: Pick<KindPlay, "report">, frame: FrameData): StepReport {
+  return rule.report ? rule.report(frame) : { score: frame.levelsCompleted, stops: [], notes: [] };
 }
 
 export interface EnvKind<S extends SettingTable = SettingTable> {

@@ -17,8 +17,11 @@ export type {
   ScreenExtra,
   ScreenSectionCodec,
   ScreenView,
+  StepReport,
+  StepRule,
   TerminalKeys,
 } from "./kind.ts";
+export { stepReport } from "./kind.ts";
 
 /** The kinds, by what `--env` calls them; the first is the default. */
 const KINDS = {

@@ -3,7 +3,7 @@
 // episode, a repaired tamper, a warning — so that everything the loop writes goes through this file.
 import { err, ok, type Result } from "neverthrow";
 import { formatError, prolongError, type ProlongError } from "../errors.ts";
-import type { ScreenExtra } from "../game/kinds.ts";
+import { stepReport, type ScreenExtra } from "../game/kinds.ts";
 import { actionText } from "../action-text.ts";
 import type { Action, FrameData } from "../game-model.ts";
 import { SECTION_JOIN, writeSection, type LogSection, type SectionHeader } from "../log/format.ts";
@@ -51,7 +51,7 @@ export async function playAction(
   if (frame.message) emit(s, "warning", { message: `${actionText(action, "name")}: ${frame.message}`, code: "no-op" });
   if (effect.levelUp) emit(s, "level-up", { action: h.action, level: s.tally.level, score: h.score });
   if (effect.gameOver) emit(s, "game-over", { action: h.action, level: h.level, attempt: h.attempt });
-  for (const note of frame.screen?.notes ?? [])
+  for (const note of stepReport(s.kind, frame).notes)
     emit(s, "warning", { message: `${actionText(action, "name")}: ${note}`, code: "stuck-prompt" });
   s.onProgress?.(s);
   return ok(effect);
@@ -63,7 +63,7 @@ export async function playAction(
  */
 export function recordInitial(s: RunSession, frame: FrameData): Result<void, ProlongError> {
   const t = s.tally;
-  const vitals = frame.screen?.vitals;
+  const vitals = stepReport(s.kind, frame).vitals;
   const header = {
     action: t.action,
     level: t.level,

@@ -4,7 +4,7 @@
 // `prolong resume` replays a run before it plays on; `prolong replay <run-dir>` of a terminal game replays it alone.
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
-import type { ScreenSectionCodec } from "../game/kinds.ts";
+import type { ScreenSectionCodec, StepRule } from "../game/kinds.ts";
 import type { GameEnv } from "../game/env.ts";
 import type { FrameData } from "../game-model.ts";
 import { parseSection } from "../log/format.ts";
@@ -88,6 +88,7 @@ export function logSections(
 export async function replayScreenLog(
   logPath: string,
   screenLog: ScreenSectionCodec,
+  rule: StepRule,
   open: () => Result<GameEnv, ProlongError>,
 ): Promise<Result<{ sections: number; actions: number }, ProlongError>> {
   const bytes = readLogBytes(logPath);
@@ -106,7 +107,7 @@ export async function replayScreenLog(
     if (env.isErr()) return err(env.error);
     const first = await env.value.reset();
     if (first.isErr()) return err(first.error);
-    const tally = newTally(first.value);
+    const tally = newTally(first.value, rule);
     const replayer = new SectionReplayer(openGame);
     replayer.adopt(env.value);
     const replayed = await replay(sections.value, replayer, { stopAtFirst: true, first: first.value, tally });

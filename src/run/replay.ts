@@ -6,6 +6,7 @@
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
 import type { GameEnv } from "../game/env.ts";
+import type { StepRule } from "../game/kinds.ts";
 import type { FrameData, Grid } from "../game-model.ts";
 import { actionText } from "../action-text.ts";
 import type { LogSection } from "../log/format.ts";
@@ -116,9 +117,9 @@ export interface ReplayOptions<S extends ReplaySection> {
   readonly first?: FrameData;
   /**
    * The tally each step moves as the run moved it; each header is checked against it (a difference when not).
-   * "new": a tally started at the first section's frame, as a run starts one.
+   * `{ new: rule }`: a tally started at the first section's frame by the kind's rule, as a run starts one.
    */
-  readonly tally?: RunTally | "new";
+  readonly tally?: RunTally | { readonly new: StepRule };
   /** Called after each section that matches (resume indexes the sections its index had missed). */
   readonly checked?: (section: S) => Result<void, ProlongError>;
 }
@@ -150,7 +151,7 @@ export async function replay<S extends ReplaySection>(
   let boards = 0;
   let frame: FrameData | null = opts.first ?? null;
   let lastEffect: StepEffect | null = null;
-  let tally = opts.tally === "new" ? undefined : opts.tally;
+  let tally = opts.tally && "new" in opts.tally ? undefined : opts.tally;
   let i = -1;
   // An iterable, so a log can be parsed one section at a time as it is replayed (log/stream.ts).
   for (const section of sections) {
@@ -174,7 +175,7 @@ export async function replay<S extends ReplaySection>(
     }
     frame = played;
     boards += section.frames;
-    if (i === 0 && opts.tally === "new") tally = newTally(played);
+    if (i === 0 && opts.tally && "new" in opts.tally) tally = newTally(played, opts.tally.new);
     const what = [...headerDifference(section, played, i, tally, (e) => (lastEffect = e)), ...section.check(played)];
     if (what.length > 0) {
       differ(what);
@@ -186,6 +187,9 @@ export async function replay<S extends ReplaySection>(
   }
   return ok({ differences, sections: i + 1, boards, frame, lastEffect });
 }
+
+/** A grid game's step rule: its score is its levels completed, a game over is answered by a RESET. */
+const GRID_RULE: StepRule = {};
 
 /**
  * A grid game's log replayed whole against fresh games (`prolong replay`): every difference collected, the log
@@ -202,7 +206,7 @@ export async function replayGridLog(
   }
   const replayer = new SectionReplayer(open);
   try {
-    return await replay(checked(), replayer, { stopAtFirst: false, ...(headers ? { tally: "new" as const } : {}) });
+    return await replay(checked(), replayer, { stopAtFirst: false, ...(headers ? { tally: { new: GRID_RULE } } : {}) });
   } finally {
     await replayer.close();
   }

@@ -192,7 +192,7 @@ async function resumeLocked(
     );
   }
   let frame = first.value;
-  const tally = newTally(frame);
+  const tally = newTally(frame, kind);
   const s: RunSession = {
     config: config.value,
     kind,

@@ -9,6 +9,7 @@ import { quote } from "../action-text.ts";
 import { billedTokens } from "../score/tokens.ts";
 import type { TokenUsage, TurnReply } from "../agent/agent.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
+import { stepReport } from "../game/kinds.ts";
 import { ioFailure } from "./io-failure.ts";
 import { saveState } from "./saved-state.ts";
 import { recordTrajectory } from "./trajectory.ts";
@@ -70,7 +71,7 @@ async function episodeEnd(s: RunSession): Promise<RunEnd | null> {
     const next = await startNextEpisode(s);
     return next.isErr() ? failed(next.error) : null;
   }
-  if (over) return { reason: "game-over", detail: s.turn.frame.screen?.end ?? "the game ended" };
+  if (over) return { reason: "game-over", detail: stepReport(s.kind, s.turn.frame).end ?? "the game ended" };
   return won
     ? { reason: "win", detail: `won all ${s.tally.winLevels} levels` }
     : { reason: "max-actions", detail: `spent the budget of ${s.config.maxActions} actions` };

@@ -126,7 +126,7 @@ async function startFresh(
     lock,
     agent: agent.value,
     clock,
-    tally: newTally(frame),
+    tally: newTally(frame, kind),
     turn: firstTurn(env.value, frame, false),
     startedAt: clock.now(),
     priorMs: 0,

@@ -1,12 +1,17 @@
-// The counters a run's headers and summary come from, and the one rule for how a step moves them:
+// The counters a run's headers and summary come from, and the one rule for how a step moves them, read off the
+// step's report by the run's kind (game/kind.ts: its score, its own level if it has one, its vitals and stops):
 // the header shows the level and attempt the action was TAKEN on and the score AFTER it (as the paper's logs do);
-// Level rises with the score, Attempt rises after a GAME_OVER and returns to 1 on a new level.
+// Level rises with the score, Attempt rises after a GAME_OVER and returns to 1 on a new level. A game with its
+// own level (NetHack's dungeon level) shows it as it is after the action, and its episode is its attempt.
 import type { TokenUsage } from "../agent/agent.ts";
-import type { FrameData, GameState, ScreenFrame } from "../game-model.ts";
+import { stepReport, type StepRule } from "../game/kinds.ts";
+import type { FrameData, GameState } from "../game-model.ts";
 import type { HeaderVitals } from "../log/format.ts";
 import type { EpisodeResult } from "../score/scorecard.ts";
 
 export interface RunTally {
+  /** How the run's kind moves these counters (its step report, what a game over does), fixed at the start. */
+  readonly rule: StepRule;
   /** Number of the last action written (0 = only the initial state so far); global over episodes. */
   action: number;
   /** 1-based level the next action is taken on. */
@@ -33,22 +38,24 @@ export interface RunTally {
 }
 
 /**
- * Where an episode's counters start, from the game's first frame: a terminal game's level and score read off
- * its screen, its attempt the episode; a grid game on level 1, attempt 1.
+ * Where an episode's counters start, from the game's first frame: the game's own level if it has one, else
+ * level 1; the episode as the attempt where a game over ends the episode, else attempt 1; the score it reports.
  */
-function episodeStart(frame: FrameData, episode: number) {
+function episodeStart(rule: StepRule, frame: FrameData, episode: number) {
+  const report = stepReport(rule, frame);
   return {
-    level: frame.screen?.level ?? 1,
-    attempt: frame.screen ? episode : 1,
-    score: frame.screen?.score ?? frame.levelsCompleted,
+    level: report.level ?? 1,
+    attempt: rule.atGameOver === "episode-ends" ? episode : 1,
+    score: report.score,
     state: frame.state,
     levelActions: new Array<number>(frame.winLevels).fill(0),
   };
 }
 
-export function newTally(frame: FrameData): RunTally {
-  const start = episodeStart(frame, 1);
+export function newTally(frame: FrameData, rule: StepRule): RunTally {
+  const start = episodeStart(rule, frame, 1);
   return {
+    rule,
     action: 0,
     ...start,
     winLevels: frame.winLevels,
@@ -78,47 +85,37 @@ export interface StepEffect {
   readonly stops: readonly string[];
 }
 
-/** Moves the tally by one executed action and returns what the step's section header says. */
-export function recordStep(t: RunTally, frame: FrameData): StepEffect {
-  if (frame.screen) return recordScreenStep(t, frame, frame.screen);
-  t.action += 1;
-  const header = { action: t.action, level: t.level, attempt: t.attempt, score: frame.levelsCompleted };
-  const slot = Math.min(t.level, t.levelActions.length) - 1;
-  if (slot >= 0) t.levelActions[slot] = (t.levelActions[slot] ?? 0) + 1;
-  const levelUp = frame.levelsCompleted > t.score;
-  const gameOver = frame.state === "GAME_OVER" && t.state !== "GAME_OVER";
-  if (levelUp) {
-    t.level = frame.levelsCompleted + 1;
-    t.attempt = 1;
-  } else if (gameOver) {
-    t.attempt += 1;
-  }
-  t.score = frame.levelsCompleted;
-  t.bestScore = Math.max(t.bestScore, t.score);
-  t.state = frame.state;
-  return { header, levelUp, gameOver, win: frame.state === "WIN", stops: [] };
-}
-
 /**
- * A terminal game's step (NetHack): the header shows the dungeon level, the episode as the attempt and the
- * progression score after the action; the game ending is the episode's GAME_OVER.
+ * Moves the tally by one executed action and returns what the step's section header says. A game with its own
+ * level (a dungeon level) shows it after the action and never levels up by its score; otherwise the level is
+ * the one the action was taken on, and rises when the score does. A game over starts the next attempt where
+ * the game resets, and leaves the attempt alone where it ends the episode (the next episode is the next attempt).
  */
-function recordScreenStep(t: RunTally, frame: FrameData, screen: ScreenFrame): StepEffect {
+export function recordStep(t: RunTally, frame: FrameData): StepEffect {
+  const report = stepReport(t.rule, frame);
   t.action += 1;
   const header = {
     action: t.action,
-    level: screen.level,
-    attempt: t.episode,
-    score: screen.score,
-    ...(screen.vitals ? { vitals: screen.vitals } : {}),
+    level: report.level ?? t.level,
+    attempt: t.attempt,
+    score: report.score,
+    ...(report.vitals ? { vitals: report.vitals } : {}),
   };
+  const slot = Math.min(t.level, t.levelActions.length) - 1;
+  if (slot >= 0) t.levelActions[slot] = (t.levelActions[slot] ?? 0) + 1;
+  const levelUp = report.level === undefined && report.score > t.score;
   const gameOver = frame.state === "GAME_OVER" && t.state !== "GAME_OVER";
-  t.level = screen.level;
-  t.attempt = t.episode;
-  t.score = screen.score;
+  if (levelUp) {
+    t.level = report.score + 1;
+    t.attempt = 1;
+  } else if (gameOver && t.rule.atGameOver !== "episode-ends") {
+    t.attempt += 1;
+  }
+  if (report.level !== undefined) t.level = report.level;
+  t.score = report.score;
   t.bestScore = Math.max(t.bestScore, t.score);
   t.state = frame.state;
-  return { header, levelUp: false, gameOver, win: false, stops: screen.stops };
+  return { header, levelUp, gameOver, win: frame.state === "WIN", stops: report.stops };
 }
 
 /** A new episode of the lifetime arm: the game starts over, the log and the global action count go on. */
@@ -126,7 +123,7 @@ export function startEpisode(t: RunTally, frame: FrameData): void {
   t.finished.push(currentEpisode(t));
   t.episode += 1;
   t.episodeStart = t.action;
-  Object.assign(t, episodeStart(frame, t.episode));
+  Object.assign(t, episodeStart(t.rule, frame, t.episode));
 }
 
 /** Actions spent in the current episode (the budget is per episode). */

@@ -5,6 +5,7 @@
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../../errors.ts";
 import type { GameEnv } from "../env.ts";
+import type { StepReport } from "../kind.ts";
 import type { Action, FrameData, GameInfo, ScreenFrame } from "../../game-model.ts";
 import type { Character } from "./character.ts";
 import { NethackEpisode, type NethackFrame } from "./episode.ts";
@@ -54,6 +55,23 @@ export function screenFrame(f: NethackFrame): ScreenFrame {
     colours: o.colours,
     ...(o.status ? { vitals: vitalsOf(o.status) } : {}),
     cursor: o.screen.cursor,
+  };
+}
+
+/**
+ * A NetHack step's header fields and stops, read off its screen (the kind's `report`): the dungeon level is
+ * the game's own level, the progression score the header's Score.
+ */
+export function nethackReport(frame: FrameData): StepReport {
+  const screen = frame.screen;
+  if (!screen) throw new Error("a frame without its NetHack screen reached the NetHack kind's report");
+  return {
+    score: screen.score,
+    level: screen.level,
+    stops: screen.stops,
+    notes: screen.notes,
+    ...(screen.end !== undefined ? { end: screen.end } : {}),
+    ...(screen.vitals ? { vitals: screen.vitals } : {}),
   };
 }
 

@@ -10,7 +10,7 @@ import { BALROG_NO_PROGRESS } from "./episode.ts";
 import { nethackEntry } from "./actions.ts";
 import { characterOf } from "./character.ts";
 import { nethackCodec } from "./codec.ts";
-import { nethackEnv } from "./env.ts";
+import { nethackEnv, nethackReport } from "./env.ts";
 import { findNethack } from "./install.ts";
 import { nethackInstructions } from "./instructions.ts";
 import { nethackKeys } from "./keys.ts";
@@ -43,6 +43,7 @@ export const nethackPlay: KindPlay<typeof nethackSettings> = {
   },
   actionEntry: (entry, run) => nethackEntry(entry, run?.protocol === "balrog" ? "esc" : "drop"),
   instructions: nethackInstructions,
+  report: nethackReport,
   screenLog: nethackCodec,
   keys: nethackKeys,
   atGameOver: "episode-ends",
