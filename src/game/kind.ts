@@ -6,7 +6,7 @@
 import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";
-import type { Action, FrameData, HeaderVitals, ScreenFrame } from "../game-model.ts";
+import type { Action, FrameData, HeaderVitals } from "../game-model.ts";
 import type { SectionHeader } from "../log/format.ts";
 import type { CarriedState } from "../log/window.ts";
 import type { SettingTable } from "../setting/declaration.ts";
@@ -83,17 +83,23 @@ export interface ScreenView {
   readonly colours?: readonly string[];
 }
 
-/** How a terminal game's observation is written into the log's family of sections, and read back. */
+/**
+ * How a terminal game's observation is written into the log's family of sections, and read back. Its frames'
+ * screen is the body only this codec reads: the run hands it the whole frame.
+ */
 export interface ScreenSectionCodec {
-  /** The section's text as it stands at the end of a log (sections are joined by SECTION_JOIN). */
-  write(screen: ScreenFrame, header: SectionHeader, extra: ScreenExtra): string;
+  /**
+   * A step's section text as it stands at the end of a log (sections are joined by SECTION_JOIN), the header's
+   * vitals being the screen's own; or why the frame holds no screen of this kind.
+   */
+  write(frame: FrameData, header: SectionHeader, extra: ScreenExtra): Result<string, string>;
   /** A section's text read back, or why it is not one of this kind's sections. */
   read(text: string): Result<ScreenSectionRead, string>;
   /**
    * What the no-log arm's prompt shows of the newest section: its observation with the whole screen, and
-   * the inventory as last read (`held`) when the section does not list it.
+   * the inventory as last read (the game's current frame's) when the section does not list it.
    */
-  current(text: string, held?: readonly string[]): Result<string, string>;
+  current(text: string, frame?: FrameData): Result<string, string>;
   /** A section as its readers show it, or why it is not one of this kind's sections. */
   view(text: string): Result<ScreenView, string>;
   /** Each screen row's cells (the message line first) as palette indices 0..15, -1 for the default colour. */

@@ -93,16 +93,20 @@ function stepSection(
   header: SectionHeader,
   extra: ScreenExtra,
 ): Result<{ text: string; frames: number }, ProlongError> {
-  if (frame.screen) {
-    const codec = s.kind.screenLog;
-    if (!codec)
-      return err(
-        prolongError("screen-without-codec", `the environment '${s.config.env}' gave a screen but writes no screen sections`, {
-          fix: "this is a bug in prolong: a kind whose frames carry a screen supplies its screenLog",
-        }),
+  const codec = s.kind.screenLog;
+  if (codec)
+    return codec
+      .write(frame, header, extra)
+      .map((text) => ({ text, frames: 1 }))
+      .mapErr((why) =>
+        prolongError(
+          "unwritable-frame",
+          `the environment '${s.config.env}' gave a step its section cannot be written from: ${why}`,
+          {
+            fix: "this is a bug in prolong: a kind's games give the frames its section codec writes",
+          },
+        ),
       );
-    return ok({ text: codec.write(frame.screen, header, extra), frames: 1 });
-  }
   const board = frame.frames[frame.frames.length - 1];
   if (!board) throw new Error("a frame without grids reached the log");
   const section: LogSection = { header, frames: frame.frames.slice(0, -1), board, ...extra };

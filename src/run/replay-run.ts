@@ -31,14 +31,10 @@ export function readSection(
     if (read.isErr()) return err(prolongError("bad-section", read.error));
     const { header, ...extra } = read.value;
     const check = (frame: FrameData): string[] => {
-      if (!frame.screen) return ["the replay gave a grid, the log holds a screen"];
-      // The header's vitals come from the replayed screen, so a different XL, HP or turn is a divergence too.
-      const { vitals: _logged, ...rest } = header;
-      const again = screenLog.write(
-        frame.screen,
-        { ...rest, ...(frame.screen.vitals ? { vitals: frame.screen.vitals } : {}) },
-        extra,
-      );
+      // The codec writes the header's vitals from the replayed screen, so a different XL, HP or turn is a divergence too.
+      const written = screenLog.write(frame, header, extra);
+      if (written.isErr()) return [written.error];
+      const again = written.value;
       if (again === text || again === `${text}\n`) return [];
       const a = again.split("\n");
       const b = text.split("\n");

@@ -96,7 +96,7 @@ function currentScreen(s: RunSession, sections: SectionLookup, codec: ScreenSect
     .read(last.start, last.end)
     .andThen((bytes) =>
       codec
-        .current(new TextDecoder().decode(bytes), s.turn.frame.screen?.heldInventory)
+        .current(new TextDecoder().decode(bytes), s.turn.frame)
         .mapErr((why) => prolongError("no-board", `the newest section (bytes ${last.start}..${last.end}): ${why}`, { fix })),
     );
 }

@@ -8,7 +8,13 @@ import { COLOUR_CODES, decodeColours } from "./colours.ts";
 import { currentScreenText, NETHACK_MARKER, parseNethackSection, screenSectionOf, writeNethackSection } from "./section.ts";
 
 export const nethackCodec: ScreenSectionCodec = {
-  write: (screen, header, extra) => writeNethackSection(screenSectionOf(screen, header, extra)),
+  write(frame, header, extra) {
+    const screen = frame.screen;
+    if (!screen) return err("the game gave a grid where the NetHack log holds a screen");
+    const { vitals: _given, ...rest } = header;
+    const own = { ...rest, ...(screen.vitals ? { vitals: screen.vitals } : {}) };
+    return ok(writeNethackSection(screenSectionOf(screen, own, extra)));
+  },
   read(text) {
     const parsed = parseNethackSection(text, parseHeader);
     if (typeof parsed === "string") return err(parsed);
@@ -21,9 +27,9 @@ export const nethackCodec: ScreenSectionCodec = {
       ...(parsed.episode ? { episode: parsed.episode } : {}),
     });
   },
-  current(text, held) {
+  current(text, frame) {
     const parsed = parseNethackSection(text, parseHeader);
-    return typeof parsed === "string" ? err(parsed) : ok(currentScreenText(parsed, held));
+    return typeof parsed === "string" ? err(parsed) : ok(currentScreenText(parsed, frame?.screen?.heldInventory));
   },
   view(text) {
     const parsed = parseNethackSection(text, parseHeader);
