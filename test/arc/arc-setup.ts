@@ -2,11 +2,27 @@
 // committed: the engine and games are snapshots a developer fetches (docs/arc.md), named by environment
 // variables; the logs live in ../shared beside the project. Each suite skips with a printed reason when its
 // inputs are absent (as in CI, which has no network to fetch them).
+import { afterAll, beforeAll } from "bun:test";
 import { existsSync } from "node:fs";
 import path from "node:path";
 
 const projectRoot = path.resolve(import.meta.dir, "../..");
 export const FIXTURES = path.resolve(projectRoot, "../shared/fixtures/prolong-release");
+
+/** The small arcengine stand-in committed beside these tests, and its games: enough to run the bridge without ARC's engine. */
+export const STAND_IN_ENGINE = path.join(import.meta.dir, "stand-in");
+
+/** Points PROLONG_ARC_ENGINE at the stand-in for the test file's whole run, then puts back what was there. */
+export function useStandInEngine(): void {
+  const saved = process.env.PROLONG_ARC_ENGINE;
+  beforeAll(() => {
+    process.env.PROLONG_ARC_ENGINE = STAND_IN_ENGINE;
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.PROLONG_ARC_ENGINE;
+    else process.env.PROLONG_ARC_ENGINE = saved;
+  });
+}
 
 export interface ArcSetup {
   /** Directory holding arcengine/ (PROLONG_ARC_ENGINE). */

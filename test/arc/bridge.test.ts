@@ -3,7 +3,7 @@
 // (an animation included), reports a game that raises, a game file that will not load, a missing engine, and
 // a process that dies mid-run (the run ends game-failed and resumes to the same log). Runs wherever Python
 // 3.11+ with numpy is installed (CI installs Debian's); ARC's real engine is tested in arc-local.test.ts.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { ok } from "neverthrow";
 import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,9 +17,9 @@ import { resumeRun } from "../../src/run/resume.ts";
 import { runLoop } from "../../src/run/runner.ts";
 import { startRun } from "../../src/run/start.ts";
 import { playGame, tempRoot } from "../run/helpers.ts";
+import { STAND_IN_ENGINE, useStandInEngine } from "./arc-setup.ts";
 
-const STAND_IN = join(import.meta.dir, "stand-in");
-const GAMES = join(STAND_IN, "games");
+const GAMES = join(STAND_IN_ENGINE, "games");
 const MAIN = join(import.meta.dir, "../../src/main.ts");
 
 /** Why the bridge cannot run here (no Python 3.11+, no numpy), or null. */
@@ -34,13 +34,8 @@ const missing = missingPython();
 const skipNote = missing ? ` (skipped: ${missing})` : "";
 
 const scratch: string[] = [];
-const saved = process.env.PROLONG_ARC_ENGINE;
-beforeAll(() => {
-  process.env.PROLONG_ARC_ENGINE = STAND_IN;
-});
+useStandInEngine();
 afterAll(() => {
-  if (saved === undefined) delete process.env.PROLONG_ARC_ENGINE;
-  else process.env.PROLONG_ARC_ENGINE = saved;
   for (const d of scratch) rmSync(d, { recursive: true, force: true });
 });
 
@@ -98,7 +93,7 @@ describe.skipIf(missing !== null)(`the bridge protocol on the stand-in engine${s
     const same = Bun.spawnSync([process.execPath, MAIN, "replay", dir, "--json"], {
       stdout: "pipe",
       stderr: "pipe",
-      env: { ...process.env, PROLONG_ARC_ENGINE: STAND_IN },
+      env: { ...process.env, PROLONG_ARC_ENGINE: STAND_IN_ENGINE },
     });
     expect(same.stderr.toString()).toBe("");
     expect(same.exitCode).toBe(0);
@@ -111,7 +106,7 @@ describe.skipIf(missing !== null)(`the bridge protocol on the stand-in engine${s
     writeFileSync(edited, writeLog(sections, "ascii"));
     const diff = Bun.spawnSync(
       [process.execPath, MAIN, "replay", edited, "--game", "tn01", "--env", "arc-local", "--arc-games", GAMES, "--json"],
-      { stdout: "pipe", stderr: "pipe", env: { ...process.env, PROLONG_ARC_ENGINE: STAND_IN } },
+      { stdout: "pipe", stderr: "pipe", env: { ...process.env, PROLONG_ARC_ENGINE: STAND_IN_ENGINE } },
     );
     expect(diff.exitCode).toBe(1);
     const r = JSON.parse(diff.stdout.toString()) as { differences: { section: number; what: string[] }[] };

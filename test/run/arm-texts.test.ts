@@ -6,13 +6,14 @@
 // every claim the text makes is checked against what the agent's files held at each call: a text that
 // mentions sections, `[PLAN]` blocks, plans.txt or an inventory must have them there; one that says there is
 // no log must have none. Regenerate the golden files after a deliberate change with PROLONG_UPDATE_GOLDEN=1.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ok } from "neverthrow";
 import { NO_TOKENS, type Agent } from "../../src/agent/agent.ts";
 import type { RunConfigInput } from "../../src/config/run-config.ts";
 import { observationPath } from "../../src/run-files/layout.ts";
+import { STAND_IN_ENGINE, useStandInEngine } from "../arc/arc-setup.ts";
 import { NO_NETHACK } from "../game/nethack/helpers.ts";
 import { playGame } from "./helpers.ts";
 
@@ -242,7 +243,6 @@ const ARMS: Record<string, Partial<RunConfigInput>> = {
   "tools-read": { tools: "read", agent: "mini" },
 };
 
-const STAND_IN = join(import.meta.dir, "..", "arc", "stand-in");
 const NO_PYTHON =
   Bun.spawnSync([process.env.PROLONG_PYTHON ?? "python3", "-c", "import sys, numpy; assert sys.version_info >= (3, 11)"])
     .exitCode !== 0;
@@ -262,7 +262,7 @@ const KINDS: Record<string, KindCase> = {
     skip: null,
   },
   "arc-local": {
-    fields: { game: "tn01", env: "arc-local", arcGames: join(STAND_IN, "games"), maxActions: 40 },
+    fields: { game: "tn01", env: "arc-local", arcGames: join(STAND_IN_ENGINE, "games"), maxActions: 40 },
     moves: ["ACTION1", "ACTION3", "ACTION1", "ACTION3"],
     skip: NO_PYTHON ? "python3 ≥ 3.11 with numpy is not installed" : null,
   },
@@ -279,14 +279,7 @@ const GOLDEN = join(import.meta.dir, "..", "agent", "golden");
 const golden = (kind: string, arm: string) => (kind === "local" ? join(GOLDEN, `${arm}.md`) : join(GOLDEN, kind, `${arm}.md`));
 const update = process.env.PROLONG_UPDATE_GOLDEN === "1";
 
-const saved = process.env.PROLONG_ARC_ENGINE;
-beforeAll(() => {
-  process.env.PROLONG_ARC_ENGINE = STAND_IN;
-});
-afterAll(() => {
-  if (saved === undefined) delete process.env.PROLONG_ARC_ENGINE;
-  else process.env.PROLONG_ARC_ENGINE = saved;
-});
+useStandInEngine();
 
 /** Which claims each arm's text and prompts made, over every kind: no claim may go unchecked everywhere. */
 const made = new Set<string>();

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { startModelServer } from "../../support/model-server.ts";
-import { HAVE_BWRAP, play, realCli, scripted, withEnv } from "./helpers.ts";
+import { claudeEnv, HAVE_BWRAP, play, realCli, scripted, withEnv } from "./helpers.ts";
 
 const claude = realCli("claude", "@anthropic-ai/claude-code");
 const SKIP = !claude || !HAVE_BWRAP;
@@ -19,19 +19,17 @@ async function playAt(
 ) {
   const server = startModelServer([...script, { tools: [ACT] }, { text: "[PLAN]\nMove right." }]);
   try {
-    const run = await withEnv(
-      { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: "scripted", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
-      () =>
-        play({
-          game: "glide",
-          agent: "claude",
-          tools,
-          maxActions: 1,
-          agentRetries: 0,
-          agentTimeoutSec: 90,
-          sandbox: "bwrap",
-          ...extra,
-        }),
+    const run = await withEnv(claudeEnv(server), () =>
+      play({
+        game: "glide",
+        agent: "claude",
+        tools,
+        maxActions: 1,
+        agentRetries: 0,
+        agentTimeoutSec: 90,
+        sandbox: "bwrap",
+        ...extra,
+      }),
     );
     expect(run.end.reason).toBe("max-actions");
     // What each tool call returned, as the model heard it: the newest message of the request after the call.

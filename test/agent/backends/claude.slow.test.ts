@@ -6,8 +6,19 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readSessionRecord } from "../../../src/agent/cli-process.ts";
 import { parseLog } from "../../../src/log/format.ts";
-import { startModelServer, type ModelServer, type ScriptedTurn } from "../../support/model-server.ts";
-import { conversation, HAVE_BWRAP, play, readEventsFile, realCli, resumeToEnd, scripted, tempRoot, withEnv } from "./helpers.ts";
+import { startModelServer, type ScriptedTurn } from "../../support/model-server.ts";
+import {
+  claudeEnv,
+  conversation,
+  HAVE_BWRAP,
+  play,
+  readEventsFile,
+  realCli,
+  resumeToEnd,
+  scripted,
+  tempRoot,
+  withEnv,
+} from "./helpers.ts";
 
 const claude = realCli("claude", "@anthropic-ai/claude-code");
 const CALL_TIMEOUT_SEC = 60;
@@ -24,17 +35,13 @@ function turnScript(k: number): ScriptedTurn[] {
   ];
 }
 
-function env(server: ModelServer): Record<string, string> {
-  return { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: "scripted", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" };
-}
-
 describe.skipIf(!claude)("the Claude Code backend, real CLI", () => {
   test(
     "three turns of glide: grep the log, write actions.json, one session resumed each turn, tokens per turn",
     async () => {
       const server = startModelServer([1, 2, 3].flatMap(turnScript));
       try {
-        const run = await withEnv(env(server), () =>
+        const run = await withEnv(claudeEnv(server), () =>
           play({
             game: "glide",
             agent: "claude",
@@ -109,7 +116,7 @@ describe.skipIf(!claude)("the Claude Code backend, real CLI", () => {
     async () => {
       const server = startModelServer([1, 2].flatMap(turnScript));
       try {
-        const first = await withEnv(env(server), () =>
+        const first = await withEnv(claudeEnv(server), () =>
           play(
             { game: "glide", agent: "claude", maxActions: 2, agentTimeoutSec: CALL_TIMEOUT_SEC, agentRetries: 0 },
             { stopAfter: 1 },
@@ -117,7 +124,7 @@ describe.skipIf(!claude)("the Claude Code backend, real CLI", () => {
         );
         expect(first.end.reason).toBe("interrupted");
         const before = readSessionRecord(first.session.paths.workspace)._unsafeUnwrap();
-        const resumed = await withEnv(env(server), () => resumeToEnd(first.session.paths.dir));
+        const resumed = await withEnv(claudeEnv(server), () => resumeToEnd(first.session.paths.dir));
         expect(resumed.end.reason).toBe("max-actions");
         expect(readSessionRecord(first.session.paths.workspace)._unsafeUnwrap()?.sessionId).toBe(before!.sessionId);
         const reqs = scripted(server.requests);
@@ -141,7 +148,7 @@ describe.skipIf(!claude)("the Claude Code backend, real CLI", () => {
         ...turnScript(1),
       ]);
       try {
-        const run = await withEnv(env(server), () =>
+        const run = await withEnv(claudeEnv(server), () =>
           play({ game: "glide", agent: "claude", maxActions: 1, agentTimeoutSec: CALL_TIMEOUT_SEC, agentRetries: 1 }),
         );
         expect(run.end.reason).toBe("max-actions");
@@ -162,7 +169,7 @@ describe.skipIf(!claude)("the Claude Code backend, real CLI", () => {
   test("a hung model API: the call is killed at --agent-timeout, retried, then the run ends with the reason", async () => {
     const server = startModelServer([{ hang: true }, { hang: true }]);
     try {
-      const run = await withEnv(env(server), () =>
+      const run = await withEnv(claudeEnv(server), () =>
         play({ game: "glide", agent: "claude", maxActions: 3, agentTimeoutSec: 3, agentRetries: 1 }),
       );
       expect(run.end.reason).toBe("agent-failed");

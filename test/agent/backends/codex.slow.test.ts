@@ -4,12 +4,23 @@
 // The provider comes from a config.toml in the user's CODEX_HOME, which the backend copies into the run's
 // own CODEX_HOME. Skips, saying why, when codex is absent.
 import { describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readSessionRecord } from "../../../src/agent/cli-process.ts";
 import { parseLog } from "../../../src/log/format.ts";
-import { startModelServer, type ModelServer, type ScriptedTurn } from "../../support/model-server.ts";
-import { conversation, HAVE_BWRAP, play, readEventsFile, realCli, resumeToEnd, scripted, tempRoot, withEnv } from "./helpers.ts";
+import { startModelServer, type ScriptedTurn } from "../../support/model-server.ts";
+import {
+  codexEnv,
+  conversation,
+  HAVE_BWRAP,
+  play,
+  readEventsFile,
+  realCli,
+  resumeToEnd,
+  scripted,
+  tempRoot,
+  withEnv,
+} from "./helpers.ts";
 
 const codex = realCli("codex", "@openai/codex");
 const CALL_TIMEOUT_SEC = 60;
@@ -25,23 +36,13 @@ function turnScript(k: number): ScriptedTurn[] {
   ];
 }
 
-/** A user CODEX_HOME whose config.toml points Codex at the model server. */
-function env(server: Pick<ModelServer, "url">): Record<string, string> {
-  const home = tempRoot();
-  writeFileSync(
-    join(home, "config.toml"),
-    `model = "scripted"\nmodel_provider = "local"\n\n[model_providers.local]\nname = "local"\nbase_url = "${server.url}/v1"\nwire_api = "responses"\nenv_key = "CODEX_LOCAL_KEY"\n`,
-  );
-  return { CODEX_HOME: home, CODEX_LOCAL_KEY: "scripted" };
-}
-
 describe.skipIf(!codex)("the Codex backend, real CLI", () => {
   test(
     "three turns of glide: grep the log, write actions.json, one thread resumed each turn, per-turn token deltas",
     async () => {
       const server = startModelServer([1, 2, 3].flatMap(turnScript));
       try {
-        const run = await withEnv(env(server), () =>
+        const run = await withEnv(codexEnv(server), () =>
           play({
             game: "glide",
             agent: "codex",
@@ -98,7 +99,7 @@ describe.skipIf(!codex)("the Codex backend, real CLI", () => {
     async () => {
       const server = startModelServer([1, 2].flatMap(turnScript));
       try {
-        const vars = env(server);
+        const vars = codexEnv(server);
         const first = await withEnv(vars, () =>
           play(
             { game: "glide", agent: "codex", maxActions: 2, agentTimeoutSec: CALL_TIMEOUT_SEC, agentRetries: 0 },
@@ -167,7 +168,7 @@ describe.skipIf(!codex)("the real Codex CLI with a key the model server refuses"
     });
     try {
       const runs = tempRoot();
-      const vars = env({ url: `http://127.0.0.1:${server.port}` });
+      const vars = codexEnv({ url: `http://127.0.0.1:${server.port}` });
       const started = performance.now();
       const summary = await playJson(runs, { ...vars, CODEX_LOCAL_KEY: "sk-wrong" });
       expect(performance.now() - started).toBeLessThan(30_000);
@@ -197,7 +198,7 @@ describe.skipIf(!codex)("the real Codex CLI with a key the model server refuses"
     try {
       const started = performance.now();
       const summary = await playJson(tempRoot(), {
-        ...env({ url: `http://127.0.0.1:${server.port}` }),
+        ...codexEnv({ url: `http://127.0.0.1:${server.port}` }),
         CODEX_LOCAL_KEY: "sk-wrong",
       });
       expect(performance.now() - started).toBeLessThan(60_000);

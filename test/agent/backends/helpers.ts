@@ -1,6 +1,7 @@
 // Shared by the backend tests: where the real CLIs are, a scoped environment for the process under test,
 // and runs of a local game in-process (whole, or stopped after some actions for `resume`).
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { findCli } from "../../../src/agent/cli-process.ts";
 import { probeBwrap } from "../../../src/agent/sandbox.ts";
 import { newConfig, type RunConfigInput } from "../../../src/config/run-config.ts";
@@ -9,7 +10,7 @@ import { resumeRun } from "../../../src/run/resume.ts";
 import { runLoop } from "../../../src/run/runner.ts";
 import type { RunEnd, RunSession } from "../../../src/run/session.ts";
 import { startRun } from "../../../src/run/start.ts";
-import type { ReceivedRequest } from "../../support/model-server.ts";
+import type { ModelServer, ReceivedRequest } from "../../support/model-server.ts";
 import { readEventsFile, tempRoot } from "../../run/helpers.ts";
 
 export { readEventsFile, tempRoot };
@@ -19,6 +20,24 @@ export function realCli(name: "claude" | "codex", npmPackage: string): string | 
   const bin = findCli(name);
   if (!bin) console.log(`skipping the ${name} backend tests: ${name} is not installed (npm install --no-save ${npmPackage})`);
   return bin;
+}
+
+/** What points the real Claude Code at the scripted model server (and keeps it from calling anywhere else). */
+export function claudeEnv(server: Pick<ModelServer, "url">): Record<string, string> {
+  return { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: "scripted", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" };
+}
+
+/**
+ * What points the real Codex at the scripted model server: a user CODEX_HOME whose config.toml names it as a
+ * Responses API provider (the backend copies it into the run's own CODEX_HOME), and the provider's key. The key
+ * variable is named CODEX_*: under bwrap only the backends' own variables reach the CLI.
+ */
+export function codexEnv(server: Pick<ModelServer, "url">, home = tempRoot()): Record<string, string> {
+  writeFileSync(
+    join(home, "config.toml"),
+    `model = "scripted"\nmodel_provider = "local"\n\n[model_providers.local]\nname = "local"\nbase_url = "${server.url}/v1"\nwire_api = "responses"\nenv_key = "CODEX_LOCAL_KEY"\n`,
+  );
+  return { CODEX_HOME: home, CODEX_LOCAL_KEY: "scripted" };
 }
 
 export const HAVE_BWRAP = probeBwrap() !== null;

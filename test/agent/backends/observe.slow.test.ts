@@ -5,12 +5,10 @@
 // as the observe tool's result: no prompt, system text or instructions it is sent carries it.
 // Skips, saying why, when a CLI is absent.
 import { describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { readTrajectory } from "../../../src/run-files/trajectory.ts";
 import { classifyCall } from "../../../src/score/tool-classes.ts";
-import { startModelServer, type ModelServer, type ReceivedRequest, type ScriptedTurn } from "../../support/model-server.ts";
-import { HAVE_BWRAP, play, realCli, scripted, tempRoot, withEnv } from "./helpers.ts";
+import { startModelServer, type ReceivedRequest, type ScriptedTurn } from "../../support/model-server.ts";
+import { claudeEnv, codexEnv, HAVE_BWRAP, play, realCli, scripted, withEnv } from "./helpers.ts";
 
 const claude = realCli("claude", "@anthropic-ai/claude-code");
 const codex = realCli("codex", "@openai/codex");
@@ -54,19 +52,6 @@ function promptTexts(r: ReceivedRequest): string[] {
 /** What the observe tool returned to the model, from the requests after its call. */
 function observeResults(reqs: readonly ReceivedRequest[]): string {
   return reqs.map((r) => JSON.stringify(r.body["messages"] ?? r.body["input"] ?? [])).join("\n");
-}
-
-function claudeEnv(server: ModelServer): Record<string, string> {
-  return { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: "scripted", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" };
-}
-
-function codexEnv(server: ModelServer): Record<string, string> {
-  const home = tempRoot();
-  writeFileSync(
-    join(home, "config.toml"),
-    `model = "scripted"\nmodel_provider = "local"\n\n[model_providers.local]\nname = "local"\nbase_url = "${server.url}/v1"\nwire_api = "responses"\nenv_key = "CODEX_LOCAL_KEY"\n`,
-  );
-  return { CODEX_HOME: home, CODEX_LOCAL_KEY: "scripted" };
 }
 
 const sandbox = HAVE_BWRAP ? ("bwrap" as const) : ("none" as const);

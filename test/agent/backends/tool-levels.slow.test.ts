@@ -3,11 +3,11 @@
 // Claude, not fatal in a restricted arm); Codex accepts its auto-compaction setting and plays a turn. (The key
 // variable is named CODEX_*: under bwrap only the backends' own variables reach the CLI.)
 import { describe, expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseLog } from "../../../src/log/format.ts";
 import { startModelServer } from "../../support/model-server.ts";
-import { HAVE_BWRAP, play, realCli, scripted, tempRoot, withEnv } from "./helpers.ts";
+import { claudeEnv, codexEnv, HAVE_BWRAP, play, realCli, scripted, withEnv } from "./helpers.ts";
 
 const claude = realCli("claude", "@anthropic-ai/claude-code");
 const codex = realCli("codex", "@openai/codex");
@@ -21,18 +21,16 @@ describe.skipIf(!claude)("Claude Code at --tools read, real CLI", () => {
       { text: "Read the log.\n[PLAN]\nMove right." },
     ]);
     try {
-      const run = await withEnv(
-        { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: "scripted", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
-        () =>
-          play({
-            game: "glide",
-            agent: "claude",
-            tools: "read",
-            maxActions: 1,
-            agentRetries: 0,
-            agentTimeoutSec: 60,
-            sandbox: HAVE_BWRAP ? "bwrap" : "none",
-          }),
+      const run = await withEnv(claudeEnv(server), () =>
+        play({
+          game: "glide",
+          agent: "claude",
+          tools: "read",
+          maxActions: 1,
+          agentRetries: 0,
+          agentTimeoutSec: 60,
+          sandbox: HAVE_BWRAP ? "bwrap" : "none",
+        }),
       );
       expect(run.end.reason).toBe("max-actions");
       expect(parseLog(run.master).sections[1]!.plan).toBe("Read the log.\n[PLAN]\nMove right.");
@@ -54,13 +52,8 @@ describe.skipIf(!codex)("Codex with --context-limit, real CLI", () => {
       { tools: [{ name: "exec_command", input: { cmd: `printf '%s' '{"actions": ["ACTION4"]}' > actions.json` } }] },
       { text: "[PLAN]\nright" },
     ]);
-    const home = tempRoot();
-    writeFileSync(
-      join(home, "config.toml"),
-      `model = "scripted"\nmodel_provider = "local"\n\n[model_providers.local]\nname = "local"\nbase_url = "${server.url}/v1"\nwire_api = "responses"\nenv_key = "CODEX_LOCAL_KEY"\n`,
-    );
     try {
-      const run = await withEnv({ CODEX_HOME: home, CODEX_LOCAL_KEY: "scripted" }, () =>
+      const run = await withEnv(codexEnv(server), () =>
         play({
           game: "glide",
           agent: "codex",

@@ -14,10 +14,9 @@ import { RANDOM_CHARACTER } from "../../../src/game/nethack/character.ts";
 import { BALROG_NO_PROGRESS, NethackEpisode, type NethackFrame } from "../../../src/game/nethack/episode.ts";
 import { BALROG_EPISODE_CAP } from "../../../src/game/nethack/kind.ts";
 import { nethackPlay } from "../../../src/game/nethack/play.ts";
-import { gameRoot, NO_NETHACK } from "./helpers.ts";
+import { gameRoot, NO_NETHACK, NO_WIZARD } from "./helpers.ts";
 
 const MAIN = resolve(import.meta.dir, "../../../src/main.ts");
-const NO_WIZARD = NO_NETHACK || process.getuid?.() !== 0;
 
 describe("the preset's settings", () => {
   test("one action per call and BALROG's episode cap by default; a shorter budget may be given", () => {

@@ -2,12 +2,11 @@
 // API) in a real NetHack run. The model greps the log's [STATUS] line, writes NetHack action names into
 // actions.json, and the harness plays them on the real game. Skips, saying why, when codex or NetHack is absent.
 import { describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { parseHeader } from "../../../src/log/format.ts";
 import { parseNethackSection } from "../../../src/game/nethack/section.ts";
-import { startModelServer, type ModelServer, type ScriptedTurn } from "../../support/model-server.ts";
-import { conversation, HAVE_BWRAP, play, realCli, scripted, tempRoot, withEnv } from "../../agent/backends/helpers.ts";
+import { startModelServer, type ScriptedTurn } from "../../support/model-server.ts";
+import { codexEnv, conversation, HAVE_BWRAP, play, realCli, scripted, withEnv } from "../../agent/backends/helpers.ts";
 import { NO_NETHACK } from "./helpers.ts";
 
 const codex = realCli("codex", "@openai/codex");
@@ -24,15 +23,6 @@ const SCRIPT: ScriptedTurn[] = [
   { usage: USAGE, text: "I stand on Dlvl 1 at full HP.\n[PLAN]\nSearch, run west, rest." },
 ];
 
-function env(server: ModelServer): Record<string, string> {
-  const home = tempRoot();
-  writeFileSync(
-    join(home, "config.toml"),
-    `model = "scripted"\nmodel_provider = "local"\n\n[model_providers.local]\nname = "local"\nbase_url = "${server.url}/v1"\nwire_api = "responses"\nenv_key = "LOCAL_KEY"\n`,
-  );
-  return { CODEX_HOME: home, LOCAL_KEY: "scripted" };
-}
-
 const SKIP = !codex || NO_NETHACK;
 
 describe.skipIf(SKIP)(`a Codex turn plays NetHack${SKIP ? " (skipped: codex or NetHack not installed)" : ""}`, () => {
@@ -41,7 +31,7 @@ describe.skipIf(SKIP)(`a Codex turn plays NetHack${SKIP ? " (skipped: codex or N
     async () => {
       const server = startModelServer(SCRIPT);
       try {
-        const run = await withEnv(env(server), () =>
+        const run = await withEnv(codexEnv(server), () =>
           play({
             game: "nethack",
             env: "nethack",

@@ -1,9 +1,11 @@
-// Real NetHack for the tests: is it installed, a fresh folder per game, a game started with a seed.
+// Real NetHack for the tests: is it installed, a fresh folder per game, a game started with a seed, an episode
+// in debug mode.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseNethackAction } from "../../../src/game/nethack/actions.ts";
 import { DEFAULT_CHARACTER } from "../../../src/game/nethack/character.ts";
+import { NethackEpisode, type NethackFrame } from "../../../src/game/nethack/episode.ts";
 import { NethackGame } from "../../../src/game/nethack/game.ts";
 import { findNethack } from "../../../src/game/nethack/install.ts";
 
@@ -34,4 +36,43 @@ export async function play(game: NethackGame, names: readonly string[]): Promise
     screens.push(r.value.observation.screen.rows.join("\n"));
   }
   return screens;
+}
+
+/** Debug mode (-D) is what reaches the Quest, Fort Ludios or a polymorph in a test; sysconf lets root use it. */
+export const NO_WIZARD = NO_NETHACK || process.getuid?.() !== 0;
+
+/** A debug-mode episode driven by key presses and named actions; `frame` is the latest. */
+export interface WizardEpisode {
+  readonly frame: NethackFrame;
+  /** Sends the keys; the screen after them. */
+  press(keys: string): Promise<string>;
+  play(name: string): Promise<void>;
+  /** Answers the --More-- prompts on the screen (twelve at the most). */
+  settle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function wizardEpisode(seed = 1): Promise<WizardEpisode> {
+  const started = (
+    await NethackEpisode.start({ folder: join(gameRoot(), "g"), seed, character: DEFAULT_CHARACTER, wizard: true })
+  )._unsafeUnwrap();
+  const ep = started.episode;
+  let frame = started.frame;
+  const press = async (keys: string) => {
+    frame = (await ep.step({ name: "key", keys, help: "" }))._unsafeUnwrap();
+    return frame.observation.screen.rows.join("\n");
+  };
+  return {
+    get frame() {
+      return frame;
+    },
+    press,
+    play: async (name) => {
+      frame = (await ep.step(action(name)))._unsafeUnwrap();
+    },
+    settle: async () => {
+      for (let i = 0; i < 12 && /--More--/.test(frame.observation.screen.rows.join("\n")); i++) await press("\r");
+    },
+    close: () => ep.close(),
+  };
 }

@@ -6,11 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { nextDepth, type DepthState } from "../../../src/game/nethack/depth.ts";
 import { progressionAt } from "../../../src/game/nethack/progression.ts";
-import { DEFAULT_CHARACTER } from "../../../src/game/nethack/character.ts";
-import { NethackEpisode, type NethackFrame } from "../../../src/game/nethack/episode.ts";
-import { parseNethackAction } from "../../../src/game/nethack/actions.ts";
-import { gameRoot, NO_NETHACK } from "./helpers.ts";
-import { join } from "node:path";
+import { NO_WIZARD, wizardEpisode } from "./helpers.ts";
 
 function walk(places: readonly string[]): (number | undefined)[] {
   let state: DepthState = {};
@@ -48,23 +44,10 @@ describe("depth from the status place", () => {
   });
 });
 
-// Debug mode (-D) is what reaches the Quest in a test; sysconf lets root (and group games) use it.
-const NO_WIZARD = NO_NETHACK || process.getuid?.() !== 0;
-
 describe.skipIf(NO_WIZARD)(`a real Quest level${NO_WIZARD ? " (skipped: needs NetHack and root for debug mode)" : ""}`, () => {
   test("Home 3 and Home 1, entered from the portal's level, are at the depths the game itself lists (not depth 0)", async () => {
-    const started = (
-      await NethackEpisode.start({ folder: join(gameRoot(), "g"), seed: 1, character: DEFAULT_CHARACTER, wizard: true })
-    )._unsafeUnwrap();
-    const ep = started.episode;
-    let frame: NethackFrame = started.frame;
-    const press = async (keys: string) => {
-      frame = (await ep.step({ name: "key", keys, help: "" }))._unsafeUnwrap();
-      return frame.observation.screen.rows.join("\n");
-    };
-    const settle = async () => {
-      for (let i = 0; i < 12 && /--More--/.test(frame.observation.screen.rows.join("\n")); i++) await press("\r");
-    };
+    const game = await wizardEpisode();
+    const { press, settle } = game;
     await settle();
     // The game's own list of levels (debug mode's level teleport menu): the Quest's portal and its depths.
     let menu = await press("\x16?\r");
@@ -76,7 +59,7 @@ describe.skipIf(NO_WIZARD)(`a real Quest level${NO_WIZARD ? " (skipped: needs Ne
     // To the portal's level, then (the game's list again) to the Quest's locate level, deeper than its home.
     await press(`\x16${portal}\r`);
     await settle();
-    expect(frame.observation.status?.place).toBe(`Dlvl:${portal}`);
+    expect(game.frame.observation.status?.place).toBe(`Dlvl:${portal}`);
     const teleport = async (proto: string) => {
       menu = await press("\x16?\r");
       for (let page = 0; page < 3 && !new RegExp(proto).test(menu); page++) menu = await press(">");
@@ -86,36 +69,26 @@ describe.skipIf(NO_WIZARD)(`a real Quest level${NO_WIZARD ? " (skipped: needs Ne
       return Number(entry[2]);
     };
     const locate = await teleport("Val-loca");
-    const deep = frame.observation.status!.place;
+    const deep = game.frame.observation.status!.place;
     expect(deep).toBe(`Home ${locate - questTop + 1}`);
     expect(Number(deep.slice(5))).toBeGreaterThan(1);
     // The real screen's place read as a depth, after the portal level: the game's listed depth.
     expect(nextDepth(nextDepth({}, `Dlvl:${portal}`).state, deep).depth).toBe(locate);
-    expect(frame.maxDepth).toBe(locate);
-    expect(frame.progression).toBe(progressionAt(locate, 1));
+    expect(game.frame.maxDepth).toBe(locate);
+    expect(game.frame.progression).toBe(progressionAt(locate, 1));
     // Up to the home level (the Quest forbids going down inside it, not up): Home 1, at the Quest's top.
     expect(await teleport("Val-strt")).toBe(questTop);
-    expect(frame.observation.status?.place).toBe("Home 1");
+    expect(game.frame.observation.status?.place).toBe("Home 1");
     expect(nextDepth(nextDepth({}, `Dlvl:${portal}`).state, "Home 1").depth).toBe(questTop);
-    expect(frame.maxDepth).toBe(locate);
-    await ep.close();
+    expect(game.frame.maxDepth).toBe(locate);
+    await game.close();
   }, 240_000);
 });
 
 describe.skipIf(NO_WIZARD)(`a real Fort Ludios${NO_WIZARD ? " (skipped: needs NetHack and root for debug mode)" : ""}`, () => {
   test("the Fort is at the depth the game laid it out at (its own list says so), not its portal's level", async () => {
-    const started = (
-      await NethackEpisode.start({ folder: join(gameRoot(), "g"), seed: 1, character: DEFAULT_CHARACTER, wizard: true })
-    )._unsafeUnwrap();
-    const ep = started.episode;
-    let frame: NethackFrame = started.frame;
-    const press = async (keys: string) => {
-      frame = (await ep.step({ name: "key", keys, help: "" }))._unsafeUnwrap();
-      return frame.observation.screen.rows.join("\n");
-    };
-    const settle = async () => {
-      for (let i = 0; i < 12 && /--More--/.test(frame.observation.screen.rows.join("\n")); i++) await press("\r");
-    };
+    const game = await wizardEpisode();
+    const { press, settle } = game;
     await settle();
     // Down level by level from 11 until the game makes a vault with the Fort's portal (debug mode never defers it).
     let portal: number | undefined;
@@ -130,7 +103,7 @@ describe.skipIf(NO_WIZARD)(`a real Fort Ludios${NO_WIZARD ? " (skipped: needs Ne
       if (found) portal = Number(found[1]);
     }
     expect(portal).toBeDefined();
-    expect(frame.observation.status?.place).toBe(`Dlvl:${portal}`);
+    expect(game.frame.observation.status?.place).toBe(`Dlvl:${portal}`);
     // The game's own list gives the Fort's depth; into it.
     let menu = await press("\x16?\r");
     for (let page = 0; page < 3 && !/[a-zA-Z] - +knox: \d+/.test(menu); page++) menu = await press(">");
@@ -139,40 +112,31 @@ describe.skipIf(NO_WIZARD)(`a real Fort Ludios${NO_WIZARD ? " (skipped: needs Ne
     expect(fort).not.toBe(portal);
     await press(knox[1]!);
     await settle();
-    expect(frame.observation.status?.place).toBe("Fort Ludios");
-    expect(frame.maxDepth).toBe(fort);
-    expect(frame.progression).toBe(progressionAt(fort, 1));
-    await ep.close();
+    expect(game.frame.observation.status?.place).toBe("Fort Ludios");
+    expect(game.frame.maxDepth).toBe(fort);
+    expect(game.frame.progression).toBe(progressionAt(fort, 1));
+    await game.close();
   }, 240_000);
 });
 
 describe.skipIf(NO_WIZARD)(`a real polymorph${NO_WIZARD ? " (skipped: needs NetHack and root for debug mode)" : ""}`, () => {
   test("a hero of level 3 turned into a red dragon (HD:15) still counts level 3, as BALROG's experience_level does", async () => {
-    const started = (
-      await NethackEpisode.start({ folder: join(gameRoot(), "g"), seed: 1, character: DEFAULT_CHARACTER, wizard: true })
-    )._unsafeUnwrap();
-    const ep = started.episode;
-    let frame: NethackFrame = started.frame;
-    const press = async (keys: string) => {
-      frame = (await ep.step({ name: "key", keys, help: "" }))._unsafeUnwrap();
-    };
-    const settle = async () => {
-      for (let i = 0; i < 12 && /--More--/.test(frame.observation.screen.rows.join("\n")); i++) await press("\r");
-    };
+    const game = await wizardEpisode();
+    const { press, settle } = game;
     await settle();
     await press("#levelchange\r");
     await press("3\r");
     await settle();
-    expect(frame.observation.status).toMatchObject({ xl: 3 });
+    expect(game.frame.observation.status).toMatchObject({ xl: 3 });
     await press("#polyself\r");
     await press("red dragon\r");
     await settle();
     // The real status line now shows the dragon's hit dice where Xp stood.
-    expect(frame.observation.screen.rows[23]).toMatch(/ HD:15 /);
-    expect(frame.observation.status).toMatchObject({ xl: 3, hitDice: 15 });
-    expect(frame.maxXl).toBe(3);
-    expect(frame.progression).toBe(progressionAt(1, 3));
-    await ep.close();
+    expect(game.frame.observation.screen.rows[23]).toMatch(/ HD:15 /);
+    expect(game.frame.observation.status).toMatchObject({ xl: 3, hitDice: 15 });
+    expect(game.frame.maxXl).toBe(3);
+    expect(game.frame.progression).toBe(progressionAt(1, 3));
+    await game.close();
   }, 240_000);
 });
 
@@ -180,50 +144,34 @@ describe.skipIf(NO_WIZARD)(
   `a real --More-- descent${NO_WIZARD ? " (skipped: needs NetHack and root for debug mode)" : ""}`,
   () => {
     test("a trap door's --More-- holds the old screen; the descent counts on the step onto it, its message kept", async () => {
-      const started = (
-        await NethackEpisode.start({ folder: join(gameRoot(), "g"), seed: 1, character: DEFAULT_CHARACTER, wizard: true })
-      )._unsafeUnwrap();
-      const ep = started.episode;
-      let frame: NethackFrame = started.frame;
-      const play = async (name: string) => {
-        const a = parseNethackAction(name);
-        if (!a.ok) throw new Error(a.reason);
-        frame = (await ep.step(a.action))._unsafeUnwrap();
-      };
-      const press = async (keys: string) => {
-        frame = (await ep.step({ name: "key", keys, help: "" }))._unsafeUnwrap();
-      };
+      const game = await wizardEpisode();
+      const { press, play } = game;
       // Off the up staircase (no trap can be made there), a trap door wished for under the hero, a step off it.
       for (const name of ["east", "east", "south", "west", "north"]) await play(name);
       await press("\x17");
       await press("trap door\r");
-      expect(frame.observation.screen.rows[0]).toMatch(/^A trap door\./);
+      expect(game.frame.observation.screen.rows[0]).toMatch(/^A trap door\./);
       await play("west");
-      expect(frame.observation.status?.place).toBe("Dlvl:1");
-      expect(frame.progression).toBe(0);
+      expect(game.frame.observation.status?.place).toBe("Dlvl:1");
+      expect(game.frame.progression).toBe(0);
       // Onto it: the game says so behind --More-- with Dlvl:1 still on the status. That step is the descent.
       await play("east");
-      expect(frame.observation.status?.place).toBe("Dlvl:2");
-      expect(frame.effect?.dlvlChanged).toBe(true);
-      expect(frame.stops).toContain("dungeon level changed");
-      expect(frame.progression).toBe(progressionAt(2, 1));
-      expect(frame.progression).toBeGreaterThan(0);
-      expect(frame.observation.message).toContain("A trap door opens up under you!");
-      expect(frame.observation.screen.rows.join("\n")).not.toContain("--More--");
-      await ep.close();
+      expect(game.frame.observation.status?.place).toBe("Dlvl:2");
+      expect(game.frame.effect?.dlvlChanged).toBe(true);
+      expect(game.frame.stops).toContain("dungeon level changed");
+      expect(game.frame.progression).toBe(progressionAt(2, 1));
+      expect(game.frame.progression).toBeGreaterThan(0);
+      expect(game.frame.observation.message).toContain("A trap door opens up under you!");
+      expect(game.frame.observation.screen.rows.join("\n")).not.toContain("--More--");
+      await game.close();
     }, 240_000);
 
     test("a --More-- with no level change behind it stays the agent's to answer", async () => {
-      const started = (
-        await NethackEpisode.start({ folder: join(gameRoot(), "g"), seed: 1, character: DEFAULT_CHARACTER, wizard: true })
-      )._unsafeUnwrap();
-      const ep = started.episode;
-      let frame = started.frame;
-      for (const keys of ["#polyself\r", "red dragon\r"])
-        frame = (await ep.step({ name: "key", keys, help: "" }))._unsafeUnwrap();
-      expect(frame.observation.screen.rows[0]).toMatch(/You turn into a red dragon!.*--More--/);
-      expect(frame.observation.message).toBeUndefined();
-      await ep.close();
+      const game = await wizardEpisode();
+      for (const keys of ["#polyself\r", "red dragon\r"]) await game.press(keys);
+      expect(game.frame.observation.screen.rows[0]).toMatch(/You turn into a red dragon!.*--More--/);
+      expect(game.frame.observation.message).toBeUndefined();
+      await game.close();
     }, 240_000);
   },
 );
