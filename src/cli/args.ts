@@ -5,7 +5,7 @@
 import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { didYouMean } from "../suggest.ts";
-import { terminalLine } from "../terminal-text.ts";
+import { argumentProblem } from "./argument-problem.ts";
 import { NUMBER_TEXT, type FlagTable, type FlagValues } from "../setting/flag.ts";
 
 export { flag, numberOf, type Flag, type FlagTable, type FlagValues } from "../setting/flag.ts";
@@ -108,17 +108,6 @@ export function parseArgv<F extends FlagTable>(
     return err(typeof key === "string" ? `--${key} ${issue.message}` : issue.message);
   }
   return ok({ values: checked.output, positionals });
-}
-
-/**
- * Prints a command's argument problem in the one shape every command uses: what was wrong (naming the flag or
- * argument), then the fix and where the help is — two lines, never the whole usage. Returns the exit code, 2.
- */
-export function argumentProblem(command: string, problem: string, fix?: string): 2 {
-  // The problem quotes what was typed: no control character of it reaches the terminal raw.
-  const fixText = fix ? `${terminalLine(fix)}; ` : "";
-  console.error(`prolong ${command}: ${terminalLine(problem)}\n  fix: ${fixText}see 'prolong ${command} --help'`);
-  return 2;
 }
 
 /** A command's argv, or undefined after printing the problem with the command's name and a pointer to its --help. */

@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { armOf } from "../config/arm.ts";
 import { DEFAULTS, newConfig, type RunConfigInput } from "../config/run-config.ts";
 import { formatError } from "../errors.ts";
-import { argumentProblem } from "./args.ts";
+import { argumentProblem } from "./argument-problem.ts";
 import { unconfinedWarning } from "../agent/sandbox.ts";
 import { claimJobs } from "../plan/claim.ts";
 import { gamesOf, placeFields } from "../plan/games.ts";

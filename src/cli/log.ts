@@ -2,7 +2,7 @@
 // only when it runs (as the top-level table does), so `log stats` does not pay for show's, diff's or grep's imports.
 import type { Command, CommandEntry } from "./command.ts";
 import { didYouMean } from "../suggest.ts";
-import { argumentProblem } from "./args.ts";
+import { argumentProblem } from "./argument-problem.ts";
 
 /** The subcommands; a test checks each name and summary against the module it loads. */
 const subcommands: readonly CommandEntry[] = [

@@ -3,7 +3,8 @@
 // nothing else is read, nothing written. The coding CLIs start it inside the agent's sandbox.
 import { OBSERVE_TOOL, readObservation } from "../agent/observe-tool.ts";
 import { VERSION } from "../version.ts";
-import { argumentProblem, flag, operandsFit, parseCommandArgs } from "./args.ts";
+import { flag, operandsFit, parseCommandArgs } from "./args.ts";
+import { argumentProblem } from "./argument-problem.ts";
 import type { Command } from "./command.ts";
 
 const usage = `usage: prolong mcp-observe --file PATH

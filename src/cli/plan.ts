@@ -8,7 +8,8 @@ import { buildPlan, jobSettingsText, readPlan, type Plan, type PlanArmInput } fr
 import { DEFAULTS, ENV_KINDS, fieldsFromFlags, KIND_PLACES, type RunConfigInput } from "../config/run-config.ts";
 import { fieldsFromFlagValues, settingFlags } from "../setting/declaration.ts";
 import { findRuns } from "../score/find-runs.ts";
-import { argumentProblem, flag, operandsFit, parseArgv, parseCommandArgs } from "./args.ts";
+import { flag, operandsFit, parseArgv, parseCommandArgs } from "./args.ts";
+import { argumentProblem } from "./argument-problem.ts";
 import type { Command } from "./command.ts";
 import { playFlags } from "./play.ts";
 import { envKind } from "../game/kinds.ts";

@@ -15,7 +15,8 @@ import { ENV_KINDS, KIND_PLACES, newConfig, readConfigFile, type RunConfig } fro
 import { fieldsFromFlagValues, settingFlags } from "../setting/declaration.ts";
 import { NO_ENV_CONTEXT, type EnvContext } from "../game/env.ts";
 import { gameSandbox } from "../sandbox/bwrap.ts";
-import { argumentProblem, flag, operandsFit, parseCommandArgs } from "./args.ts";
+import { flag, operandsFit, parseCommandArgs } from "./args.ts";
+import { argumentProblem } from "./argument-problem.ts";
 import type { Command } from "./command.ts";
 import { RUN_FILES } from "../run-files/layout.ts";
 
@@ -23,10 +24,10 @@ const usage = `usage: prolong replay <run-dir> [--json]
        prolong replay <logs.txt> --game ID [--env KIND] [--arc-games DIR] [--seed N] [--json]
 
 Re-executes every Tool Call of a log against a fresh game (RESET on each INITIAL STATE section) and compares,
-section by section, every animation frame, the settled board and the score with what the log holds; a
-prolong run directory's headers (Action, Level, Attempt, Score) are checked too, as \`prolong resume\` checks
-them, by the same replay engine. Reports each section that differs and the first divergence; a way to check that a game, or a game version,
-is the one that wrote a log (e.g. ft09-0d8bbf25 vs ft09-9ab2447a). A prolong run directory names its game,
+section by section, every animation frame, the settled board and the score with what the log holds; the
+headers of a prolong run directory (Action, Level, Attempt, Score) are checked too, as \`prolong resume\`
+checks them, by the same replay engine. Reports each section that differs and the first divergence; a way to
+check that a game, or a game version, is the one that wrote a log (e.g. ft09-0d8bbf25 vs ft09-9ab2447a). A prolong run directory names its game,
 environment and seed in run.json; the flags override them. A NetHack run (--env nethack) is replayed against
 the real game with the run's seed, character and keys, the engine \`prolong resume\` uses: every screen is
 compared byte for byte with the log and the replay stops at the first divergence.

@@ -19,7 +19,8 @@ import { BOOTSTRAP_DEFAULTS } from "../score/stats.ts";
 import { replayHtml } from "../view/html.ts";
 import { buildReplay } from "../view/replay.ts";
 import { openViewSource } from "../view/source.ts";
-import { argumentProblem, flag, parseCommandArgs } from "./args.ts";
+import { flag, parseCommandArgs } from "./args.ts";
+import { argumentProblem } from "./argument-problem.ts";
 import type { Command } from "./command.ts";
 import { budgetsFlag } from "./score.ts";
 

@@ -11,7 +11,8 @@ import { jobState } from "../plan/job-state.ts";
 import { jobSettingsText, readPlan } from "../plan/plan.ts";
 import { findJob, parseShard, shardJobs } from "../plan/slice.ts";
 import { swarmSummary } from "../run/swarm-view.ts";
-import { argumentProblem, flag, parseCommandArgs } from "./args.ts";
+import { flag, parseCommandArgs } from "./args.ts";
+import { argumentProblem } from "./argument-problem.ts";
 import type { Command } from "./command.ts";
 import { runClaimed } from "./run-jobs.ts";
 

@@ -22,7 +22,8 @@ import { runRowsCsv } from "../score/run-rows.ts";
 import { toolUseMarkdown } from "../score/tool-use-markdown.ts";
 import * as v from "valibot";
 import { BOOTSTRAP_DEFAULTS, type BootstrapOptions } from "../score/stats.ts";
-import { argumentProblem, flag, parseCommandArgs } from "./args.ts";
+import { flag, parseCommandArgs } from "./args.ts";
+import { argumentProblem } from "./argument-problem.ts";
 import type { Command } from "./command.ts";
 
 const usage = `usage: prolong score <run-dir | dir above runs>... [options]

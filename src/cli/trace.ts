@@ -8,7 +8,8 @@ import { runPaths } from "../run-files/layout.ts";
 import { readTrajectory, type TrajectoryRecord } from "../run-files/trajectory.ts";
 import { classifyCall, TOOL_CLASSES } from "../score/tool-classes.ts";
 import { classShares, toolUseOf } from "../score/tool-use.ts";
-import { argumentProblem, flag, operandsFit, parseCommandArgs } from "./args.ts";
+import { flag, operandsFit, parseCommandArgs } from "./args.ts";
+import { argumentProblem } from "./argument-problem.ts";
 import type { Command } from "./command.ts";
 import { groupDigits } from "./log-stats.ts";
 

@@ -2,7 +2,8 @@
 import { statSync } from "node:fs";
 import { formatError } from "../errors.ts";
 import { describeReport, verifyFiles } from "../verify/two-files.ts";
-import { argumentProblem, flag, operandsFit, parseCommandArgs } from "./args.ts";
+import { flag, operandsFit, parseCommandArgs } from "./args.ts";
+import { argumentProblem } from "./argument-problem.ts";
 import type { Command } from "./command.ts";
 
 const usage = `usage: prolong verify <run-dir> [--json]
