@@ -51,7 +51,7 @@ export async function playAction(
   if (frame.message) emit(s, "warning", { message: `${actionText(action, "name")}: ${frame.message}`, code: "no-op" });
   if (effect.levelUp) emit(s, "level-up", { action: h.action, level: s.tally.level, score: h.score });
   if (effect.gameOver) emit(s, "game-over", { action: h.action, level: h.level, attempt: h.attempt });
-  for (const note of stepReport(s.kind, frame).notes)
+  for (const note of effect.notes)
     emit(s, "warning", { message: `${actionText(action, "name")}: ${note}`, code: "stuck-prompt" });
   s.onProgress?.(s);
   return ok(effect);

@@ -83,6 +83,8 @@ export interface StepEffect {
   readonly win: boolean;
   /** Why the rest of the batch is dropped besides the above (a terminal game's events: HP lost, a new monster...). */
   readonly stops: readonly string[];
+  /** Harness notes on the step (a prompt escaped), told as warnings. */
+  readonly notes: readonly string[];
 }
 
 /**
@@ -115,7 +117,7 @@ export function recordStep(t: RunTally, frame: FrameData): StepEffect {
   t.score = report.score;
   t.bestScore = Math.max(t.bestScore, t.score);
   t.state = frame.state;
-  return { header, levelUp, gameOver, win: frame.state === "WIN", stops: report.stops };
+  return { header, levelUp, gameOver, win: frame.state === "WIN", stops: report.stops, notes: report.notes };
 }
 
 /** A new episode of the lifetime arm: the game starts over, the log and the global action count go on. */
