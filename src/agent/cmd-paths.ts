@@ -4,7 +4,7 @@
 // directories of the scripts its --cmd names, and --bind/--bind-ro DIRs (sandboxBinds). A file it would still
 // not find (an interpreter under a home directory, a script inside the runs directory) becomes one error, with
 // the fix, before the run starts, instead of "can't open file" on every call.
-import { existsSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { prolongError, type ProlongError } from "../errors.ts";
@@ -41,6 +41,15 @@ function isFile(path: string): boolean {
 function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
   } catch {
     return false;
   }
@@ -99,8 +108,8 @@ export function checkCommandPaths(
   which: (name: string) => string | null = (n) => Bun.which(n),
   binds: SandboxBinds = NO_BINDS,
 ): ProlongError | null {
-  const directory = programDirectory(cmd, workspace, cwd);
-  if (directory !== null) return directory;
+  const unstartable = programProblem(cmd, workspace, cwd);
+  if (unstartable !== null) return unstartable;
   const runs = runsRootOf(workspace);
   const shown = [...binds.readOnly, ...binds.readWrite].filter((d) => !inside(d, runs));
   const hidden = sandbox === "bwrap" ? hiddenDirs(workspace) : [];
@@ -158,20 +167,33 @@ export function checkCommandPaths(
 }
 
 /**
- * The command's program given as a path (`./agent`, `/opt/agent`) that is a directory: the shell would refuse it
- * on every call ("Permission denied"), each a failed agent call, so it is refused once, before the run, naming it.
+ * The command's program given as a path (`./agent.sh`, `/opt/agent`) that the shell could not start: missing,
+ * a directory, or a file without execute permission. Each would fail every call the same way (127 or 126),
+ * four failed agent calls before the run gives up, so it is refused once, before the run, naming the path.
  */
-function programDirectory(cmd: string, workspace: string, cwd: string): ProlongError | null {
-  const program = shellWords(cmd)[0];
-  if (program === undefined || !program.includes("/")) return null;
+function programProblem(cmd: string, workspace: string, cwd: string): ProlongError | null {
+  // The first word after any VAR=value assignments; one the shell would still expand ($HOME/a.sh) is not judged.
+  const program = shellWords(cmd).find((w) => !/^\w+=/.test(w));
+  if (program === undefined || !program.includes("/") || /[$`*?[\]{}\\]/.test(program)) return null;
   const expanded = expand(program);
   const where = isAbsolute(expanded)
     ? expanded
     : existsSync(join(workspace, expanded))
       ? join(workspace, expanded)
       : resolve(cwd, expanded);
-  if (!isDirectory(where)) return null;
-  return prolongError("cmd-directory", `--cmd runs ${program}, but ${where} is a directory, not a program`, {
-    fix: "give the agent program inside it, e.g. --cmd 'python3 DIR/agent.py' or --cmd DIR/agent.sh (an executable file)",
+  const problem = !existsSync(where)
+    ? "does not exist"
+    : isDirectory(where)
+      ? "is a directory, not a program"
+      : !isExecutable(where)
+        ? "is not executable"
+        : null;
+  if (problem === null) return null;
+  return prolongError("cmd-program", `--cmd runs ${program}, but ${where} ${problem}`, {
+    path: where,
+    fix:
+      problem === "is not executable"
+        ? `make it executable (chmod +x ${where}) or name its interpreter: --cmd 'python3 ${where}'`
+        : "give the path of the agent program (e.g. --cmd 'python3 DIR/agent.py' or --cmd DIR/agent.sh, an executable file)",
   });
 }

@@ -52,7 +52,7 @@ describe("checkCommandPaths", () => {
     expect(e?.message).toContain("the runs directory");
   });
 
-  test("a program that is a directory, relative or absolute, is refused before the run, naming it: no agent call fails on it", () => {
+  test("a program the shell cannot start (a directory, relative or absolute; not executable; missing) is refused before the run, naming it", () => {
     const cwd = mkdtempSync(path.join(tmpdir(), "prolong-cmd-dir-"));
     mkdirSync(path.join(cwd, "some-dir"));
     for (const cmd of ["./some-dir", `${path.join(cwd, "some-dir")} --fast`]) {
@@ -63,7 +63,26 @@ describe("checkCommandPaths", () => {
       expect(r.err).not.toContain("agent call");
       expect(existsSync(runs) ? readdirSync(runs) : []).toEqual([]);
     }
-    // A directory as an argument of the program is the program's business.
+    // A script without execute permission, and a program that is nowhere: named, with the fix.
+    writeFileSync(path.join(cwd, "agent.py"), "print('hi')\n");
+    const plain = prolong(
+      ["play", "glide", "--agent", "command", "--cmd", "./agent.py", "--runs-dir", path.join(cwd, "runs")],
+      cwd,
+    );
+    expect(plain.code).toBe(2);
+    expect(plain.err).toContain(`${path.join(cwd, "agent.py")} is not executable`);
+    expect(plain.err).toContain(`chmod +x ${path.join(cwd, "agent.py")}`);
+    const nowhere = prolong(
+      ["play", "glide", "--agent", "command", "--cmd", "./gone.sh", "--runs-dir", path.join(cwd, "runs")],
+      cwd,
+    );
+    expect(nowhere.code).toBe(2);
+    expect(nowhere.err).toContain(`${path.join(cwd, "gone.sh")} does not exist`);
+    expect(existsSync(path.join(cwd, "runs")) ? readdirSync(path.join(cwd, "runs")) : []).toEqual([]);
+    // A directory as an argument of the program is the program's business; an assignment before the program,
+    // or a path the shell still expands, is not the program.
+    expect(checkCommandPaths(`PYTHONPATH=/nowhere python3 ${script}`, workspace, "none", "/", noWhich)).toBeNull();
+    expect(checkCommandPaths("$HOME/nowhere/agent.sh", workspace, "none", "/", noWhich)).toBeNull();
     expect(checkCommandPaths(`python3 ${script} ${scratch}`, workspace, "none", "/", noWhich)).toBeNull();
   });
 
