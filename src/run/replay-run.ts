@@ -57,19 +57,37 @@ export function replayError(path: string, action: number, what: string): Prolong
   });
 }
 
-/** A finished log's sections, each read back by its environment kind (the master's bytes, split as the addon does). */
+/** One section of a log's bytes, as the addon splits them: where it lies (without the join) and its text. */
+export interface SectionSpan {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+  /** Whether it ends as a written section does (a torn tail does not). */
+  readonly complete: boolean;
+}
+
+/** A log's bytes split into its sections, in order: the one walk resume and the replay of a finished log share. */
+export function* sectionSpans(bytes: Uint8Array): Iterable<SectionSpan> {
+  const table = sectionIndex(bytes);
+  const decoder = new TextDecoder();
+  for (let i = 0; i < table.count; i++) {
+    const start = table.start[i] as number;
+    const end = i + 1 < table.count ? (table.start[i + 1] as number) - 1 : bytes.length; // minus the join "\n"
+    yield { start, end, text: decoder.decode(bytes.subarray(start, end)), complete: table.complete[i] === 1 };
+  }
+}
+
+/** A finished log's sections, each read back by its environment kind. */
 export function logSections(
   bytes: Uint8Array,
   screenLog: ScreenSectionCodec | undefined,
   logPath: string,
 ): Result<RecoveredSection[], ProlongError> {
-  const table = sectionIndex(bytes);
   const out: RecoveredSection[] = [];
-  const decoder = new TextDecoder();
-  for (let i = 0; i < table.count; i++) {
-    const start = table.start[i] as number;
-    const end = i + 1 < table.count ? (table.start[i + 1] as number) - 1 : bytes.length;
-    const parsed = readSection(decoder.decode(bytes.subarray(start, end)), screenLog);
+  let i = -1;
+  for (const span of sectionSpans(bytes)) {
+    i++;
+    const parsed = readSection(span.text, screenLog);
     if (parsed.isErr())
       return err(prolongError("bad-log", `section ${i} of the log does not parse: ${parsed.error.message}`, { path: logPath }));
     out.push({ ...parsed.value, unindexed: null });

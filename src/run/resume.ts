@@ -12,12 +12,11 @@ import { realClock } from "../clock.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { sectionRow, type RunIndex } from "../log/run-index.ts";
 import { MasterLog } from "../log/master.ts";
-import { sectionIndex } from "../native.ts";
 import { readConfigFile } from "../config/run-config.ts";
 import { agentPart, runEnvContext } from "./parts.ts";
 import type { EnvContext, GameEnv } from "../game/env.ts";
 import { recordInitial } from "./record.ts";
-import { readSection, replayError, type RecoveredSection } from "./replay-run.ts";
+import { readSection, replayError, sectionSpans, type RecoveredSection } from "./replay-run.ts";
 import { replay, SectionReplayer } from "./replay.ts";
 import { readState, saveState } from "./saved-state.ts";
 import { runPaths, type RunPaths } from "../run-files/layout.ts";
@@ -40,7 +39,6 @@ export interface ResumeOptions {
 }
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 /** Resumes the run in `dir` with the given parts; those not given are made from its run.json (parts.ts). */
 export async function resumeRun(
@@ -300,16 +298,14 @@ function recoverSections(
   const all = master.read(0, master.size);
   if (all.isErr()) return err(all.error);
   const bytes = all.value;
-  const table = sectionIndex(bytes);
   const indexed = index.lastEnd();
   if (indexed.isErr()) return err(indexed.error);
   const indexedEnd = indexed.value;
   const out: RecoveredSection[] = [];
   let keepEnd = indexedEnd;
-  for (let i = 0; i < table.count; i++) {
-    const start = table.start[i] as number;
-    const end = i + 1 < table.count ? (table.start[i + 1] as number) - 1 : bytes.length; // minus the join "\n"
-    const text = decoder.decode(bytes.subarray(start, end));
+  let i = -1;
+  for (const { start, end, text, complete } of sectionSpans(bytes)) {
+    i++;
     const parsed = readSection(text, screenLog);
     if (start < indexedEnd) {
       if (parsed.isErr())
@@ -320,7 +316,7 @@ function recoverSections(
       continue;
     }
     // Past the index: whole only if it parses and ends as a written section does.
-    if (parsed.isErr() || !text.endsWith("\n\n") || table.complete[i] !== 1) break;
+    if (parsed.isErr() || !text.endsWith("\n\n") || !complete) break;
     out.push({ ...parsed.value, unindexed: { start, end } });
     keepEnd = end;
   }
