@@ -78,11 +78,7 @@ export function checkRegularFile(path: string, what: string): Result<boolean, Pr
  * device or directory, or a file over the cap, is an error naming it; the open never blocks.
  */
 export function readFileIfPresent(path: string, cap: number, what: string): Result<Uint8Array | null, ProlongError> {
-  const opened = openRegular(path, what);
-  if (opened.isErr()) return err(opened.error);
-  if (opened.value === null) return ok(null);
-  const fd = opened.value;
-  try {
+  return readOpened(path, what, (fd) => {
     const size = fstatSync(fd).size;
     if (size > cap) return err(oversized(path, what, size, cap));
     // One byte more than the cap: a file that grows past it while being read is refused, not cut.
@@ -98,11 +94,7 @@ export function readFileIfPresent(path: string, cap: number, what: string): Resu
       got += n;
     }
     return ok(buf.subarray(0, got));
-  } catch (e) {
-    return err(prolongError("unreadable", `cannot read ${what}: ${(e as Error).message}`, { path }));
-  } finally {
-    closeSync(fd);
-  }
+  });
 }
 
 /** Part of a file: the bytes from `start` (at most the length asked) and the file's whole size. */
@@ -124,11 +116,7 @@ export function readFileRange(
   what: string,
   pick: (size: number) => { start: number; length: number },
 ): Result<FileRange | null, ProlongError> {
-  const opened = openRegular(path, what);
-  if (opened.isErr()) return err(opened.error);
-  if (opened.value === null) return ok(null);
-  const fd = opened.value;
-  try {
+  return readOpened(path, what, (fd) => {
     const size = fstatSync(fd).size;
     const want = pick(size);
     const start = Math.min(Math.max(0, Math.floor(want.start)), size);
@@ -141,6 +129,24 @@ export function readFileRange(
       got += n;
     }
     return ok({ size, start, bytes: buf.subarray(0, got) });
+  });
+}
+
+/**
+ * `read` given the descriptor of the regular file at `path` (openRegular's checks), closed after it whatever
+ * happens; null when nothing is at the name, and a failed read an error naming the file.
+ */
+function readOpened<T>(
+  path: string,
+  what: string,
+  read: (fd: number) => Result<T, ProlongError>,
+): Result<T | null, ProlongError> {
+  const opened = openRegular(path, what);
+  if (opened.isErr()) return err(opened.error);
+  if (opened.value === null) return ok(null);
+  const fd = opened.value;
+  try {
+    return read(fd);
   } catch (e) {
     return err(prolongError("unreadable", `cannot read ${what}: ${(e as Error).message}`, { path }));
   } finally {
