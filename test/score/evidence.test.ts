@@ -6,7 +6,6 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import type { Command } from "../../src/cli/command.ts";
 import { reportCommand } from "../../src/cli/report.ts";
 import { scoreCommand } from "../../src/cli/score.ts";
 import { newConfig } from "../../src/config/run-config.ts";
@@ -16,24 +15,7 @@ import { xxh3_128 } from "../../src/native.ts";
 import { buildScorecard, readScorecard, type ScorecardInput, type Scorecard } from "../../src/score/scorecard.ts";
 import { playGame, tempRoot } from "../run/helpers.ts";
 import { writeBackingLog } from "../support/backing-log.ts";
-
-async function capture(command: Command, args: string[]): Promise<{ code: number; out: string; errText: string }> {
-  const out: string[] = [];
-  const errs: string[] = [];
-  const log = console.log;
-  const error = console.error;
-  console.log = (...a: unknown[]) => void out.push(a.join(" "));
-  console.error = (...a: unknown[]) => void errs.push(a.join(" "));
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((s: string) => (out.push(s), true)) as typeof process.stdout.write;
-  try {
-    return { code: await command.run(args), out: out.join("\n"), errText: errs.join("\n") };
-  } finally {
-    console.log = log;
-    console.error = error;
-    process.stdout.write = write;
-  }
-}
+import { runCaptured } from "../support/captured.ts";
 
 interface ScoreJson {
   runs: { dir: string; evidence: string | null; rhae: number }[];
@@ -41,7 +23,7 @@ interface ScoreJson {
 }
 
 async function scoreJson(...args: string[]): Promise<ScoreJson> {
-  return JSON.parse((await capture(scoreCommand, [...args, "--json"])).out) as ScoreJson;
+  return JSON.parse((await runCaptured(scoreCommand, [...args, "--json"])).out) as ScoreJson;
 }
 
 /** What buildScorecard was given for `card` (so a forged card is rebuilt, self-consistent, from an edited input). */
@@ -151,7 +133,7 @@ describe("score checks each scorecard against its log", () => {
       expect(j.skipped[0]!.evidence).toMatch(says);
       expect(j.skipped[0]!.reason).toContain("the scorecard does not match its log");
       expect(j.skipped[0]!.reason).toContain("--trust-scorecards");
-      const md = await capture(scoreCommand, [f(name)]);
+      const md = await runCaptured(scoreCommand, [f(name)]);
       expect(md.code).toBe(1);
       expect(md.out).toContain("No run could be scored.");
       expect(md.out).toContain(`${f(name)}: the scorecard does not match its log`);
@@ -171,12 +153,12 @@ describe("score checks each scorecard against its log", () => {
     const by = Object.fromEntries(j.runs.map((r) => [path.basename(r.dir), r.evidence]));
     expect(by["no-log"]).toBe("no-log");
     for (const name of ["seven-of-seven", "more-actions", "other-level", "at-115"]) expect(by[name]).toMatch(/^mismatch: /);
-    const md = await capture(scoreCommand, [forgeries, base, "--trust-scorecards"]);
+    const md = await runCaptured(scoreCommand, [forgeries, base, "--trust-scorecards"]);
     expect(md.code).toBe(0);
     expect(md.out).toContain("Unverified: 5 scored runs");
     expect(md.out).toContain(`- ${f("no-log")}: no-log`);
     expect(md.out).not.toContain(`- ${base}:`);
-    const csv = (await capture(scoreCommand, [forgeries, base, "--trust-scorecards", "--csv"])).out.trim().split("\r\n");
+    const csv = (await runCaptured(scoreCommand, [forgeries, base, "--trust-scorecards", "--csv"])).out.trim().split("\r\n");
     const col = csv[0]!.split(",").indexOf("evidence");
     expect(col).toBeGreaterThan(-1);
     const cells = csv.slice(1).map((l) => l.split(",")[col]);
@@ -186,13 +168,13 @@ describe("score checks each scorecard against its log", () => {
 
   test("report: refused runs are listed with why; with --trust-scorecards each is badged unverified, its arm too", async () => {
     const out = path.join(root, "report.html");
-    const r = await capture(reportCommand, [forgeries, base, "--out", out]);
+    const r = await runCaptured(reportCommand, [forgeries, base, "--out", out]);
     expect(r.code).toBe(0);
     const html = readFileSync(out, "utf8");
     expect(html).not.toContain('class="unverified"');
     expect(html).toContain(`${f("seven-of-seven")}</code>: the scorecard does not match its log`);
     const trusted = path.join(root, "trusted.html");
-    expect((await capture(reportCommand, [forgeries, base, "--out", trusted, "--trust-scorecards"])).code).toBe(0);
+    expect((await runCaptured(reportCommand, [forgeries, base, "--out", trusted, "--trust-scorecards"])).code).toBe(0);
     const t = readFileSync(trusted, "utf8");
     const runsTable = t.slice(t.indexOf('<table id="runs">'), t.indexOf("</table>", t.indexOf('<table id="runs">')));
     expect(runsTable.split('class="unverified"').length - 1).toBe(5);

@@ -6,23 +6,9 @@ import path from "node:path";
 import { findRuns } from "../../src/score/find-runs.ts";
 import { scoreCommand } from "../../src/cli/score.ts";
 import { playGame, tempRoot } from "../run/helpers.ts";
+import { runCaptured } from "../support/captured.ts";
 
 const shared = path.resolve(import.meta.dir, "../../..", "shared");
-
-async function capture(fn: () => Promise<number>): Promise<{ code: number; out: string; errText: string }> {
-  const out: string[] = [];
-  const errs: string[] = [];
-  const log = console.log;
-  const error = console.error;
-  console.log = (...a: unknown[]) => void out.push(a.join(" "));
-  console.error = (...a: unknown[]) => void errs.push(a.join(" "));
-  try {
-    return { code: await fn(), out: out.join("\n"), errText: errs.join("\n") };
-  } finally {
-    console.log = log;
-    console.error = error;
-  }
-}
 
 describe("findRuns on a directory of good and bad runs", async () => {
   const root = tempRoot();
@@ -79,12 +65,12 @@ describe("findRuns on a directory of good and bad runs", async () => {
   });
 
   test("the command scores the rest, lists every skip, and exits 0; none scoreable → exit 1", async () => {
-    const r = await capture(() => scoreCommand.run([root, empty]));
+    const r = await runCaptured(scoreCommand, [root, empty]);
     expect(r.code).toBe(0);
     expect(r.out).toContain("| glide | 2 |");
     expect(r.out).toContain("Skipped 7 directories:");
     for (const d of [halfWritten, cut, edited, interrupted, gameFailed, foreign, empty]) expect(r.out).toContain(`- ${d}: `);
-    const none = await capture(() => scoreCommand.run([halfWritten, foreign]));
+    const none = await runCaptured(scoreCommand, [halfWritten, foreign]);
     expect(none.code).toBe(1);
     expect(none.out).toContain("No run could be scored.");
   });

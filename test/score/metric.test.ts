@@ -6,10 +6,10 @@ import path from "node:path";
 import { reportCommand } from "../../src/cli/report.ts";
 import { scoreCommand } from "../../src/cli/score.ts";
 import { newConfig } from "../../src/config/run-config.ts";
-import type { Command } from "../../src/cli/command.ts";
 import { buildScorecard } from "../../src/score/scorecard.ts";
 import { tempRoot } from "../run/helpers.ts";
 import { writeBackingLog } from "../support/backing-log.ts";
+import { runCaptured } from "../support/captured.ts";
 
 /** A run directory holding only a hand-made scorecard: NetHack (progression) or a grid game (RHAE). */
 function runDir(root: string, name: string, nethack: boolean, seed: number, logWindow: number | null = null): string {
@@ -37,24 +37,6 @@ function runDir(root: string, name: string, nethack: boolean, seed: number, logW
   return dir;
 }
 
-async function capture(command: Command, args: string[]): Promise<{ code: number; out: string; errText: string }> {
-  const out: string[] = [];
-  const errs: string[] = [];
-  const log = console.log;
-  const error = console.error;
-  console.log = (...a: unknown[]) => void out.push(a.join(" "));
-  console.error = (...a: unknown[]) => void errs.push(a.join(" "));
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((s: string) => (out.push(s), true)) as typeof process.stdout.write;
-  try {
-    return { code: await command.run(args), out: out.join("\n"), errText: errs.join("\n") };
-  } finally {
-    console.log = log;
-    console.error = error;
-    process.stdout.write = write;
-  }
-}
-
 describe("the score column is named by the runs' metric", () => {
   const root = tempRoot();
   const nethack = [runDir(root, "nh/a", true, 0), runDir(root, "nh/b", true, 1)];
@@ -66,32 +48,32 @@ describe("the score column is named by the runs' metric", () => {
   });
 
   test("score: NetHack runs' columns say progression %, never RHAE; grid runs' say RHAE", async () => {
-    const nh = await capture(scoreCommand, [path.join(root, "nh")]);
+    const nh = await runCaptured(scoreCommand, [path.join(root, "nh")]);
     expect(nh.code).toBe(0);
     expect(nh.out).toContain("| pass@1 progression % | best@2 progression % |");
     expect(nh.out).toContain("2.50");
     expect(nh.out).not.toContain("RHAE");
-    const g = await capture(scoreCommand, grid);
+    const g = await runCaptured(scoreCommand, grid);
     expect(g.code).toBe(0);
     expect(g.out).toContain("pass@1 RHAE");
     expect(g.out).not.toContain("progression");
   });
 
   test("score: NetHack tables have no level columns (its games have no levels to count: not 0/0); grid tables do", async () => {
-    const nh = await capture(scoreCommand, [path.join(root, "nh")]);
+    const nh = await runCaptured(scoreCommand, [path.join(root, "nh")]);
     expect(nh.out).toContain(
       "| game | runs | failed | unfinished | pass@1 progression % | best@2 progression % | actions (mean) |",
     );
     expect(nh.out).not.toContain("levels");
     expect(nh.out).not.toContain("/0");
-    const g = await capture(scoreCommand, grid);
+    const g = await runCaptured(scoreCommand, grid);
     expect(g.out).toContain("| levels (mean) | levels (best) |");
     expect(g.out).toContain("Levels per game");
     // Two NetHack arms (full log, newest section only): the arms table and the per-game table drop levels too.
     const arms = tempRoot();
     runDir(arms, "full/a", true, 0);
     runDir(arms, "w0/a", true, 0, 0);
-    const two = await capture(scoreCommand, [arms]);
+    const two = await runCaptured(scoreCommand, [arms]);
     expect(two.code).toBe(0);
     expect(two.out).toContain("## 2 arms");
     expect(two.out).not.toContain("levels");
@@ -99,19 +81,19 @@ describe("the score column is named by the runs' metric", () => {
   });
 
   test("score --csv and --json: each run row says what its score column holds", async () => {
-    const csv = (await capture(scoreCommand, [path.join(root, "nh"), "--csv"])).out.trim().split("\r\n");
+    const csv = (await runCaptured(scoreCommand, [path.join(root, "nh"), "--csv"])).out.trim().split("\r\n");
     const head = csv[0]!.split(",");
     const metric = head.indexOf("metric");
     expect(metric).toBeGreaterThan(-1);
     expect(csv.slice(1).map((l) => l.split(",")[metric])).toEqual(["progression", "progression"]);
     expect(csv[1]!.split(",")[head.indexOf("rhae")]).toBe("2.5");
-    const j = JSON.parse((await capture(scoreCommand, [...grid, "--json"])).out);
+    const j = JSON.parse((await runCaptured(scoreCommand, [...grid, "--json"])).out);
     expect(j.runs[0].metric).toBe("rhae");
     expect(j.arms[0].metric).toBe("rhae");
   });
 
   test("score: NetHack and grid runs in one table are refused (exit 2), the message names both metrics and the fix", async () => {
-    const r = await capture(scoreCommand, [...nethack, ...grid]);
+    const r = await runCaptured(scoreCommand, [...nethack, ...grid]);
     expect(r.code).toBe(2);
     expect(r.out).toBe("");
     expect(r.errText).toContain("scores measure different things");
@@ -121,21 +103,21 @@ describe("the score column is named by the runs' metric", () => {
   });
 
   test("score --compare: a NetHack arm against a grid arm is refused", async () => {
-    const r = await capture(scoreCommand, ["--compare", path.join(root, "nh"), path.join(root, "grid")]);
+    const r = await runCaptured(scoreCommand, ["--compare", path.join(root, "nh"), path.join(root, "grid")]);
     expect(r.code).toBe(2);
     expect(r.errText).toContain("score: progression % vs RHAE");
   });
 
   test("report: the HTML tables and figures say progression %; mixed runs are refused", async () => {
     const out = path.join(root, "report.html");
-    const nh = await capture(reportCommand, [path.join(root, "nh"), "--out", out]);
+    const nh = await runCaptured(reportCommand, [path.join(root, "nh"), "--out", out]);
     expect(nh.code).toBe(0);
     const html = readFileSync(out, "utf8");
     expect(html).toContain("<th>pass@1 progression %</th>");
     expect(html).toContain("<th>progression %</th><th>actions</th>");
     expect(html).toContain("Per game: pass@1 progression % and each run");
     expect(html).not.toContain("RHAE"); // tables, figures' axes and captions alike
-    const mixed = await capture(reportCommand, [
+    const mixed = await runCaptured(reportCommand, [
       path.join(root, "nh"),
       path.join(root, "grid"),
       "--out",

@@ -10,21 +10,9 @@ import { runProvenance } from "../../src/run/provenance.ts";
 import { readScorecard } from "../../src/score/scorecard.ts";
 import { NO_NETHACK } from "../game/nethack/helpers.ts";
 import { playGame, tempRoot } from "../run/helpers.ts";
+import { runCaptured } from "../support/captured.ts";
 
-async function score(args: string[]): Promise<{ code: number; out: string; errText: string }> {
-  const out: string[] = [];
-  const errs: string[] = [];
-  const log = console.log;
-  const error = console.error;
-  console.log = (...a: unknown[]) => void out.push(a.join(" "));
-  console.error = (...a: unknown[]) => void errs.push(a.join(" "));
-  try {
-    return { code: await scoreCommand.run(args), out: out.join("\n"), errText: errs.join("\n") };
-  } finally {
-    console.log = log;
-    console.error = error;
-  }
-}
+const score = (args: string[]) => runCaptured(scoreCommand, args);
 
 /** Rewrites a run's scorecard.json through `edit`. */
 function editCard(dir: string, edit: (card: Record<string, unknown>) => void): void {

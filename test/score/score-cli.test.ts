@@ -4,24 +4,9 @@ import { describe, expect, test } from "bun:test";
 import path from "node:path";
 import { scoreCommand } from "../../src/cli/score.ts";
 import { playGame, tempRoot } from "../run/helpers.ts";
+import { runCaptured } from "../support/captured.ts";
 
-async function capture(args: string[]): Promise<{ code: number; out: string; errText: string }> {
-  const out: string[] = [];
-  const errs: string[] = [];
-  const log = console.log;
-  const error = console.error;
-  const write = process.stdout.write.bind(process.stdout);
-  console.log = (...a: unknown[]) => void out.push(a.join(" "));
-  console.error = (...a: unknown[]) => void errs.push(a.join(" "));
-  process.stdout.write = ((s: string) => (out.push(s), true)) as typeof process.stdout.write;
-  try {
-    return { code: await scoreCommand.run(args), out: out.join("\n"), errText: errs.join("\n") };
-  } finally {
-    console.log = log;
-    console.error = error;
-    process.stdout.write = write;
-  }
-}
+const capture = (args: string[]) => runCaptured(scoreCommand, args);
 
 describe("score over played runs", async () => {
   const root = tempRoot();

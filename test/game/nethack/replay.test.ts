@@ -6,21 +6,9 @@ import { join } from "node:path";
 import { replayCommand } from "../../../src/cli/replay.ts";
 import { playGame, tempRoot } from "../../run/helpers.ts";
 import { NO_NETHACK } from "./helpers.ts";
+import { runCaptured } from "../../support/captured.ts";
 
-async function replay(args: string[]): Promise<{ code: number; out: string; errText: string }> {
-  const out: string[] = [];
-  const errs: string[] = [];
-  const log = console.log;
-  const error = console.error;
-  console.log = (...a: unknown[]) => void out.push(a.join(" "));
-  console.error = (...a: unknown[]) => void errs.push(a.join(" "));
-  try {
-    return { code: await replayCommand.run(args), out: out.join("\n"), errText: errs.join("\n") };
-  } finally {
-    console.log = log;
-    console.error = error;
-  }
-}
+const replay = (args: string[]) => runCaptured(replayCommand, args);
 
 describe.skipIf(NO_NETHACK)(`replay of a NetHack run${NO_NETHACK ? " (skipped: NetHack not installed)" : ""}`, async () => {
   const run = await playGame({ game: "nethack", env: "nethack", seed: 3, maxActions: 20 });
