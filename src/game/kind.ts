@@ -7,7 +7,7 @@ import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";
 import type { Action, FrameData, HeaderVitals } from "../game-model.ts";
-import type { SectionHeader } from "../log/format.ts";
+import type { SectionExtra, SectionHeader } from "../log/format.ts";
 import type { CarriedState } from "../log/window.ts";
 import type { SettingTable } from "../setting/declaration.ts";
 import type { LogWindow } from "../setting/log-window.ts";
@@ -53,15 +53,8 @@ export interface InstructionsContext {
   readonly workspace: readonly string[];
 }
 
-/** The parts of a terminal game's section beside its observation: the plan, the action, the episode marker. */
-export interface ScreenExtra {
-  readonly plan?: string;
-  readonly toolCall?: Action;
-  readonly episode?: { readonly index: number; readonly total: number };
-}
-
 /** A terminal game's section, read back: its header and the parts the replay needs. */
-export interface ScreenSectionRead extends ScreenExtra {
+export interface ScreenSectionRead extends SectionExtra {
   readonly header: SectionHeader;
 }
 
@@ -92,7 +85,7 @@ export interface ScreenSectionCodec {
    * A step's section text as it stands at the end of a log (sections are joined by SECTION_JOIN), the header's
    * vitals being the screen's own; or why the frame holds no screen of this kind.
    */
-  write(frame: FrameData, header: SectionHeader, extra: ScreenExtra): Result<string, string>;
+  write(frame: FrameData, header: SectionHeader, extra: SectionExtra): Result<string, string>;
   /** A section's text read back, or why it is not one of this kind's sections. */
   read(text: string): Result<ScreenSectionRead, string>;
   /**

@@ -14,7 +14,6 @@ export type {
   GameListing,
   GameRef,
   KindPlay,
-  ScreenExtra,
   ScreenSectionCodec,
   ScreenView,
   StepReport,

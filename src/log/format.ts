@@ -95,18 +95,26 @@ export interface SectionHeader {
   vitals?: HeaderVitals;
 }
 
-export interface LogSection {
-  header: SectionHeader;
+/**
+ * What a section holds beside its header and its observation, whichever kind wrote the observation (a grid
+ * game's boards here, a terminal game's screen by its kind's codec): the plan, the action, the episode marker.
+ */
+export interface SectionExtra {
   plan?: string;
   toolCall?: Action;
+  /**
+   * Lifetime arm (--episodes K): an INITIAL STATE section that starts episode `index` of `total` carries the
+   * line "[EPISODE index/total]" before its observation. prolong's own addition; the published logs have none.
+   */
+  episode?: { index: number; total: number };
+}
+
+/** A grid game's section: its header, what it holds beside the boards, and the boards. */
+export interface LogSection extends SectionExtra {
+  header: SectionHeader;
   /** animation frames before the settled board (empty for a one-frame step) */
   frames: Grid[];
   board: Grid;
-  /**
-   * Lifetime arm (--episodes K): an INITIAL STATE section that starts episode `index` of `total` carries the
-   * line "[EPISODE index/total]" before its board marker. prolong's own addition; the published logs have none.
-   */
-  episode?: { index: number; total: number };
 }
 
 // ---------------------------------------------------------------- header

@@ -3,10 +3,10 @@
 // episode, a repaired tamper, a warning — so that everything the loop writes goes through this file.
 import { err, ok, type Result } from "neverthrow";
 import { formatError, prolongError, type ProlongError } from "../errors.ts";
-import { stepReport, type ScreenExtra } from "../game/kinds.ts";
+import { stepReport } from "../game/kinds.ts";
 import { actionText } from "../action-text.ts";
 import type { Action, FrameData } from "../game-model.ts";
-import { SECTION_JOIN, writeSection, type LogSection, type SectionHeader } from "../log/format.ts";
+import { SECTION_JOIN, writeSection, type LogSection, type SectionExtra, type SectionHeader } from "../log/format.ts";
 import { appendSectionText } from "../log/run-index.ts";
 import { COPY_FILE, type TamperEvent } from "../workspace/copy.ts";
 import type { WorkspaceTamper } from "../workspace/dir.ts";
@@ -79,7 +79,7 @@ export function recordInitial(s: RunSession, frame: FrameData): Result<void, Pro
  * A step's section appended to the master (one write) and the index: its body written by the kind's codec
  * (a terminal game's screen) or by the log format (a grid game's frames and settled board).
  */
-function appendStep(s: RunSession, frame: FrameData, header: SectionHeader, extra: ScreenExtra): Result<void, ProlongError> {
+function appendStep(s: RunSession, frame: FrameData, header: SectionHeader, extra: SectionExtra): Result<void, ProlongError> {
   const body = stepSection(s, frame, header, extra);
   if (body.isErr()) return err(body.error);
   const { text, frames } = body.value;
@@ -91,7 +91,7 @@ function stepSection(
   s: RunSession,
   frame: FrameData,
   header: SectionHeader,
-  extra: ScreenExtra,
+  extra: SectionExtra,
 ): Result<{ text: string; frames: number }, ProlongError> {
   const codec = s.kind.screenLog;
   if (codec)
