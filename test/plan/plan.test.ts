@@ -9,6 +9,7 @@ import { jobState } from "../../src/plan/job-state.ts";
 import { buildPlan, readPlan, type Plan } from "../../src/plan/plan.ts";
 import { findJob, parseShard, shardJobs } from "../../src/plan/slice.ts";
 import { playGame, tempRoot } from "../run/helpers.ts";
+import { runCaptured } from "../support/captured.ts";
 
 const games = [
   { id: "glide", version: "g1" },
@@ -198,15 +199,9 @@ describe("plan show --estimate", () => {
     await playGame({ game: "glide", maxActions: 30 }, root);
     const file = path.join(root, "plan.json");
     writeFileSync(file, JSON.stringify(p));
-    const out: string[] = [];
-    const log = console.log;
-    console.log = (...a: unknown[]) => void out.push(a.join(" "));
-    try {
-      expect(await planCommand.run(["show", file, "--estimate", "--from", root, "--json"])).toBe(0);
-    } finally {
-      console.log = log;
-    }
-    const e = JSON.parse(out.join("\n"));
+    const shown = await runCaptured(planCommand, ["show", file, "--estimate", "--from", root, "--json"]);
+    expect(shown.code).toBe(0);
+    const e = JSON.parse(shown.out);
     // The explorer: one call per batch of at most 20 actions, no tokens.
     expect(e.agentCalls.expected).toBeGreaterThanOrEqual(8);
     expect(e.agentCalls.expected).toBeLessThanOrEqual(160);

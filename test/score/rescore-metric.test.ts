@@ -10,17 +10,12 @@ import { buildScorecard, readScorecard } from "../../src/score/scorecard.ts";
 import { rescoreAt } from "../../src/score/rescore.ts";
 import { NO_NETHACK } from "../game/nethack/helpers.ts";
 import { headers, playGame, tempRoot } from "../run/helpers.ts";
+import { runCaptured } from "../support/captured.ts";
 
 async function scoreJson(args: string[]): Promise<{ arms: { name: string; overall: { passAt1: { estimate: number } } }[] }> {
-  const out: string[] = [];
-  const log = console.log;
-  console.log = (...a: unknown[]) => void out.push(a.join(" "));
-  try {
-    expect(await scoreCommand.run(["--json", ...args])).toBe(0);
-  } finally {
-    console.log = log;
-  }
-  return JSON.parse(out.join("\n"));
+  const r = await runCaptured(scoreCommand, ["--json", ...args]);
+  expect(r.code).toBe(0);
+  return JSON.parse(r.out);
 }
 
 describe.skipIf(NO_NETHACK)(`re-scoring by metric${NO_NETHACK ? " (skipped: NetHack not installed)" : ""}`, async () => {

@@ -9,6 +9,7 @@ import { newConfig } from "../../src/config/run-config.ts";
 import { buildScorecard } from "../../src/score/scorecard.ts";
 import { tempRoot } from "../run/helpers.ts";
 import { writeBackingLog } from "../support/backing-log.ts";
+import { runCaptured } from "../support/captured.ts";
 
 /** A run directory holding a hand-made NetHack scorecard whose best progression is `percent`. */
 function nethackRun(root: string, name: string, seed: number, percent: number, arm: string): string {
@@ -34,16 +35,7 @@ function nethackRun(root: string, name: string, seed: number, percent: number, a
   return dir;
 }
 
-async function score(args: string[]): Promise<{ code: number; out: string }> {
-  const out: string[] = [];
-  const log = console.log;
-  console.log = (...a: unknown[]) => void out.push(a.join(" "));
-  try {
-    return { code: await scoreCommand.run(args), out: out.join("\n") };
-  } finally {
-    console.log = log;
-  }
-}
+const score = (args: string[]) => runCaptured(scoreCommand, args);
 
 describe("one NetHack game, ten seeds", () => {
   const root = tempRoot();
