@@ -65,6 +65,16 @@ function waitingForKey(pid: number): boolean {
   }
 }
 
+/** Whether a process still runs: present and not a zombie (a zombie writes nothing; its parent may never reap it). */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
+
 const tick = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The first descendant of `pid` (breadth first) named `comm`, or null. */
@@ -280,14 +290,34 @@ export class GameTerminal {
       .join("\n");
   }
 
-  kill(): void {
-    if (this.exitCode === null) this.proc.kill("SIGKILL");
+  /**
+   * SIGKILL to the game itself first, then to what started it. In a sandbox the spawned process is bwrap: killing
+   * only that closes the game's session, the kernel sends the game SIGHUP, and NetHack's hangup handler saves the
+   * game before the namespace's SIGKILL lands. That save then reached the next episode's freshly wiped folder
+   * and was restored ("Restoring save file..." as an episode's first screen).
+   */
+  kill(): number | null {
+    if (this.exitCode !== null) return null;
+    const game = this.gameComm === undefined ? this.proc.pid : descendantNamed(this.proc.pid, this.gameComm);
+    if (game !== null && game !== this.proc.pid) {
+      try {
+        process.kill(game, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+    this.proc.kill("SIGKILL");
+    return game;
   }
 
-  /** Ends the game process (no save: a run resumes by replaying its log) and waits for it. */
+  /** Ends the game process (no save: a run resumes by replaying its log) and waits for it, and for the game itself. */
   async close(): Promise<void> {
-    this.kill();
+    const game = this.kill();
     await this.proc.exited;
+    // bwrap can exit before the kernel has reaped the game in its namespace: the folder is not free until then.
+    if (game !== null && game !== this.proc.pid) {
+      for (let waited = 0; waited < 5_000 && running(game); waited += 5) await tick(5);
+    }
     this.term.dispose();
   }
 }

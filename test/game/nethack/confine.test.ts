@@ -160,3 +160,22 @@ describe("which sandbox a game's own process gets", () => {
     expect(opened._unsafeUnwrapErr().code).toBe("no-sandbox");
   });
 });
+
+describe.skipIf(SKIP)("closing a confined game", () => {
+  // Killing only bwrap closed the game's session: the kernel sent the game SIGHUP, NetHack's hangup handler
+  // saved it, and that save reached the next episode's freshly wiped folder, whose first screen was then
+  // "Restoring save file..." (a lifetime test saw it under load, 1 run in 4).
+  test("kills the game itself first: no game process outlives close(), and no hangup save is left", async () => {
+    const { launchNethack } = await import("../../../src/game/nethack/launch.ts");
+    const folder = join(gameRoot(), "game");
+    for (let round = 0; round < 3; round++) {
+      const game = (await launchNethack({ folder, seed: 4, character: DEFAULT_CHARACTER, sandbox: BWRAP! }))._unsafeUnwrap();
+      expect(game.text()).toContain("Dlvl:1");
+      expect(gamesBelowUs().length).toBe(1);
+      await game.close();
+      expect(gamesBelowUs()).toEqual([]);
+      await Bun.sleep(300);
+      expect(readdirSync(join(folder, "save"))).toEqual([]);
+    }
+  }, 60_000);
+});
