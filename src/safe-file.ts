@@ -245,13 +245,20 @@ export function writeFileReplacing(path: string, data: Uint8Array | string, mode
 /**
  * Opens `path` for appending (creating it when `create`): a symlink at the name is refused, never followed,
  * and what is opened must be a regular file with one name (a FIFO or device is closed again and refused).
+ * "read-write" also lets the caller read what is there (the trajectory drops a cut last line first); a FIFO then
+ * opens without a reader, so it is the fstat below that refuses it.
  */
-export function openForAppend(path: string, what: string, create: boolean): Result<number, ProlongError> {
+export function openForAppend(
+  path: string,
+  what: string,
+  create: boolean,
+  access: "write" | "read-write" = "write",
+): Result<number, ProlongError> {
   let fd: number;
   try {
     fd = openSync(
       path,
-      constants.O_WRONLY |
+      (access === "read-write" ? constants.O_RDWR : constants.O_WRONLY) |
         constants.O_APPEND |
         constants.O_NOFOLLOW |
         constants.O_NONBLOCK |

@@ -6,8 +6,8 @@
 // next append removes). Outputs are cut to a bounded size with the cut stated; the full text stays where the
 // backend put it (its session files beside the workspace). Not here: what a call means for the study (the
 // classes, score/tool-classes.ts) or how each backend's output becomes these records (each backend's file).
-import { closeSync, constants, fstatSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
-import { readFileIfPresent } from "../safe-file.ts";
+import { closeSync, fstatSync, ftruncateSync, readSync, writeSync } from "node:fs";
+import { openForAppend, readFileIfPresent } from "../safe-file.ts";
 import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";
@@ -135,9 +135,11 @@ export function turnLines(turn: Omit<TurnRecord, "kind">, steps: readonly StepRe
  */
 export function appendTurn(path: string, records: readonly TrajectoryRecord[]): Result<void, ProlongError> {
   const text = records.map((r) => `${JSON.stringify(r)}\n`).join("");
-  let fd = -1;
+  // Through the run directory's one safe opener: no link followed, a regular file with one name, never a FIFO.
+  const opened = openForAppend(path, "the trajectory", true, "read-write");
+  if (opened.isErr()) return err(opened.error);
+  const fd = opened.value;
   try {
-    fd = openSync(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o644);
     dropCutLine(fd);
     writeSync(fd, text);
     return ok(undefined);
@@ -149,7 +151,7 @@ export function appendTurn(path: string, records: readonly TrajectoryRecord[]): 
       }),
     );
   } finally {
-    if (fd >= 0) closeSync(fd);
+    closeSync(fd);
   }
 }
 

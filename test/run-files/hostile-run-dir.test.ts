@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { execFileSync } from "node:child_process";
 import {
   existsSync,
+  linkSync,
   lstatSync,
   mkdtempSync,
   readdirSync,
@@ -22,6 +23,7 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { newConfig } from "../../src/config/run-config.ts";
+import { appendTurn } from "../../src/run-files/trajectory.ts";
 import { runLoop } from "../../src/run/runner.ts";
 import { startRun } from "../../src/run/start.ts";
 
@@ -285,6 +287,21 @@ describe("nothing is written through a link in the run directory", () => {
       expect(readFileSync(path.join(dir, "view.html"), "utf8")).toContain("<html");
     }
   }, 60_000);
+  test("the trajectory is appended to through no link, and never to a FIFO or a file with two names", () => {
+    const dir = mkdtempSync(path.join(root, "trajectory-"));
+    const target = path.join(root, `target-${n++}.txt`);
+    writeFileSync(target, "precious\n");
+    const fifo = path.join(dir, "fifo.jsonl");
+    execFileSync("mkfifo", [fifo]);
+    symlinkSync(target, path.join(dir, "link.jsonl"));
+    linkSync(target, path.join(dir, "hard.jsonl"));
+    for (const name of ["fifo.jsonl", "link.jsonl", "hard.jsonl"]) {
+      const r = appendTurn(path.join(dir, name), []);
+      expect([name, r.isErr() && r.error.code]).toEqual([name, "not-a-regular-file"]);
+    }
+    expect(readFileSync(target, "utf8")).toBe("precious\n");
+    expect(appendTurn(path.join(dir, "trajectory.jsonl"), []).isOk()).toBe(true);
+  });
 });
 
 describe("run.json is held to the flags' own bounds", () => {
