@@ -57,8 +57,8 @@ skipped and listed with why, or, with --trust-scorecards, drawn and badged "unve
   --json              print the report's data (the embedded JSON) instead of a sentence
 
 exit status: 0 when the page was written, 1 when no run could be scored, 2 on bad options or runs that
-cannot be pooled; with --plan, 3 when the page was written but the plan is not complete (a job missing or
-unfinished).`;
+cannot be pooled; with --plan, 3 when the page was written but the plan is not complete (a job missing,
+unfinished or refused).`;
 
 const flags = {
   out: flag.text({ short: "o" }),

@@ -70,12 +70,13 @@ The tables are Markdown; on a terminal they are aligned and, when wider than it,
                     then listed under the arm
   --trust-scorecards  score runs whose log does not back their scorecard (or that have no log) anyway,
                     marked unverified under the tables (their "evidence" says why)
-  --plan FILE       check the runs against a plan (\`prolong plan\`): jobs missing, found twice, runs not in
-                    the plan or differing from it are named; the rest are scored as one process would
+  --plan FILE       check the runs against a plan (\`prolong plan\`): jobs missing, found twice, refused (the
+                    log does not back the scorecard), runs not in the plan or differing from it are named;
+                    the rest are scored as one process would
 
 exit status: 0 when at least one run was scored, 1 when none could be, 2 on bad options or runs that
-cannot be pooled; with --plan, 3 when runs were scored but the plan is not complete (a job missing or
-unfinished).`;
+cannot be pooled; with --plan, 3 when runs were scored but the plan is not complete (a job missing,
+unfinished or refused).`;
 
 /** `--at 100,250,500` as budgets in the order given; a message for anything else. */
 export function parseBudgets(v: string | undefined): (number | null)[] | string {

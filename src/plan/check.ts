@@ -21,12 +21,14 @@ export interface PlanCheck {
   readonly mismatched: { readonly dir: string; readonly job: string; readonly why: string }[];
   /** Jobs present but not finished (counted in the tables' unfinished column). */
   readonly unfinished: number;
+  /** Runs of a plan job whose scorecard its log does not back (score/evidence.ts): present, not scored. */
+  readonly refused: { readonly dir: string; readonly job: string; readonly why: string }[];
 }
 
-/** Whether the runs complete the plan: every job present and finished. Duplicates, foreign runs and
- * differing runs are named but do not make a plan incomplete (the first copy of each job is scored). */
+/** Whether the runs complete the plan: every job present, finished and backed by its log. Duplicates, foreign
+ * runs and differing runs are named but do not make a plan incomplete (the first copy of each job is scored). */
 export function planComplete(c: PlanCheck): boolean {
-  return c.missing.length === 0 && c.unfinished === 0;
+  return c.missing.length === 0 && c.unfinished === 0 && c.refused.length === 0;
 }
 
 /** Exit status of `score --plan` / `report --plan` when runs were scored but the plan is not complete, so a
@@ -70,16 +72,24 @@ export function checkAgainstPlan(found: Collected, plan: Plan): { kept: Collecte
   const runs = found.runs.filter((r) => admit(r.dir, r.card.settings));
   const skipped: SkippedRun[] = [];
   let unfinished = 0;
+  const refused: PlanCheck["refused"] = [];
   for (const s of found.skipped) {
-    if (!s.unfinished) skipped.push(s);
-    else if (admit(s.dir, s.unfinished)) {
-      skipped.push(s);
-      unfinished++;
-    }
+    if (s.unfinished) {
+      if (admit(s.dir, s.unfinished)) {
+        skipped.push(s);
+        unfinished++;
+      }
+    } else if (s.refused) {
+      // Its job is there (not missing), but what it claims is not taken: named apart, the plan not complete.
+      if (admit(s.dir, s.refused)) {
+        skipped.push(s);
+        refused.push({ dir: s.dir, job: s.refused.job!, why: s.evidence ?? s.reason });
+      }
+    } else skipped.push(s);
   }
   const missing = plan.jobs.filter((j) => !seen.has(j.id)).map((j) => ({ job: j.id, dir: j.dir }));
   const duplicated = [...seen.entries()].filter(([, d]) => d.length > 1).map(([job, dirs]) => ({ job, dirs }));
-  return { kept: { runs, skipped }, check: { missing, duplicated, foreign, mismatched, unfinished } };
+  return { kept: { runs, skipped }, check: { missing, duplicated, foreign, mismatched, unfinished, refused } };
 }
 
 /** `--plan FILE` of `score` and `report`: the plan read, the runs checked against it, the check as text. */
@@ -96,13 +106,19 @@ export function checkAgainstPlanFile(
 /** The check as Markdown lines for `score`'s output (empty when everything matches). */
 export function planCheckMarkdown(c: PlanCheck, planJobs: number): string {
   const lines = [
-    `Plan: ${planJobs} job(s); ${planJobs - c.missing.length} found${c.unfinished ? ` (${c.unfinished} unfinished)` : ""}, ${c.missing.length} missing, ${c.duplicated.length} duplicated, ${c.foreign.length} foreign, ${c.mismatched.length} differing from the plan.`,
+    `Plan: ${planJobs} job(s); ${planJobs - c.missing.length} found${c.unfinished ? ` (${c.unfinished} unfinished)` : ""}${c.refused.length ? ` (${c.refused.length} refused: the log does not back the scorecard)` : ""}, ${c.missing.length} missing, ${c.duplicated.length} duplicated, ${c.foreign.length} foreign, ${c.mismatched.length} differing from the plan.`,
   ];
   const few = <T>(xs: readonly T[], f: (x: T) => string) => [
     ...xs.slice(0, 20).map((x) => `- ${f(x)}`),
     ...(xs.length > 20 ? [`- … and ${xs.length - 20} more (--json lists all)`] : []),
   ];
   if (c.missing.length) lines.push("", "Missing (no run directory):", ...few(c.missing, (m) => `${m.job} ${m.dir}`));
+  if (c.refused.length)
+    lines.push(
+      "",
+      "Refused (the log does not back the scorecard; not scored):",
+      ...few(c.refused, (r) => `${r.dir} (${r.job}): ${r.why}`),
+    );
   if (c.duplicated.length)
     lines.push("", "Duplicated (the first is scored):", ...few(c.duplicated, (d) => `${d.job}: ${d.dirs.join(", ")}`));
   if (c.foreign.length) lines.push("", "Not in the plan (not scored):", ...few(c.foreign, (f) => `${f.dir}: ${f.why}`));

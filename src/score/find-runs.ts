@@ -30,6 +30,8 @@ export interface SkippedRun {
   readonly unfinished?: RunConfig;
   /** Set when the run was refused because its log does not back its scorecard (score/evidence.ts). */
   readonly evidence?: Evidence;
+  /** The settings its refused scorecard names, so that `score --plan` can say which job it was. */
+  readonly refused?: RunConfig;
 }
 
 export interface FoundRuns {
@@ -133,7 +135,7 @@ function scoreableRun(dir: string, names: Set<string>, opts: FindOptions): Found
   }
   const evidence = scorecardEvidence(dir, card.value);
   if (isVerified(evidence) || opts.trustScorecards) return { dir, card: card.value, evidence };
-  return { dir, reason: evidenceReason(dir, evidence), evidence };
+  return { dir, reason: evidenceReason(dir, evidence), evidence, refused: card.value.settings };
 }
 
 /** Why a run whose log does not back its scorecard is not scored, with what to do. */
