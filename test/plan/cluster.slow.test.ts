@@ -109,7 +109,14 @@ function scoreJson(dir: string, exitCode = 0) {
   return JSON.parse(r.out) as {
     arms: unknown[];
     runs: { dir: string; wallMs: number | null; agentCalls: number | null }[];
-    plan: { missing: unknown[]; duplicated: unknown[]; foreign: unknown[]; mismatched: unknown[]; unfinished: number };
+    plan: {
+      missing: unknown[];
+      duplicated: unknown[];
+      foreign: unknown[];
+      mismatched: unknown[];
+      unfinished: number;
+      refused: unknown[];
+    };
   };
 }
 /** Per-run rows without what differs between two executions of one job: where it ran and how long it took. */
@@ -150,7 +157,7 @@ describe("a plan on a cluster", () => {
   test.skipIf(!hasParallel)("the merged score equals the one-process score; nothing missing, duplicated or foreign", () => {
     const a = scoreJson(many);
     const b = scoreJson(one);
-    expect(a.plan).toEqual({ missing: [], duplicated: [], foreign: [], mismatched: [], unfinished: 0 });
+    expect(a.plan).toEqual({ missing: [], duplicated: [], foreign: [], mismatched: [], unfinished: 0, refused: [] });
     expect(a.arms).toEqual(b.arms);
     expect(a.runs).toHaveLength(JOBS);
     const killedDirs = new Set(shard1.filter((j) => partialAfterKill.includes(j.id)).map((j) => j.dir));
