@@ -2,7 +2,7 @@
 // boards (each animation frame and the settled board) or score differ from the logged ones (and, for a prolong
 // run directory, whose header differs from the tally's), and the first divergence, through the replay engine
 // resume uses (run/replay.ts). Tells whether a game (or a game version) is the one that wrote a log.
-import { envKind, loadKind, type KindPlay, type ScreenSectionCodec } from "../game/kinds.ts";
+import { envKind, loadKind, type KindPlay } from "../game/kinds.ts";
 import { existsSync, statSync } from "node:fs";
 import { formatError, prolongError, type ProlongError } from "../errors.ts";
 import { readLogBytes } from "../log/load.ts";
@@ -128,14 +128,8 @@ export function reportText(r: ReplayReport, maxReport: number): string {
  * A terminal game's log (NetHack) replayed against the real game with the run's seed and keys (the engine resume uses): every
  * screen compared byte for byte, stopping at the first divergence, which exits 1.
  */
-async function replayScreens(
-  log: string,
-  config: RunConfig,
-  kind: KindPlay,
-  screenLog: ScreenSectionCodec,
-  json: boolean,
-): Promise<number> {
-  const r = await replayScreenLog(log, screenLog, kind, () => kind.open(config, replayContext(config)));
+async function replayScreens(log: string, config: RunConfig, kind: KindPlay, json: boolean): Promise<number> {
+  const r = await replayScreenLog(log, kind.codec, kind, () => kind.open(config, replayContext(config)));
   if (r.isErr() && r.error.code !== "replay-mismatch") {
     console.error(formatError(r.error));
     return 2;
@@ -229,9 +223,10 @@ export const replayCommand: Command = {
       console.error(formatError(config.error));
       return 2;
     }
-    // A terminal game's log is replayed by the engine `prolong resume` uses; a grid game's board by board.
+    // A log whose replay stops at the first difference is replayed by the engine `prolong resume` uses; one that
+    // reports every difference is read one section at a time (a grid game's, board by board).
     const kind = await loadKind(config.value.env);
-    if (kind.screenLog) return replayScreens(log, config.value, kind, kind.screenLog, v.json);
+    if (kind.codec.replay === "first-difference") return replayScreens(log, config.value, kind, v.json);
     const result = await replayLog(log, config.value, kind, ownRun);
     if (!result.ok) {
       console.error(formatError(result.error));

@@ -7,8 +7,8 @@ import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";
 import type { Action, FrameData, HeaderVitals } from "../game-model.ts";
-import type { SectionExtra, SectionHeader } from "../log/format.ts";
-import type { CarriedState } from "../log/window.ts";
+import type { GridMode, SectionExtra, SectionHeader } from "../log/format.ts";
+import type { SectionWindowing } from "../log/window.ts";
 import type { SettingTable } from "../setting/declaration.ts";
 import type { LogWindow } from "../setting/log-window.ts";
 import type { EnvContext, GameEnv } from "./env.ts";
@@ -53,9 +53,16 @@ export interface InstructionsContext {
   readonly workspace: readonly string[];
 }
 
-/** A terminal game's section, read back: its header and the parts the replay needs. */
-export interface ScreenSectionRead extends SectionExtra {
+/**
+ * One section read back by its kind's codec, whichever kind wrote it: its header, what it holds beside its
+ * observation (plan, action, episode marker), and how a replay checks a step against it.
+ */
+export interface SectionRead extends SectionExtra {
   readonly header: SectionHeader;
+  /** Boards the section holds (a grid game's animation frames and settled board; a screen is one). */
+  readonly boards: number;
+  /** What a replayed step does not hold of this section, one string per difference (none: it matches). */
+  check(frame: FrameData): readonly string[];
 }
 
 /** A terminal game's section as its readers show it (`log show`, `view`). */
@@ -72,33 +79,48 @@ export interface ScreenView {
   readonly end?: string;
   /** The screen's rows below the message line. */
   readonly board: readonly string[];
-  /** The section's colour lines as logged; absent when no cell is coloured. */
+  /** The section's colours lines as logged; absent when no cell is coloured. */
   readonly colours?: readonly string[];
 }
 
+/** The run's settings a section is written with: the grid games' board encoding (a screen has none). */
+export interface SectionWriting {
+  readonly gridMode: GridMode;
+}
+
 /**
- * How a terminal game's observation is written into the log's family of sections, and read back. Its frames'
- * screen is the body only this codec reads: the run hands it the whole frame.
+ * How a kind's steps are written into the log's family of sections and read back: every kind has one (the grid
+ * games share the grid format's, game/grid-section.ts). A frame's body is read by this codec alone: the run hands
+ * it the whole frame. How its windows are cut (SectionWindowing) is the codec's too.
  */
-export interface ScreenSectionCodec {
+export interface SectionCodec extends SectionWindowing {
   /**
-   * A step's section text as it stands at the end of a log (sections are joined by SECTION_JOIN), the header's
-   * vitals being the screen's own; or why the frame holds no screen of this kind.
+   * A step's section text as it stands at the end of a log (sections are joined by SECTION_JOIN) and the boards
+   * it holds; or why the frame holds no observation of this kind.
    */
-  write(frame: FrameData, header: SectionHeader, extra: SectionExtra): Result<string, string>;
+  write(
+    frame: FrameData,
+    header: SectionHeader,
+    extra: SectionExtra,
+    run: SectionWriting,
+  ): Result<{ readonly text: string; readonly boards: number }, string>;
   /** A section's text read back, or why it is not one of this kind's sections. */
-  read(text: string): Result<ScreenSectionRead, string>;
+  read(text: string): Result<SectionRead, string>;
   /**
-   * What the no-log arm's prompt shows of the newest section: its observation with the whole screen, and
-   * the inventory as last read (the game's current frame's) when the section does not list it.
+   * How `prolong replay` reports a log: every difference (a grid game's, read one section at a time, to tell which
+   * sections a game version changed), or the first (a terminal game's screens cannot match once one differs).
+   */
+  readonly replay: "every-difference" | "first-difference";
+  /**
+   * What the no-log arm's prompt shows of the newest section: its observation whole (the published harness's
+   * current board; a terminal game's whole screen, with the inventory as last read, the game's current frame's,
+   * when the section does not list it).
    */
   current(text: string, frame?: FrameData): Result<string, string>;
-  /** A section as its readers show it, or why it is not one of this kind's sections. */
-  view(text: string): Result<ScreenView, string>;
+  /** A terminal game's section as its readers show it, or why it is not one of this kind's sections. */
+  view?(text: string): Result<ScreenView, string>;
   /** Each screen row's cells (the message line first) as palette indices 0..15, -1 for the default colour. */
-  palette(colours: readonly string[]): number[][];
-  /** What its sections write only when it changes, which every window of the log keeps (log/window.ts). */
-  readonly carried?: CarriedState;
+  palette?(colours: readonly string[]): number[][];
 }
 
 /**
@@ -151,8 +173,8 @@ export interface KindPlay<S extends SettingTable = SettingTable> {
   readonly instructions?: (c: InstructionsContext, run?: KindRun<S>) => string;
   /** A step's header fields and stops; absent: a grid game's, its levels completed (stepReport). */
   readonly report?: (frame: FrameData) => StepReport;
-  /** A terminal game's section body; absent: the grid games' boards (log/format.ts). */
-  readonly screenLog?: ScreenSectionCodec;
+  /** Its section codec: the kind's own (EnvKind.codec), given by loadKind. */
+  readonly codec: SectionCodec;
   /** A terminal game's keyboard for a person (`--agent human`); absent: the grid games' keys. */
   readonly keys?: TerminalKeys;
   /**
@@ -204,13 +226,13 @@ export interface EnvKind<S extends SettingTable = SettingTable> {
   games(run: Omit<KindRun<S>, "game" | "seed">, ids: readonly string[] | "all"): Promise<Result<GameRef[], ProlongError>>;
   /** Its games as `prolong games` lists them (levels, actions, baselines, tags); absent: it has no list to show. */
   readonly listing?: (run: Omit<KindRun<S>, "game" | "seed">) => Promise<Result<GameListing[], ProlongError>>;
-  /** What plays it, loaded when a run needs it. */
-  load(): Promise<KindPlay<S>>;
+  /** What plays it, loaded when a run needs it (loadKind adds its codec). */
+  load(): Promise<Omit<KindPlay<S>, "codec">>;
   /**
-   * Its section codec alone (a terminal game's), for readers of a log that does not say which kind wrote it:
-   * loaded at the first section the grid format refuses, synchronously (readers go section by section).
+   * Its section codec alone: how its steps are written into the log and read back. Loaded synchronously, for
+   * readers that go section by section, and for a log that does not say which kind wrote it (game/kinds.ts).
    */
-  readonly codec?: () => ScreenSectionCodec;
+  readonly codec: () => SectionCodec;
 }
 
 /** The games of a kind that has one: `all` or that one's id is it; any other id is refused. */
@@ -225,6 +247,11 @@ export function soleGame(
       ? ok([{ id, version }])
       : err(prolongError("unknown-game", `--env ${kind} has one game, '${id}', not '${other}'`, { fix: "leave the game out" }));
   };
+}
+
+/** The grid games' section codec (game/grid-section.ts), loaded on first use: a kind's description loads no log code. */
+export function gridCodec(): SectionCodec {
+  return (require("./grid-section.ts") as typeof import("./grid-section.ts")).gridCodec;
 }
 
 /** Declares a kind, keeping its settings' types. */

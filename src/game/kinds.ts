@@ -4,7 +4,7 @@
 // file; what plays it loads when a run or a reader of its sections needs it.
 import type { SettingTable } from "../setting/declaration.ts";
 import { arcLocalKind, arcOnlineKind } from "./arc/kind.ts";
-import type { EnvKind, KindPlay, ScreenSectionCodec, ScreenView } from "./kind.ts";
+import type { EnvKind, KindPlay, ScreenView, SectionCodec } from "./kind.ts";
 import { localKind } from "./local/kind.ts";
 import { nethackKind } from "./nethack/kind.ts";
 import { toyKind } from "./toy/kind.ts";
@@ -14,8 +14,9 @@ export type {
   GameListing,
   GameRef,
   KindPlay,
-  ScreenSectionCodec,
   ScreenView,
+  SectionCodec,
+  SectionRead,
   StepReport,
   StepRule,
   TerminalKeys,
@@ -55,32 +56,44 @@ export const KIND_SETTINGS = Object.fromEntries(
   ),
 ) as unknown as KindSettings;
 
-/** What plays a kind, loaded once. */
-export function loadKind(name: EnvKindName): Promise<KindPlay> {
-  return envKind(name).load();
+/** What plays a kind, with its section codec. */
+export async function loadKind(name: EnvKindName): Promise<KindPlay> {
+  const kind = envKind(name);
+  return { ...(await kind.load()), codec: kind.codec() };
 }
 
-let codecs: { readonly kind: EnvKind; readonly codec: ScreenSectionCodec }[] | undefined;
+let codecs: { readonly kind: EnvKind; readonly codec: SectionCodec }[] | undefined;
 
-/**
- * Every kind's section codec, for a reader of a log that does not say which kind wrote it (`log show`,
- * `view`): a section the grid format refuses is tried against each. Loaded on the first call.
- */
-function screenCodecs(): readonly { readonly kind: EnvKind; readonly codec: ScreenSectionCodec }[] {
-  codecs ??= Object.values(KINDS).flatMap((k) => {
-    const kind = k as EnvKind;
-    return kind.codec ? [{ kind, codec: kind.codec() }] : [];
-  });
+/** Every kind's section codec once (kinds may share one: the grid games do), the first kind to have it beside it. */
+function sectionCodecs(): readonly { readonly kind: EnvKind; readonly codec: SectionCodec }[] {
+  if (!codecs) {
+    const seen = new Map<SectionCodec, EnvKind>();
+    for (const k of Object.values(KINDS) as EnvKind[]) {
+      const codec = k.codec();
+      if (!seen.has(codec)) seen.set(codec, k);
+    }
+    codecs = [...seen].map(([codec, kind]) => ({ kind, codec }));
+  }
   return codecs;
 }
 
-/** A section some kind's codec reads, as its readers show it, with that kind; null when no kind's codec reads it. */
+/**
+ * The codec that reads a section of a log that does not say which kind wrote it (`log show`, `view`, a bare
+ * logs.txt such as the published ones), with a kind it belongs to; null when no kind's codec reads it. The kinds
+ * are tried in registry order, the grid games' first.
+ */
+export function codecOfSection(text: string): { readonly codec: SectionCodec; readonly kind: EnvKind } | null {
+  for (const c of sectionCodecs()) if (c.codec.read(text).isOk()) return c;
+  return null;
+}
+
+/** A section some kind's codec shows as a screen, with that codec and kind; null when none does. */
 export function screenView(
   text: string,
-): { readonly view: ScreenView; readonly codec: ScreenSectionCodec; readonly kind: EnvKind } | null {
-  for (const { kind, codec } of screenCodecs()) {
-    const view = codec.view(text);
-    if (view.isOk()) return { view: view.value, codec, kind };
+): { readonly view: ScreenView; readonly codec: SectionCodec; readonly kind: EnvKind } | null {
+  for (const { kind, codec } of sectionCodecs()) {
+    const view = codec.view?.(text);
+    if (view?.isOk()) return { view: view.value, codec, kind };
   }
   return null;
 }

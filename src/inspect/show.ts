@@ -6,7 +6,7 @@ import type { LoadedLog } from "../log/load.ts";
 import { renderBoard } from "./board.ts";
 import type { SectionSummary } from "../log/section-summary.ts";
 import { readSection } from "./section-read.ts";
-import { screenView, type ScreenSectionCodec, type ScreenView } from "../game/kinds.ts";
+import { screenView, type SectionCodec, type ScreenView } from "../game/kinds.ts";
 import { terminalLine, terminalText } from "../terminal-text.ts";
 
 export interface ShowOptions {
@@ -123,7 +123,7 @@ export function renderShown(log: LoadedLog, i: number, opts: ShowOptions): strin
 }
 
 /** A terminal game's section (the grid parse refused it) and its kind's codec, or null when it is not one either. */
-function screenSection(text: string): { readonly view: ScreenView; readonly codec: ScreenSectionCodec } | null {
+function screenSection(text: string): { readonly view: ScreenView; readonly codec: SectionCodec } | null {
   return screenView(text);
 }
 
@@ -147,11 +147,7 @@ function screenForTerminal(s: ScreenView): ScreenView {
 const ANSI = ["30", "31", "32", "33", "34", "35", "36", "37", "90", "91", "92", "93", "94", "95", "96", "97"];
 
 /** A terminal game's section as a person reads it: its observation lines, then the whole screen in its colours. */
-function renderScreen(
-  { view: raw, codec }: { view: ScreenView; codec: ScreenSectionCodec },
-  where: string,
-  colour: boolean,
-): string {
+function renderScreen({ view: raw, codec }: { view: ScreenView; codec: SectionCodec }, where: string, colour: boolean): string {
   const s = screenForTerminal(raw);
   const dim = (t: string) => (colour ? `${DIM}${t}${RESET}` : t);
   const out = [
@@ -166,7 +162,7 @@ function renderScreen(
   if (s.end !== undefined) out.push(`[END] ${s.end}`);
   const rows = [s.message.padEnd(80), ...s.board];
   if (!colour || !s.colours) return [...out, ...rows.map((r) => r.trimEnd())].join("\n");
-  const palette = codec.palette(s.colours);
+  const palette = codec.palette?.(s.colours) ?? [];
   const painted = rows.map((row, y) => {
     const c = palette[y] ?? [];
     let line = "";

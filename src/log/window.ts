@@ -44,13 +44,19 @@ export interface CarriedState {
   holds(sectionText: string): boolean;
 }
 
-/**
- * How a terminal game's log is windowed; absent for the grid games. Its sections have no animation frames,
- * so the newest-section arm shows the newest section as logged.
- */
-export interface ScreenWindowing {
+/** How a kind's log is windowed (every kind's section codec says it; game/kind.ts). */
+export interface SectionWindowing {
+  /** What its sections write only when it changes, kept by every window (a terminal game's inventory). */
   readonly carried?: CarriedState;
+  /**
+   * Whether its sections hold animation frames, which the newest-section arm leaves out (a grid game's, rewritten
+   * through format.ts); a log without them shows its newest section as logged.
+   */
+  readonly animated: boolean;
 }
+
+/** A grid game's windowing: animated sections, nothing carried. The default of a log read with no kind at hand. */
+export const GRID_WINDOWING: SectionWindowing = { animated: true };
 
 /**
  * A lookup over a native section table (a log read from disk, no index at hand). Native ranges run to the
@@ -108,11 +114,11 @@ export function windowRanges(sections: SectionLookup, w: { kind: "full" } | { ki
 }
 
 /**
- * The ranges of a window of a terminal game's log: `windowRanges`, with the newest section that holds the
- * carried state put back where it stands when the window left it out (the window still reads like a log
- * written with the sections in between left out). The newest-section arm is that section, then the newest.
+ * The ranges of a verbatim window: `windowRanges`, with the newest section that holds the carried state (if the
+ * log's kind carries one) put back where it stands when the window left it out (the window still reads like a
+ * log written with the sections in between left out). The newest-section arm is that section, then the newest.
  */
-export function screenWindowRanges(
+export function carriedWindowRanges(
   src: ByteSource,
   sections: SectionLookup,
   w: { kind: "full" } | { kind: "last"; sections: number } | { kind: "newest" },
@@ -174,31 +180,26 @@ function newestHolding(
 
 /**
  * The bytes of the agent's copy under a window, or null for the no-log arm. `mode` is the log's grid mode
- * (the newest-section arm writes its section back through format.ts); `screen` is given for a terminal
- * game's log.
+ * (the newest-section arm of an animated log writes its section back through format.ts); `windowing` is the
+ * log's kind's (a grid game's when not given).
  */
 export function renderWindow(
   src: ByteSource,
   sections: SectionLookup,
   w: LogWindow,
   mode: GridMode,
-  screen?: ScreenWindowing,
+  windowing: SectionWindowing = GRID_WINDOWING,
 ): Result<Uint8Array | null, ProlongError> {
   if (w.kind === "none") return ok(null);
-  if (screen) return screenWindowRanges(src, sections, w, screen.carried).andThen((ranges) => readRanges(src, ranges));
-  switch (w.kind) {
-    case "full":
-    case "last":
-      return readRanges(src, windowRanges(sections, w));
-    case "newest": {
-      const last = sections.last();
-      if (!last) return ok(new Uint8Array(0));
-      return src.read(last.start, last.end).andThen((bytes) => {
-        if (last.kind === "other") return ok(bytes);
-        return stripFrames(new TextDecoder().decode(bytes), mode).map((text) => new TextEncoder().encode(text));
-      });
-    }
+  if (w.kind === "newest" && windowing.animated) {
+    const last = sections.last();
+    if (!last) return ok(new Uint8Array(0));
+    return src.read(last.start, last.end).andThen((bytes) => {
+      if (last.kind === "other") return ok(bytes);
+      return stripFrames(new TextDecoder().decode(bytes), mode).map((text) => new TextEncoder().encode(text));
+    });
   }
+  return carriedWindowRanges(src, sections, w, windowing.carried).andThen((ranges) => readRanges(src, ranges));
 }
 
 /** One section rewritten as a one-frame section: the [frame ..] grids and the [settled] marker go, the settled board stays. */
@@ -213,9 +214,9 @@ export function windowOfLog(
   log: Uint8Array,
   w: LogWindow,
   mode: GridMode,
-  screen?: ScreenWindowing,
+  windowing?: SectionWindowing,
 ): Result<Uint8Array | null, ProlongError> {
-  return renderWindow(bytesSource(log), tableLookup(sectionIndex(log)), w, mode, screen);
+  return renderWindow(bytesSource(log), tableLookup(sectionIndex(log)), w, mode, windowing);
 }
 
 /**

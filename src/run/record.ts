@@ -6,7 +6,7 @@ import { formatError, prolongError, type ProlongError } from "../errors.ts";
 import { stepReport } from "../game/kinds.ts";
 import { actionText } from "../action-text.ts";
 import type { Action, FrameData } from "../game-model.ts";
-import { SECTION_JOIN, writeSection, type LogSection, type SectionExtra, type SectionHeader } from "../log/format.ts";
+import { SECTION_JOIN, type SectionExtra, type SectionHeader } from "../log/format.ts";
 import { appendSectionText } from "../log/run-index.ts";
 import { COPY_FILE, type TamperEvent } from "../workspace/copy.ts";
 import type { WorkspaceTamper } from "../workspace/dir.ts";
@@ -75,42 +75,26 @@ export function recordInitial(s: RunSession, frame: FrameData): Result<void, Pro
   return appendStep(s, frame, header, t.episode > 1 ? { episode: { index: t.episode, total: s.config.episodes } } : {});
 }
 
-/**
- * A step's section appended to the master (one write) and the index: its body written by the kind's codec
- * (a terminal game's screen) or by the log format (a grid game's frames and settled board).
- */
+/** A step's section appended to the master (one write) and the index, its body written by the kind's codec. */
 function appendStep(s: RunSession, frame: FrameData, header: SectionHeader, extra: SectionExtra): Result<void, ProlongError> {
   const body = stepSection(s, frame, header, extra);
   if (body.isErr()) return err(body.error);
-  const { text, frames } = body.value;
-  return appendSectionText(s.master, s.index, (empty) => (empty ? "" : SECTION_JOIN) + text, header, frames).map(() => undefined);
+  const { text, boards } = body.value;
+  return appendSectionText(s.master, s.index, (empty) => (empty ? "" : SECTION_JOIN) + text, header, boards).map(() => undefined);
 }
 
-/** A step's section text, and the boards it holds (the index counts them). */
+/** A step's section text by its kind's codec, and the boards it holds (the index counts them). */
 function stepSection(
   s: RunSession,
   frame: FrameData,
   header: SectionHeader,
   extra: SectionExtra,
-): Result<{ text: string; frames: number }, ProlongError> {
-  const codec = s.kind.screenLog;
-  if (codec)
-    return codec
-      .write(frame, header, extra)
-      .map((text) => ({ text, frames: 1 }))
-      .mapErr((why) =>
-        prolongError(
-          "unwritable-frame",
-          `the environment '${s.config.env}' gave a step its section cannot be written from: ${why}`,
-          {
-            fix: "this is a bug in prolong: a kind's games give the frames its section codec writes",
-          },
-        ),
-      );
-  const board = frame.frames[frame.frames.length - 1];
-  if (!board) throw new Error("a frame without grids reached the log");
-  const section: LogSection = { header, frames: frame.frames.slice(0, -1), board, ...extra };
-  return ok({ text: writeSection(section, s.config.gridMode), frames: section.frames.length + 1 });
+): Result<{ readonly text: string; readonly boards: number }, ProlongError> {
+  return s.kind.codec.write(frame, header, extra, s.config).mapErr((why) =>
+    prolongError("unwritable-frame", `the environment '${s.config.env}' gave a step its section cannot be written from: ${why}`, {
+      fix: "this is a bug in prolong: a kind's games give the frames its section codec writes",
+    }),
+  );
 }
 
 /**

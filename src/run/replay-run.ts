@@ -4,50 +4,27 @@
 // `prolong resume` replays a run before it plays on; `prolong replay <run-dir>` of a terminal game replays it alone.
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
-import type { ScreenSectionCodec, StepRule } from "../game/kinds.ts";
+import type { SectionCodec, SectionRead, StepRule } from "../game/kinds.ts";
 import type { GameEnv } from "../game/env.ts";
-import type { FrameData } from "../game-model.ts";
-import { parseSection } from "../log/format.ts";
 import { readLogBytes } from "../log/load.ts";
 import { sectionIndex } from "../native.ts";
-import { gridReplaySection, replay, SectionReplayer, type ReplaySection } from "./replay.ts";
+import { replay, SectionReplayer } from "./replay.ts";
 import { newTally } from "./tally.ts";
 
 /** A section of the master read back for the replay (replay.ts), with its bytes. */
-export interface RecoveredSection extends ReplaySection {
+export interface RecoveredSection extends SectionRead {
   /** The section's bytes as the master holds them. */
   readonly text: string;
   /** Set for a complete section the index had not recorded yet (a crash between append and index). */
   readonly unindexed: { start: number; end: number } | null;
 }
 
-/** One section of the master read back by its environment kind: a grid game's boards, or a terminal game's screen by its codec. */
-export function readSection(
-  text: string,
-  screenLog: ScreenSectionCodec | undefined,
-): Result<Omit<RecoveredSection, "unindexed">, ProlongError> {
-  if (screenLog) {
-    const read = screenLog.read(text);
-    if (read.isErr()) return err(prolongError("bad-section", read.error));
-    const { header, ...extra } = read.value;
-    const check = (frame: FrameData): string[] => {
-      // The codec writes the header's vitals from the replayed screen, so a different XL, HP or turn is a divergence too.
-      const written = screenLog.write(frame, header, extra);
-      if (written.isErr()) return [written.error];
-      const again = written.value;
-      if (again === text || again === `${text}\n`) return [];
-      const a = again.split("\n");
-      const b = text.split("\n");
-      const line = a.findIndex((l, i) => l !== b[i]);
-      return [
-        `line ${line + 1} of the section differs: the log has ${JSON.stringify(b[line] ?? "")}, the replay ${JSON.stringify(a[line] ?? "")}`,
-      ];
-    };
-    return ok({ header, ...(extra.toolCall ? { toolCall: extra.toolCall } : {}), frames: 1, text, check });
-  }
-  const parsed = parseSection(text);
-  if (parsed.isErr()) return err(parsed.error);
-  return ok({ ...gridReplaySection(parsed.value), text });
+/** One section of the master read back by its environment kind's codec, with its bytes. */
+export function readSection(text: string, codec: SectionCodec): Result<Omit<RecoveredSection, "unindexed">, ProlongError> {
+  return codec
+    .read(text)
+    .map((read) => ({ ...read, text }))
+    .mapErr((why) => prolongError("bad-section", why));
 }
 
 export function replayError(path: string, action: number, what: string): ProlongError {
@@ -78,16 +55,12 @@ export function* sectionSpans(bytes: Uint8Array): Iterable<SectionSpan> {
 }
 
 /** A finished log's sections, each read back by its environment kind. */
-export function logSections(
-  bytes: Uint8Array,
-  screenLog: ScreenSectionCodec | undefined,
-  logPath: string,
-): Result<RecoveredSection[], ProlongError> {
+export function logSections(bytes: Uint8Array, codec: SectionCodec, logPath: string): Result<RecoveredSection[], ProlongError> {
   const out: RecoveredSection[] = [];
   let i = -1;
   for (const span of sectionSpans(bytes)) {
     i++;
-    const parsed = readSection(span.text, screenLog);
+    const parsed = readSection(span.text, codec);
     if (parsed.isErr())
       return err(prolongError("bad-log", `section ${i} of the log does not parse: ${parsed.error.message}`, { path: logPath }));
     out.push({ ...parsed.value, unindexed: null });
@@ -101,13 +74,13 @@ export function logSections(
  */
 export async function replayScreenLog(
   logPath: string,
-  screenLog: ScreenSectionCodec,
+  codec: SectionCodec,
   rule: StepRule,
   open: () => Result<GameEnv, ProlongError>,
 ): Promise<Result<{ sections: number; actions: number }, ProlongError>> {
   const bytes = readLogBytes(logPath);
   if (bytes.isErr()) return err(bytes.error);
-  const sections = logSections(bytes.value, screenLog, logPath);
+  const sections = logSections(bytes.value, codec, logPath);
   if (sections.isErr()) return err(sections.error);
   if (sections.value.length === 0)
     return err(

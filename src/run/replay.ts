@@ -6,8 +6,9 @@
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
 import type { GameEnv } from "../game/env.ts";
-import type { StepRule } from "../game/kinds.ts";
-import type { FrameData, Grid } from "../game-model.ts";
+import type { SectionRead, StepRule } from "../game/kinds.ts";
+import { gridSectionRead } from "../game/grid-section.ts";
+import type { FrameData } from "../game-model.ts";
 import { actionText } from "../action-text.ts";
 import type { LogSection } from "../log/format.ts";
 import { newTally, recordStep, startEpisode, type RunTally, type StepEffect } from "./tally.ts";
@@ -46,34 +47,6 @@ export class SectionReplayer {
   }
 }
 
-/** Differences between what the log holds and what the game returned, one string per difference. */
-export function compareSection(section: LogSection, frame: FrameData): string[] {
-  const logged = [...section.frames, section.board];
-  const out: string[] = [];
-  if (logged.length !== frame.frames.length) out.push(`frame count: log ${logged.length}, replay ${frame.frames.length}`);
-  const n = Math.min(logged.length, frame.frames.length);
-  for (let k = 0; k < n; k++) {
-    const d = gridDiff(logged[k]!, frame.frames[k]!);
-    if (d) out.push(`${k === logged.length - 1 ? "settled board" : `frame ${k + 1}/${logged.length - 1}`}: ${d}`);
-  }
-  if (section.header.score !== frame.levelsCompleted)
-    out.push(`score: log ${section.header.score}, replay ${frame.levelsCompleted}`);
-  return out;
-}
-
-function gridDiff(a: Grid, b: Grid): string | null {
-  if (a.width !== b.width || a.height !== b.height) return `size: log ${a.width}x${a.height}, replay ${b.width}x${b.height}`;
-  let count = 0;
-  let first = -1;
-  for (let i = 0; i < a.cells.length; i++) {
-    if (a.cells[i] !== b.cells[i]) {
-      if (first < 0) first = i;
-      count++;
-    }
-  }
-  return count === 0 ? null : `${count} cell(s) differ, first at x=${first % a.width}, y=${Math.floor(first / a.width)}`;
-}
-
 export interface ReplayDifference {
   /** Index of the section in the log (0 = the first INITIAL STATE). */
   readonly section: number;
@@ -83,27 +56,7 @@ export interface ReplayDifference {
   readonly what: readonly string[];
 }
 
-/** A section as the replay checks it, whoever read it (a grid game's boards, or a kind's screen codec). */
-export interface ReplaySection {
-  readonly header: LogSection["header"];
-  readonly toolCall?: LogSection["toolCall"];
-  /** Boards in the section (animation frames + the settled one; 1 for a terminal game's screen). */
-  readonly frames: number;
-  /** What the game's frame does not hold of this section, one string per difference (none: it matches). */
-  readonly check: (frame: FrameData) => readonly string[];
-}
-
-/** A grid game's section as the replay checks it: every frame, the settled board and the score. */
-export function gridReplaySection(section: LogSection): ReplaySection {
-  return {
-    header: section.header,
-    ...(section.toolCall ? { toolCall: section.toolCall } : {}),
-    frames: section.frames.length + 1,
-    check: (frame) => compareSection(section, frame),
-  };
-}
-
-export interface ReplayOptions<S extends ReplaySection> {
+export interface ReplayOptions<S extends SectionRead> {
   /**
    * Stop at the first difference (resume, which plays on only from a log the game gives back exactly; a
    * terminal game, whose later screens cannot match once one differs) or collect every one (`prolong replay`
@@ -142,7 +95,7 @@ export interface Replayed {
  * header. Resume, `prolong replay` of a grid game and of a terminal game all replay through here. The replayer
  * owns the game: the caller closes it, or plays on with it (resume). A game I/O error ends the replay as an error.
  */
-export async function replay<S extends ReplaySection>(
+export async function replay<S extends SectionRead>(
   sections: Iterable<S>,
   replayer: SectionReplayer,
   opts: ReplayOptions<S>,
@@ -174,7 +127,7 @@ export async function replay<S extends ReplaySection>(
       played = r.value;
     }
     frame = played;
-    boards += section.frames;
+    boards += section.boards;
     if (i === 0 && opts.tally && "new" in opts.tally) tally = newTally(played, opts.tally.new);
     const what = [...headerDifference(section, played, i, tally, (e) => (lastEffect = e)), ...section.check(played)];
     if (what.length > 0) {
@@ -201,8 +154,8 @@ export async function replayGridLog(
   open: () => Result<GameEnv, ProlongError> | Promise<Result<GameEnv, ProlongError>>,
   headers = false,
 ): Promise<Result<Replayed, ProlongError>> {
-  function* checked(): Iterable<ReplaySection> {
-    for (const section of sections) yield gridReplaySection(section);
+  function* checked(): Iterable<SectionRead> {
+    for (const section of sections) yield gridSectionRead(section);
   }
   const replayer = new SectionReplayer(open);
   try {
@@ -214,7 +167,7 @@ export async function replayGridLog(
 
 /** With a tally: the step moves it as the run did, and the header must say what it gives. */
 function headerDifference(
-  section: ReplaySection,
+  section: SectionRead,
   frame: FrameData,
   i: number,
   tally: RunTally | undefined,

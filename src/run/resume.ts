@@ -3,7 +3,7 @@
 // replayed board compared to the logged one, and the loop continues where the log ends — finishing a batch
 // the agent had asked for, so a resumed run writes the same bytes an uninterrupted one would have.
 import { endedCalls } from "./trajectory.ts";
-import { loadKind, type ScreenSectionCodec } from "../game/kinds.ts";
+import { loadKind, type SectionCodec } from "../game/kinds.ts";
 import { err, ok, type Result } from "neverthrow";
 import { existsSync, truncateSync } from "node:fs";
 import { writeFileReplacing } from "../safe-file.ts";
@@ -141,7 +141,7 @@ async function resumeLocked(
   const copyState = index.copyState();
   if (copyState.isErr()) return err(copyState.error);
   const kind = await loadKind(config.value.env);
-  const recovered = recoverSections(master, index, paths.dir, kind.screenLog);
+  const recovered = recoverSections(master, index, paths.dir, kind.codec);
   if (recovered.isErr()) return err(recovered.error);
   if (recovered.value.truncated) {
     // MasterLog keeps its size; after the torn tail was cut, open it afresh.
@@ -233,7 +233,7 @@ async function resumeLocked(
     checked: (section) =>
       section.unindexed
         ? index
-            .addSection(sectionRow(section.unindexed, encoder.encode(section.text), section.header, section.frames))
+            .addSection(sectionRow(section.unindexed, encoder.encode(section.text), section.header, section.boards))
             .map(() => undefined)
         : ok(undefined),
   });
@@ -293,7 +293,7 @@ function recoverSections(
   master: MasterLog,
   index: RunIndex,
   dir: string,
-  screenLog: ScreenSectionCodec | undefined,
+  codec: SectionCodec,
 ): Result<{ sections: RecoveredSection[]; truncated: boolean }, ProlongError> {
   const all = master.read(0, master.size);
   if (all.isErr()) return err(all.error);
@@ -306,7 +306,7 @@ function recoverSections(
   let i = -1;
   for (const { start, end, text, complete } of sectionSpans(bytes)) {
     i++;
-    const parsed = readSection(text, screenLog);
+    const parsed = readSection(text, codec);
     if (start < indexedEnd) {
       if (parsed.isErr())
         return err(

@@ -137,6 +137,6 @@ export function promptContext(s: RunSession): PromptContext {
     episode: s.tally.episode,
     tools: policyOf(s.config),
     ...(s.config.observe ? { observe: s.config.observe } : {}),
-    ...(s.kind.screenLog?.carried ? { carried: s.kind.screenLog.carried.label } : {}),
+    ...(s.kind.codec.carried ? { carried: s.kind.codec.carried.label } : {}),
   };
 }

@@ -7,10 +7,9 @@ import { err, ok, type Result } from "neverthrow";
 import { ACTIONS_FILE, ACTIONS_MAX_BYTES, parseActions, type ActionBatch } from "../agent/actions.ts";
 import { quote } from "../action-text.ts";
 import { INSTRUCTION_FILES, instructionsText, toolsText, workspaceText } from "../agent/prompts.ts";
-import type { ScreenSectionCodec } from "../game/kinds.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { verifyMasterTail } from "../log/run-index.ts";
-import { currentBoardText, type SectionLookup } from "../log/window.ts";
+import type { SectionLookup } from "../log/window.ts";
 import { join } from "node:path";
 import { RUN_FILES } from "../run-files/layout.ts";
 import { FILE_CAPS, readFileIfPresent, writeFileReplacing } from "../safe-file.ts";
@@ -70,15 +69,14 @@ export function prepareTurn(s: RunSession): Result<PreparedTurn, ProlongError> {
     index: s.index,
     window: s.window,
     mode: s.config.gridMode,
-    ...(s.kind.screenLog ? { screen: s.kind.screenLog } : {}),
+    windowing: s.kind.codec,
   });
   if (synced.isErr()) return err(synced.error);
   if (synced.value.tamper) tampers.push(synced.value.tamper);
   const logBytes = synced.value.copyBytes;
   if (s.window.kind !== "none" && !s.config.observe) return ok({ board: undefined, logBytes, tampers });
-  const screenLog = s.kind.screenLog;
   return s.index.lookup().andThen((sections) =>
-    (screenLog ? currentScreen(s, sections, screenLog) : currentBoardText(s.master, sections)).andThen((board) =>
+    currentObservation(s, sections).andThen((board) =>
       // --observe: the board goes to the observe tool, never into the prompt.
       s.config.observe
         ? writeObservation(s, board).map(() => ({ board: undefined, logBytes, tampers }))
@@ -87,15 +85,15 @@ export function prepareTurn(s: RunSession): Result<PreparedTurn, ProlongError> {
   );
 }
 
-/** The no-log arm's prompt text of a terminal game: its kind's view of the newest section (the whole screen). */
-function currentScreen(s: RunSession, sections: SectionLookup, codec: ScreenSectionCodec): Result<string, ProlongError> {
+/** The no-log arm's prompt text: its kind's codec's view of the newest section (a board, a whole screen). */
+function currentObservation(s: RunSession, sections: SectionLookup): Result<string, ProlongError> {
   const last = sections.last();
   const fix = "the runner must end every turn on an action or INITIAL STATE section";
-  if (!last) return err(prolongError("empty-log", "the master log has no section yet, so there is no current screen", { fix }));
+  if (!last) return err(prolongError("empty-log", "the master log has no section yet, so there is nothing to show", { fix }));
   return s.master
     .read(last.start, last.end)
     .andThen((bytes) =>
-      codec
+      s.kind.codec
         .current(new TextDecoder().decode(bytes), s.turn.frame)
         .mapErr((why) => prolongError("no-board", `the newest section (bytes ${last.start}..${last.end}): ${why}`, { fix })),
     );

@@ -72,7 +72,7 @@ function expectedBytes(
   if (window.kind === "full") return ok(master.subarray(0, owned));
   const c = config();
   if (c.isErr()) return err(c.error);
-  const codec = envKind(c.value.env).codec?.();
+  const codec = envKind(c.value.env).codec();
   const sections = index.windowLookup(window, owned);
   if (sections.isErr()) return err(sections.error);
   return renderWindow(bytesSource(master.subarray(0, owned)), sections.value, window, c.value.gridMode, codec).map(

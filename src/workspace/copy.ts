@@ -15,7 +15,7 @@ import type { GridMode } from "../log/format.ts";
 import type { CopyChunk, CopyState, RunIndex } from "../log/run-index.ts";
 import type { ByteSource } from "../log/master.ts";
 import { sameWindow, windowText, type LogWindow } from "../setting/log-window.ts";
-import { renderWindow, type ScreenWindowing } from "../log/window.ts";
+import { renderWindow, type SectionWindowing } from "../log/window.ts";
 import { ioError, structural, type TamperKind, type WorkspaceDir } from "./dir.ts";
 
 export type { TamperKind } from "./dir.ts";
@@ -40,8 +40,8 @@ export interface SyncOptions {
   readonly window: LogWindow;
   /** The log's grid mode, for the newest-section arm (it rewrites one section). Default ascii. */
   readonly mode?: GridMode;
-  /** A terminal game's log: how its windows keep the state it writes only when it changes. */
-  readonly screen?: ScreenWindowing;
+  /** How the log's kind windows it (its section codec's): animation frames, the state it writes only when it changes. */
+  readonly windowing?: SectionWindowing;
 }
 
 export interface SyncReport {
@@ -128,7 +128,7 @@ export function syncAgentCopy(o: SyncOptions): Result<SyncReport, ProlongError> 
   // Everything else writes the whole file: window arms every turn, the first sync, and every repair.
   const rendered = o.index
     .windowLookup(o.window)
-    .andThen((sections) => renderWindow(o.master, sections, o.window, mode, o.screen));
+    .andThen((sections) => renderWindow(o.master, sections, o.window, mode, o.windowing));
   if (rendered.isErr()) return err(rendered.error);
   const bytes = rendered.value ?? new Uint8Array(0);
   const unchanged =
@@ -294,7 +294,7 @@ function expectedContent(o: SyncOptions, wrote: CopyState, mode: GridMode): Resu
   if (wrote.window.kind === "full") return o.master.read(0, wrote.owned);
   return o.index
     .windowLookup(wrote.window, wrote.owned)
-    .andThen((sections) => renderWindow(o.master, sections, wrote.window, mode, o.screen))
+    .andThen((sections) => renderWindow(o.master, sections, wrote.window, mode, o.windowing))
     .map((b) => b ?? new Uint8Array(0));
 }
 

@@ -7,7 +7,7 @@ import { prolongError } from "../../errors.ts";
 import { resolve } from "node:path";
 import { flag } from "../../setting/flag.ts";
 import { setting, Text } from "../../setting/declaration.ts";
-import { envKindOf } from "../kind.ts";
+import { envKindOf, gridCodec } from "../kind.ts";
 
 /** The environment variable that names the ARC games directory when --arc-games is not given. */
 export const ARC_GAMES_VARIABLE = "PROLONG_ARC_GAMES";
@@ -80,6 +80,7 @@ export const arcLocalKind = envKindOf({
     );
   },
   load: async () => (await import("./play.ts")).arcLocalPlay,
+  codec: gridCodec,
 });
 
 export const arcOnlineKind = envKindOf({
@@ -98,4 +99,5 @@ export const arcOnlineKind = envKindOf({
     return ok(ids.map((id) => ({ id, version: null })));
   },
   load: async () => (await import("./play.ts")).arcOnlinePlay,
+  codec: gridCodec,
 });

@@ -6,13 +6,13 @@ import { arcLocalEnv } from "./arc-local.ts";
 import { arcOnlineEnv } from "./arc-online.ts";
 import { arcGamesDir, type arcLocalSettings } from "./kind.ts";
 
-export const arcLocalPlay: KindPlay<typeof arcLocalSettings> = {
+export const arcLocalPlay: Omit<KindPlay<typeof arcLocalSettings>, "codec"> = {
   open(run) {
     const dir = arcGamesDir(run);
     return dir.isErr() ? err(dir.error) : arcLocalEnv({ gamesDir: dir.value, game: run.game, seed: run.seed });
   },
 };
 
-export const arcOnlinePlay: KindPlay<{}> = {
+export const arcOnlinePlay: Omit<KindPlay<{}>, "codec"> = {
   open: (run, context) => arcOnlineEnv({ game: run.game, context }),
 };

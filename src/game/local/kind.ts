@@ -1,7 +1,7 @@
 // The committed local games (data/games/, played by the rules engine in game/) as an environment kind.
 import { err, ok } from "neverthrow";
 import type { KindPlay } from "../kind.ts";
-import { envKindOf } from "../kind.ts";
+import { envKindOf, gridCodec } from "../kind.ts";
 
 export const localKind = envKindOf({
   name: "local",
@@ -34,7 +34,8 @@ export const localKind = envKindOf({
       })),
     );
   },
-  async load(): Promise<KindPlay<{}>> {
+  codec: gridCodec,
+  async load(): Promise<Omit<KindPlay<{}>, "codec">> {
     const [{ createGame }, { localEnv }] = await Promise.all([import("../catalog.ts"), import("../env.ts")]);
     return { open: (run) => createGame(run.game, { seed: run.seed }).map(localEnv) };
   },

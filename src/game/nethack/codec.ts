@@ -2,30 +2,46 @@
 // for the run, resume, replay, `log show` and `view`. Loads no terminal: readers of a log need none.
 import { err, ok } from "neverthrow";
 import { parseHeader } from "../../log/format.ts";
-import type { ScreenSectionCodec } from "../kind.ts";
+import type { FrameData } from "../../game-model.ts";
+import type { SectionCodec } from "../kind.ts";
 import { nethackEntry } from "./actions.ts";
 import { COLOUR_CODES, decodeColours } from "./colours.ts";
 import { currentScreenText, NETHACK_MARKER, parseNethackSection, screenSectionOf, writeNethackSection } from "./section.ts";
 
-export const nethackCodec: ScreenSectionCodec = {
+export const nethackCodec: SectionCodec = {
   write(frame, header, extra) {
     const screen = frame.screen;
     if (!screen) return err("the game gave a grid where the NetHack log holds a screen");
     const { vitals: _given, ...rest } = header;
     const own = { ...rest, ...(screen.vitals ? { vitals: screen.vitals } : {}) };
-    return ok(writeNethackSection(screenSectionOf(screen, own, extra)));
+    return ok({ text: writeNethackSection(screenSectionOf(screen, own, extra)), boards: 1 });
   },
   read(text) {
     const parsed = parseNethackSection(text, parseHeader);
     if (typeof parsed === "string") return err(parsed);
     const named = parsed.action === undefined ? undefined : nethackEntry(parsed.action);
     if (named?.isErr()) return err(`action ${parsed.header.action}: ${named.error}`);
-    return ok({
-      header: parsed.header,
+    const { header } = parsed;
+    const extra = {
       ...(parsed.plan !== undefined ? { plan: parsed.plan } : {}),
       ...(named?.isOk() ? { toolCall: named.value } : {}),
       ...(parsed.episode ? { episode: parsed.episode } : {}),
-    });
+    };
+    // A replayed step matches when it writes this section again byte for byte: the codec writes the header's
+    // vitals from the replayed screen, so a different XL, HP or turn is a divergence too.
+    const check = (frame: FrameData): string[] => {
+      const written = nethackCodec.write(frame, header, extra, { gridMode: "ascii" });
+      if (written.isErr()) return [written.error];
+      const again = written.value.text;
+      if (again === text || again === `${text}\n`) return [];
+      const a = again.split("\n");
+      const b = text.split("\n");
+      const line = a.findIndex((l, i) => l !== b[i]);
+      return [
+        `line ${line + 1} of the section differs: the log has ${JSON.stringify(b[line] ?? "")}, the replay ${JSON.stringify(a[line] ?? "")}`,
+      ];
+    };
+    return ok({ header, ...extra, boards: 1, check });
   },
   current(text, frame) {
     const parsed = parseNethackSection(text, parseHeader);
@@ -35,7 +51,10 @@ export const nethackCodec: ScreenSectionCodec = {
     const parsed = parseNethackSection(text, parseHeader);
     return typeof parsed === "string" ? err(parsed) : ok(parsed);
   },
+  replay: "first-difference",
   palette: (colours) => decodeColours(colours).map((row) => [...row].map((c) => COLOUR_CODES.indexOf(c))),
+  // Its sections have no animation frames: the newest-section arm shows the newest section as logged.
+  animated: false,
   // The inventory is written only when it changes: a window keeps the newest section that lists it.
   carried: {
     marker: NETHACK_MARKER.inventory,

@@ -9,7 +9,6 @@ import type { KindPlay } from "../kind.ts";
 import { BALROG_NO_PROGRESS } from "./episode.ts";
 import { nethackEntry } from "./actions.ts";
 import { characterOf } from "./character.ts";
-import { nethackCodec } from "./codec.ts";
 import { nethackEnv, nethackReport } from "./env.ts";
 import { findNethack } from "./install.ts";
 import { nethackInstructions } from "./instructions.ts";
@@ -17,7 +16,7 @@ import { nethackKeys } from "./keys.ts";
 import { confinementLine } from "./confine.ts";
 import type { nethackSettings } from "./kind.ts";
 
-export const nethackPlay: KindPlay<typeof nethackSettings> = {
+export const nethackPlay: Omit<KindPlay<typeof nethackSettings>, "codec"> = {
   open(run, context) {
     const balrog = run.protocol === "balrog";
     const chosen = run.role ?? run.race ?? run.alignment;
@@ -44,7 +43,6 @@ export const nethackPlay: KindPlay<typeof nethackSettings> = {
   actionEntry: (entry, run) => nethackEntry(entry, run?.protocol === "balrog" ? "esc" : "drop"),
   instructions: nethackInstructions,
   report: nethackReport,
-  screenLog: nethackCodec,
   keys: nethackKeys,
   atGameOver: "episode-ends",
 };

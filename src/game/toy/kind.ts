@@ -5,7 +5,7 @@ import * as v from "valibot";
 import { setting } from "../../setting/declaration.ts";
 import { flag } from "../../setting/flag.ts";
 import { localEnv } from "../env.ts";
-import { envKindOf, soleGame } from "../kind.ts";
+import { envKindOf, gridCodec, soleGame } from "../kind.ts";
 
 export const toySettings = {
   /** How many of the toy's three levels a run plays (default all three). */
@@ -26,6 +26,7 @@ export const toyKind = envKindOf({
   soleGame: "toy",
   builtinPlayer: "explorer",
   games: soleGame("toy", "1", "toy"),
+  codec: gridCodec,
   async load() {
     const { ToyGame, TOY_LEVELS } = await import("./game.ts");
     return { open: (run) => ok(localEnv(new ToyGame(TOY_LEVELS.slice(0, run.toyLevels ?? TOY_LEVELS.length)))) };
