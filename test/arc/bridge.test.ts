@@ -16,11 +16,12 @@ import { finishRun } from "../../src/run/finish.ts";
 import { resumeRun } from "../../src/run/resume.ts";
 import { runLoop } from "../../src/run/runner.ts";
 import { startRun } from "../../src/run/start.ts";
-import { playGame, tempRoot } from "../run/helpers.ts";
+import { type PlayedRun, playGame, tempRoot } from "../run/helpers.ts";
+import { runCaptured } from "../support/captured.ts";
+import { replayCommand } from "../../src/cli/replay.ts";
 import { STAND_IN_ENGINE, useStandInEngine } from "./arc-setup.ts";
 
 const GAMES = join(STAND_IN_ENGINE, "games");
-const MAIN = join(import.meta.dir, "../../src/main.ts");
 
 /** Why the bridge cannot run here (no Python 3.11+, no numpy), or null. */
 function missingPython(): string | null {
@@ -66,10 +67,20 @@ function patchedGames(python: string): { dir: string; file: string } {
 
 const fields = (arcGames: string) => ({ game: "tn01", env: "arc-local" as const, arcGames, maxActions: 40 });
 
+/** tn01 played to a win by the script, once for the file: the win test reads it, the replay test replays it, and
+ * the dying-bridge test's resumed log must equal it. */
+let won: Promise<PlayedRun> | undefined;
+const wonRun = () =>
+  (won ??= playGame(fields(GAMES), tempRoot(), { agent: tn01Agent() }).then((run) => {
+    scratch.push(run.session.paths.dir);
+    return run;
+  }));
+
+const replay = (args: string[]) => runCaptured(replayCommand, args);
+
 describe.skipIf(missing !== null)(`the bridge protocol on the stand-in engine${skipNote}`, () => {
   test("a run plays tn01 to a win: every step a JSON line, frames in hex, the animation kept, levels and RHAE", async () => {
-    const run = await playGame(fields(GAMES), tempRoot(), { agent: tn01Agent() });
-    scratch.push(run.session.paths.dir);
+    const run = await wonRun();
     expect(run.end.reason).toBe("win");
     expect(run.summary.levelsCompleted).toBe(2);
     expect(run.summary.actions).toBe(11);
@@ -88,28 +99,22 @@ describe.skipIf(missing !== null)(`the bridge protocol on the stand-in engine${s
   });
 
   test("prolong replay of the run: every board matches; one edited cell is reported as that section", async () => {
-    const run = await playGame(fields(GAMES), tempRoot(), { agent: tn01Agent() });
+    const run = await wonRun();
     const dir = run.session.paths.dir;
-    const same = Bun.spawnSync([process.execPath, MAIN, "replay", dir, "--json"], {
-      stdout: "pipe",
-      stderr: "pipe",
-      env: { ...process.env, PROLONG_ARC_ENGINE: STAND_IN_ENGINE },
-    });
-    expect(same.stderr.toString()).toBe("");
-    expect(same.exitCode).toBe(0);
-    const report = JSON.parse(same.stdout.toString()) as { sections: number; differences: unknown[] };
+    // In this process (the file points PROLONG_ARC_ENGINE at the stand-in): the command's output and exit code.
+    const same = await replay([dir, "--json"]);
+    expect(same.errText).toBe("");
+    expect(same.code).toBe(0);
+    const report = JSON.parse(same.out) as { sections: number; differences: unknown[] };
     expect(report.sections).toBe(12);
     expect(report.differences).toEqual([]);
     const { sections } = parseLog(run.master);
     sections[6]!.board.cells[0] = 15;
     const edited = join(tempRoot(), "logs.txt");
     writeFileSync(edited, writeLog(sections, "ascii"));
-    const diff = Bun.spawnSync(
-      [process.execPath, MAIN, "replay", edited, "--game", "tn01", "--env", "arc-local", "--arc-games", GAMES, "--json"],
-      { stdout: "pipe", stderr: "pipe", env: { ...process.env, PROLONG_ARC_ENGINE: STAND_IN_ENGINE } },
-    );
-    expect(diff.exitCode).toBe(1);
-    const r = JSON.parse(diff.stdout.toString()) as { differences: { section: number; what: string[] }[] };
+    const diff = await replay([edited, "--game", "tn01", "--env", "arc-local", "--arc-games", GAMES, "--json"]);
+    expect(diff.code).toBe(1);
+    const r = JSON.parse(diff.out) as { differences: { section: number; what: string[] }[] };
     expect(r.differences.map((d) => d.section)).toEqual([6]);
     expect(r.differences[0]!.what).toEqual(["settled board: 1 cell(s) differ, first at x=0, y=0"]);
   });
@@ -158,7 +163,8 @@ describe.skipIf(missing !== null)(`the bridge protocol on the stand-in engine${s
         "",
       ].join("\n"),
     );
-    const reference = await playGame(fields(dir), tempRoot(), { agent: tn01Agent() });
+    // The uninterrupted log: the shared win (the patch changes nothing while PROLONG_TEST_DIE_AFTER is unset).
+    const reference = await wonRun();
     process.env.PROLONG_TEST_DIE_AFTER = "8"; // the initial RESET + 7 actions
     let runDir: string;
     try {
