@@ -1,22 +1,29 @@
 // The mini agent's and the ablation arms' flags at the command line: documented in --help, and every setting
 // that cannot work stops `prolong play` before a run directory exists (exit 2, the setting and the fix named).
+// The cases run the play command in this process; one of them also as the real process, for its exit status.
 import { describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
+import { playCommand } from "../../../src/cli/play.ts";
+import { runCaptured } from "../../support/captured.ts";
 import { tempRoot } from "../backends/helpers.ts";
 
 const MAIN = path.resolve(import.meta.dir, "../../../src/main.ts");
+const KEY = "OPENAI_API_KEY";
 
-function play(args: string[], env: Record<string, string> = {}) {
+/** `prolong play glide ARGS` in this process, with OPENAI_API_KEY as `env` says (unset unless given). */
+async function play(args: string[], env: Record<string, string> = {}) {
   const root = tempRoot();
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "OPENAI_API_KEY")) as Record<string, string>;
-  const r = Bun.spawnSync([process.execPath, MAIN, "play", "glide", "--runs-dir", root, ...args], { env: { ...clean, ...env } });
-  return {
-    code: r.exitCode,
-    stderr: r.stderr.toString(),
-    stdout: r.stdout.toString(),
-    created: existsSync(root) && Bun.spawnSync(["ls", "-A", root]).stdout.toString().trim() !== "",
-  };
+  const before = process.env[KEY];
+  delete process.env[KEY];
+  if (env[KEY] !== undefined) process.env[KEY] = env[KEY];
+  try {
+    const r = await runCaptured(playCommand, ["glide", "--runs-dir", root, ...args]);
+    return { code: r.code, stderr: r.errText, created: existsSync(root) && readdirSync(root).length > 0 };
+  } finally {
+    if (before === undefined) delete process.env[KEY];
+    else process.env[KEY] = before;
+  }
 }
 
 describe("prolong play: the mini agent's and the arms' flags", () => {
@@ -35,7 +42,7 @@ describe("prolong play: the mini agent's and the arms' flags", () => {
       expect(text).toContain(flag);
   });
 
-  test("bad settings exit 2 before any run directory exists, naming the setting and the fix", () => {
+  test("bad settings exit 2 before any run directory exists, naming the setting and the fix", async () => {
     const cases: [string[], Record<string, string>, string][] = [
       [["--agent", "mini", "--model", "m"], {}, "$OPENAI_API_KEY (--api-key-env), which is not set"],
       [["--agent", "mini"], { OPENAI_API_KEY: "x" }, "--agent mini needs --model"],
@@ -62,8 +69,13 @@ describe("prolong play: the mini agent's and the arms' flags", () => {
       [["--tools", "read"], {}, "--tools does not apply to --agent explorer"],
     ];
     for (const [args, env, says] of cases) {
-      const r = play(args, env);
+      const r = await play(args, env);
       expect([args.join(" "), r.code, r.stderr.includes(says), r.created]).toEqual([args.join(" "), 2, true, false]);
     }
+    // The real process exits 2 with the message on stderr, and leaves its runs directory empty.
+    const root = tempRoot();
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== KEY));
+    const r = Bun.spawnSync([process.execPath, MAIN, "play", "glide", "--runs-dir", root, ...cases[0]![0]], { env: clean });
+    expect([r.exitCode, r.stderr.toString().includes(cases[0]![2]), readdirSync(root)]).toEqual([2, true, []]);
   }, 120_000);
 });

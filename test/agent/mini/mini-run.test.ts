@@ -219,7 +219,8 @@ describe("the mini agent on bad input", () => {
   });
 
   test("an unreachable server: the run ends with the reason naming --base-url, and stays resumable", async () => {
-    const run = await withEnv(KEY, () => play(mini("http://127.0.0.1:9/v1", { maxActions: 1, agentTimeoutSec: 2 })));
+    // The least deadline: the refused connection is not retried past it (a 1 s backoff would not fit).
+    const run = await withEnv(KEY, () => play(mini("http://127.0.0.1:9/v1", { maxActions: 1, agentTimeoutSec: 1 })));
     expect(run.end.reason).toBe("agent-unavailable");
     expect(run.end.detail).toContain("cannot reach the model API at http://127.0.0.1:9/v1/chat/completions");
     expect(run.end.detail).toContain("fix: start the server, or pass the API root");
@@ -240,7 +241,9 @@ describe("the mini agent on bad input", () => {
   test("a 429 is retried within the call (the server's Retry-After: 0), a hang fails the call at --agent-timeout", async () => {
     const server = startChatServer([{ status: 429, retryAfter: 0 }, ...turnScript(1), { hang: true }]);
     try {
-      const run = await withEnv(KEY, () => play(mini(server.baseUrl, { maxActions: 2, agentTimeoutSec: 2 })));
+      // The hang costs the whole deadline, so it is the least (1 s); unsandboxed, the first turn's two calls and
+      // two commands take a fraction of it.
+      const run = await withEnv(KEY, () => play(mini(server.baseUrl, { maxActions: 2, agentTimeoutSec: 1, sandbox: "none" })));
       expect(parseLog(run.master).sections.length).toBe(2);
       expect(run.end.reason).toBe("agent-unavailable");
       expect(run.end.detail).toContain("did not answer within the turn's time");
