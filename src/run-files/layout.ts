@@ -40,6 +40,8 @@ export interface RunPaths {
   readonly copy: string;
   readonly actions: string;
   readonly plans: string;
+  /** The --observe arm's observation, outside the workspace (observationPath). */
+  readonly observation: string;
 }
 
 export function runPaths(dir: string): RunPaths {
@@ -58,6 +60,7 @@ export function runPaths(dir: string): RunPaths {
     copy: join(workspace, RUN_FILES.log),
     actions: join(workspace, "actions.json"),
     plans: join(workspace, "plans.txt"),
+    observation: observationPath(abs),
   };
 }
 

@@ -110,15 +110,18 @@ export async function finishRun(
   // (a bridge or server that died) or log files failed: the master is the truth, resume goes on from it.
   // So is one whose model API could not be used (agent-unavailable): fix the setting the error names, then resume.
   const written = writeEnd(s, card, end, wallMs, text);
-  emit(s, "run-end", {
-    reason: end.reason,
-    actions: summary.actions,
-    levels: summary.levelsCompleted,
-    rhae: summary.rhae,
-    agentCalls: summary.agentCalls,
-    tamperEvents: summary.tamperEvents,
-    ms: wallMs,
-  });
+  emit(s, [
+    "run-end",
+    {
+      reason: end.reason,
+      actions: summary.actions,
+      levels: summary.levelsCompleted,
+      rhae: summary.rhae,
+      agentCalls: summary.agentCalls,
+      tamperEvents: summary.tamperEvents,
+      ms: wallMs,
+    },
+  ]);
   // Closing flushes (the index's WAL among them); on a full disk that fails too, and changes nothing above.
   for (const close of [() => s.events.close(), () => s.index.close(), () => s.master.close(), () => s.workspace.close()])
     guardIo(s.paths.dir, close);
@@ -144,8 +147,8 @@ function writeEnd(s: RunSession, card: Scorecard, end: RunEnd, wallMs: number, t
   return write(s.paths.scorecard, jsonText(card, null, 2) + "\n")
     .andThen(() =>
       RESUMABLE.includes(end.reason)
-        ? saveState(s.index, "wallMs", wallMs)
-        : saveState(s.index, "ended", { reason: end.reason, detail: end.detail, wallMs }),
+        ? saveState(s.index, { wallMs })
+        : saveState(s.index, { ended: { reason: end.reason, detail: end.detail, wallMs } }),
     )
     .andThen(() => write(s.paths.summary, text + "\n"));
 }

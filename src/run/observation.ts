@@ -6,7 +6,6 @@ import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../errors.ts";
-import { observationPath } from "../run-files/layout.ts";
 import type { RunSession } from "./session.ts";
 
 /** Most bytes of the last batch's sections put in an observation (the newest kept, the cut said). */
@@ -42,7 +41,7 @@ export function writeObservation(s: RunSession, board: string): Result<void, Pro
     pieces.length === 0
       ? "[LAST BATCH]\n(no action yet)"
       : `[LAST BATCH: ${pieces.length} section(s)${cut > 0 ? `; ${cut} older one(s) left out to stay within ${OBSERVATION_BATCH_BYTES} bytes` : ""}]\n${pieces.join("\n")}`;
-  const path = observationPath(s.paths.dir);
+  const path = s.paths.observation;
   try {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(`${path}.tmp`, `${board}\n\n${batch}\n`);

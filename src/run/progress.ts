@@ -8,7 +8,7 @@ export function progressLine(s: RunSession): string {
   // summary.txt reports, never a mix of that clock and performance.now().
   const secs = (wallMs(s) / 1000).toFixed(1);
   const episode = s.config.episodes > 1 ? `  episode ${t.episode}/${s.config.episodes}` : "";
-  return `${s.config.game}  action ${t.action - t.episodeStart}/${s.config.maxActions}  level ${Math.min(t.level, t.winLevels)}/${t.winLevels}  score ${t.score}${episode}  call ${t.agentCalls}  ${secs}s`;
+  return `${s.config.game}  action ${t.episodeActions}/${s.config.maxActions}  level ${Math.min(t.level, t.winLevels)}/${t.winLevels}  score ${t.score}${episode}  call ${t.agentCalls}  ${secs}s`;
 }
 
 /** The least time between two progress lines when stderr is not a terminal. */

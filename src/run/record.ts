@@ -3,10 +3,9 @@
 // episode, a repaired tamper, a warning — so that everything the loop writes goes through this file.
 import { err, ok, type Result } from "neverthrow";
 import { formatError, prolongError, type ProlongError } from "../errors.ts";
-import { stepReport } from "../game/kinds.ts";
 import { actionText } from "../action-text.ts";
 import type { Action, FrameData } from "../game-model.ts";
-import { SECTION_JOIN, type SectionExtra, type SectionHeader } from "../log/format.ts";
+import { SECTION_JOIN, type HeaderVitals, type SectionExtra, type SectionHeader } from "../log/format.ts";
 import { appendSectionText } from "../log/run-index.ts";
 import { COPY_FILE, type TamperEvent } from "../workspace/copy.ts";
 import type { WorkspaceTamper } from "../workspace/dir.ts";
@@ -21,7 +20,7 @@ export interface StepFailure {
 }
 
 /**
- * Plays one action: the game steps, the tally moves, one section is appended, events are emitted.
+ * Plays one action: the game steps, the tally moves, one section is appended, the step's events are emitted.
  * `plan` is the [PLAN] text for this section (none in the stateless arm), `planStep` its place in the batch.
  */
 export async function playAction(
@@ -38,32 +37,44 @@ export async function playAction(
   const header = { ...effect.header, kind: "action" as const, ...(planStep ? { planStep } : {}) };
   const written = appendStep(s, frame, header, { ...(plan !== undefined ? { plan } : {}), toolCall: action });
   if (written.isErr()) return err({ source: "log", error: written.error });
-  const h = effect.header;
-  emit(s, "action", {
-    action: h.action,
-    call: actionText(action, "log"),
-    level: h.level,
-    attempt: h.attempt,
-    score: h.score,
-    state: frame.state,
-    frames: frame.frames.length,
-  });
-  if (frame.message) emit(s, "warning", { message: `${actionText(action, "name")}: ${frame.message}`, code: "no-op" });
-  if (effect.levelUp) emit(s, "level-up", { action: h.action, level: s.tally.level, score: h.score });
-  if (effect.gameOver) emit(s, "game-over", { action: h.action, level: h.level, attempt: h.attempt });
-  for (const note of effect.notes)
-    emit(s, "warning", { message: `${actionText(action, "name")}: ${note}`, code: "stuck-prompt" });
+  const levelNow = s.tally.level;
+  emit(s, ...stepEvents(action, frame, effect, levelNow));
   s.onProgress?.(s);
   return ok(effect);
 }
 
+/** What one step tells the events, in order: the action, a no-op, a level up, a game over, the kind's notes. */
+function stepEvents(action: Action, frame: FrameData, effect: StepEffect, levelNow: number): RunEvent[] {
+  const h = effect.header;
+  const name = actionText(action, "name");
+  const events: RunEvent[] = [
+    [
+      "action",
+      {
+        action: h.action,
+        call: actionText(action, "log"),
+        level: h.level,
+        attempt: h.attempt,
+        score: h.score,
+        state: frame.state,
+        frames: frame.frames.length,
+      },
+    ],
+  ];
+  if (frame.message) events.push(["warning", { message: `${name}: ${frame.message}`, code: "no-op" }]);
+  if (effect.levelUp) events.push(["level-up", { action: h.action, level: levelNow, score: h.score }]);
+  if (effect.gameOver) events.push(["game-over", { action: h.action, level: h.level, attempt: h.attempt }]);
+  for (const note of effect.notes) events.push(["warning", { message: `${name}: ${note}`, code: "stuck-prompt" }]);
+  return events;
+}
+
 /**
  * The INITIAL STATE section an episode starts with (numbered as the last action so far). Its header is the
- * tally's, which starts each episode from the game's first frame (tally.ts), with the frame's vitals.
+ * tally's, which starts each episode from the game's first frame (tally.ts), with the vitals its kind reports
+ * of that frame (the tally's report of it, given by the caller).
  */
-export function recordInitial(s: RunSession, frame: FrameData): Result<void, ProlongError> {
+export function recordInitial(s: RunSession, frame: FrameData, vitals: HeaderVitals | undefined): Result<void, ProlongError> {
   const t = s.tally;
-  const vitals = stepReport(s.kind, frame).vitals;
   const header = {
     action: t.action,
     level: t.level,
@@ -98,20 +109,25 @@ function stepSection(
 }
 
 /**
- * A repaired (or refused) tamper: of the copy of the log, or of another name in the workspace; counted and
- * told. An error is the index write failing (the run ends log-failed).
+ * Repaired (or refused) tampers, in the order found: of the copy of the log, or of another name in the
+ * workspace; each counted and told. An error is the index write failing (the run ends log-failed).
  */
-export function recordTamper(s: RunSession, tamper: TamperEvent | WorkspaceTamper): Result<void, ProlongError> {
-  s.tally.tamperEvents += 1;
-  const turn = s.tally.agentCalls + 1;
-  if ("file" in tamper) {
+export function recordTampers(s: RunSession, tampers: readonly (TamperEvent | WorkspaceTamper)[]): Result<void, ProlongError> {
+  for (const tamper of tampers) {
+    s.tally.tamperEvents += 1;
+    const turn = s.tally.agentCalls + 1;
     // The copy's tamper goes to the index inside the sync; the others are recorded here.
-    const recorded = s.index.recordEvent("tamper", { ...tamper });
+    const recorded = "file" in tamper ? s.index.recordEvent("tamper", { ...tamper }) : ok(undefined);
     if (recorded.isErr()) return err(recorded.error);
-    emit(s, "tamper", { file: tamper.file, tamper: tamper.kind, detail: tamper.detail, turn });
-    return ok(undefined);
+    emit(s, ["tamper", tamperFields(tamper, turn)]);
   }
-  emit(s, "tamper", {
+  return ok(undefined);
+}
+
+/** A tamper as its event tells it: which file, what was done, and for the copy of the log its sizes. */
+function tamperFields(tamper: TamperEvent | WorkspaceTamper, turn: number): EventFields["tamper"] {
+  if ("file" in tamper) return { file: tamper.file, tamper: tamper.kind, detail: tamper.detail, turn };
+  return {
     file: COPY_FILE,
     tamper: tamper.kind,
     detail: tamper.detail,
@@ -119,16 +135,23 @@ export function recordTamper(s: RunSession, tamper: TamperEvent | WorkspaceTampe
     foundBytes: tamper.foundBytes,
     ...(tamper.firstDiff !== undefined ? { firstDiff: tamper.firstDiff } : {}),
     turn,
-  });
-  return ok(undefined);
+  };
 }
 
 export function recordWarning(s: RunSession, e: ProlongError): void {
-  emit(s, "warning", { message: formatError(e), code: e.code, ...(e.path ? { path: e.path } : {}) });
+  emit(s, ["warning", { message: formatError(e), code: e.code, ...(e.path ? { path: e.path } : {}) }]);
 }
 
-/** Emits an event; the first one that cannot be written is kept, and the loop ends the run on it. */
-export function emit<K extends EventKind>(s: RunSession, kind: K, fields: EventFields[K]): void {
-  const r = s.events.emit(kind, fields);
-  if (r.isErr() && !s.turn.eventFailure) s.turn.eventFailure = r.error;
+/** One event to emit: its kind and its fields. */
+export type RunEvent = { [K in EventKind]: readonly [K, EventFields[K]] }[EventKind];
+
+/**
+ * Emits events, in order (what one step or one call tells, together); the first one that cannot be written is
+ * kept, and the loop ends the run on it.
+ */
+export function emit(s: RunSession, ...events: readonly RunEvent[]): void {
+  for (const [kind, fields] of events) {
+    const r = s.events.emit(kind, fields);
+    if (r.isErr() && !s.turn.eventFailure) s.turn.eventFailure = r.error;
+  }
 }

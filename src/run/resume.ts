@@ -3,7 +3,7 @@
 // replayed board compared to the logged one, and the loop continues where the log ends — finishing a batch
 // the agent had asked for, so a resumed run writes the same bytes an uninterrupted one would have.
 import { endedCalls } from "./trajectory.ts";
-import { loadKind, type SectionCodec } from "../game/kinds.ts";
+import { loadKind, stepReport, type SectionCodec } from "../game/kinds.ts";
 import { err, ok, type Result } from "neverthrow";
 import { existsSync, truncateSync } from "node:fs";
 import { writeFileReplacing } from "../safe-file.ts";
@@ -22,12 +22,12 @@ import { readState, saveState } from "./saved-state.ts";
 import { runPaths, type RunPaths } from "../run-files/layout.ts";
 import { lockRun, type RunLock } from "./lock.ts";
 import { ioFailure } from "./io-failure.ts";
-import { type PendingBatch, type RunParts, firstTurn, type RunSession } from "./session.ts";
+import { type PendingBatch, type RunParts, firstTurn, fixedPromptContext, promptContext, type RunSession } from "./session.ts";
 import { announce, openRunFiles } from "./start.ts";
 import { writeInstructions } from "./workspace.ts";
 import { gameVersionOf } from "../game/version.ts";
 import { readRunProvenance, resumeDifferences, writeRunJson } from "./provenance.ts";
-import { episodeActions, newTally, type StepEffect } from "./tally.ts";
+import { newTally, type StepEffect } from "./tally.ts";
 
 export interface ResumeOptions {
   readonly echo?: (line: string) => void;
@@ -196,6 +196,7 @@ async function resumeLocked(
     kind,
     paths,
     window: config.value.logWindow,
+    prompt: fixedPromptContext(config.value, kind),
     name: runName,
     parts: { env: openGame, agent: agent.value, clock, events },
     envContext,
@@ -218,7 +219,7 @@ async function resumeLocked(
   const [head] = recovered.value.sections;
   if (!head) {
     // Interrupted before the first section was written: start the log as a fresh run does.
-    const initial = recordInitial(s, frame);
+    const initial = recordInitial(s, frame, stepReport(kind, frame).vitals);
     if (initial.isErr()) return err(initial.error);
     return finishResume(s);
   }
@@ -245,7 +246,7 @@ async function resumeLocked(
   const lastEffect = replayed.value.lastEffect;
   const saved = readState(index, "pending");
   if (saved.isErr()) return err(saved.error);
-  s.turn.pending = pendingStillOpen(saved.value, tally.action, lastEffect, episodeActions(tally) >= config.value.maxActions);
+  s.turn.pending = pendingStillOpen(saved.value, tally.action, lastEffect, tally.episodeActions >= config.value.maxActions);
   return finishResume(s);
 }
 
@@ -262,9 +263,9 @@ function finishResume(s: RunSession): Result<RunSession, ProlongError> {
   const tokens = readState(s.index, "tokens");
   if (tokens.isErr()) return err(tokens.error);
   if (tokens.value) s.tally.tokens = tokens.value;
-  const saved = s.turn.pending ? ok(undefined) : saveState(s.index, "pending", null);
+  const saved = s.turn.pending ? ok(undefined) : saveState(s.index, { pending: null });
   if (saved.isErr()) return err(saved.error);
-  const instructions = writeInstructions(s);
+  const instructions = writeInstructions(s, promptContext(s));
   if (instructions.isErr()) return err(instructions.error);
   announce(s, true);
   return ok(s);

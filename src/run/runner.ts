@@ -4,7 +4,7 @@
 // action does is record.ts, what touches the agent's directory is workspace.ts.
 import { err, ok, type Result } from "neverthrow";
 import type { ActionBatch } from "../agent/actions.ts";
-import { firstTurnPrompt, nextTurnPrompt, resumePrompt, retryPrompt, splitPlan } from "../agent/prompts.ts";
+import { firstTurnPrompt, nextTurnPrompt, resumePrompt, retryPrompt, splitPlan, type PromptContext } from "../agent/prompts.ts";
 import { quote } from "../action-text.ts";
 import { billedTokens } from "../score/tokens.ts";
 import type { TokenUsage, TurnReply } from "../agent/agent.ts";
@@ -14,9 +14,9 @@ import { ioFailure } from "./io-failure.ts";
 import { saveState } from "./saved-state.ts";
 import { recordTrajectory } from "./trajectory.ts";
 import { verifyMasterTail } from "../log/run-index.ts";
-import { emit, playAction, recordInitial, recordTamper, recordWarning, type StepFailure } from "./record.ts";
-import { promptContext, wallMs, type PendingBatch, type RunEnd, type RunSession } from "./session.ts";
-import { episodeActions, startEpisode } from "./tally.ts";
+import { emit, playAction, recordInitial, recordTampers, recordWarning, type RunEvent, type StepFailure } from "./record.ts";
+import { wallMs, type PendingBatch, type RunEnd, type RunSession } from "./session.ts";
+import { startEpisode } from "./tally.ts";
 import { actionsNotice, appendPlan, clearActions, prepareTurn, readActions } from "./workspace.ts";
 
 export async function runLoop(s: RunSession, stop: AbortSignal): Promise<RunEnd> {
@@ -63,7 +63,7 @@ async function loop(s: RunSession, stop: AbortSignal): Promise<RunEnd> {
 /** The game is won or the budget spent: start the next episode of a lifetime, or end the run. */
 async function episodeEnd(s: RunSession): Promise<RunEnd | null> {
   const won = s.turn.frame.state === "WIN";
-  const spent = episodeActions(s.tally) >= s.config.maxActions;
+  const spent = s.tally.episodeActions >= s.config.maxActions;
   // A game whose kind has no RESET (NetHack: death) ends the episode for good when it is over.
   const over = s.kind.atGameOver === "episode-ends" && s.turn.frame.state === "GAME_OVER";
   if (!won && !spent && !over) return null;
@@ -85,17 +85,20 @@ async function startNextEpisode(s: RunSession): Promise<Result<void, StepFailure
   s.turn.env = env.value;
   const first = await s.turn.env.reset();
   if (first.isErr()) return err({ source: "game", error: first.error });
-  emit(s, "episode-end", { episode: s.tally.episode, score: s.tally.score, actions: episodeActions(s.tally) });
-  startEpisode(s.tally, first.value);
+  const { ended, report } = startEpisode(s.tally, first.value);
   s.turn.frame = first.value;
-  emit(s, "episode-start", { episode: s.tally.episode, action: s.tally.action });
-  return recordInitial(s, first.value).mapErr((error) => ({ source: "log" as const, error }));
+  emit(
+    s,
+    ["episode-end", { episode: ended.episode, score: ended.levels, actions: ended.actions }],
+    ["episode-start", { episode: s.tally.episode, action: s.tally.action }],
+  );
+  return recordInitial(s, first.value, report.vitals).mapErr((error) => ({ source: "log" as const, error }));
 }
 
 /** The runner's own RESET (on NOT_PLAYED and GAME_OVER), logged and counted like any action. */
 async function runnerReset(s: RunSession): Promise<Result<unknown, StepFailure>> {
   const reason = s.turn.frame.state === "GAME_OVER" ? "game over" : "game not started";
-  emit(s, "reset", { action: s.tally.action + 1, level: s.tally.level, attempt: s.tally.attempt, reason });
+  emit(s, ["reset", { action: s.tally.action + 1, level: s.tally.level, attempt: s.tally.attempt, reason }]);
   return playAction(s, { id: 0 }, undefined);
 }
 
@@ -137,81 +140,79 @@ async function checkAccess(s: RunSession): Promise<RunEnd | null> {
   return unavailable(access.error);
 }
 
-/** Prepare the workspace, call the agent and read its actions; a failed call is retried a bounded number of times. */
+/**
+ * One turn's question: prepare the workspace (its repairs recorded), call the agent with the turn's prompt, and
+ * hold the batch it answers; a failed call is retried a bounded number of times.
+ */
 async function askAgent(s: RunSession, stop: AbortSignal): Promise<PendingBatch | RunEnd> {
   const spent = budgetSpent(s);
   if (spent) return spent;
-  let lastError = "";
-  let lastCode = "";
-  let lastFix = "";
+  let last: ProlongError | null = null;
   for (let attempt = 0; attempt <= s.config.agentRetries; attempt++) {
     // Ctrl-C during a call (the human player's, whose terminal is raw) ends the run here, not after retries.
     if (stop.aborted) return { reason: "interrupted", detail: "stopped by the user; `prolong resume` continues it" };
     const prepared = prepareTurn(s);
     if (prepared.isErr()) return failed({ source: "log", error: prepared.error });
-    for (const t of prepared.value.tampers) {
-      const recorded = recordTamper(s, t);
-      if (recorded.isErr()) return failed({ source: "log", error: recorded.error });
-    }
-    const prompt = turnPrompt(s, prepared.value.board, attempt > 0 ? lastError : null);
-    const answer = await callAgent(s, prompt, prepared.value.logBytes);
+    const { context, board, logBytes, tampers } = prepared.value;
+    const repaired = recordTampers(s, tampers);
+    if (repaired.isErr()) return failed({ source: "log", error: repaired.error });
+    const prompt = turnPrompt(s, context, board, last === null ? null : last.message);
+    const answer = await callAgent(s, prompt, context, logBytes);
     // Checked again as soon as the agent is done, before anything is appended: an edit of the tail made
     // during the turn is caught here (prepareTurn catches one made between turns).
     const intact = verifyMasterTail(s.master, s.index);
     if (intact.isErr()) return failed({ source: "log", error: intact.error });
-    if (answer.isErr() && answer.error.source === "log") return failed({ source: "log", error: answer.error.error });
+    if (answer.isOk()) return holdBatch(s, answer.value.reply, answer.value.batch);
+    if (answer.error.source === "log") return failed({ source: "log", error: answer.error.error });
     // A stop (Ctrl-C, SIGTERM, SIGHUP) ends the agent's turn with its processes: an interruption to resume, not
     // a failed call to retry or to end the run on.
-    if (answer.isErr() && stop.aborted)
-      return { reason: "interrupted", detail: "stopped by the user; `prolong resume` continues it" };
-    if (answer.isErr()) {
-      recordWarning(s, answer.error.error);
-      lastError = answer.error.error.message;
-      lastCode = answer.error.error.code;
-      lastFix = answer.error.error.fix ?? "";
-      // A refused key, model or address fails every retry alike: the run ends now, resumable once it is fixed.
-      if (PERMANENT_API_FAILURES.has(lastCode)) return unavailable(answer.error.error);
-      continue;
-    }
-    const { reply, batch } = answer.value;
-    const pending: PendingBatch = {
-      turn: s.tally.agentCalls,
-      text: reply.text,
-      actions: batch.stop && batch.actions.length === 0 ? [] : batch.actions,
-      firstAction: s.tally.action + 1,
-    };
-    if (s.config.workspace === "stateless") {
-      const planned = appendPlan(s, pending.turn, pending.firstAction, splitPlan(reply.text).plan);
-      if (planned.isErr()) return failed({ source: "log", error: planned.error });
-      const recorded = planned.value ? recordTamper(s, planned.value) : ok(undefined);
-      if (recorded.isErr()) return failed({ source: "log", error: recorded.error });
-    }
-    s.turn.pending = pending;
-    // Saved before any action runs, so resume finishes this batch exactly.
-    const saved = saveState(s.index, "pending", pending);
-    if (saved.isErr()) return failed({ source: "log", error: saved.error });
-    return pending;
+    if (stop.aborted) return { reason: "interrupted", detail: "stopped by the user; `prolong resume` continues it" };
+    last = answer.error.error;
+    recordWarning(s, last);
+    // A refused key, model or address fails every retry alike: the run ends now, resumable once it is fixed.
+    if (PERMANENT_API_FAILURES.has(last.code)) return unavailable(last);
   }
-  const detail = `${s.config.agentRetries + 1} agent call(s) in a row failed; last: ${lastError}`;
+  const detail = `${s.config.agentRetries + 1} agent call(s) in a row failed; last: ${last?.message ?? ""}`;
   // A model API that cannot be used (codes api-*: unreachable, key, model, base URL, …) says nothing about the
   // agent: the run stays resumable once the setting is fixed.
-  if (lastCode.startsWith("api-"))
+  if (last?.code.startsWith("api-"))
     return {
       reason: "agent-unavailable",
-      detail: `${detail}${lastFix ? ` (fix: ${lastFix})` : ""}; the run can be resumed with \`prolong resume\``,
+      detail: `${detail}${last.fix ? ` (fix: ${last.fix})` : ""}; the run can be resumed with \`prolong resume\``,
     };
   return { reason: "agent-failed", detail };
+}
+
+/**
+ * The batch the agent answered, held as the turn's: its plan kept in plans.txt (stateless arm), then saved
+ * before any action runs, so resume finishes this batch exactly.
+ */
+function holdBatch(s: RunSession, reply: TurnReply, batch: ActionBatch): PendingBatch | RunEnd {
+  const pending: PendingBatch = {
+    turn: s.tally.agentCalls,
+    text: reply.text,
+    actions: batch.stop && batch.actions.length === 0 ? [] : batch.actions,
+    firstAction: s.tally.action + 1,
+  };
+  if (s.config.workspace === "stateless") {
+    const planned = appendPlan(s, pending.turn, pending.firstAction, splitPlan(reply.text).plan);
+    if (planned.isErr()) return failed({ source: "log", error: planned.error });
+    const recorded = recordTampers(s, planned.value ? [planned.value] : []);
+    if (recorded.isErr()) return failed({ source: "log", error: recorded.error });
+  }
+  s.turn.pending = pending;
+  const saved = saveState(s.index, { pending });
+  return saved.isErr() ? failed({ source: "log", error: saved.error }) : pending;
 }
 
 function addTokens(s: RunSession, u: TokenUsage): Result<void, ProlongError> {
   const t = s.tally.tokens;
   s.tally.tokens = { input: t.input + u.input, cached: t.cached + u.cached, output: t.output + u.output };
-  return saveState(s.index, "tokens", s.tally.tokens);
+  return saveState(s.index, { tokens: s.tally.tokens });
 }
 
 /** The prompt for the next agent call: first-turn, follow-up, resume or retry wording, then what went wrong with the last actions.json. */
-function turnPrompt(s: RunSession, board: string | undefined, failedCall: string | null): string {
-  const c = promptContext(s);
+function turnPrompt(s: RunSession, c: PromptContext, board: string | undefined, failedCall: string | null): string {
   const t = s.tally;
   const summary = `Now: action ${t.action}, level ${t.level}, attempt ${t.attempt}, score ${t.score}, state ${s.turn.frame.state}.`;
   // After a failed call nothing was executed: the prompt says so, never that the actions were.
@@ -231,10 +232,14 @@ interface CallFailure {
   readonly error: ProlongError;
 }
 
-/** One agent call: clear the old actions.json, call, read the new one. */
+/**
+ * One agent call: clear the old actions.json, count the call, call, record what it did and spent, read the
+ * new actions.json against the actions the game offers this turn.
+ */
 async function callAgent(
   s: RunSession,
   prompt: string,
+  context: PromptContext,
   logBytes: number,
 ): Promise<Result<{ reply: TurnReply; batch: ActionBatch }, CallFailure>> {
   const agentFailed = (error: ProlongError) => err({ source: "agent" as const, error });
@@ -243,21 +248,21 @@ async function callAgent(
   if (cleared.isErr()) return agentFailed(cleared.error);
   s.tally.agentCalls += 1;
   const turn = s.tally.agentCalls;
-  const saved = saveState(s.index, "agentCalls", turn).andThen(() => saveState(s.index, "wallMs", wallMs(s)));
+  const saved = saveState(s.index, { agentCalls: turn, wallMs: wallMs(s) });
   if (saved.isErr()) return logFailed(saved.error);
-  emit(s, "agent-call", { turn, action: s.tally.action, prompt });
+  emit(s, ["agent-call", { turn, action: s.tally.action, prompt }]);
   const calledAt = performance.now();
   const reply = await s.agent.turn({
     workspace: s.paths.workspace,
     prompt,
     turn,
-    availableActions: promptContext(s).availableActions,
+    availableActions: context.availableActions,
     actionCap: s.config.actionCap,
     seed: s.config.seed,
     view: {
       frame: s.turn.frame,
       info: s.turn.env.info,
-      action: episodeActions(s.tally),
+      action: s.tally.episodeActions,
       maxActions: s.config.maxActions,
       attempt: s.tally.attempt,
       levelActions: [...s.tally.levelActions],
@@ -268,32 +273,36 @@ async function callAgent(
   s.onProgress?.(s);
   const traced = recordTrajectory(s, turn, logBytes, reply, performance.now() - calledAt);
   if (traced.isErr()) return logFailed(traced.error);
-  if (reply.isErr()) {
-    const spent = s.agent.failedCallTokens?.();
-    const counted = spent ? addTokens(s, spent) : ok(undefined);
-    return counted.isErr() ? logFailed(counted.error) : agentFailed(reply.error);
-  }
-  const read = readActions(s);
+  // What the call spent counts as soon as it ends, a failed call's too where its backend can tell.
+  const used = reply.isOk() ? reply.value.tokens : s.agent.failedCallTokens?.();
+  const counted = used ? addTokens(s, used) : ok(undefined);
+  if (counted.isErr()) return logFailed(counted.error);
+  if (reply.isErr()) return agentFailed(reply.error);
+  const read = readActions(s, context.availableActions);
   if (read.isErr()) return agentFailed(read.error);
-  const recorded = read.value.tamper ? recordTamper(s, read.value.tamper) : ok(undefined);
+  const recorded = recordTampers(s, read.value.tamper ? [read.value.tamper] : []);
   if (recorded.isErr()) return logFailed(recorded.error);
   const batch = usableBatch(read.value.batch);
   s.turn.agentNotice = actionsNotice(batch);
   const r = reply.value;
-  const counted = addTokens(s, r.tokens);
-  if (counted.isErr()) return logFailed(counted.error);
-  emit(s, "agent-reply", {
-    turn,
-    ms: r.wallMs,
-    actions: batch.isOk() ? batch.value.actions.length : 0,
-    toolCalls: r.toolCalls,
-    tokens: r.tokens,
-    exitCode: r.exitCode,
-    text: r.text,
-  });
-  if (batch.isErr()) return agentFailed(batch.error);
-  for (const w of batch.value.warnings) emit(s, "warning", { message: w, code: "actions-json", path: s.paths.actions });
-  return ok({ reply: r, batch: batch.value });
+  const warnings = batch.isOk() ? batch.value.warnings : [];
+  emit(
+    s,
+    [
+      "agent-reply",
+      {
+        turn,
+        ms: r.wallMs,
+        actions: batch.isOk() ? batch.value.actions.length : 0,
+        toolCalls: r.toolCalls,
+        tokens: r.tokens,
+        exitCode: r.exitCode,
+        text: r.text,
+      },
+    ],
+    ...warnings.map((w): RunEvent => ["warning", { message: w, code: "actions-json", path: s.paths.actions }]),
+  );
+  return batch.isErr() ? agentFailed(batch.error) : ok({ reply: r, batch: batch.value });
 }
 
 /** A batch with no action to run and no stop is the call's failure, naming why its entries were dropped. */
@@ -323,12 +332,12 @@ async function playBatch(s: RunSession, batch: PendingBatch, stop: AbortSignal):
       effect.gameOver ||
       effect.win ||
       effect.stops.length > 0 ||
-      episodeActions(s.tally) >= s.config.maxActions
+      s.tally.episodeActions >= s.config.maxActions
     )
       break;
   }
   s.turn.pending = null;
-  return saveState(s.index, "pending", null).mapErr((error) => ({ source: "log" as const, error }));
+  return saveState(s.index, { pending: null }).mapErr((error) => ({ source: "log" as const, error }));
 }
 
 /** The [PLAN] text of the i-th action of a batch: the whole answer first, then the short plan repeated. */

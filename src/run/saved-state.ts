@@ -24,9 +24,16 @@ export type SavedState = Omit<{ [K in keyof typeof SAVED]: v.InferOutput<(typeof
   pending: PendingBatch | null;
 };
 
-/** Fails like any index write (a full disk): the run then ends log-failed, resumable. */
-export function saveState<K extends keyof SavedState>(index: RunIndex, key: K, value: SavedState[K]): Result<void, ProlongError> {
-  return index.setState(key, value);
+/**
+ * Saves the given keys, in the order given (what changed at one point of the turn). Fails like any index write
+ * (a full disk): the run then ends log-failed, resumable.
+ */
+export function saveState(index: RunIndex, values: Partial<SavedState>): Result<void, ProlongError> {
+  for (const [key, value] of Object.entries(values)) {
+    const saved = index.setState(key, value);
+    if (saved.isErr()) return saved;
+  }
+  return ok(undefined);
 }
 
 /** The saved value (undefined when never saved), or an error naming the key and the field that is wrong. */

@@ -59,6 +59,8 @@ export interface RunFixed {
   readonly kind: KindPlay;
   readonly paths: RunPaths;
   readonly window: LogWindow;
+  /** What the instructions and prompts say that never changes in the run (fixedPromptContext). */
+  readonly prompt: FixedPromptContext;
   /** Identifies the run in events and summaries: "<stamp>/<game>". */
   readonly name: string;
   readonly parts: RunParts;
@@ -124,19 +126,32 @@ export function wallMs(s: RunSession): number {
   return Math.round(s.clock.now() - s.startedAt + s.priorMs);
 }
 
-/** What the instructions and prompts say about the game and the arm right now. */
+/** What the instructions and prompts say that is fixed for the run: its arm and its kind. */
+export type FixedPromptContext = Omit<PromptContext, "gameId" | "availableActions" | "episode">;
+
+/** Made once, when the run starts or resumes. */
+export function fixedPromptContext(config: RunConfig, kind: KindPlay): FixedPromptContext {
+  return {
+    actionCap: config.actionCap,
+    maxActions: config.maxActions,
+    window: config.logWindow,
+    stateless: config.workspace === "stateless",
+    episodes: config.episodes,
+    tools: policyOf(config),
+    ...(config.observe ? { observe: config.observe } : {}),
+    ...(kind.codec.carried ? { carried: kind.codec.carried.label } : {}),
+  };
+}
+
+/**
+ * What the instructions and prompts say about the game and the arm right now: the run's fixed part, the game's
+ * actions now and the episode. Made once per turn (workspace.ts prepareTurn) and carried through it.
+ */
 export function promptContext(s: RunSession): PromptContext {
   return {
     gameId: s.turn.env.info.id,
     availableActions: s.turn.frame.availableActions.length > 0 ? s.turn.frame.availableActions : s.turn.env.info.availableActions,
-    actionCap: s.config.actionCap,
-    maxActions: s.config.maxActions,
-    window: s.window,
-    stateless: s.config.workspace === "stateless",
-    episodes: s.config.episodes,
+    ...s.prompt,
     episode: s.tally.episode,
-    tools: policyOf(s.config),
-    ...(s.config.observe ? { observe: s.config.observe } : {}),
-    ...(s.kind.codec.carried ? { carried: s.kind.codec.carried.label } : {}),
   };
 }

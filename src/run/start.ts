@@ -12,10 +12,10 @@ import { windowText } from "../setting/log-window.ts";
 import type { RunConfig } from "../config/run-config.ts";
 import type { EventSink } from "../run-files/events.ts";
 import { agentPart, eventsPart, runEnvContext } from "./parts.ts";
-import { loadKind } from "../game/kinds.ts";
+import { loadKind, stepReport } from "../game/kinds.ts";
 import { emit, recordInitial } from "./record.ts";
 import { createRunDir, runPaths, type RunPaths } from "../run-files/layout.ts";
-import { firstTurn, type RunParts, type RunSession } from "./session.ts";
+import { firstTurn, fixedPromptContext, promptContext, type RunParts, type RunSession } from "./session.ts";
 import { buildId } from "../build-id.ts";
 import { armOf } from "../config/arm.ts";
 import { newTally } from "./tally.ts";
@@ -116,6 +116,7 @@ async function startFresh(
     kind,
     paths: p,
     window: config.logWindow,
+    prompt: fixedPromptContext(config, kind),
     name: runName,
     parts: { env: openGame, agent: agent.value, clock, events },
     envContext,
@@ -133,10 +134,10 @@ async function startFresh(
     summaryLines,
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
   };
-  const instructions = writeInstructions(s);
+  const instructions = writeInstructions(s, promptContext(s));
   if (instructions.isErr()) return fail(instructions.error);
   announce(s, false);
-  const initial = recordInitial(s, frame);
+  const initial = recordInitial(s, frame, stepReport(kind, frame).vitals);
   if (initial.isErr()) return fail(initial.error);
   return ok(s);
 }
@@ -144,18 +145,21 @@ async function startFresh(
 /** The run-start event, for a fresh and for a resumed run. */
 export function announce(s: RunSession, resumed: boolean): void {
   const c = s.config;
-  emit(s, "run-start", {
-    game: c.game,
-    arm: armOf(c),
-    agent: c.agent,
-    logWindow: windowText(c.logWindow),
-    maxActions: c.maxActions,
-    seed: c.seed,
-    // The build of the process that starts (or resumes) the run: a run resumed by another build shows it here.
-    build: buildId(),
-    ...(resumed ? { resumed: true } : {}),
-    ...(s.agent.sandbox ? { sandbox: s.agent.sandbox } : {}),
-  });
+  emit(s, [
+    "run-start",
+    {
+      game: c.game,
+      arm: armOf(c),
+      agent: c.agent,
+      logWindow: windowText(c.logWindow),
+      maxActions: c.maxActions,
+      seed: c.seed,
+      // The build of the process that starts (or resumes) the run: a run resumed by another build shows it here.
+      build: buildId(),
+      ...(resumed ? { resumed: true } : {}),
+      ...(s.agent.sandbox ? { sandbox: s.agent.sandbox } : {}),
+    },
+  ]);
 }
 
 /** The master log, the index, the event sink and the held workspace of a run directory. */

@@ -4,7 +4,7 @@
 // Level rises with the score, Attempt rises after a GAME_OVER and returns to 1 on a new level. A game with its
 // own level (NetHack's dungeon level) shows it as it is after the action, and its episode is its attempt.
 import type { TokenUsage } from "../agent/agent.ts";
-import { stepReport, type StepRule } from "../game/kinds.ts";
+import { stepReport, type StepReport, type StepRule } from "../game/kinds.ts";
 import type { FrameData, GameState } from "../game-model.ts";
 import type { HeaderVitals } from "../log/format.ts";
 import type { EpisodeResult } from "../score/scorecard.ts";
@@ -23,8 +23,8 @@ export interface RunTally {
   winLevels: number;
   /** 1-based episode (lifetime arm). */
   episode: number;
-  /** Action number at which the current episode began (its initial section's number). */
-  episodeStart: number;
+  /** Actions spent in the current episode (the budget is per episode); RESETs count. */
+  episodeActions: number;
   /** Actions taken on each level in the current episode (index 0 = level 1); RESETs count. */
   levelActions: number[];
   /** Best score over finished episodes and the current one. */
@@ -43,24 +43,25 @@ export interface RunTally {
  */
 function episodeStart(rule: StepRule, frame: FrameData, episode: number) {
   const report = stepReport(rule, frame);
-  return {
+  const counters = {
     level: report.level ?? 1,
     attempt: rule.atGameOver === "episode-ends" ? episode : 1,
     score: report.score,
     state: frame.state,
     levelActions: new Array<number>(frame.winLevels).fill(0),
   };
+  return { report, counters };
 }
 
 export function newTally(frame: FrameData, rule: StepRule): RunTally {
-  const start = episodeStart(rule, frame, 1);
+  const start = episodeStart(rule, frame, 1).counters;
   return {
     rule,
     action: 0,
     ...start,
     winLevels: frame.winLevels,
     episode: 1,
-    episodeStart: 0,
+    episodeActions: 0,
     bestScore: start.score,
     agentCalls: 0,
     tamperEvents: 0,
@@ -96,6 +97,7 @@ export interface StepEffect {
 export function recordStep(t: RunTally, frame: FrameData): StepEffect {
   const report = stepReport(t.rule, frame);
   t.action += 1;
+  t.episodeActions += 1;
   const header = {
     action: t.action,
     level: report.level ?? t.level,
@@ -120,19 +122,20 @@ export function recordStep(t: RunTally, frame: FrameData): StepEffect {
   return { header, levelUp, gameOver, win: frame.state === "WIN", stops: report.stops, notes: report.notes };
 }
 
-/** A new episode of the lifetime arm: the game starts over, the log and the global action count go on. */
-export function startEpisode(t: RunTally, frame: FrameData): void {
-  t.finished.push(currentEpisode(t));
+/**
+ * A new episode of the lifetime arm: the game starts over, the log and the global action count go on. Gives
+ * the episode that ended and the kind's report of the new game's first frame (its INITIAL STATE's vitals).
+ */
+export function startEpisode(t: RunTally, frame: FrameData): { ended: EpisodeResult; report: StepReport } {
+  const ended = currentEpisode(t);
+  t.finished.push(ended);
   t.episode += 1;
-  t.episodeStart = t.action;
-  Object.assign(t, episodeStart(t.rule, frame, t.episode));
-}
-
-/** Actions spent in the current episode (the budget is per episode). */
-export function episodeActions(t: RunTally): number {
-  return t.action - t.episodeStart;
+  t.episodeActions = 0;
+  const { report, counters } = episodeStart(t.rule, frame, t.episode);
+  Object.assign(t, counters);
+  return { ended, report };
 }
 
 export function currentEpisode(t: RunTally): EpisodeResult {
-  return { episode: t.episode, levels: t.score, state: t.state, actions: episodeActions(t), levelActions: [...t.levelActions] };
+  return { episode: t.episode, levels: t.score, state: t.state, actions: t.episodeActions, levelActions: [...t.levelActions] };
 }

@@ -6,7 +6,8 @@
 import { err, ok, type Result } from "neverthrow";
 import { ACTIONS_FILE, ACTIONS_MAX_BYTES, parseActions, type ActionBatch } from "../agent/actions.ts";
 import { quote } from "../action-text.ts";
-import { INSTRUCTION_FILES, instructionsText, toolsText, workspaceText } from "../agent/prompts.ts";
+import { INSTRUCTION_FILES, instructionsText, toolsText, workspaceText, type PromptContext } from "../agent/prompts.ts";
+import type { ActionId } from "../game-model.ts";
 import { prolongError, type ProlongError } from "../errors.ts";
 import { verifyMasterTail } from "../log/run-index.ts";
 import type { SectionLookup } from "../log/window.ts";
@@ -31,6 +32,8 @@ import { promptContext, type RunSession } from "./session.ts";
 const KEPT = new Set<string>([COPY_FILE, PLANS_FILE, ...INSTRUCTION_FILES]);
 
 export interface PreparedTurn {
+  /** What the instructions and the prompt say about the game and the arm this turn (made once, here). */
+  readonly context: PromptContext;
   /** The current board for the prompt, in the no-log arm only. */
   readonly board: string | undefined;
   /** Bytes of logs.txt the agent is given for this turn (0 in the no-log arm). */
@@ -60,7 +63,8 @@ export function prepareTurn(s: RunSession): Result<PreparedTurn, ProlongError> {
     if (plans.isErr()) return err(plans.error);
     if (plans.value) tampers.push(plans.value);
   }
-  const instructions = writeInstructions(s); // also carries the current action list
+  const context = promptContext(s);
+  const instructions = writeInstructions(s, context); // also carries the current action list
   if (instructions.isErr()) return err(instructions.error);
   tampers.push(...instructions.value);
   const synced = syncAgentCopy({
@@ -74,13 +78,13 @@ export function prepareTurn(s: RunSession): Result<PreparedTurn, ProlongError> {
   if (synced.isErr()) return err(synced.error);
   if (synced.value.tamper) tampers.push(synced.value.tamper);
   const logBytes = synced.value.copyBytes;
-  if (s.window.kind !== "none" && !s.config.observe) return ok({ board: undefined, logBytes, tampers });
+  if (s.window.kind !== "none" && !s.config.observe) return ok({ context, board: undefined, logBytes, tampers });
   return s.index.lookup().andThen((sections) =>
     currentObservation(s, sections).andThen((board) =>
       // --observe: the board goes to the observe tool, never into the prompt.
       s.config.observe
-        ? writeObservation(s, board).map(() => ({ board: undefined, logBytes, tampers }))
-        : ok({ board, logBytes, tampers }),
+        ? writeObservation(s, board).map(() => ({ context, board: undefined, logBytes, tampers }))
+        : ok({ context, board, logBytes, tampers }),
     ),
   );
 }
@@ -100,8 +104,7 @@ function currentObservation(s: RunSession, sections: SectionLookup): Result<stri
 }
 
 /** The instructions file, under each name the coding CLIs look for. */
-export function writeInstructions(s: RunSession): Result<WorkspaceTamper[], ProlongError> {
-  const c = promptContext(s);
+export function writeInstructions(s: RunSession, c: PromptContext): Result<WorkspaceTamper[], ProlongError> {
   const own = s.kind.instructions;
   const text = own
     ? own(
@@ -135,7 +138,7 @@ export interface ActionsRead {
 }
 
 /** The agent's actions.json, read only as a regular file of at most ACTIONS_MAX_BYTES, parsed against the cap and the actions the game offers now. */
-export function readActions(s: RunSession): Result<ActionsRead, ProlongError> {
+export function readActions(s: RunSession, available: readonly ActionId[]): Result<ActionsRead, ProlongError> {
   const path = s.workspace.shown(ACTIONS_FILE);
   const read = readActionsFile(s.workspace, ACTIONS_FILE, ACTIONS_MAX_BYTES);
   if (read.isErr()) return err(read.error);
@@ -163,7 +166,7 @@ export function readActions(s: RunSession): Result<ActionsRead, ProlongError> {
     tamper: null,
     batch: parseActions(f.text, {
       cap: s.config.actionCap,
-      available: promptContext(s).availableActions,
+      available,
       path,
       ...(entry ? { entry: (e: string) => entry(e, s.config) } : {}),
     }),

@@ -67,7 +67,7 @@ describe("trajectory.jsonl", () => {
     const cut = await play(config, { root: tempRoot(), stopAfter: 2 });
     const index = RunIndex.open(cut.session.paths.index)._unsafeUnwrap();
     expect(readState(index, "agentCalls")._unsafeUnwrap()).toBe(3);
-    saveState(index, "agentCalls", 4)._unsafeUnwrap();
+    saveState(index, { agentCalls: 4 })._unsafeUnwrap();
     index.close();
     const resumed = await resumeToEnd(cut.session.paths.dir);
     expect(resumed.end.reason).toBe("max-actions");
