@@ -8,7 +8,7 @@ import { pinnedProblems, readPins } from "./pinned-play.ts";
 const pins = readPins("pinned-results.json");
 
 describe("pinned results on the committed games, 500 actions", () => {
-  for (const agent of ["explorer", "random"])
+  for (const agent of ["explorer", "random"] as const)
     test(`${agent}: no run clears fewer levels or spends more actions on them than pinned (beyond the margin)`, async () => {
       expect(await pinnedProblems(pins, agent)).toEqual([]);
     }, 600_000);
