@@ -15,6 +15,7 @@ import type { RunConfigInput } from "../../src/config/run-config.ts";
 import { observationPath } from "../../src/run-files/layout.ts";
 import { STAND_IN_ENGINE, useStandInEngine } from "../arc/arc-setup.ts";
 import { NO_NETHACK } from "../game/nethack/helpers.ts";
+import { bridgePython, usePython } from "../support/python.ts";
 import { playGame } from "./helpers.ts";
 
 /** What the agent had at one call. */
@@ -243,9 +244,8 @@ const ARMS: Record<string, Partial<RunConfigInput>> = {
   "tools-read": { tools: "read", agent: "mini" },
 };
 
-const NO_PYTHON =
-  Bun.spawnSync([process.env.PROLONG_PYTHON ?? "python3", "-c", "import sys, numpy; assert sys.version_info >= (3, 11)"])
-    .exitCode !== 0;
+const python = bridgePython();
+if ("path" in python) usePython(python.path);
 
 /** Each kind: a game and the run's fields (the grid runs at the defaults prompts.test.ts's texts were written for). */
 interface KindCase {
@@ -264,7 +264,7 @@ const KINDS: Record<string, KindCase> = {
   "arc-local": {
     fields: { game: "tn01", env: "arc-local", arcGames: join(STAND_IN_ENGINE, "games"), maxActions: 40 },
     moves: ["ACTION1", "ACTION3", "ACTION1", "ACTION3"],
-    skip: NO_PYTHON ? "python3 ≥ 3.11 with numpy is not installed" : null,
+    skip: "skip" in python ? python.skip : null,
   },
   nethack: {
     fields: { game: "nethack", env: "nethack", seed: 2 },
