@@ -1,6 +1,6 @@
 // `--protocol balrog`: NetHack as BALROG evaluates it, an arm preset. The settings it fixes and brings, the
 // character the game draws from the seed, every --More-- answered, an entry that is no action played as Esc,
-// the no-progress rule on a real game, and five seeds of the built-in player scored as mean ± SE end to end.
+// the no-progress rule on a real game, and two seeds of the built-in player scored as mean ± SE end to end.
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -77,14 +77,15 @@ async function episode(seed: number, extra: { pressMore?: "all"; noProgressAfter
 describe.skipIf(NO_NETHACK)(`the protocol on the real game${NO_NETHACK ? " (skipped: NetHack not installed)" : ""}`, () => {
   test("the character is the game's own draw from the seed: the same for a seed, not the same for every seed", async () => {
     const drawn: string[] = [];
-    for (const seed of [0, 1, 2, 3, 0]) {
+    // Seeds 0 and 1 draw different characters (a lawful human Samurai, a chaotic elven Priest); seed 0 again, the same.
+    for (const seed of [0, 1, 0]) {
       const { episode: ep, frame } = await episode(seed);
       const welcome = /You are an? (.+)\.\s*$/.exec(frame.observation.screen.rows[0]!.trimEnd());
       expect(welcome).not.toBeNull();
       drawn.push(welcome![1]!);
       await ep.close();
     }
-    expect(drawn[4]).toBe(drawn[0]!);
+    expect(drawn[2]).toBe(drawn[0]!);
     expect(new Set(drawn).size).toBeGreaterThan(1);
   }, 120_000);
 
@@ -119,7 +120,7 @@ describe.skipIf(NO_NETHACK)(`the protocol on the real game${NO_NETHACK ? " (skip
     120_000,
   );
 
-  test("five seeds of the built-in player, end to end: one action a call, no --More-- left, mean ± SE over 5 runs", () => {
+  test("two seeds of the built-in player, end to end: one action a call, no --More-- left, mean ± SE over 2 runs", () => {
     const cwd = mkdtempSync(join(tmpdir(), "prolong-balrog-"));
     const play = Bun.spawnSync(
       [
@@ -133,7 +134,7 @@ describe.skipIf(NO_NETHACK)(`the protocol on the real game${NO_NETHACK ? " (skip
         "--max-actions",
         "20",
         "--runs",
-        "5",
+        "2",
         "--quiet",
       ],
       { cwd, stdout: "pipe", stderr: "pipe" },
@@ -142,7 +143,7 @@ describe.skipIf(NO_NETHACK)(`the protocol on the real game${NO_NETHACK ? " (skip
     expect(play.exitCode).toBe(0);
     const batch = join(cwd, "runs", readdirSync(join(cwd, "runs"))[0]!);
     const runs = readdirSync(batch).filter((d) => existsSync(join(batch, d, "run.json")));
-    expect(runs).toHaveLength(5);
+    expect(runs).toHaveLength(2);
     for (const r of runs) {
       const config = JSON.parse(readFileSync(join(batch, r, "run.json"), "utf8"));
       expect(config).toMatchObject({ protocol: "balrog", actionCap: 1, maxActions: 20 });
@@ -154,7 +155,7 @@ describe.skipIf(NO_NETHACK)(`the protocol on the real game${NO_NETHACK ? " (skip
     const score = Bun.spawnSync([process.execPath, MAIN, "score", batch], { cwd, stdout: "pipe", stderr: "pipe" });
     expect(score.exitCode).toBe(0);
     expect(score.stdout.toString()).toMatch(
-      /Mean ± standard error over runs \(as BALROG reports it\): \d+\.\d\d ± \d+\.\d\d \(5 runs\)/,
+      /Mean ± standard error over runs \(as BALROG reports it\): \d+\.\d\d ± \d+\.\d\d \(2 runs\)/,
     );
   }, 300_000);
 });
