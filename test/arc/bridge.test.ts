@@ -19,23 +19,19 @@ import { startRun } from "../../src/run/start.ts";
 import { type PlayedRun, playGame, tempRoot } from "../run/helpers.ts";
 import { runCaptured } from "../support/captured.ts";
 import { replayCommand } from "../../src/cli/replay.ts";
+import { bridgePython, usePython } from "../support/python.ts";
 import { STAND_IN_ENGINE, useStandInEngine } from "./arc-setup.ts";
 
 const GAMES = join(STAND_IN_ENGINE, "games");
 
-/** Why the bridge cannot run here (no Python 3.11+, no numpy), or null. */
-function missingPython(): string | null {
-  const probe = Bun.spawnSync(
-    [process.env.PROLONG_PYTHON ?? "python3", "-c", "import sys, numpy; assert sys.version_info >= (3, 11)"],
-    { stderr: "pipe" },
-  );
-  return probe.exitCode === 0 ? null : "python3 ≥ 3.11 with numpy is not installed (apt-get install python3 python3-numpy)";
-}
-const missing = missingPython();
+// Python is resolved once (a shim on PATH would otherwise run at each of the file's ten bridge starts).
+const python = bridgePython();
+const missing = "skip" in python ? python.skip : null;
 const skipNote = missing ? ` (skipped: ${missing})` : "";
 
 const scratch: string[] = [];
 useStandInEngine();
+if ("path" in python) usePython(python.path);
 afterAll(() => {
   for (const d of scratch) rmSync(d, { recursive: true, force: true });
 });
