@@ -88,7 +88,7 @@ describe.skipIf(SKIP)(`NetHack in the sandbox${SKIP ? " (skipped: needs NetHack 
     }, 50);
     let run: Awaited<ReturnType<typeof playGame>>;
     try {
-      run = await playGame({ game: "nethack", env: "nethack", seed: 5, maxActions: 60, sandbox: "bwrap" });
+      run = await playGame({ game: "nethack", env: "nethack", seed: 5, maxActions: 20, sandbox: "bwrap" });
     } finally {
       clearInterval(sampler);
     }

@@ -23,7 +23,7 @@ const WALK = [
 describe.skipIf(NO_NETHACK)(`the real game${NO_NETHACK ? " (skipped: NetHack not installed)" : ""}`, () => {
   test("a seed replays key for key: the same actions give the same screens; another seed gives another game", async () => {
     const runs: string[][] = [];
-    for (const seed of [5, 5, 6]) {
+    for (const seed of [5, 5]) {
       const game = await startGame(seed);
       try {
         runs.push([game.screen().rows.join("\n"), ...(await play(game, WALK))]);
@@ -32,7 +32,13 @@ describe.skipIf(NO_NETHACK)(`the real game${NO_NETHACK ? " (skipped: NetHack not
       }
     }
     expect(runs[1]).toEqual(runs[0]!);
-    expect(runs[2]![0]).not.toEqual(runs[0]![0]);
+    // Another seed's game differs from its first screen: nothing need be played in it.
+    const other = await startGame(6);
+    try {
+      expect(other.screen().rows.join("\n")).not.toEqual(runs[0]![0]);
+    } finally {
+      await other.close();
+    }
   });
 
   test("four games at once: each process keeps to its own folder", async () => {

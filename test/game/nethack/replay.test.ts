@@ -11,16 +11,16 @@ import { runCaptured } from "../../support/captured.ts";
 const replay = (args: string[]) => runCaptured(replayCommand, args);
 
 describe.skipIf(NO_NETHACK)(`replay of a NetHack run${NO_NETHACK ? " (skipped: NetHack not installed)" : ""}`, async () => {
-  const run = await playGame({ game: "nethack", env: "nethack", seed: 3, maxActions: 20 });
+  const run = await playGame({ game: "nethack", env: "nethack", seed: 3, maxActions: 12 });
   const dir = run.session.paths.dir;
 
   test("the run's own log: every section matches, exit 0", async () => {
     const r = await replay([dir]);
     expect(r.errText).toBe("");
-    expect(r.out).toContain("all 21 sections (20 actions) match NetHack at seed 3");
+    expect(r.out).toContain("all 13 sections (12 actions) match NetHack at seed 3");
     expect(r.code).toBe(0);
     const j = JSON.parse((await replay([dir, "--json"])).out);
-    expect(j).toMatchObject({ matched: true, sections: 21, actions: 20, seed: 3 });
+    expect(j).toMatchObject({ matched: true, sections: 13, actions: 12, seed: 3 });
   }, 120_000);
 
   test("one byte of one screen changed: exit 1, the divergence named at its action", async () => {
