@@ -7,6 +7,8 @@ import path from "node:path";
 import { absoluteCommand, checkCommandPaths, pathWords, sandboxBinds } from "../../src/agent/cmd-paths.ts";
 import { newConfig } from "../../src/config/run-config.ts";
 import { probeBwrap, unconfinedWarning } from "../../src/agent/sandbox.ts";
+import { playCommand } from "../../src/cli/play.ts";
+import { runCaptured } from "../support/captured.ts";
 
 const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
 const noWhich = () => null;
@@ -14,6 +16,22 @@ const noWhich = () => null;
 function prolong(args: string[], cwd?: string) {
   const p = Bun.spawnSync([process.execPath, MAIN, ...args], { stdout: "pipe", stderr: "pipe", ...(cwd ? { cwd } : {}) });
   return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
+}
+
+/**
+ * `prolong play ARGS` run in this process, started in `cwd` (play reads --cmd's relative paths from where it
+ * was started): its exit status, stdout and console.error. Where the process's own exit or stderr is the
+ * point, the tests spawn it (prolong above).
+ */
+async function playIn(args: string[], cwd = process.cwd()) {
+  const before = process.cwd();
+  process.chdir(cwd);
+  try {
+    const r = await runCaptured(playCommand, args);
+    return { code: r.code, out: r.out, err: r.errText };
+  } finally {
+    process.chdir(before);
+  }
 }
 
 describe("checkCommandPaths", () => {
@@ -52,12 +70,12 @@ describe("checkCommandPaths", () => {
     expect(e?.message).toContain("the runs directory");
   });
 
-  test("a program the shell cannot start (a directory, relative or absolute; not executable; missing) is refused before the run, naming it", () => {
+  test("a program the shell cannot start (a directory, relative or absolute; not executable; missing) is refused before the run, naming it", async () => {
     const cwd = mkdtempSync(path.join(tmpdir(), "prolong-cmd-dir-"));
     mkdirSync(path.join(cwd, "some-dir"));
     for (const cmd of ["./some-dir", `${path.join(cwd, "some-dir")} --fast`]) {
       const runs = path.join(cwd, "runs");
-      const r = prolong(["play", "glide", "--agent", "command", "--cmd", cmd, "--max-actions", "5", "--runs-dir", runs], cwd);
+      const r = await playIn(["glide", "--agent", "command", "--cmd", cmd, "--max-actions", "5", "--runs-dir", runs], cwd);
       expect(r.code).toBe(2);
       expect(r.err).toContain(`${path.join(cwd, "some-dir")} is a directory`);
       expect(r.err).not.toContain("agent call");
@@ -65,15 +83,12 @@ describe("checkCommandPaths", () => {
     }
     // A script without execute permission, and a program that is nowhere: named, with the fix.
     writeFileSync(path.join(cwd, "agent.py"), "print('hi')\n");
-    const plain = prolong(
-      ["play", "glide", "--agent", "command", "--cmd", "./agent.py", "--runs-dir", path.join(cwd, "runs")],
-      cwd,
-    );
+    const plain = await playIn(["glide", "--agent", "command", "--cmd", "./agent.py", "--runs-dir", path.join(cwd, "runs")], cwd);
     expect(plain.code).toBe(2);
     expect(plain.err).toContain(`${path.join(cwd, "agent.py")} is not executable`);
     expect(plain.err).toContain(`chmod +x ${path.join(cwd, "agent.py")}`);
-    const nowhere = prolong(
-      ["play", "glide", "--agent", "command", "--cmd", "./gone.sh", "--runs-dir", path.join(cwd, "runs")],
+    const nowhere = await playIn(
+      ["glide", "--agent", "command", "--cmd", "./gone.sh", "--runs-dir", path.join(cwd, "runs")],
       cwd,
     );
     expect(nowhere.code).toBe(2);
@@ -208,13 +223,12 @@ describe("through the real CLI", () => {
     expect(unconfinedWarning({ ...config, agent: "explorer" }, () => null)).toBeNull();
   });
 
-  test("the summary names the sandbox: in-process for the explorer, none for an unconfined command", () => {
+  test("the summary names the sandbox: in-process for the explorer, none for an unconfined command", async () => {
     const runs = mkdtempSync(path.join(tmpdir(), "prolong-sbx-"));
-    const explorer = prolong(["play", "glide", "--max-actions", "2", "--runs-dir", runs, "--quiet"]);
+    const explorer = await playIn(["glide", "--max-actions", "2", "--runs-dir", runs, "--quiet"]);
     expect(explorer.out).toContain("sandbox    none needed: the agent runs inside prolong (the built-in player");
     const cmd = `echo '{"actions":["ACTION1","ACTION2"]}' > actions.json`;
-    const command = prolong([
-      "play",
+    const command = await playIn([
       "glide",
       "--max-actions",
       "2",

@@ -1,9 +1,11 @@
 // The plan both cluster tests run (cluster.test.ts, cluster.slow.test.ts): 3 arms × every committed game × 2
-// runs, made by the real `prolong plan` in a fresh working directory.
+// runs, made by the `prolong plan` command (in this process) in a fresh working directory.
 import path from "node:path";
+import { planCommand } from "../../src/cli/plan.ts";
 import { listGames } from "../../src/game/catalog.ts";
 import { type Plan, readPlan } from "../../src/plan/plan.ts";
 import { tempRoot } from "../run/helpers.ts";
+import { runCaptured } from "../support/captured.ts";
 
 const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
 
@@ -20,7 +22,7 @@ export interface ClusterPlan {
   prolong(args: string[], env?: Record<string, string>): { code: number; out: string; err: string };
 }
 
-export function clusterPlan(): ClusterPlan {
+export async function clusterPlan(): Promise<ClusterPlan> {
   const work = tempRoot();
   const planFile = path.join(work, "plan.json");
   const prolong = (args: string[], env: Record<string, string> = {}) => {
@@ -32,8 +34,7 @@ export function clusterPlan(): ClusterPlan {
     });
     return { code: p.exitCode ?? -1, out: p.stdout.toString(), err: p.stderr.toString() };
   };
-  const made = prolong([
-    "plan",
+  const made = await runCaptured(planCommand, [
     "--games",
     "all",
     "--runs",
@@ -47,5 +48,11 @@ export function clusterPlan(): ClusterPlan {
     "-o",
     planFile,
   ]);
-  return { work, planFile, plan: readPlan(planFile)._unsafeUnwrap(), made, prolong };
+  return {
+    work,
+    planFile,
+    plan: readPlan(planFile)._unsafeUnwrap(),
+    made: { code: made.code, out: made.out, err: made.errText },
+    prolong,
+  };
 }

@@ -11,7 +11,7 @@ import { shardJobs } from "../../src/plan/slice.ts";
 import { clusterPlan, JOBS } from "./cluster-plan.ts";
 
 const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
-const { work, planFile, plan, made, prolong } = clusterPlan();
+const { work, planFile, plan, made, prolong } = await clusterPlan();
 const one = path.join(work, "one");
 const many = path.join(work, "many");
 

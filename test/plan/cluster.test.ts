@@ -5,12 +5,14 @@
 import { describe, expect, test } from "bun:test";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { runPlanCommand } from "../../src/cli/run-plan.ts";
 import { lockRun } from "../../src/run/lock.ts";
 import { shardJobs } from "../../src/plan/slice.ts";
+import { runCaptured } from "../support/captured.ts";
 import { clusterPlan, JOBS } from "./cluster-plan.ts";
 
 const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
-const { work, planFile, plan, made, prolong } = clusterPlan();
+const { work, planFile, plan, made, prolong } = await clusterPlan();
 
 describe("a plan for a cluster", () => {
   test("the plan: 3 arms × every committed game × 2 runs", () => {
@@ -66,14 +68,21 @@ describe("two workers on one job", () => {
   });
 });
 
+// The refusals run the run-plan command in this process (the exit statuses are its return values); the
+// scheduler slices, the other worker above and every job played are real processes.
+async function runPlan(args: string[]) {
+  const r = await runCaptured(runPlanCommand, args);
+  return { code: r.code, err: r.errText };
+}
+
 describe("bad input is refused before anything is written", () => {
   const out = path.join(work, "bad");
   test.each([
     ["--shard", "5/4"],
     ["--shard", "0/4"],
     ["--job", "j-000000000000"],
-  ])("%s %s: exit 2, named", (flag, value) => {
-    const r = prolong(["run-plan", planFile, "--out", out, flag, value]);
+  ])("%s %s: exit 2, named", async (flag, value) => {
+    const r = await runPlan([planFile, "--out", out, flag, value]);
     expect(r.code).toBe(2);
     expect(r.err).toContain(
       value === "j-000000000000" ? "job j-000000000000 is not in the plan" : `--shard ${value} names no shard`,
@@ -81,19 +90,20 @@ describe("bad input is refused before anything is written", () => {
     expect(existsSync(out)).toBe(false);
   });
 
-  test("a plan from another prolong version: exit 2, both versions named", () => {
+  test("a plan from another prolong version: exit 2, both versions named", async () => {
     const other = path.join(work, "old-plan.json");
     writeFileSync(other, JSON.stringify({ ...plan, prolong: "0.0.1" }));
-    const r = prolong(["run-plan", other, "--out", out]);
+    const r = await runPlan([other, "--out", out]);
     expect(r.code).toBe(2);
     expect(r.err).toContain("made by prolong 0.0.1");
     expect(existsSync(out)).toBe(false);
   });
 
-  test("an output directory holding a different run: reported, exit 1, not overwritten", () => {
+  test("an output directory holding a different run: reported, exit 1, not overwritten", async () => {
     const [a, b] = plan.jobs;
     // Job a played alone, as a worker leaves it.
     const one = path.join(work, "one");
+    // Played by the real CLI: run-plan starts each job as a child process of its own executable.
     expect(prolong(["run-plan", planFile, "--out", one, "--job", a!.id, "--quiet"]).code).toBe(0);
     mkdirSync(path.dirname(path.join(out, b!.dir)), { recursive: true });
     cpSync(path.join(one, a!.dir), path.join(out, b!.dir), { recursive: true });
@@ -103,7 +113,7 @@ describe("bad input is refused before anything is written", () => {
       log: readFileSync(path.join(out, b!.dir, "logs.txt"), "utf8"),
     });
     const before = snapshot();
-    const r = prolong(["run-plan", planFile, "--out", out, "--job", b!.id]);
+    const r = await runPlan([planFile, "--out", out, "--job", b!.id]);
     expect(r.code).toBe(1);
     expect(r.err).toContain(`holds the run of another job (${a!.id})`);
     expect(snapshot()).toEqual(before);

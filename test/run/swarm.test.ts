@@ -42,8 +42,9 @@ describe("prolong play --games --runs --parallel", () => {
       "2",
       "--parallel",
       "2",
+      // Few actions: the seeds' games differ from their first board on.
       "--max-actions",
-      "60",
+      "5",
       "--runs-dir",
       root,
       "--json",
@@ -54,10 +55,10 @@ describe("prolong play --games --runs --parallel", () => {
     expect(summary.kind).toBe("swarm-summary");
     const runs = summary.runs as { run: string; dir: string; seed: number; state: string; actions: number }[];
     expect(runs.map((x) => [x.run, x.seed, x.state, x.actions])).toEqual([
-      ["glide-r1", 0, "done", 60],
-      ["glide-r2", 1, "done", 60],
-      ["vault-r1", 0, "done", 60],
-      ["vault-r2", 1, "done", 60],
+      ["glide-r1", 0, "done", 5],
+      ["glide-r2", 1, "done", 5],
+      ["vault-r1", 0, "done", 5],
+      ["vault-r2", 1, "done", 5],
     ]);
     // The children's events are passed through, each naming its run.
     const runNames = new Set(lines.filter((l) => l.kind === "action").map((l) => String(l.run).split("/")[1]));
