@@ -6,7 +6,6 @@ import { logGridMode, settledBoard } from "../inspect/board.ts";
 import { logPathOf, openLogOrReport } from "../inspect/cli-support.ts";
 import { flag, operandsFit, parseCommandArgs } from "./args.ts";
 import { readSection } from "../inspect/section-read.ts";
-import { screenView } from "../game/kinds.ts";
 import { resolveOne } from "../inspect/target.ts";
 import { loadLog } from "../log/load.ts";
 import { replayHtml } from "../view/html.ts";
@@ -57,15 +56,14 @@ async function writePng(args: {
     return 2;
   }
   const i = picked.value;
-  // A terminal game's section (a kind's codec reads it) holds a screen of text, not a board of hex cells: say
-  // so, not that its cells are bad.
+  // A section whose picture is text (a terminal game's screen) holds no board of cells: say so, not that its
+  // cells are bad.
   const read = readSection(log, i);
-  const screen = read.section ? null : screenView(read.text);
-  if (screen !== null) {
+  if (read.view?.picture.form === "text") {
     console.error(
       formatError({
         code: "no-board",
-        message: `section #${i} is a ${screen.kind.title} screen (text), not a grid board: --png draws grid games' boards only`,
+        message: `section #${i} is a ${read.by?.title ?? "terminal"} screen (text), not a grid board: --png draws grid games' boards only`,
         path: log.path,
         fix: `see the screen with \`prolong log show ${args.file} ${args.target}\`, or open \`prolong view ${args.file}\` (the HTML replay shows every screen in its colours)`,
       }),
@@ -76,8 +74,8 @@ async function writePng(args: {
   let grid;
   if (args.frame !== undefined) {
     const k = args.frame;
-    const s = readSection(log, i).section;
-    const frames = s?.frames ?? [];
+    const p = read.view?.picture;
+    const frames = p?.form === "cells" ? p.frames : [];
     if (k > frames.length) {
       console.error(
         formatError({

@@ -1,6 +1,7 @@
 // The grid games' section codec (local, ARC offline and online, the toy): a step's animation frames and settled
 // board written in the log format (log/format.ts) and read back, behind the same interface as every kind's codec.
 import { err, ok } from "neverthrow";
+import { actionText } from "../action-text.ts";
 import type { FrameData, Grid } from "../game-model.ts";
 import { parseSection, writeSection, type LogSection } from "../log/format.ts";
 import { bytesSource, currentBoardText, GRID_WINDOWING } from "../log/window.ts";
@@ -20,6 +21,19 @@ export const gridCodec: SectionCodec = {
   read(text) {
     return parseSection(text)
       .map(gridSectionRead)
+      .mapErr((e) => e.message);
+  },
+  view(text) {
+    return parseSection(text)
+      .map((s) => ({
+        header: s.header,
+        ...(s.plan !== undefined ? { plan: s.plan } : {}),
+        ...(s.toolCall ? { action: actionText(s.toolCall, "log") } : {}),
+        ...(s.toolCall?.id === 6 ? { click: [s.toolCall.x, s.toolCall.y] as const } : {}),
+        ...(s.episode ? { episode: s.episode } : {}),
+        lines: [],
+        picture: { form: "cells" as const, frames: s.frames, board: s.board },
+      }))
       .mapErr((e) => e.message);
   },
   current(text) {

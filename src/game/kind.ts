@@ -6,7 +6,7 @@
 import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";
-import type { Action, FrameData, HeaderVitals } from "../game-model.ts";
+import type { Action, FrameData, Grid, HeaderVitals } from "../game-model.ts";
 import type { GridMode, SectionExtra, SectionHeader } from "../log/format.ts";
 import type { SectionWindowing } from "../log/window.ts";
 import type { SettingTable } from "../setting/declaration.ts";
@@ -65,22 +65,29 @@ export interface SectionRead extends SectionExtra {
   check(frame: FrameData): readonly string[];
 }
 
-/** A terminal game's section as its readers show it (`log show`, `view`). */
-export interface ScreenView {
+/**
+ * What a section shows its readers, drawn one of two ways by its declared form: cells (a grid game's boards,
+ * every animation frame then the settled one) or text rows (a terminal game's whole screen, each cell's colour as
+ * a palette index 0..15, -1 for the terminal's default).
+ */
+export type SectionPicture =
+  | { readonly form: "cells"; readonly frames: readonly Grid[]; readonly board: Grid }
+  | { readonly form: "text"; readonly rows: readonly string[]; readonly colours: readonly (readonly number[])[] | null };
+
+/** A section as its readers show it (`log show`, `view`): the same shape from every kind. */
+export interface SectionView {
   readonly header: SectionHeader;
   readonly plan?: string;
-  /** The action as the agent named it. */
+  /** The action as the Tool Call line names it. */
   readonly action?: string;
+  /** The clicked cell, when the action is a click on the board. */
+  readonly click?: readonly [number, number];
   readonly episode?: { readonly index: number; readonly total: number };
-  readonly status: string;
-  readonly message: string;
-  readonly inventory?: readonly string[];
-  readonly events?: readonly string[];
+  /** What the section says beside its picture, one line each as logged (a terminal game's status, message, inventory, events, end). */
+  readonly lines: readonly string[];
+  /** How the game ended, in its own words, when the section says so. */
   readonly end?: string;
-  /** The screen's rows below the message line. */
-  readonly board: readonly string[];
-  /** The section's colours lines as logged; absent when no cell is coloured. */
-  readonly colours?: readonly string[];
+  readonly picture: SectionPicture;
 }
 
 /** The run's settings a section is written with: the grid games' board encoding (a screen has none). */
@@ -117,10 +124,8 @@ export interface SectionCodec extends SectionWindowing {
    * when the section does not list it).
    */
   current(text: string, frame?: FrameData): Result<string, string>;
-  /** A terminal game's section as its readers show it, or why it is not one of this kind's sections. */
-  view?(text: string): Result<ScreenView, string>;
-  /** Each screen row's cells (the message line first) as palette indices 0..15, -1 for the default colour. */
-  palette?(colours: readonly string[]): number[][];
+  /** A section as its readers show it, or why it is not one of this kind's sections. */
+  view(text: string): Result<SectionView, string>;
 }
 
 /**

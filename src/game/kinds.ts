@@ -4,7 +4,8 @@
 // file; what plays it loads when a run or a reader of its sections needs it.
 import type { SettingTable } from "../setting/declaration.ts";
 import { arcLocalKind, arcOnlineKind } from "./arc/kind.ts";
-import type { EnvKind, KindPlay, ScreenView, SectionCodec } from "./kind.ts";
+import { err, ok, type Result } from "neverthrow";
+import type { EnvKind, KindPlay, SectionCodec, SectionView } from "./kind.ts";
 import { localKind } from "./local/kind.ts";
 import { nethackKind } from "./nethack/kind.ts";
 import { toyKind } from "./toy/kind.ts";
@@ -14,9 +15,10 @@ export type {
   GameListing,
   GameRef,
   KindPlay,
-  ScreenView,
   SectionCodec,
+  SectionPicture,
   SectionRead,
+  SectionView,
   StepReport,
   StepRule,
   TerminalKeys,
@@ -78,22 +80,16 @@ function sectionCodecs(): readonly { readonly kind: EnvKind; readonly codec: Sec
 }
 
 /**
- * The codec that reads a section of a log that does not say which kind wrote it (`log show`, `view`, a bare
- * logs.txt such as the published ones), with a kind it belongs to; null when no kind's codec reads it. The kinds
- * are tried in registry order, the grid games' first.
+ * A section of a log that does not say which kind wrote it (`log show`, `view`, a bare logs.txt such as the
+ * published ones) as its readers show it, read by the first kind's codec that reads it (registry order: the grid
+ * games' first), with that kind; when none does, why the first refused it.
  */
-export function codecOfSection(text: string): { readonly codec: SectionCodec; readonly kind: EnvKind } | null {
-  for (const c of sectionCodecs()) if (c.codec.read(text).isOk()) return c;
-  return null;
-}
-
-/** A section some kind's codec shows as a screen, with that codec and kind; null when none does. */
-export function screenView(
-  text: string,
-): { readonly view: ScreenView; readonly codec: SectionCodec; readonly kind: EnvKind } | null {
+export function viewSection(text: string): Result<{ readonly view: SectionView; readonly kind: EnvKind }, string> {
+  let first: string | undefined;
   for (const { kind, codec } of sectionCodecs()) {
-    const view = codec.view?.(text);
-    if (view?.isOk()) return { view: view.value, codec, kind };
+    const view = codec.view(text);
+    if (view.isOk()) return ok({ view: view.value, kind });
+    first ??= view.error;
   }
-  return null;
+  return err(first ?? "no environment kind reads this section");
 }

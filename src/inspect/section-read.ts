@@ -1,16 +1,19 @@
-// One section of an indexed log, parsed with THE format definition (log/format.ts), tolerantly: a section
-// that does not parse (cut mid-board, hostile text, a foreign header) still yields its header fields from the
-// native table and its raw text, with the parse error as a message — inspection never stops at bad input.
-import { parseSection, type LogSection } from "../log/format.ts";
+// One section of an indexed log as its readers show it, read by the codec of the kind that wrote it (the log says
+// nothing of its kind: the registry finds the codec that reads it), tolerantly: a section no kind reads (cut
+// mid-board, hostile text, a foreign header) still yields its header fields from the native table and its raw
+// text, with why it was refused — inspection never stops at bad input.
+import { viewSection, type EnvKind, type SectionView } from "../game/kinds.ts";
 import type { LoadedLog } from "../log/load.ts";
 import { sectionSummary, type SectionSummary } from "../log/section-summary.ts";
 
-/** A section's summary, its text, and its parse (or why it did not parse). */
+/** A section's summary, its text, and what its kind's codec shows of it (or why no kind reads it). */
 export interface ReadSection extends SectionSummary {
   readonly text: string;
-  /** The parsed section, when it parses. */
-  readonly section: LogSection | null;
-  /** Why it did not parse. */
+  /** The section as its readers show it, when a kind reads it. */
+  readonly view: SectionView | null;
+  /** The kind whose codec read it. */
+  readonly by: EnvKind | null;
+  /** Why no kind reads it. */
   readonly error: string | null;
 }
 
@@ -22,11 +25,12 @@ export function sectionText(log: LoadedLog, i: number): string {
 
 export function readSection(log: LoadedLog, i: number): ReadSection {
   const text = sectionText(log, i);
-  const parsed = parseSection(text);
+  const read = viewSection(text);
   return {
     ...sectionSummary(log.table, i),
     text,
-    section: parsed.isOk() ? parsed.value : null,
-    error: parsed.isErr() ? parsed.error.message : null,
+    view: read.isOk() ? read.value.view : null,
+    by: read.isOk() ? read.value.kind : null,
+    error: read.isErr() ? read.error : null,
   };
 }

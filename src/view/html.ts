@@ -13,7 +13,7 @@ h1 { font-size: 18px; margin: 4px 0; } #meta, #warnings { color: #555; font-size
 main { display: flex; gap: 18px; align-items: flex-start; margin-top: 8px; }
 #board-pane { flex: none; } #board { display: block; image-rendering: pixelated; background: #000; border: 1px solid #888; }
 #info { flex: 1; min-width: 280px; }
-#screen { font: 12px/1.15 ui-monospace, monospace; background: #000; color: #ddd; padding: 6px; margin: 0; white-space: pre; }
+#text-rows { font: 12px/1.15 ui-monospace, monospace; background: #000; color: #ddd; padding: 6px; margin: 0; white-space: pre; }
 #status-line { font: 12px ui-monospace, monospace; white-space: pre-wrap; margin: 4px 0; }
 #header-line { font: 600 14px ui-monospace, monospace; } #tool-call, #changes { font: 13px ui-monospace, monospace; margin-top: 4px; }
 #turn-calls { white-space: pre; overflow: auto; max-height: 260px; font-size: 12px; background: #fff; border: 1px solid #ddd; padding: 8px; }
@@ -43,13 +43,13 @@ export function replayHtml(r: Replay): string {
   const boards = Buffer.from(deflateRawSync(cells, { level: 9 })).toString("base64");
   const last = r.steps[r.steps.length - 1];
   const card = r.scorecard;
-  // A terminal game's header Score is its progression in hundredths of a percent; its scorecard counts no levels.
-  const screens = last?.screen !== undefined;
+  // A progression game's header Score is its progression in hundredths of a percent; its scorecard counts no levels.
+  const progression = r.metric === "progression";
   const summary = [
     `${r.steps.length} step(s)`,
     last?.action !== null && last?.action !== undefined ? `last action ${last.action}` : null,
     last?.score !== null && last?.score !== undefined
-      ? screens
+      ? progression
         ? `progression at the last step ${(last.score / 100).toFixed(2)}%`
         : `levels completed at the last step ${last.score} (the header's Score)`
       : null,
@@ -70,7 +70,7 @@ export function replayHtml(r: Replay): string {
 <div id="meta">${escapeHtml(r.source)}\n${escapeHtml(summary)}</div>
 <div id="warnings"></div>
 <main>
-  <section id="board-pane"><canvas id="board" width="512" height="512"></canvas><pre id="screen" hidden></pre>
+  <section id="board-pane"><canvas id="board" width="512" height="512"></canvas><pre id="text-rows" hidden></pre>
     <div id="frame-bar"><span>frames</span><input type="range" id="frame" min="0" max="0" value="0"><span id="frame-label"></span></div>
   </section>
   <section id="info">

@@ -36,28 +36,22 @@ function changedCells(b, prev) {
 }
 const hex = (i) => { const c = RGB[i] || RGB[5]; return "rgb(" + c[0] + "," + c[1] + "," + c[2] + ")"; };
 
-// A terminal screen's colours: the [COLOURS] lines, "<row> <col><code>[<len>] ...", codes as the log writes them.
-const TERM_CODES = "krgybmcwKRGYBMCW";
-const TERM_RGB = ["#555", "#d33", "#3b3", "#b80", "#46d", "#b4b", "#3bb", "#ccc", "#777", "#f66", "#6f6", "#ff6", "#79f", "#f7f", "#6ff", "#fff"];
-function drawScreen(sc) {
-  const pre = $("screen");
-  if (!sc.colours) { pre.textContent = sc.text; return; }
-  const runs = [];
-  for (const line of sc.colours) {
-    const parts = line.trim().split(" ");
-    runs[Number(parts[0])] = parts.slice(1).map((r) => /^(\d+)([A-Za-z])(\d*)$/.exec(r)).filter((m) => m)
-      .map((m) => [Number(m[1]), m[2], m[3] ? Number(m[3]) : 1]);
-  }
+// A text picture's colours: per row, runs [first column, palette index, length] in a terminal's 16 colours
+// (black red green yellow blue magenta cyan white, then bright).
+const TEXT_RGB = ["#555", "#d33", "#3b3", "#b80", "#46d", "#b4b", "#3bb", "#ccc", "#777", "#f66", "#6f6", "#ff6", "#79f", "#f7f", "#6ff", "#fff"];
+function drawText(s) {
+  const pre = $("text-rows");
+  if (!s.colours) { pre.textContent = s.text; return; }
   pre.textContent = "";
-  const rows = sc.text.split("\n");
+  const rows = s.text.split("\n");
   rows.forEach((text, y) => {
     let x = 0;
-    for (const [start, code, len] of runs[y] || []) {
+    for (const [start, colour, len] of s.colours[y] || []) {
       if (start < x) continue;
       if (start > x) pre.append(text.slice(x, start));
       const span = document.createElement("span");
-      span.style.color = TERM_RGB[TERM_CODES.indexOf(code)] || "";
-      span.dataset.colour = code;
+      span.style.color = TEXT_RGB[colour] || "";
+      span.dataset.colour = String(colour);
       span.textContent = text.slice(start, start + len);
       pre.append(span);
       x = start + len;
@@ -68,10 +62,11 @@ function drawScreen(sc) {
 
 function drawBoard() {
   const s = steps[step];
-  // A terminal game's step (NetHack): its screen as text instead of a board.
-  $("screen").hidden = !s.screen; canvas.style.display = s.screen ? "none" : "block";
-  if (s.screen) {
-    drawScreen(s.screen);
+  // The picture's declared form: text rows in the <pre>, or cells on the canvas.
+  const text = s.form === "text";
+  $("text-rows").hidden = !text; canvas.style.display = text ? "none" : "block";
+  if (text) {
+    drawText(s);
     return null;
   }
   if (s.boards === 0) {
@@ -105,7 +100,7 @@ function drawBoard() {
 function header(s) {
   if (s.action === null) return "(unreadable header) section #" + s.section;
   const mid = s.kind === "initial" ? " | INITIAL STATE" : s.planStep ? " | Plan Step " + s.planStep : "";
-  const vitals = s.screen && s.screen.vitals ? " | " + s.screen.vitals : "";
+  const vitals = s.vitals ? " | " + s.vitals : "";
   return "Action " + s.action + " | Level " + s.level + " | Attempt " + s.attempt + mid + vitals + " | Score: " + s.score;
 }
 
@@ -132,8 +127,8 @@ function render() {
   $("tool-call").textContent = s.toolCall ? "Tool Call: " + s.toolCall : s.kind === "initial" ? (s.episode ? "[EPISODE " + s.episode + "] " : "") + "initial state" : "";
   $("plan").textContent = s.plan >= 0 ? data.plans[s.plan] : "(no [PLAN] in this section)";
   $("turn-calls").textContent = turnText(s);
-  $("error").textContent = s.error ? "not read whole: " + s.error : s.screen && s.screen.end ? "GAME OVER: " + s.screen.end : "";
-  $("status-line").textContent = s.screen ? "[STATUS] " + s.screen.status + (s.screen.events ? "\n[EVENT] " + s.screen.events : "") : "";
+  $("error").textContent = s.error ? "not read whole: " + s.error : s.end ? "GAME OVER: " + s.end : "";
+  $("status-line").textContent = s.lines ? s.lines.join("\n") : "";
   const tampers = data.tampers.filter((t) => t.step === step);
   $("tamper-note").textContent = tampers.map((t) => "TAMPER (" + t.kind + "): " + t.detail).join("\n");
   lastChanged = drawBoard();
@@ -194,17 +189,17 @@ function drawTimeline() {
   tctx.stroke();
   tctx.fillStyle = "#333";
   for (let i = 1; i < n; i++) if (steps[i].attempt !== null && steps[i - 1].attempt !== null && steps[i].level === steps[i - 1].level && steps[i].attempt > steps[i - 1].attempt) tctx.fillRect(X(i) - 1, top, 2, bottom - top);
-  // A terminal game's HP (orange, on its own scale) and deaths (black triangles).
+  // HP (orange, on its own scale) and deaths (black triangles), for a game whose header carries them.
   let maxHp = 0;
-  for (const s of steps) if (s.screen && s.screen.hp !== null) maxHp = Math.max(maxHp, s.screen.hp);
+  for (const s of steps) if (s.hp !== undefined) maxHp = Math.max(maxHp, s.hp);
   if (maxHp > 0) {
     tctx.strokeStyle = "#ff851b"; tctx.lineWidth = 1; tctx.beginPath();
     let started = false;
-    steps.forEach((s, i) => { if (s.screen && s.screen.hp !== null) { const y = Y(s.screen.hp, maxHp); if (!started) { tctx.moveTo(X(i), y); started = true; } else tctx.lineTo(X(i), y); } });
+    steps.forEach((s, i) => { if (s.hp !== undefined) { const y = Y(s.hp, maxHp); if (!started) { tctx.moveTo(X(i), y); started = true; } else tctx.lineTo(X(i), y); } });
     tctx.stroke();
   }
-  // A terminal game's experience level (purple, on its own scale), from the header's vitals.
-  const xlOf = (s) => { const m = s.screen && s.screen.vitals ? /^XL (\d+)/.exec(s.screen.vitals) : null; return m ? Number(m[1]) : null; };
+  // The experience level (purple, on its own scale), from the header's vitals.
+  const xlOf = (s) => { const m = s.vitals ? /^XL (\d+)/.exec(s.vitals) : null; return m ? Number(m[1]) : null; };
   let maxXl = 0;
   for (const s of steps) { const x = xlOf(s); if (x !== null) maxXl = Math.max(maxXl, x); }
   if (maxXl > 0) {
@@ -214,7 +209,7 @@ function drawTimeline() {
     tctx.stroke();
   }
   tctx.fillStyle = "#000";
-  steps.forEach((s, i) => { if (s.screen && s.screen.end) { const x = X(i); tctx.beginPath(); tctx.moveTo(x - 6, bottom); tctx.lineTo(x + 6, bottom); tctx.lineTo(x, bottom - 12); tctx.fill(); } });
+  steps.forEach((s, i) => { if (s.end) { const x = X(i); tctx.beginPath(); tctx.moveTo(x - 6, bottom); tctx.lineTo(x + 6, bottom); tctx.lineTo(x, bottom - 12); tctx.fill(); } });
   tctx.fillStyle = "#f93c31";
   for (const t of data.tampers) { const x = X(t.step); tctx.beginPath(); tctx.moveTo(x - 5, 0); tctx.lineTo(x + 5, 0); tctx.lineTo(x, 10); tctx.fill(); }
   tctx.fillStyle = "#000"; tctx.fillRect(X(step) - 1, 0, 2, bottom);

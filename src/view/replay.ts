@@ -1,14 +1,14 @@
 // The replay a page shows, built from an indexed log and the run's events: one step per readable section
-// (header fields, [PLAN] text, tool call, every board of its animation), tamper events placed at the action
-// they followed, and every board packed into one byte array (one byte per cell) for compact embedding.
+// (header fields, [PLAN] text, tool call, what the section says beside its picture, the picture: every board of
+// its animation, or a screen's text rows and colours), tamper events placed at the action they followed, and
+// every board packed into one byte array (one byte per cell) for compact embedding. Every kind's section is taken
+// alike, from its codec's view; the page draws a step by its picture's declared form.
 import type { Grid } from "../game-model.ts";
 import { planStepText, type SectionSummary } from "../log/section-summary.ts";
-import { actionText } from "../action-text.ts";
 import type { LoadedLog } from "../log/load.ts";
 import { logGridMode, settledBoard } from "../inspect/board.ts";
 import { readSection } from "../inspect/section-read.ts";
-import { screenView } from "../game/kinds.ts";
-import type { HeaderVitals } from "../log/format.ts";
+import type { EnvKind, SectionPicture } from "../game/kinds.ts";
 import type { ViewSource } from "./source.ts";
 import { turnCalls, type TurnCalls } from "./turn-calls.ts";
 
@@ -31,18 +31,19 @@ export interface ReplayStep extends Pick<SectionSummary, "kind" | "action" | "le
   readonly boards: number;
   /** Why the section did not parse whole (its settled board may still be shown). */
   readonly error: string | null;
-  /** A terminal game's section: the screen as text (message line first), its status, HP and end. */
-  readonly screen?: {
-    readonly text: string;
-    readonly status: string;
-    readonly hp: number | null;
-    readonly end: string | null;
-    readonly events: string | null;
-    /** The header's "XL x | HP h(H) | Turn t", when it carries them. */
-    readonly vitals: string | null;
-    /** The [COLOURS] lines ("<row> <col><code>[<len>] ..."), null when the section has none. */
-    readonly colours: readonly string[] | null;
-  };
+  /** How the page draws it: cells (its boards, from Replay.boards) or text rows (`text`). */
+  readonly form: SectionPicture["form"];
+  /** A text picture's rows, joined by "\n", trailing blanks trimmed. */
+  readonly text?: string;
+  /** A text picture's coloured runs, per row: [first column, palette index 0..15, length]. */
+  readonly colours?: (readonly [number, number, number])[][];
+  /** What the section says beside its picture, one line each as logged (absent when it says nothing). */
+  readonly lines?: readonly string[];
+  /** How the game ended, when the section says so. */
+  readonly end?: string;
+  /** The header's "XL x | HP h(H) | Turn t" and its HP, when it carries them. */
+  readonly vitals?: string;
+  readonly hp?: number;
 }
 
 export interface ReplayTamper {
@@ -55,6 +56,8 @@ export interface ReplayTamper {
 
 export interface Replay {
   readonly title: string;
+  /** What the header's Score counts, by the log's kind: levels completed (rhae) or progression in hundredths of a percent. */
+  readonly metric: EnvKind["metric"] | null;
   readonly source: string;
   readonly steps: ReplayStep[];
   readonly plans: string[];
@@ -113,11 +116,6 @@ function placeTampers(source: ViewSource, steps: readonly ReplayStep[]): ReplayT
   return out;
 }
 
-function hpOf(status: string): number | null {
-  const m = /HP:(-?\d+)/.exec(status);
-  return m ? Number(m[1]) : null;
-}
-
 /** A step's fields from its section's header, the same for a grid board and a terminal screen. */
 function headerFields(r: ReturnType<typeof readSection>, section: number) {
   return {
@@ -146,76 +144,67 @@ export function buildReplay(log: LoadedLog, source: ViewSource): Replay {
   const steps: ReplayStep[] = [];
   const warnings = [...source.warnings];
   let skipped = 0;
+  let metric: Replay["metric"] = null;
   for (let i = 0; i < log.table.count; i++) {
     const r = readSection(log, i);
     const first = store.count;
-    let plan = -1;
-    let toolCall: string | null = null;
-    let click: ReplayStep["click"] = null;
-    let episode: string | null = null;
-    const screen = r.section ? null : (screenView(r.text)?.view ?? null);
-    if (screen !== null) {
-      if (screen.plan !== undefined) plan = planId(screen.plan);
+    const v = r.view;
+    if (v) {
+      metric ??= r.by?.metric ?? null;
+      const p = v.picture;
+      if (p.form === "cells") {
+        for (const f of p.frames) store.add(f);
+        store.add(p.board);
+      }
+      const vitals = v.header.vitals;
       steps.push({
         ...headerFields(r, i),
-        plan,
-        toolCall: screen.action ?? null,
-        click: null,
-        episode: screen.episode ? `${screen.episode.index}/${screen.episode.total}` : null,
+        plan: v.plan !== undefined ? planId(v.plan) : -1,
+        toolCall: v.action ?? null,
+        click: v.click ?? null,
+        episode: v.episode ? `${v.episode.index}/${v.episode.total}` : null,
         board: first,
-        boards: 0,
+        boards: store.count - first,
         error: null,
-        screen: {
-          text: [screen.message, ...screen.board].map((l) => l.trimEnd()).join("\n"),
-          status: screen.status,
-          hp: hpOf(screen.status),
-          end: screen.end ?? null,
-          events: screen.events ? screen.events.join("; ") : null,
-          vitals: vitalsText(screen.header.vitals),
-          colours: screen.colours ?? null,
-        },
+        form: p.form,
+        ...(p.form === "text"
+          ? { text: p.rows.map((l) => l.trimEnd()).join("\n"), ...(p.colours ? { colours: p.colours.map(colourRuns) } : {}) }
+          : {}),
+        ...(v.lines.length > 0 ? { lines: v.lines } : {}),
+        ...(v.end !== undefined ? { end: v.end } : {}),
+        ...(vitals ? { vitals: `XL ${vitals.xl} | HP ${vitals.hp}(${vitals.hpMax}) | Turn ${vitals.turn}`, hp: vitals.hp } : {}),
       });
       continue;
     }
-    if (r.section) {
-      for (const f of r.section.frames) store.add(f);
-      store.add(r.section.board);
-      if (r.section.plan !== undefined) plan = planId(r.section.plan);
-      const a = r.section.toolCall;
-      if (a) {
-        toolCall = actionText(a, "log");
-        if (a.id === 6) click = [a.x, a.y];
-      }
-      if (r.section.episode) episode = `${r.section.episode.index}/${r.section.episode.total}`;
-    } else {
-      // Not parseable as a whole: keep what can be read, the header from the index and the settled board.
-      const g = settledBoard(log, i, mode);
-      if (g.isOk()) store.add(g.value);
-      else if (r.kind === "other") {
-        skipped++;
-        continue;
-      }
+    // Not readable as a whole: keep what can be read, the header from the index and the settled board.
+    const g = settledBoard(log, i, mode);
+    if (g.isOk()) store.add(g.value);
+    else if (r.kind === "other") {
+      skipped++;
+      continue;
     }
     steps.push({
       ...headerFields(r, i),
-      plan,
-      toolCall,
-      click,
-      episode,
+      plan: -1,
+      toolCall: null,
+      click: null,
+      episode: null,
       board: first,
       boards: store.count - first,
       error: r.error,
+      form: "cells",
     });
   }
   const bad = steps.filter((s) => s.error !== null).length;
   if (bad > 0) warnings.push(`${bad} section(s) did not parse whole; shown with what could be read`);
   if (skipped > 0) warnings.push(`${skipped} section(s) with neither a header nor a board were left out`);
   const last = log.table.count - 1;
-  // A screen is never square: for a terminal game's log, "complete" says nothing.
-  if (last >= 0 && log.table.complete[last] === 0 && !steps[steps.length - 1]?.screen)
+  // The native table calls a section complete by its blank line or a square board: a text picture is never square.
+  if (last >= 0 && log.table.complete[last] === 0 && steps[steps.length - 1]?.form !== "text")
     warnings.push(`the log ends inside section #${last}: it was cut while being written`);
   return {
     title: source.title,
+    metric,
     source: source.logPath,
     steps,
     plans,
@@ -228,6 +217,15 @@ export function buildReplay(log: LoadedLog, source: ViewSource): Replay {
   };
 }
 
-function vitalsText(v: HeaderVitals | undefined): string | null {
-  return v ? `XL ${v.xl} | HP ${v.hp}(${v.hpMax}) | Turn ${v.turn}` : null;
+/** A row's palette indices as runs of one colour, the default (-1) left out. */
+function colourRuns(row: readonly number[]): [number, number, number][] {
+  const runs: [number, number, number][] = [];
+  for (let x = 0; x < row.length; ) {
+    const k = row[x] ?? -1;
+    let end = x + 1;
+    while (end < row.length && row[end] === k) end++;
+    if (k >= 0) runs.push([x, k, end - x]);
+    x = end;
+  }
+  return runs;
 }

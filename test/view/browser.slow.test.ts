@@ -10,6 +10,7 @@ import type { Grid } from "../../src/game-model.ts";
 import { formatHeader, parseLog, type LogSection } from "../../src/log/format.ts";
 import { generateLog } from "../../src/bench/gen-log.ts";
 import { fixturesDir } from "../inspect/helpers.ts";
+import { appendNethackSection } from "../../src/game/nethack/section.ts";
 import { browserSkipReason, launchBrowser, type BrowserContext, type BrowserPage } from "../browser.ts";
 
 const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
@@ -22,6 +23,11 @@ interface PageCanvas {
   getContext(kind: "2d"): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
 }
 declare const document: { getElementById(id: string): unknown };
+interface PageSpan {
+  dataset: Record<string, string | undefined>;
+  textContent: string | null;
+  style: { color: string };
+}
 declare const window: {
   prolongReplay: { state(): ReplayState; go(step: number): void; ticks(): [number, string][] };
   location: { hash: string };
@@ -238,6 +244,67 @@ describe.skipIf(skipReason !== null)("prolong view in chromium", () => {
     const meta = (await page.textContent("#meta")) ?? "";
     expect(meta).toContain("levels completed at the last step");
     expect(meta).not.toMatch(/final score/);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  test("a terminal game's log: each step's picture drawn as text rows in their colours, by its declared form", async () => {
+    // Colour rows count the message line as row 0: board row y is screen row y + 1.
+    const board = Array.from({ length: 23 }, (_, y) => (y === 5 ? "        @" : y === 21 ? "abcdefg" : "").padEnd(80));
+    const status = "Dlvl:2 | $:0 | HP:12(16) | Pw:2(2) | AC:6 | Xp:1/0 | T:9 | Not Hungry | Unencumbered";
+    const first = {
+      header: { action: 0, level: 1, attempt: 1, score: 0, kind: "initial" as const },
+      status: status.replace("Dlvl:2", "Dlvl:1"),
+      message: "Hello Agent, welcome to NetHack!",
+      board,
+    };
+    const second = {
+      header: {
+        action: 1,
+        level: 2,
+        attempt: 1,
+        score: 154,
+        kind: "action" as const,
+        vitals: { xl: 1, hp: 12, hpMax: 16, turn: 9 },
+      },
+      action: "down",
+      status,
+      message: "You climb down the stairs.",
+      events: ["dungeon level changed", "hp lost 4"],
+      colours: [" 6 8W", " 22 0b3 5R"],
+      board,
+    };
+    const file = path.join(work, "screens.txt");
+    writeFileSync(file, appendNethackSection(first, true) + appendNethackSection(second, false));
+    const html = path.join(work, "screens.html");
+    writeView(file, html);
+    const { page, errors } = await open(html);
+    await page.keyboard.press("End");
+    expect((await state(page)).step).toBe(1);
+    expect(await page.isVisible("#text-rows")).toBe(true);
+    expect(await page.isVisible("#board")).toBe(false);
+    const rows = [second.message, ...board].map((r) => r.trimEnd()).join("\n");
+    expect(await page.textContent("#text-rows")).toBe(rows);
+    // Each coloured run is one span in the terminal colour of its palette index, over exactly its cells.
+    const spans = await page.evaluate(() =>
+      [...(document as unknown as { querySelectorAll(q: string): Iterable<PageSpan> }).querySelectorAll("#text-rows span")].map(
+        (e) => [e.dataset.colour, e.textContent, e.style.color],
+      ),
+    );
+    expect(spans).toEqual([
+      ["15", "@", "rgb(255, 255, 255)"],
+      ["4", "abc", "rgb(68, 102, 221)"],
+      ["9", "f", "rgb(255, 102, 102)"],
+    ]);
+    expect(await page.textContent("#header-line")).toBe(formatHeader(second.header));
+    expect(await page.textContent("#status-line")).toBe(
+      [`[STATUS] ${status}`, `[MESSAGE] ${second.message}`, "[EVENT] dungeon level changed; hp lost 4"].join("\n"),
+    );
+    // The Score of a progression game is in hundredths of a percent: the page says so, not "levels".
+    expect((await page.textContent("#meta")) ?? "").toContain("progression at the last step 1.54%");
+    await page.keyboard.press("Home");
+    expect(await page.isVisible("#text-rows")).toBe(true);
+    expect(await page.textContent("#text-rows")).toBe([first.message, ...board].map((r) => r.trimEnd()).join("\n"));
     expect(errors).toEqual([]);
     await page.close();
   });

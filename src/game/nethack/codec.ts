@@ -6,7 +6,14 @@ import type { FrameData } from "../../game-model.ts";
 import type { SectionCodec } from "../kind.ts";
 import { nethackEntry } from "./actions.ts";
 import { COLOUR_CODES, decodeColours } from "./colours.ts";
-import { currentScreenText, NETHACK_MARKER, parseNethackSection, screenSectionOf, writeNethackSection } from "./section.ts";
+import {
+  currentScreenText,
+  NETHACK_MARKER,
+  observationLines,
+  parseNethackSection,
+  screenSectionOf,
+  writeNethackSection,
+} from "./section.ts";
 
 export const nethackCodec: SectionCodec = {
   write(frame, header, extra) {
@@ -48,11 +55,24 @@ export const nethackCodec: SectionCodec = {
     return typeof parsed === "string" ? err(parsed) : ok(currentScreenText(parsed, frame?.screen?.heldInventory));
   },
   view(text) {
-    const parsed = parseNethackSection(text, parseHeader);
-    return typeof parsed === "string" ? err(parsed) : ok(parsed);
+    const s = parseNethackSection(text, parseHeader);
+    if (typeof s === "string") return err(s);
+    return ok({
+      header: s.header,
+      ...(s.plan !== undefined ? { plan: s.plan } : {}),
+      ...(s.action !== undefined ? { action: s.action } : {}),
+      ...(s.episode ? { episode: s.episode } : {}),
+      lines: observationLines(s),
+      ...(s.end !== undefined ? { end: s.end } : {}),
+      // The whole screen: the message line first (the log keeps it as [MESSAGE]), then the map and status rows.
+      picture: {
+        form: "text",
+        rows: [s.message.padEnd(80), ...s.board],
+        colours: s.colours ? decodeColours(s.colours).map((row) => [...row].map((c) => COLOUR_CODES.indexOf(c))) : null,
+      },
+    });
   },
   replay: "first-difference",
-  palette: (colours) => decodeColours(colours).map((row) => [...row].map((c) => COLOUR_CODES.indexOf(c))),
   // Its sections have no animation frames: the newest-section arm shows the newest section as logged.
   animated: false,
   // The inventory is written only when it changes: a window keeps the newest section that lists it.

@@ -26,7 +26,6 @@
 import { actionText } from "../../action-text.ts";
 import { encodeColours, isColourLine } from "./colours.ts";
 import type { Action, ScreenFrame } from "../../game-model.ts";
-import type { ScreenView } from "../kind.ts";
 import { escapePlan, formatHeader, SECTION_JOIN, SEPARATOR, unescapePlan, type SectionHeader } from "../../log/format.ts";
 
 export const NETHACK_MARKER = {
@@ -38,8 +37,34 @@ export const NETHACK_MARKER = {
   colours: "[COLOURS]",
 } as const;
 
-/** A NetHack section read back: the kind-neutral shape every terminal game's section has (game/kind.ts). */
-export type NethackSection = ScreenView;
+/** A NetHack section's fields, as written and read back. */
+export interface NethackSection {
+  readonly header: SectionHeader;
+  readonly plan?: string;
+  /** The action as the agent named it. */
+  readonly action?: string;
+  readonly episode?: { readonly index: number; readonly total: number };
+  readonly status: string;
+  readonly message: string;
+  readonly inventory?: readonly string[];
+  readonly events?: readonly string[];
+  readonly end?: string;
+  /** The screen's rows below the message line. */
+  readonly board: readonly string[];
+  /** The section's [COLOURS] lines as logged; absent when no cell is coloured. */
+  readonly colours?: readonly string[];
+}
+
+/** The lines a NetHack section holds beside its screen, as logged: status, message, inventory, events, end. */
+export function observationLines(s: NethackSection): string[] {
+  return [
+    `${NETHACK_MARKER.status}${s.status}`,
+    `${NETHACK_MARKER.message}${s.message}`,
+    ...(s.inventory ? [NETHACK_MARKER.inventory, ...s.inventory.map((l) => ` ${l}`)] : []),
+    ...(s.events ? [`${NETHACK_MARKER.event}${s.events.join("; ")}`] : []),
+    ...(s.end !== undefined ? [`${NETHACK_MARKER.end}${s.end}`] : []),
+  ];
+}
 
 function oneLine(s: string): string {
   return s.replace(/[\r\n\u2028\u2029]+/g, " ");

@@ -22,6 +22,7 @@ import { replayHtml } from "../../../src/view/html.ts";
 import { openViewSource } from "../../../src/view/source.ts";
 import { loadLog } from "../../../src/log/load.ts";
 import { renderShown, showSection } from "../../../src/inspect/show.ts";
+import { COLOUR_CODES, decodeColours } from "../../../src/game/nethack/colours.ts";
 
 function sections(log: string): NethackSection[] {
   return log.split(/(?=^={80}$)/m).map((t) => {
@@ -82,20 +83,27 @@ describe.skipIf(NO_NETHACK)(`NetHack runs${NO_NETHACK ? " (skipped: NetHack not 
     );
     expect(replay.steps.length).toBe(all.length);
     expect(replay.warnings).toEqual([]);
-    expect(replay.steps.every((s) => s.screen !== undefined)).toBe(true);
-    expect(replay.steps[0]!.screen!.text.split("\n")).toHaveLength(24);
-    expect(replay.steps[0]!.screen!.hp).toBe(16);
-    // The colours are recorded: the hero and its pet are drawn in colour on the first screen.
+    expect(replay.steps.every((s) => s.form === "text" && s.text !== undefined && s.boards === 0)).toBe(true);
+    expect(replay.steps[0]!.text!.split("\n")).toHaveLength(24);
+    expect(replay.steps[0]!.hp).toBe(16);
+    expect(replay.steps[0]!.lines![0]).toBe(`[STATUS] ${all[0]!.status}`);
+    // The colours are recorded: the hero and its pet are drawn in colour on the first screen, each coloured cell
+    // of the logged [COLOURS] lines in a run of the page's colours (and no other cell).
     expect(all[0]!.colours?.length).toBeGreaterThan(0);
-    expect(replay.steps[0]!.screen!.colours).toEqual(all[0]!.colours!);
+    const logged = decodeColours(all[0]!.colours!);
+    const drawn = logged.map((row) => [...row].map(() => -1));
+    for (const [y, runs] of replay.steps[0]!.colours!.entries())
+      for (const [x, colour, length] of runs) for (let k = x; k < x + length; k++) drawn[y]![k] = colour;
+    expect(drawn).toEqual(logged.map((row) => [...row].map((c) => COLOUR_CODES.indexOf(c))));
+    expect(drawn.flat().some((c) => c >= 0)).toBe(true);
     // The page's summary names the progression, not levels.
     const card = readScorecard(run.session.paths.scorecard)._unsafeUnwrap();
     expect(replay.scorecard).toMatchObject({ metric: "progression", score: card.score });
     const page = replayHtml(replay);
     expect(page).toContain(`scorecard: progression ${card.score.toFixed(2)}% (best episode)`);
     expect(page).toMatch(/progression at the last step \d+\.\d\d%/);
-    expect(replay.steps[0]!.screen!.vitals).toMatch(/^XL 1 \| HP 16\(16\) \| Turn 1$/);
-    expect(replay.steps.filter((s) => s.screen?.end).length).toBe(deaths.length);
+    expect(replay.steps[0]!.vitals).toMatch(/^XL 1 \| HP 16\(16\) \| Turn 1$/);
+    expect(replay.steps.filter((s) => s.end).length).toBe(deaths.length);
 
     // log show: a NetHack section is shown with its observation and whole screen, in colour on a terminal.
     const log = loadLog(run.session.paths.log)._unsafeUnwrap();
@@ -103,7 +111,9 @@ describe.skipIf(NO_NETHACK)(`NetHack runs${NO_NETHACK ? " (skipped: NetHack not 
     expect(shown.error).toBeNull();
     expect(shown.toolCall).toBe(all[1]!.action!);
     expect(shown.board).toEqual([all[1]!.message.padEnd(80), ...all[1]!.board]);
-    expect(shown.screen?.status).toBe(all[1]!.status);
+    expect(shown.form).toBe("text");
+    expect(shown.lines[0]).toBe(`[STATUS] ${all[1]!.status}`);
+    expect(shown.lines[1]).toBe(`[MESSAGE] ${all[1]!.message}`);
     const plain = renderShown(log, 1, { colour: false, frames: false, mode: "ascii" });
     expect(plain).toContain(`[STATUS] ${all[1]!.status}`);
     expect(plain).not.toContain("not a readable section");
