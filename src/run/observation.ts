@@ -11,14 +11,12 @@ import type { RunSession } from "./session.ts";
 /** Most bytes of the last batch's sections put in an observation (the newest kept, the cut said). */
 export const OBSERVATION_BATCH_BYTES = 256 * 1024;
 
-/** The action count at each session's previous observation: the batch since then is what the agent has not seen. */
-const observedAt = new WeakMap<RunSession, number>();
-
+/** Writes the observation; the batch in it is what was played since the turn's last one (TurnState.observedAt). */
 export function writeObservation(s: RunSession, board: string): Result<void, ProlongError> {
-  const since = observedAt.get(s);
-  observedAt.set(s, s.tally.action);
+  const since = s.turn.observedAt;
+  s.turn.observedAt = s.tally.action;
   // After a resume the previous call is unknown: the newest section stands for the batch.
-  const count = since === undefined ? 1 : Math.max(0, s.tally.action - since);
+  const count = since === null ? 1 : Math.max(0, s.tally.action - since);
   const lookup = s.index.lookup({ actions: count });
   if (lookup.isErr()) return err(lookup.error);
   const sections = lookup.value;

@@ -35,6 +35,7 @@ async function loop(s: RunSession, stop: AbortSignal): Promise<RunEnd> {
   if (denied) return denied;
   for (;;) {
     await yieldToSignals();
+    // Where the run stands: stopped, its episode over (the next one started), or a game to reset first.
     if (s.turn.eventFailure) return failed({ source: "log", error: s.turn.eventFailure });
     if (stop.aborted) return { reason: "interrupted", detail: "stopped by the user; `prolong resume` continues it" };
     const end = await episodeEnd(s);
@@ -47,6 +48,7 @@ async function loop(s: RunSession, stop: AbortSignal): Promise<RunEnd> {
       continue;
     }
 
+    // Ask: the batch in hand (a resumed run's), or the agent's answer this turn.
     const batch = s.turn.pending ?? (await askAgent(s, stop));
     if ("reason" in batch) return batch;
     if (batch.actions.length === 0)
@@ -55,6 +57,7 @@ async function loop(s: RunSession, stop: AbortSignal): Promise<RunEnd> {
         detail: s.config.agent === "human" ? "the player ended the run" : 'the agent wrote "stop": true',
       };
 
+    // Play and record: each action steps the game, moves the tally and appends its section (record.ts).
     const ran = await playBatch(s, batch, stop);
     if (ran.isErr()) return failed(ran.error);
   }

@@ -99,6 +99,11 @@ export interface TurnState {
   instructions: string | null;
   /** The first event that could not be written; the loop ends the run (log-failed) when it sees one. */
   eventFailure: ProlongError | null;
+  /**
+   * The action count at this process's last --observe observation (null before its first): the sections since
+   * then are the batch the agent has not seen.
+   */
+  observedAt: number | null;
 }
 
 /**
@@ -113,7 +118,7 @@ export interface RunSession extends RunFixed {
 
 /** The turn a run starts (or resumes) on: the game just opened and its first frame, nothing asked yet. */
 export function firstTurn(env: GameEnv, frame: FrameData, resumed: boolean): TurnState {
-  return { env, frame, pending: null, resumed, agentNotice: null, instructions: null, eventFailure: null };
+  return { env, frame, pending: null, resumed, agentNotice: null, instructions: null, eventFailure: null, observedAt: null };
 }
 
 export interface RunEnd {

@@ -19,22 +19,22 @@ export function recordTrajectory(
   failedMs: number,
 ): Result<void, ProlongError> {
   const backend = s.agent.name;
-  if (answer.isErr())
-    return appendTurn(
-      s.paths.trajectory,
-      turnLines(
-        { turn, backend, status: "failed", logBytes, ms: Math.max(0, Math.round(failedMs)), error: answer.error.message },
-        [],
-      ),
-    );
-  const r = answer.value;
-  return appendTurn(
-    s.paths.trajectory,
-    turnLines(
-      { turn, backend, status: "ok", logBytes, ms: Math.max(0, Math.round(r.wallMs)), exitCode: r.exitCode, tokens: r.tokens },
-      r.steps ?? [],
-    ),
-  );
+  const ms = (t: number) => Math.max(0, Math.round(t));
+  const lines = answer.isErr()
+    ? turnLines({ turn, backend, status: "failed", logBytes, ms: ms(failedMs), error: answer.error.message }, [])
+    : turnLines(
+        {
+          turn,
+          backend,
+          status: "ok",
+          logBytes,
+          ms: ms(answer.value.wallMs),
+          exitCode: answer.value.exitCode,
+          tokens: answer.value.tokens,
+        },
+        answer.value.steps ?? [],
+      );
+  return appendTurn(s.paths.trajectory, lines);
 }
 
 /**
