@@ -1,7 +1,8 @@
 // The turn loop, as in the paper's figure: prepare the workspace (the verified copy of the log), call the
 // agent, read its actions.json, play the actions (one log section each), repeat — until the game is won, the
 // action budget is spent, or the agent gives up. The batch rules and the retries live here too; what one
-// action does is record.ts, what touches the agent's directory is workspace.ts.
+// action does is record.ts, what touches the agent's directory is workspace.ts. Written in the turn's order:
+// the loop, where the run stands (episodes, resets), the question (askAgent and its call), then the batch played.
 import { err, ok, type Result } from "neverthrow";
 import type { ActionBatch } from "../agent/actions.ts";
 import { firstTurnPrompt, nextTurnPrompt, resumePrompt, retryPrompt, splitPlan, type PromptContext } from "../agent/prompts.ts";
@@ -63,6 +64,18 @@ async function loop(s: RunSession, stop: AbortSignal): Promise<RunEnd> {
   }
 }
 
+/**
+ * Before the first call of a run (fresh or resumed): credentials present and accepted, so that a wrong key
+ * ends the run in seconds instead of after the CLI's own minutes of retries, several times over.
+ */
+async function checkAccess(s: RunSession): Promise<RunEnd | null> {
+  if (!s.agent.checkAccess) return null;
+  const access = await s.agent.checkAccess();
+  if (access.isOk()) return null;
+  recordWarning(s, access.error);
+  return unavailable(access.error);
+}
+
 /** The game is won or the budget spent: start the next episode of a lifetime, or end the run. */
 async function episodeEnd(s: RunSession): Promise<RunEnd | null> {
   const won = s.turn.frame.state === "WIN";
@@ -103,44 +116,6 @@ async function runnerReset(s: RunSession): Promise<Result<unknown, StepFailure>>
   const reason = s.turn.frame.state === "GAME_OVER" ? "game over" : "game not started";
   emit(s, ["reset", { action: s.tally.action + 1, level: s.tally.level, attempt: s.tally.attempt, reason }]);
   return playAction(s, { id: 0 }, undefined);
-}
-
-/**
- * The spend guard: once the run has billed its --max-billed-tokens, no further call starts. The batch the last
- * call asked for has run; the run stops as interrupted, resumable with a larger budget.
- */
-function budgetSpent(s: RunSession): RunEnd | null {
-  const budget = s.config.maxBilledTokens;
-  if (budget === undefined) return null;
-  const billed = Math.round(billedTokens(s.tally.tokens));
-  if (billed < budget) return null;
-  return {
-    reason: "interrupted",
-    detail: `spent its budget of ${budget} billed tokens (${billed} billed); \`prolong resume ${s.paths.dir} --max-billed-tokens N\` goes on with a larger one`,
-  };
-}
-
-/** Model-API failures no retry can mend (agent/api-failure.ts, agent/mini/chat-api.ts). */
-const PERMANENT_API_FAILURES = new Set(["api-key", "api-model", "api-url"]);
-
-/** The run's end when the agent's model API cannot be used: not the agent's failure, so not scored; resumable. */
-function unavailable(e: ProlongError): RunEnd {
-  return {
-    reason: "agent-unavailable",
-    detail: `${e.path ? `${e.path}: ` : ""}${e.message}${e.fix ? ` (fix: ${e.fix})` : ""}; the run can be resumed with \`prolong resume\``,
-  };
-}
-
-/**
- * Before the first call of a run (fresh or resumed): credentials present and accepted, so that a wrong key
- * ends the run in seconds instead of after the CLI's own minutes of retries, several times over.
- */
-async function checkAccess(s: RunSession): Promise<RunEnd | null> {
-  if (!s.agent.checkAccess) return null;
-  const access = await s.agent.checkAccess();
-  if (access.isOk()) return null;
-  recordWarning(s, access.error);
-  return unavailable(access.error);
 }
 
 /**
@@ -187,31 +162,18 @@ async function askAgent(s: RunSession, stop: AbortSignal): Promise<PendingBatch 
 }
 
 /**
- * The batch the agent answered, held as the turn's: its plan kept in plans.txt (stateless arm), then saved
- * before any action runs, so resume finishes this batch exactly.
+ * The spend guard: once the run has billed its --max-billed-tokens, no further call starts. The batch the last
+ * call asked for has run; the run stops as interrupted, resumable with a larger budget.
  */
-function holdBatch(s: RunSession, reply: TurnReply, batch: ActionBatch): PendingBatch | RunEnd {
-  const pending: PendingBatch = {
-    turn: s.tally.agentCalls,
-    text: reply.text,
-    actions: batch.stop && batch.actions.length === 0 ? [] : batch.actions,
-    firstAction: s.tally.action + 1,
+function budgetSpent(s: RunSession): RunEnd | null {
+  const budget = s.config.maxBilledTokens;
+  if (budget === undefined) return null;
+  const billed = Math.round(billedTokens(s.tally.tokens));
+  if (billed < budget) return null;
+  return {
+    reason: "interrupted",
+    detail: `spent its budget of ${budget} billed tokens (${billed} billed); \`prolong resume ${s.paths.dir} --max-billed-tokens N\` goes on with a larger one`,
   };
-  if (s.config.workspace === "stateless") {
-    const planned = appendPlan(s, pending.turn, pending.firstAction, splitPlan(reply.text).plan);
-    if (planned.isErr()) return failed({ source: "log", error: planned.error });
-    const recorded = recordTampers(s, planned.value ? [planned.value] : []);
-    if (recorded.isErr()) return failed({ source: "log", error: recorded.error });
-  }
-  s.turn.pending = pending;
-  const saved = saveState(s.index, { pending });
-  return saved.isErr() ? failed({ source: "log", error: saved.error }) : pending;
-}
-
-function addTokens(s: RunSession, u: TokenUsage): Result<void, ProlongError> {
-  const t = s.tally.tokens;
-  s.tally.tokens = { input: t.input + u.input, cached: t.cached + u.cached, output: t.output + u.output };
-  return saveState(s.index, { tokens: s.tally.tokens });
 }
 
 /** The prompt for the next agent call: first-turn, follow-up, resume or retry wording, then what went wrong with the last actions.json. */
@@ -308,6 +270,13 @@ async function callAgent(
   return batch.isErr() ? agentFailed(batch.error) : ok({ reply: r, batch: batch.value });
 }
 
+/** A call's tokens added to the run's and saved (the spend guard and a resumed run read them). */
+function addTokens(s: RunSession, u: TokenUsage): Result<void, ProlongError> {
+  const t = s.tally.tokens;
+  s.tally.tokens = { input: t.input + u.input, cached: t.cached + u.cached, output: t.output + u.output };
+  return saveState(s.index, { tokens: s.tally.tokens });
+}
+
 /** A batch with no action to run and no stop is the call's failure, naming why its entries were dropped. */
 function usableBatch(batch: Result<ActionBatch, ProlongError>): Result<ActionBatch, ProlongError> {
   if (batch.isErr() || batch.value.actions.length > 0 || batch.value.stop) return batch;
@@ -317,6 +286,39 @@ function usableBatch(batch: Result<ActionBatch, ProlongError>): Result<ActionBat
       fix: 'list at least one action, or write {"actions": [], "stop": true} to give up',
     }),
   );
+}
+
+/**
+ * The batch the agent answered, held as the turn's: its plan kept in plans.txt (stateless arm), then saved
+ * before any action runs, so resume finishes this batch exactly.
+ */
+function holdBatch(s: RunSession, reply: TurnReply, batch: ActionBatch): PendingBatch | RunEnd {
+  const pending: PendingBatch = {
+    turn: s.tally.agentCalls,
+    text: reply.text,
+    actions: batch.stop && batch.actions.length === 0 ? [] : batch.actions,
+    firstAction: s.tally.action + 1,
+  };
+  if (s.config.workspace === "stateless") {
+    const planned = appendPlan(s, pending.turn, pending.firstAction, splitPlan(reply.text).plan);
+    if (planned.isErr()) return failed({ source: "log", error: planned.error });
+    const recorded = recordTampers(s, planned.value ? [planned.value] : []);
+    if (recorded.isErr()) return failed({ source: "log", error: recorded.error });
+  }
+  s.turn.pending = pending;
+  const saved = saveState(s.index, { pending });
+  return saved.isErr() ? failed({ source: "log", error: saved.error }) : pending;
+}
+
+/** Model-API failures no retry can mend (agent/api-failure.ts, agent/mini/chat-api.ts). */
+const PERMANENT_API_FAILURES = new Set(["api-key", "api-model", "api-url"]);
+
+/** The run's end when the agent's model API cannot be used: not the agent's failure, so not scored; resumable. */
+function unavailable(e: ProlongError): RunEnd {
+  return {
+    reason: "agent-unavailable",
+    detail: `${e.path ? `${e.path}: ` : ""}${e.message}${e.fix ? ` (fix: ${e.fix})` : ""}; the run can be resumed with \`prolong resume\``,
+  };
 }
 
 /**
