@@ -74,22 +74,26 @@ async function episode(seed: number, extra: { pressMore?: "all"; noProgressAfter
   )._unsafeUnwrap();
 }
 
+// The tests on the real game run at once (test.concurrent): each game is its own process in its own folder, and
+// a game spends most of its time waiting for its terminal.
 describe.skipIf(NO_NETHACK)(`the protocol on the real game${NO_NETHACK ? " (skipped: NetHack not installed)" : ""}`, () => {
-  test("the character is the game's own draw from the seed: the same for a seed, not the same for every seed", async () => {
-    const drawn: string[] = [];
-    // Seeds 0 and 1 draw different characters (a lawful human Samurai, a chaotic elven Priest); seed 0 again, the same.
-    for (const seed of [0, 1, 0]) {
-      const { episode: ep, frame } = await episode(seed);
-      const welcome = /You are an? (.+)\.\s*$/.exec(frame.observation.screen.rows[0]!.trimEnd());
-      expect(welcome).not.toBeNull();
-      drawn.push(welcome![1]!);
-      await ep.close();
-    }
+  test.concurrent("the character is the game's own draw from the seed: the same for a seed, not the same for every seed", async () => {
+    // Seeds 0 and 1 draw different characters (a lawful human Samurai, a chaotic elven Priest); seed 0 again, the
+    // same. The three games start at once.
+    const drawn = await Promise.all(
+      [0, 1, 0].map(async (seed) => {
+        const { episode: ep, frame } = await episode(seed);
+        await ep.close();
+        const welcome = /You are an? (.+)\.\s*$/.exec(frame.observation.screen.rows[0]!.trimEnd());
+        expect(welcome).not.toBeNull();
+        return welcome![1]!;
+      }),
+    );
     expect(drawn[2]).toBe(drawn[0]!);
     expect(new Set(drawn).size).toBeGreaterThan(1);
   }, 120_000);
 
-  test("no progress: the episode ends at the 150th action in a row that leaves the turn counter where it was", async () => {
+  test.concurrent("no progress: the episode ends at the 150th action in a row that leaves the turn counter where it was", async () => {
     const { episode: ep } = await episode(3, { noProgressAfter: BALROG_NO_PROGRESS });
     let frame: NethackFrame | undefined;
     // Esc at the command prompt takes no game time.
@@ -102,7 +106,7 @@ describe.skipIf(NO_NETHACK)(`the protocol on the real game${NO_NETHACK ? " (skip
     await ep.close();
   }, 240_000);
 
-  test.skipIf(NO_WIZARD)(
+  test.concurrent.skipIf(NO_WIZARD)(
     "every --More-- is answered and its message joined (debug mode: a polymorph's several)",
     async () => {
       const { episode: ep } = await episode(1, { pressMore: "all", wizard: true });
@@ -120,9 +124,10 @@ describe.skipIf(NO_NETHACK)(`the protocol on the real game${NO_NETHACK ? " (skip
     120_000,
   );
 
-  test("two seeds of the built-in player, end to end: one action a call, no --More-- left, mean ± SE over 2 runs", () => {
+  test.concurrent("two seeds of the built-in player, end to end: one action a call, no --More-- left, mean ± SE over 2 runs", async () => {
     const cwd = mkdtempSync(join(tmpdir(), "prolong-balrog-"));
-    const play = Bun.spawnSync(
+    // Spawned without blocking: the other tests' games run meanwhile.
+    const play = Bun.spawn(
       [
         process.execPath,
         MAIN,
@@ -137,10 +142,11 @@ describe.skipIf(NO_NETHACK)(`the protocol on the real game${NO_NETHACK ? " (skip
         "2",
         "--quiet",
       ],
-      { cwd, stdout: "pipe", stderr: "pipe" },
+      { cwd, stdout: "ignore", stderr: "pipe" },
     );
-    expect(play.stderr.toString()).not.toContain("error");
-    expect(play.exitCode).toBe(0);
+    const [exitCode, stderr] = await Promise.all([play.exited, new Response(play.stderr).text()]);
+    expect(stderr).not.toContain("error");
+    expect(exitCode).toBe(0);
     const batch = join(cwd, "runs", readdirSync(join(cwd, "runs"))[0]!);
     const runs = readdirSync(batch).filter((d) => existsSync(join(batch, d, "run.json")));
     expect(runs).toHaveLength(2);
@@ -152,10 +158,9 @@ describe.skipIf(NO_NETHACK)(`the protocol on the real game${NO_NETHACK ? " (skip
       expect(turns).toHaveLength(20);
       expect(readFileSync(join(batch, r, "logs.txt"), "utf8")).not.toContain("--More--");
     }
-    const score = Bun.spawnSync([process.execPath, MAIN, "score", batch], { cwd, stdout: "pipe", stderr: "pipe" });
-    expect(score.exitCode).toBe(0);
-    expect(score.stdout.toString()).toMatch(
-      /Mean ± standard error over runs \(as BALROG reports it\): \d+\.\d\d ± \d+\.\d\d \(2 runs\)/,
-    );
+    const score = Bun.spawn([process.execPath, MAIN, "score", batch], { cwd, stdout: "pipe", stderr: "pipe" });
+    const [scoreCode, scored] = await Promise.all([score.exited, new Response(score.stdout).text()]);
+    expect(scoreCode).toBe(0);
+    expect(scored).toMatch(/Mean ± standard error over runs \(as BALROG reports it\): \d+\.\d\d ± \d+\.\d\d \(2 runs\)/);
   }, 300_000);
 });

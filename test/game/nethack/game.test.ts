@@ -20,28 +20,26 @@ const WALK = [
   "far northwest",
 ];
 
+// The tests run at once (test.concurrent): each game is its own process in its own folder, and a game spends
+// most of its time waiting for its terminal.
 describe.skipIf(NO_NETHACK)(`the real game${NO_NETHACK ? " (skipped: NetHack not installed)" : ""}`, () => {
-  test("a seed replays key for key: the same actions give the same screens; another seed gives another game", async () => {
-    const runs: string[][] = [];
-    for (const seed of [5, 5]) {
+  test.concurrent("a seed replays key for key: the same actions give the same screens; another seed gives another game", async () => {
+    // The three games at once; each seed-5 game plays the walk in its own time.
+    const walked = async (seed: number, walk: readonly string[]) => {
       const game = await startGame(seed);
       try {
-        runs.push([game.screen().rows.join("\n"), ...(await play(game, WALK))]);
+        return [game.screen().rows.join("\n"), ...(await play(game, walk))];
       } finally {
         await game.close();
       }
-    }
-    expect(runs[1]).toEqual(runs[0]!);
+    };
     // Another seed's game differs from its first screen: nothing need be played in it.
-    const other = await startGame(6);
-    try {
-      expect(other.screen().rows.join("\n")).not.toEqual(runs[0]![0]);
-    } finally {
-      await other.close();
-    }
+    const runs = await Promise.all([walked(5, WALK), walked(5, WALK), walked(6, [])]);
+    expect(runs[1]).toEqual(runs[0]!);
+    expect(runs[2]![0]).not.toEqual(runs[0]![0]);
   });
 
-  test("four games at once: each process keeps to its own folder", async () => {
+  test.concurrent("four games at once: each process keeps to its own folder", async () => {
     const root = gameRoot();
     const games = await Promise.all([1, 2, 3, 4].map((k) => startGame(k, join(root, `g${k}`))));
     try {
@@ -70,7 +68,7 @@ describe.skipIf(NO_NETHACK)(`the real game${NO_NETHACK ? " (skipped: NetHack not
     }
   });
 
-  test("a prompt nobody answers is escaped after a bounded number of actions, and said so", async () => {
+  test.concurrent("a prompt nobody answers is escaped after a bounded number of actions, and said so", async () => {
     const started = await NethackGame.start({
       folder: join(gameRoot(), "game"),
       seed: 5,
@@ -90,7 +88,7 @@ describe.skipIf(NO_NETHACK)(`the real game${NO_NETHACK ? " (skipped: NetHack not
     }
   });
 
-  test("the save key S and the options key O do nothing: an episode cannot end by saving nor change the options the status is read by", async () => {
+  test.concurrent("the save key S and the options key O do nothing: an episode cannot end by saving nor change the options the status is read by", async () => {
     const game = await startGame(5);
     try {
       const saved = (await game.step(action("S")))._unsafeUnwrap();
@@ -106,7 +104,7 @@ describe.skipIf(NO_NETHACK)(`the real game${NO_NETHACK ? " (skipped: NetHack not
     }
   });
 
-  test("a batch's stop signals: HP lost and turns per action are measured from the status", async () => {
+  test.concurrent("a batch's stop signals: HP lost and turns per action are measured from the status", async () => {
     const game = await startGame(5);
     try {
       const r = (await game.step(action("20")))._unsafeUnwrap();
@@ -119,7 +117,7 @@ describe.skipIf(NO_NETHACK)(`the real game${NO_NETHACK ? " (skipped: NetHack not
     }
   });
 
-  test("a game message where the inventory was read is not recorded as the inventory: the last one stays", async () => {
+  test.concurrent("a game message where the inventory was read is not recorded as the inventory: the last one stays", async () => {
     const game = await startGame(5);
     try {
       const held = (await game.step(action("search")))._unsafeUnwrap().observation.held;

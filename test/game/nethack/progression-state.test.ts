@@ -2,7 +2,8 @@
 // Ludios (the status names the Quest's levels "Home N" and Ludios by name; depth.ts reads their depth from the
 // portal level the hero came through), and the hero's own experience level through a polymorph (the status
 // shows the monster's HD:N instead), and a level change behind --More-- on the action that caused it. Checked
-// on real games in debug mode against the game's own lists.
+// on real games in debug mode against the game's own lists. The real games are played at once (test.concurrent):
+// each is its own process in its own folder, and a game spends most of its time waiting for its terminal.
 import { describe, expect, test } from "bun:test";
 import { nextDepth, type DepthState } from "../../../src/game/nethack/depth.ts";
 import { progressionAt } from "../../../src/game/nethack/progression.ts";
@@ -45,7 +46,7 @@ describe("depth from the status place", () => {
 });
 
 describe.skipIf(NO_WIZARD)(`a real Quest level${NO_WIZARD ? " (skipped: needs NetHack and root for debug mode)" : ""}`, () => {
-  test("Home 3 and Home 1, entered from the portal's level, are at the depths the game itself lists (not depth 0)", async () => {
+  test.concurrent("Home 3 and Home 1, entered from the portal's level, are at the depths the game itself lists (not depth 0)", async () => {
     const game = await wizardEpisode();
     const { press, settle } = game;
     await settle();
@@ -86,7 +87,7 @@ describe.skipIf(NO_WIZARD)(`a real Quest level${NO_WIZARD ? " (skipped: needs Ne
 });
 
 describe.skipIf(NO_WIZARD)(`a real Fort Ludios${NO_WIZARD ? " (skipped: needs NetHack and root for debug mode)" : ""}`, () => {
-  test("the Fort is at the depth the game laid it out at (its own list says so), not its portal's level", async () => {
+  test.concurrent("the Fort is at the depth the game laid it out at (its own list says so), not its portal's level", async () => {
     const game = await wizardEpisode();
     const { press, settle } = game;
     await settle();
@@ -120,7 +121,7 @@ describe.skipIf(NO_WIZARD)(`a real Fort Ludios${NO_WIZARD ? " (skipped: needs Ne
 });
 
 describe.skipIf(NO_WIZARD)(`a real polymorph${NO_WIZARD ? " (skipped: needs NetHack and root for debug mode)" : ""}`, () => {
-  test("a hero of level 3 turned into a red dragon (HD:15) still counts level 3, as BALROG's experience_level does", async () => {
+  test.concurrent("a hero of level 3 turned into a red dragon (HD:15) still counts level 3, as BALROG's experience_level does", async () => {
     const game = await wizardEpisode();
     const { press, settle } = game;
     await settle();
@@ -143,7 +144,7 @@ describe.skipIf(NO_WIZARD)(`a real polymorph${NO_WIZARD ? " (skipped: needs NetH
 describe.skipIf(NO_WIZARD)(
   `a real --More-- descent${NO_WIZARD ? " (skipped: needs NetHack and root for debug mode)" : ""}`,
   () => {
-    test("a trap door's --More-- holds the old screen; the descent counts on the step onto it, its message kept", async () => {
+    test.concurrent("a trap door's --More-- holds the old screen; the descent counts on the step onto it, its message kept", async () => {
       const game = await wizardEpisode();
       const { press, play } = game;
       // Off the up staircase (no trap can be made there), a trap door wished for under the hero, a step off it.
@@ -166,7 +167,7 @@ describe.skipIf(NO_WIZARD)(
       await game.close();
     }, 240_000);
 
-    test("a --More-- with no level change behind it stays the agent's to answer", async () => {
+    test.concurrent("a --More-- with no level change behind it stays the agent's to answer", async () => {
       const game = await wizardEpisode();
       for (const keys of ["#polyself\r", "red dragon\r"]) await game.press(keys);
       expect(game.frame.observation.screen.rows[0]).toMatch(/You turn into a red dragon!.*--More--/);
