@@ -42,8 +42,10 @@ let pair: Promise<PlayedRun[]> | undefined;
 const seededTwice = () => (pair ??= Promise.all([1, 2].map(() => playGame(SEEDED))));
 const uninterrupted = async () => (await seededTwice())[0]!;
 
+// The tests run at once (test.concurrent): each run has its own directory and game process, and a game spends
+// most of its time waiting for its terminal.
 describe.skipIf(NO_NETHACK)(`NetHack runs${NO_NETHACK ? " (skipped: NetHack not installed)" : ""}`, () => {
-  test("a batch stops on damage: after a section that lost HP the next action starts a new batch", async () => {
+  test.concurrent("a batch stops on damage: after a section that lost HP the next action starts a new batch", async () => {
     const run = await uninterrupted();
     const all = sections(run.master);
     const hurt = all.map((s, i) => ({ s, i })).filter(({ s }) => (s.events ?? []).some((e) => e.startsWith("hp lost")));
@@ -120,13 +122,13 @@ describe.skipIf(NO_NETHACK)(`NetHack runs${NO_NETHACK ? " (skipped: NetHack not 
     expect(renderShown(log, 1, { colour: true, frames: false, mode: "ascii" })).toMatch(/\x1b\[97m@/);
   }, 120_000);
 
-  test("a seeded run played twice writes identical logs (two at once, so timing differs)", async () => {
+  test.concurrent("a seeded run played twice writes identical logs (two at once, so timing differs)", async () => {
     const [a, b] = await seededTwice();
     expect(a!.master.length).toBeGreaterThan(0);
     expect(b!.master).toBe(a!.master);
   }, 120_000);
 
-  test("a lifetime of 3 short episodes: one log with episode markers, each episode scored", async () => {
+  test.concurrent("a lifetime of 3 short episodes: one log with episode markers, each episode scored", async () => {
     const run = await playGame({ game: "nethack", env: "nethack", seed: 4, maxActions: 10, episodes: 3 });
     const all = sections(run.master);
     const initial = all.filter((s) => s.header.kind === "initial");
@@ -141,7 +143,7 @@ describe.skipIf(NO_NETHACK)(`NetHack runs${NO_NETHACK ? " (skipped: NetHack not 
     expect(card.score).toBe(Math.max(...card.episodes.map((e) => e.score)));
   }, 120_000);
 
-  test("the no-log arm: each prompt shows the whole screen, its message line included", async () => {
+  test.concurrent("the no-log arm: each prompt shows the whole screen, its message line included", async () => {
     const prompts: string[] = [];
     const agent: Agent = {
       name: "scripted",
@@ -173,8 +175,7 @@ describe.skipIf(NO_NETHACK)(`NetHack runs${NO_NETHACK ? " (skipped: NetHack not 
     expect(prompts[0]).toMatch(/\[CURRENT SCREEN\]\n.*welcome to NetHack!/);
   }, 120_000);
 
-  test("the game crashes mid-episode (killed): the run ends game-failed with its log whole, and resume finishes it as if nothing happened", async () => {
-    const whole = await uninterrupted();
+  test.concurrent("the game crashes mid-episode (killed): the run ends game-failed with its log whole, and resume finishes it as if nothing happened", async () => {
     const inner = createAgent(newConfig(SEEDED)._unsafeUnwrap())._unsafeUnwrap();
     let killed = 0;
     const killer: Agent = {
@@ -193,6 +194,7 @@ describe.skipIf(NO_NETHACK)(`NetHack runs${NO_NETHACK ? " (skipped: NetHack not 
     // The log is whole (every section parses, no crash recorded as the game's end) and a prefix of the uninterrupted one.
     const logged = sections(crashed.master);
     expect(logged.every((s) => s.end === undefined)).toBe(true);
+    const whole = await uninterrupted(); // played meanwhile, by the tests beside this one
     expect(whole.master.startsWith(crashed.master)).toBe(true);
 
     const session = (await resumeRun(crashed.session.paths.dir))._unsafeUnwrap();

@@ -49,8 +49,9 @@ async function windowedRun(window: LogWindow) {
   return { run, copies, master: sections(run.master) };
 }
 
+// The two runs play at once (test.concurrent): each has its own directory and game, which mostly waits.
 describe.skipIf(NO_NETHACK)(`windowed NetHack arms${NO_NETHACK ? " (skipped: NetHack not installed)" : ""}`, () => {
-  test("last:2: the inventory changed long before the window, and logs.txt shows it at every call", async () => {
+  test.concurrent("last:2: the inventory changed long before the window, and logs.txt shows it at every call", async () => {
     const { run, copies, master } = await windowedRun({ kind: "last", sections: 2 });
     expect(run.end.reason).toBe("max-actions");
     expect(copies.length).toBe(6);
@@ -77,7 +78,7 @@ describe.skipIf(NO_NETHACK)(`windowed NetHack arms${NO_NETHACK ? " (skipped: Net
     expect(verified.ok).toBe(true);
   }, 120_000);
 
-  test("newest: the newest section as logged, after the newest one that lists the inventory", async () => {
+  test.concurrent("newest: the newest section as logged, after the newest one that lists the inventory", async () => {
     const { run, copies, master } = await windowedRun({ kind: "newest" });
     expect(run.end.reason).toBe("max-actions");
     expect(copies.length).toBe(6);
