@@ -1,9 +1,14 @@
 // `score --plan` and a run its log does not back (score/evidence.ts): the job is there, so it is not "missing";
-// it is named as refused, with why, and the plan is not complete (exit 3) until the run is mended.
+// it is named as refused, with why, and the plan is not complete (exit 3) until the run is mended. The plan is
+// made and scored by the commands in this process; run-plan is the real CLI (it starts each job as a child
+// process of its own executable).
 import { describe, expect, test } from "bun:test";
 import { readdirSync, rmSync } from "node:fs";
 import path from "node:path";
+import { planCommand } from "../../src/cli/plan.ts";
+import { scoreCommand } from "../../src/cli/score.ts";
 import { tempRoot } from "../run/helpers.ts";
+import { runCaptured } from "../support/captured.ts";
 
 const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
 
@@ -13,17 +18,27 @@ function prolong(cwd: string, ...args: string[]) {
 }
 
 describe("score --plan with a run whose log does not back its scorecard", () => {
-  test("named as refused, not missing; the plan is incomplete (exit 3); the Markdown says why", () => {
+  test("named as refused, not missing; the plan is incomplete (exit 3); the Markdown says why", async () => {
     const work = tempRoot();
-    expect(prolong(work, "plan", "--games", "glide", "--runs", "2", "--arm", "a=--max-actions 20", "-o", "plan.json").code).toBe(
-      0,
-    );
+    const planFile = path.join(work, "plan.json");
+    const runs = path.join(work, "runs");
+    const made = await runCaptured(planCommand, [
+      "--games",
+      "glide",
+      "--runs",
+      "2",
+      "--arm",
+      "a=--max-actions 20",
+      "-o",
+      planFile,
+    ]);
+    expect(made.code).toBe(0);
     expect(prolong(work, "run-plan", "plan.json", "--out", "runs", "--quiet").code).toBe(0);
     const armDir = path.join(work, "runs", "a");
     const first = readdirSync(armDir).sort()[0]!;
     rmSync(path.join(armDir, first, "logs.txt"));
 
-    const json = prolong(work, "score", "runs", "--plan", "plan.json", "--json");
+    const json = await runCaptured(scoreCommand, [runs, "--plan", planFile, "--json"]);
     expect(json.code).toBe(3);
     const plan = JSON.parse(json.out).plan as {
       missing: unknown[];
@@ -33,7 +48,7 @@ describe("score --plan with a run whose log does not back its scorecard", () => 
     expect(plan.refused.map((r) => [path.basename(r.dir), r.why])).toEqual([[first, "no-log"]]);
     expect(plan.refused[0]!.job).toMatch(/^j-/);
 
-    const md = prolong(work, "score", "runs", "--plan", "plan.json");
+    const md = await runCaptured(scoreCommand, [runs, "--plan", planFile]);
     expect(md.code).toBe(3);
     expect(md.out).toContain("(1 refused: the log does not back the scorecard), 0 missing");
     expect(md.out).toContain("Refused (the log does not back the scorecard; not scored):");
