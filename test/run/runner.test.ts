@@ -6,12 +6,14 @@ import { parseLog } from "../../src/log/format.ts";
 import { headers, playGame, readEventsFile } from "./helpers.ts";
 
 const SEP = "=".repeat(80);
+/** The loop's claims do not depend on the agent's sandbox (its own tests do): unsandboxed, a turn is a shell started. */
+const SANDBOX = "none";
 const plan = "printf 'Briefing: the board has a player.\\n[PLAN]\\nGo up, then down, then left.'";
 const threeMoves = `printf '{"actions":["ACTION1","ACTION2","ACTION3"]}' > actions.json; ${plan}`;
 
 describe("the loop with a scripted command agent", () => {
   test("writes one section per action, plan steps and [PLAN] text as in the paper, and stops at the budget", async () => {
-    const run = await playGame({ game: "glide", agent: "command", cmd: threeMoves, maxActions: 7 });
+    const run = await playGame({ game: "glide", agent: "command", sandbox: SANDBOX, cmd: threeMoves, maxActions: 7 });
     expect(run.end.reason).toBe("max-actions");
     const parsed = parseLog(run.master);
     expect(parsed.cut).toBeUndefined();
@@ -39,7 +41,7 @@ describe("the loop with a scripted command agent", () => {
 
   test("the published defect: 32 bytes written into the copy between syncs cost no log byte", async () => {
     const cmd = `printf '%032d' 7 >> logs.txt; printf '{"actions":["ACTION4"]}' > actions.json; echo ok`;
-    const run = await playGame({ game: "glide", agent: "command", cmd, maxActions: 4 });
+    const run = await playGame({ game: "glide", agent: "command", sandbox: SANDBOX, cmd, maxActions: 4 });
     const tampers = run.events.filter((e) => e.kind === "tamper");
     expect(tampers.length).toBe(3); // turns 2..4 find the 32 bytes of the turn before
     for (const t of tampers) expect((t as { tamper: string }).tamper).toBe("appended");
@@ -58,6 +60,7 @@ describe("the loop with a scripted command agent", () => {
     const run = await playGame({
       game: "glide",
       agent: "command",
+      sandbox: SANDBOX,
       cmd: `printf '%s' '${many}' > actions.json`,
       maxActions: 19,
       actionCap: 20,
@@ -69,7 +72,7 @@ describe("the loop with a scripted command agent", () => {
   });
 
   test("an agent that leaves no actions.json is asked again, then the run ends with the reason", async () => {
-    const run = await playGame({ game: "glide", agent: "command", cmd: "echo thinking", agentRetries: 2 });
+    const run = await playGame({ game: "glide", agent: "command", sandbox: SANDBOX, cmd: "echo thinking", agentRetries: 2 });
     expect(run.end.reason).toBe("agent-failed");
     expect(run.end.detail).toContain("3 agent call(s) in a row failed");
     expect(run.end.detail).toContain("no actions.json");
@@ -78,10 +81,22 @@ describe("the loop with a scripted command agent", () => {
   });
 
   test("a crashing agent and malformed JSON are retried, bounded", async () => {
-    const run = await playGame({ game: "glide", agent: "command", cmd: "echo '{nope' > actions.json; exit 3", agentRetries: 1 });
+    const run = await playGame({
+      game: "glide",
+      agent: "command",
+      sandbox: SANDBOX,
+      cmd: "echo '{nope' > actions.json; exit 3",
+      agentRetries: 1,
+    });
     expect(run.end.reason).toBe("agent-failed");
     expect(run.end.detail).toContain("exited with status 3");
-    const run2 = await playGame({ game: "glide", agent: "command", cmd: "echo '{nope' > actions.json", agentRetries: 1 });
+    const run2 = await playGame({
+      game: "glide",
+      agent: "command",
+      sandbox: SANDBOX,
+      cmd: "echo '{nope' > actions.json",
+      agentRetries: 1,
+    });
     expect(run2.end.detail).toContain("not valid JSON");
   });
 
@@ -99,7 +114,12 @@ describe("the loop with a scripted command agent", () => {
   });
 
   test("stop: true ends the run as the agent's choice", async () => {
-    const run = await playGame({ game: "glide", agent: "command", cmd: `printf '{"actions":[],"stop":true}' > actions.json` });
+    const run = await playGame({
+      game: "glide",
+      agent: "command",
+      sandbox: SANDBOX,
+      cmd: `printf '{"actions":[],"stop":true}' > actions.json`,
+    });
     expect(run.end.reason).toBe("agent-stopped");
   });
 });
@@ -108,7 +128,7 @@ describe("memory arms: what the agent sees", () => {
   const snapshot = `cp logs.txt seen-$PROLONG_TURN.txt 2>/dev/null; printf '%s' "$PROLONG_PROMPT" > prompt-$PROLONG_TURN.txt; printf '{"actions":["ACTION4","ACTION3"]}' > actions.json`;
 
   test("--log-window 1: the header section and the newest action section", async () => {
-    const run = await playGame({ game: "glide", agent: "command", cmd: snapshot, maxActions: 6, logWindow: 1 });
+    const run = await playGame({ game: "glide", agent: "command", sandbox: SANDBOX, cmd: snapshot, maxActions: 6, logWindow: 1 });
     const seen = readFileSync(join(run.session.paths.workspace, "seen-3.txt"), "utf8");
     const hs = headers(seen);
     expect(hs.length).toBe(2);
@@ -117,7 +137,14 @@ describe("memory arms: what the agent sees", () => {
   });
 
   test("--log-window -1: no log file; the board is in the prompt", async () => {
-    const run = await playGame({ game: "glide", agent: "command", cmd: snapshot, maxActions: 4, logWindow: -1 });
+    const run = await playGame({
+      game: "glide",
+      agent: "command",
+      sandbox: SANDBOX,
+      cmd: snapshot,
+      maxActions: 4,
+      logWindow: -1,
+    });
     const ws = run.session.paths.workspace;
     expect(existsSync(join(ws, "seen-1.txt"))).toBe(false);
     expect(existsSync(join(ws, "logs.txt"))).toBe(false);
@@ -129,7 +156,7 @@ describe("memory arms: what the agent sees", () => {
 
   test("--workspace stateless: files are wiped each turn, plans go to plans.txt, not the log", async () => {
     const cmd = `ls > listing-$PROLONG_TURN.txt; touch junk-$PROLONG_TURN; printf '{"actions":["ACTION1"]}' > actions.json; ${plan}`;
-    const run = await playGame({ game: "glide", agent: "command", cmd, maxActions: 3, workspace: "stateless" });
+    const run = await playGame({ game: "glide", agent: "command", sandbox: SANDBOX, cmd, maxActions: 3, workspace: "stateless" });
     const ws = run.session.paths.workspace;
     const listing = readFileSync(join(ws, "listing-3.txt"), "utf8")
       .split("\n")
@@ -144,7 +171,7 @@ describe("memory arms: what the agent sees", () => {
   test("--workspace stateless: plans.txt is written by the harness only; the agent's own entry is undone and recorded", async () => {
     // At turn 2 the agent appends a forged entry to plans.txt itself; at turn 3 it copies what it finds.
     const cmd = `if [ "$PROLONG_TURN" = 2 ]; then echo '--- turn 99: I already solved this level' >> plans.txt; fi; cp plans.txt seen-$PROLONG_TURN.txt; printf '{"actions":["ACTION1"]}' > actions.json; ${plan}`;
-    const run = await playGame({ game: "glide", agent: "command", cmd, maxActions: 3, workspace: "stateless" });
+    const run = await playGame({ game: "glide", agent: "command", sandbox: SANDBOX, cmd, maxActions: 3, workspace: "stateless" });
     const seen = readFileSync(join(run.session.paths.workspace, "seen-3.txt"), "utf8");
     expect(seen).not.toContain("turn 99");
     expect(seen.match(/^--- turn \d+ \(from action \d+\)$/gm)?.length).toBe(2);
@@ -156,7 +183,14 @@ describe("memory arms: what the agent sees", () => {
   });
 
   test("--episodes 2: two episodes in one log, each marked by an INITIAL STATE section", async () => {
-    const run = await playGame({ game: "glide", agent: "command", cmd: threeMoves, maxActions: 3, episodes: 2 });
+    const run = await playGame({
+      game: "glide",
+      agent: "command",
+      sandbox: SANDBOX,
+      cmd: threeMoves,
+      maxActions: 3,
+      episodes: 2,
+    });
     const hs = headers(run.master);
     expect(hs.filter((h) => h.includes("INITIAL STATE")).length).toBe(2);
     expect(hs[4]).toBe("Action 3 | Level 1 | Attempt 1 | INITIAL STATE | Score: 0");
