@@ -52,8 +52,8 @@ export interface FrameData {
   readonly availableActions: readonly ActionId[];
   /** Set when the step was a no-op because the action was not offered or a click fell off the grid. */
   readonly message?: string;
-  /** A terminal game's observation (NetHack); its frames are empty and its sections are written from this. */
-  readonly screen?: ScreenFrame;
+  /** The kind's own observation (a terminal game's screen, whose frames are empty): only its code reads it. */
+  readonly body?: StepBody;
 }
 
 /** A terminal game's experience level, hit points and turn counter, as its section header carries them. */
@@ -64,37 +64,13 @@ export interface HeaderVitals {
   readonly turn: number;
 }
 
+declare const stepBody: unique symbol;
 /**
- * What a terminal game shows after a step, and what the run needs from it: the section body (status line,
- * message line, inventory when it changed, events, how the game ended, the screen's rows), the header's Level
- * and Score, and why the rest of a batch is dropped.
+ * A kind's own observation of a step, beyond the fields every step has (NetHack's screen): opaque to everything
+ * but that kind's code — its section codec, its report, what a person is shown of it — which alone knows its shape.
  */
-export interface ScreenFrame {
-  /** The header's Level: the dungeon level. */
-  readonly level: number;
-  /** The header's Score: BALROG progression × 10,000 (best of the episode so far). */
-  readonly score: number;
-  /** Best BALROG progression of the episode so far, 0..1. */
-  readonly progression: number;
-  readonly status: string;
-  readonly message: string;
-  readonly inventory?: readonly string[];
-  /** The inventory as last read, changed or not: what the no-log arm's prompt shows. */
-  readonly heldInventory?: readonly string[];
-  /** What happened that drops the rest of a batch (HP lost, a new level, a new monster, many turns, the end). */
-  readonly stops: readonly string[];
-  /** Harness notes for the log (a prompt escaped), beside the stop reasons. */
-  readonly notes: readonly string[];
-  /** How the game ended, once it has. */
-  readonly end?: string;
-  /** Screen rows below the message line. */
-  readonly rows: readonly string[];
-  /** The whole screen's colours (message line first), one code per cell, when the game draws in colour. */
-  readonly colours?: readonly string[];
-  /** The header's XL, HP and Turn (from the status; absent while no status line was ever read). */
-  readonly vitals?: HeaderVitals;
-  /** Where the game left the cursor (row 0 = the message line): on the hero, or after a prompt's text. */
-  readonly cursor?: { readonly x: number; readonly y: number };
+export interface StepBody {
+  readonly [stepBody]: "a kind's own";
 }
 
 export interface GameInfo {

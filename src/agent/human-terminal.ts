@@ -3,8 +3,7 @@
 // the game's kind says (game/kind.ts's TerminalKeys: NetHack's `<` is "up", Enter "more"), `#` then a name
 // as that extended command. Keys the environment does not offer are refused on screen, never sent. The
 // harness keeps two keys: Ctrl-C pauses the run (resumable) and Ctrl-X ends it after a confirm. Pure.
-import type { TerminalKeys } from "../game/kinds.ts";
-import type { ScreenFrame } from "../game-model.ts";
+import type { TerminalKeys, TerminalPicture } from "../game/kinds.ts";
 
 /** A terminal game's screen size: the terminal must be at least this big. */
 export const TERMINAL_GAME_SIZE = { cols: 80, rows: 24 } as const;
@@ -52,7 +51,7 @@ function colourRow(text: string, codes: string | undefined, cols: number): strin
 }
 
 export interface TerminalScreenInput {
-  readonly screen: ScreenFrame;
+  readonly screen: TerminalPicture;
   /** prolong's own line: the run's counts and keys (below the game when there is room, else on its message row). */
   readonly tag: string;
   /** What prolong has to say (a refused key, the end confirm, the extended prompt): on the message row, loudly. */

@@ -18,6 +18,7 @@ import { NO_TOKENS, type Agent, type GameView, type TurnInput, type TurnReply } 
 import { parseInput, TERMINAL_MODES_OFF, TERMINAL_MODES_ON, type InputEvent } from "./human-input.ts";
 import { cellAt, followChange, layoutOf, renderScreen, tooSmallScreen, type ScreenLayout } from "./human-screen.ts";
 import { renderTerminalScreen, TERMINAL_GAME_SIZE, terminalKey } from "./human-terminal.ts";
+import type { TerminalKeys, TerminalPicture } from "../game/kinds.ts";
 
 export type KeyCommand =
   | { readonly kind: "action"; readonly action: GridAction }
@@ -241,16 +242,23 @@ export function humanAgent(io: TerminalIO): Agent {
     return play(draw, handle);
   };
 
-  const terminalTurn = (view: GameView, answer: (actions: readonly Action[], stop?: boolean) => Handled) => {
-    const screen = view.frame.screen!;
-    const keys = view.kind.keys;
+  const terminalTurn = (
+    view: GameView,
+    screen: TerminalPicture,
+    keys: TerminalKeys,
+    answer: (actions: readonly Action[], stop?: boolean) => Handled,
+  ) => {
     const entryOf = view.kind.actionEntry;
-    if (!keys || !entryOf)
+    if (!entryOf)
       return Promise.resolve(
         err(
-          prolongError("human-no-keys", `the game ${view.info.id} shows a screen but its kind gives no keyboard for a person`, {
-            fix: "this is a bug in prolong: a terminal game's kind supplies its keys and its actionEntry (game/kind.ts)",
-          }),
+          prolongError(
+            "human-no-keys",
+            `the game ${view.info.id} shows a screen but its kind names no actions for the keys a person types`,
+            {
+              fix: "this is a bug in prolong: a terminal game's kind supplies its keys and its actionEntry (game/kind.ts)",
+            },
+          ),
         ),
       );
     let extended: string | undefined;
@@ -321,8 +329,11 @@ export function humanAgent(io: TerminalIO): Agent {
         note = "";
         return { done: true, reply: ok({ text: "", toolCalls: 0, tokens: NO_TOKENS, wallMs: Date.now() - began, exitCode: 0 }) };
       };
-      // A terminal game (NetHack) shows its screen and has no boards; a grid game the reverse.
-      return view.frame.screen ? terminalTurn(view, answer) : gridTurn(view, answer);
+      // A terminal game (NetHack) shows its screen, read from the step by its kind's keyboard, and has no boards;
+      // a grid game the reverse.
+      const keys = view.kind.keys;
+      const screen = keys?.screen(view.frame);
+      return keys && screen ? terminalTurn(view, screen, keys, answer) : gridTurn(view, answer);
     },
     async close() {
       if (!started || closed) return;

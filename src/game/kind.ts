@@ -128,6 +128,18 @@ export interface SectionCodec extends SectionWindowing {
   view(text: string): Result<SectionView, string>;
 }
 
+/** What a person at the keyboard is shown of a terminal game's step (agent/human-terminal.ts). */
+export interface TerminalPicture {
+  /** The top row. */
+  readonly message: string;
+  /** The rows below it. */
+  readonly rows: readonly string[];
+  /** The whole screen's colours (top row first), one code per cell as the kind's codec writes them. */
+  readonly colours?: readonly string[];
+  /** Where the game left the cursor (row 0 = the top row). */
+  readonly cursor?: { readonly x: number; readonly y: number };
+}
+
 /**
  * A terminal game's keyboard, for a person playing it (agent/human-terminal.ts): which typed key sends which of
  * the kind's actions. The harness keeps Ctrl-C, Ctrl-X and `#` (an extended command typed on its own line).
@@ -143,6 +155,8 @@ export interface TerminalKeys {
   readonly offered: string;
   /** What the game is called in a refusal ("the NetHack environment"). */
   readonly title: string;
+  /** The screen a step shows a person (read from the step's body), or undefined when the step holds none. */
+  screen(frame: FrameData): TerminalPicture | undefined;
 }
 
 /**

@@ -22,6 +22,7 @@ export type {
   StepReport,
   StepRule,
   TerminalKeys,
+  TerminalPicture,
 } from "./kind.ts";
 export { stepReport } from "./kind.ts";
 

@@ -5,6 +5,7 @@ import { parseHeader } from "../../log/format.ts";
 import type { FrameData } from "../../game-model.ts";
 import type { SectionCodec } from "../kind.ts";
 import { nethackEntry } from "./actions.ts";
+import { screenOf } from "./screen-frame.ts";
 import { COLOUR_CODES, decodeColours } from "./colours.ts";
 import {
   currentScreenText,
@@ -17,7 +18,7 @@ import {
 
 export const nethackCodec: SectionCodec = {
   write(frame, header, extra) {
-    const screen = frame.screen;
+    const screen = screenOf(frame);
     if (!screen) return err("the game gave a grid where the NetHack log holds a screen");
     const { vitals: _given, ...rest } = header;
     const own = { ...rest, ...(screen.vitals ? { vitals: screen.vitals } : {}) };
@@ -52,7 +53,7 @@ export const nethackCodec: SectionCodec = {
   },
   current(text, frame) {
     const parsed = parseNethackSection(text, parseHeader);
-    return typeof parsed === "string" ? err(parsed) : ok(currentScreenText(parsed, frame?.screen?.heldInventory));
+    return typeof parsed === "string" ? err(parsed) : ok(currentScreenText(parsed, frame && screenOf(frame)?.heldInventory));
   },
   view(text) {
     const s = parseNethackSection(text, parseHeader);

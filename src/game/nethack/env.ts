@@ -1,12 +1,13 @@
 // NetHack behind the runner's GameEnv boundary: reset() starts a fresh seeded game in the run's private game
-// folder (wiped first), step() plays one named action. Frames carry no grid: the observation is the
-// ScreenFrame the log section is written from. Death or any other end of the game is GAME_OVER, which ends
+// folder (wiped first), step() plays one named action. Frames carry no grid: their body is the ScreenFrame
+// (screen-frame.ts) the log section is written from. Death or any other end of the game is GAME_OVER, which ends
 // the episode (there is no RESET in NetHack: the next episode of a lifetime is a new game).
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../../errors.ts";
 import type { GameEnv } from "../env.ts";
 import type { StepReport } from "../kind.ts";
-import type { Action, FrameData, GameInfo, ScreenFrame } from "../../game-model.ts";
+import type { Action, FrameData, GameInfo } from "../../game-model.ts";
+import { screenBody, screenOf, type ScreenFrame } from "./screen-frame.ts";
 import type { Character } from "./character.ts";
 import { NethackEpisode, type NethackFrame } from "./episode.ts";
 import { progressionScore } from "./progression.ts";
@@ -63,7 +64,7 @@ export function screenFrame(f: NethackFrame): ScreenFrame {
  * the game's own level, the progression score the header's Score.
  */
 export function nethackReport(frame: FrameData): StepReport {
-  const screen = frame.screen;
+  const screen = screenOf(frame);
   if (!screen) throw new Error("a frame without its NetHack screen reached the NetHack kind's report");
   return {
     score: screen.score,
@@ -82,7 +83,7 @@ function frameData(f: NethackFrame): FrameData {
     levelsCompleted: 0,
     winLevels: 0,
     availableActions: [],
-    screen: screenFrame(f),
+    body: screenBody(screenFrame(f)),
   };
 }
 

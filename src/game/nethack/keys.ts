@@ -1,6 +1,7 @@
 // NetHack's keyboard for a person playing it (`--agent human`): a letter or digit as itself, arrows as the
 // hjkl moves, Enter as "more", and every key that is a named action of its own (`<` is "up", `,` "pickup");
 // `#` then a name is that extended command. Keys no action sends are refused, never passed on.
+import { screenOf } from "./screen-frame.ts";
 import type { TerminalKeys } from "../kind.ts";
 import { NAMED_ACTIONS } from "./actions.ts";
 
@@ -31,4 +32,5 @@ export const nethackKeys: TerminalKeys = {
   extendedNames: [...EXTENDED.keys()],
   offered: `a-z A-Z 0-9 ${[...BY_KEY.keys()].filter((k) => k > " ").join(" ")} Enter Esc space ^D`,
   title: "the NetHack environment",
+  screen: screenOf,
 };

@@ -25,7 +25,8 @@
 // starts a board line; board rows are padded to 80 so an empty map row is never an empty line.
 import { actionText } from "../../action-text.ts";
 import { encodeColours, isColourLine } from "./colours.ts";
-import type { Action, ScreenFrame } from "../../game-model.ts";
+import type { Action } from "../../game-model.ts";
+import type { ScreenFrame } from "./screen-frame.ts";
 import { escapePlan, formatHeader, SECTION_JOIN, SEPARATOR, unescapePlan, type SectionHeader } from "../../log/format.ts";
 
 export const NETHACK_MARKER = {
