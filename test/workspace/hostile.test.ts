@@ -1,9 +1,10 @@
 // The hostile-agent corpus: every workspace name the harness touches × every shape an agent can leave there,
 // under no sandbox and under bwrap (as root in CI: the dangerous case). Each run's agent sends the same
-// actions as an honest one and, at its second turn, plants the thing; the test asserts that the master is
-// byte-identical to the honest run's, that nothing outside the workspace changed (a host file, a sentinel,
-// the run directory's names), and that the event names the file and the kind — or, where the sandbox
-// already refused the plant (a link to a file the agent cannot see), that nothing happened at all.
+// actions as an honest one and plants the thing at its first turn that finds the name holding what the harness
+// guards; the harness meets the plant when it prepares the next turn, so a run ends with that turn. The test
+// asserts that the master is byte-identical to the honest run's, that nothing outside the workspace changed
+// (a host file, a sentinel, the run directory's names), and that the event names the file and the kind — or,
+// where the sandbox already refused the plant (a link to a file the agent cannot see), that nothing happened.
 // The other surfaces have their own tables: a run directory handed back to a command
 // (test/run-files/hostile-run-dir.test.ts), a plan file (test/plan/lying-plan.test.ts), a terminal
 // (test/terminal-text.test.ts).
@@ -57,17 +58,23 @@ const KINDS: Record<string, (f: string) => string> = {
 const at = (f: string) => (f === "." ? "../workspace" : f);
 const remove = (f: string) => (f === "." ? "cd .. && rm -rf workspace" : `rm -rf ${f}`);
 
-/** The agent: two actions per turn, the same plan text; at turn 2 the plant instead of (or before) actions.json. */
-function agentScript(plant: string | null, target: string): string {
+/**
+ * The turn that plants: the first, except in the stateless arm, whose plans.txt holds a plan only once a turn
+ * has answered (planted at turn 1, deleting the empty file it was is no change the harness can see).
+ */
+const plantTurn = (arm: Arm) => (arm === "stateless" ? 2 : 1);
+
+/** The agent: two actions per turn, the same plan text; at the plant's turn the plant instead of (or before) actions.json. */
+function agentScript(arm: Arm, plant: string | null, target: string): string {
   const write = `printf '{"actions":["ACTION1","ACTION4"]}' > actions.json 2>/dev/null`;
-  const turn2 =
+  const planting =
     plant === null
       ? write
       : // Planting at actions.json replaces the turn's answer (that turn fails; the retry answers honestly).
         target === "actions.json"
         ? `(${plant}) 2>/dev/null`
         : `${write}; (${plant}) 2>/dev/null`;
-  return `if [ "$PROLONG_TURN" = 2 ]; then ${turn2}; else ${write}; fi; echo "plan: probe the corridor"`;
+  return `if [ "$PROLONG_TURN" = ${plantTurn(arm)} ]; then ${planting}; else ${write}; fi; echo "plan: probe the corridor"`;
 }
 
 function config(
@@ -82,7 +89,8 @@ function config(
     cmd: `export ${Object.entries(env)
       .map(([k, v]) => `${k}='${v}'`)
       .join(" ")}; ${cmd}`,
-    maxActions: 6,
+    // Two actions a turn, up to the turn after the plant's, whose preparation meets the plant.
+    maxActions: 2 * (plantTurn(arm) + 1),
     sandbox,
     agentTimeoutSec: 30,
     ...(arm === "stateless" ? { workspace: "stateless" } : {}),
@@ -96,7 +104,7 @@ async function honestMaster(arm: Arm, sandbox: Sandbox): Promise<string> {
   const key = `${arm}/${sandbox}`;
   const known = honest.get(key);
   if (known !== undefined) return known;
-  const run = await play(config(arm, sandbox, agentScript(null, ""), { MASTER: "/nonexistent", HOST: "/nonexistent" }), {
+  const run = await play(config(arm, sandbox, agentScript(arm, null, ""), { MASTER: "/nonexistent", HOST: "/nonexistent" }), {
     root: tempRoot(),
   });
   expect(run.end.reason).toBe("max-actions");
@@ -137,7 +145,7 @@ async function hostileCase(sandbox: Sandbox, file: string, arm: Arm, kind: strin
   writeFileSync(sentinel, "untouched\n");
   const master = join(root, "t", "glide", "logs.txt");
   const plant = KINDS[kind]!(file);
-  const run = await play(config(arm, sandbox, agentScript(plant, file), { MASTER: master, HOST: host }), { root });
+  const run = await play(config(arm, sandbox, agentScript(arm, plant, file), { MASTER: master, HOST: host }), { root });
   // The run goes on and ends as the honest one does, with the same master, byte for byte.
   expect(run.end.reason).toBe("max-actions");
   expect(run.master).toBe(await honestMaster(arm, sandbox));
