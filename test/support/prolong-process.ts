@@ -1,10 +1,57 @@
-// The real prolong CLI as a child process, for the whole-process trials (kill -9, two resumes at once): started
-// from this checkout's src/main.ts with the Bun running the tests, stopped at a point its own event stream names.
+// The real prolong CLI as a child process, started from this checkout's src/main.ts with the Bun running the
+// tests: run to its end (`prolong`, or `prolongAsync` for several at once), or, for the whole-process trials
+// (kill -9, two resumes at once), stopped at a point its own event stream names.
 import { spawn } from "node:child_process";
 import path from "node:path";
 
 export const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
 export const BUN = process.execPath;
+
+/** How a `prolong` process ended: its exit code (null when the bound killed it) and what it printed. */
+export interface Exited {
+  readonly code: number | null;
+  readonly out: string;
+  readonly err: string;
+}
+
+export interface ProlongOptions {
+  readonly cwd?: string;
+  /** Variables added to (or, undefined, removed from) this process's environment. */
+  readonly env?: Record<string, string | undefined>;
+  /**
+   * The bound: past it the process is killed with SIGKILL (a command blocked opening a FIFO may never run a
+   * SIGTERM handler) and ends with code null, so a hang fails the test's assertion instead of the suite.
+   */
+  readonly timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+function spawnOptions(opts: ProlongOptions) {
+  return {
+    cwd: opts.cwd,
+    env: opts.env === undefined ? process.env : { ...process.env, ...opts.env },
+    stdin: "ignore" as const,
+    stdout: "pipe" as const,
+    stderr: "pipe" as const,
+    timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    killSignal: "SIGKILL" as const,
+  };
+}
+
+/** `prolong ARGS`, waited for. */
+export function prolong(args: readonly string[], opts: ProlongOptions = {}): Exited {
+  const p = Bun.spawnSync([BUN, MAIN, ...args], spawnOptions(opts));
+  return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
+}
+
+/** `prolong ARGS`, not blocking this process: several run at once (each command its own process, as in use). */
+export async function prolongAsync(args: readonly string[], opts: ProlongOptions = {}): Promise<Exited> {
+  const p = Bun.spawn([BUN, MAIN, ...args], spawnOptions(opts));
+  const [out, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text()]);
+  await p.exited;
+  return { code: p.signalCode === null ? p.exitCode : null, out, err };
+}
 
 /** `prolong resume DIR --quiet`, not waited for: resolves with its exit status and stderr once it ends. */
 export function resumeProcess(dir: string): Promise<{ status: number | null; stderr: string }> {
