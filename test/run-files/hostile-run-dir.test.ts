@@ -26,19 +26,17 @@ import { newConfig } from "../../src/config/run-config.ts";
 import { appendTurn } from "../../src/run-files/trajectory.ts";
 import { runLoop } from "../../src/run/runner.ts";
 import { startRun } from "../../src/run/start.ts";
+import { type Exited, prolong as prolongProcess, prolongAsync } from "../support/prolong-process.ts";
 
 // Every case starts prolong at least once: bounded by the spawn timeout, not by the default 5 s.
 setDefaultTimeout(120_000);
 
-const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
 const root = mkdtempSync(path.join(tmpdir(), "prolong-hostile-run-dir-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** The CLI with a bound: a command that hangs is killed and shows as code null (the assertion fails). */
-function prolong(...args: string[]) {
-  const p = Bun.spawnSync([process.execPath, MAIN, ...args], { stdout: "pipe", stderr: "pipe", timeout: 30_000 });
-  return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
-}
+const BOUND = { timeoutMs: 30_000 };
+const prolong = (...args: string[]) => prolongProcess(args, BOUND);
 
 let finished = "";
 let interrupted = "";
@@ -57,8 +55,9 @@ beforeAll(async () => {
   expect(r.code).toBe(0);
   const stamp = readdirSync(runs)[0] as string;
   finished = path.join(runs, stamp, "glide");
-  // An interrupted run, as Ctrl-C leaves one: resumable.
-  const config = newConfig({ game: "glide", maxActions: 40 })._unsafeUnwrap();
+  // An interrupted run, as Ctrl-C leaves one: resumable, with two actions left (a resume that holds plays them
+  // and finishes the run: every file is met, none is played for long).
+  const config = newConfig({ game: "glide", maxActions: 8 })._unsafeUnwrap();
   const stop = new AbortController();
   const s = (
     await startRun(config, {
@@ -99,11 +98,16 @@ describe("a run directory's files that are not regular files", () => {
   };
   for (const name of ["events.jsonl", "run.json", "scorecard.json"]) {
     for (const [plant, make] of Object.entries(PLANTS)) {
-      test(`${name} as ${plant}: view, report, score, replay, resume and verify each end, none reads it`, () => {
-        for (const [cmd, argv] of Object.entries(READERS)) {
+      test(`${name} as ${plant}: view, report, score, replay, resume and verify each end, none reads it`, async () => {
+        // Each command in a copy of its own, all at once: one opening the FIFO never meets another's end of it.
+        const commands = Object.entries(READERS).map(([cmd, argv]) => {
           const dir = copyOf(cmd === "resume" ? interrupted : finished);
           make(path.join(dir, name));
-          const r = prolong(...argv(dir));
+          return [cmd, argv(dir)] as const;
+        });
+        const ended = await Promise.all(commands.map(([, argv]) => prolongAsync(argv, BOUND)));
+        for (const [i, r] of ended.entries()) {
+          const cmd = commands[i]![0];
           // Ended by itself (a hang is killed by the bound and has no code), and no stack trace.
           expect({ cmd, code: r.code === null ? "hung" : "ended" }).toEqual({ cmd, code: "ended" });
           expect(r.err).not.toMatch(/RangeError|ERR_|    at /);
@@ -196,15 +200,18 @@ describe("index values are checked before use", () => {
     "a copy checksum past the copy's end": [`UPDATE copy_chunks SET "end" = "end" + 1000000`, ["verify", "resume"]],
   };
   for (const [what, [sql, commands]] of Object.entries(FORGED)) {
-    test(`${what}: ${commands.join(" and ")} say "index damaged", no RangeError`, () => {
-      for (const cmd of commands) {
-        const base = cmd === "verify" ? finished : interrupted;
-        const dir = copyOf(base);
+    test(`${what}: ${commands.join(" and ")} say "index damaged", no RangeError`, async () => {
+      const dirs = commands.map((cmd) => {
+        const dir = copyOf(cmd === "verify" ? finished : interrupted);
         const db = new Database(path.join(dir, "index.sqlite"));
         db.run(sql);
         db.close();
-        const r = prolong(cmd, dir);
-        expect({ cmd, code: r.code }).toEqual({ cmd, code: 2 });
+        return dir;
+      });
+      // Each command on its own copy, at once.
+      const ended = await Promise.all(commands.map((cmd, i) => prolongAsync([cmd, dirs[i]!], BOUND)));
+      for (const [i, r] of ended.entries()) {
+        expect({ cmd: commands[i], code: r.code }).toEqual({ cmd: commands[i], code: 2 });
         expect(r.err).toContain("index damaged");
         expect(r.err).not.toMatch(/RangeError|    at /);
       }
@@ -466,14 +473,13 @@ describe("the agents' own files in a run directory", () => {
   });
 
   /** A stateless run of the command agent without a sandbox, which plants `plant` in the run directory at its turn 2. */
-  function statelessRun(plant: string): { code: number | null; out: string; err: string; dir: string } {
+  function statelessRun(plant: string): Exited & { dir: string } {
     const runs = path.join(root, `stateless-${n++}`);
     const script = `if [ "$PROLONG_TURN" = 2 ]; then ${plant}; fi; printf '{"actions":["ACTION1","ACTION4"]}' > actions.json; echo "plan: probe"`;
-    // Killed outright at the bound: a play blocked reading a FIFO never runs its SIGTERM handler.
-    const spawned = Bun.spawnSync(
+    // Killed outright at the bound (prolong-process.ts): a play blocked reading a FIFO never runs its SIGTERM handler.
+    // Two turns: the plant's is the last, and its plan is kept (written past the plant) once its reply is in.
+    const p = prolongProcess(
       [
-        process.execPath,
-        MAIN,
         "play",
         "glide",
         "--agent",
@@ -485,13 +491,12 @@ describe("the agents' own files in a run directory", () => {
         "--workspace",
         "stateless",
         "--max-actions",
-        "8",
+        "4",
         "--runs-dir",
         runs,
       ],
-      { stdout: "pipe", stderr: "pipe", timeout: 60_000, killSignal: "SIGKILL" },
+      { timeoutMs: 60_000 },
     );
-    const p = { code: spawned.exitCode, out: spawned.stdout.toString(), err: spawned.stderr.toString() };
     const stamp = readdirSync(runs)[0] as string;
     return { ...p, dir: path.join(runs, stamp, "glide") };
   }
@@ -509,6 +514,7 @@ describe("the agents' own files in a run directory", () => {
     const r = statelessRun(`ln -s ${target} ../plans.txt.tmp`);
     expect(r.code).toBe(0);
     expect(readFileSync(target, "utf8")).toBe("untouched\n");
-    expect(readFileSync(path.join(r.dir, "plans.txt"), "utf8")).toContain("probe");
+    // The plant's own turn's plan, kept after the plant.
+    expect(readFileSync(path.join(r.dir, "plans.txt"), "utf8")).toContain("--- turn 2 (from action 3)\nplan: probe");
   });
 });
