@@ -437,7 +437,7 @@ function formatReport(
   return out.join("\n");
 }
 
-const USAGE = `usage: prolong bench [--lines N[,N...]] [--log FILE]... [--repeat K] [--no-commands] [--no-processes] [--json]
+const USAGE = `usage: prolong bench [--lines N[,N...]] [--log FILE]... [--repeat K] [--no-commands] [--no-processes] [--no-fixtures] [--json]
 
 Whole processes first: prolong log stats, log sections, log grep and verify, each beside the standard tool
 doing the nearest job on the same file (grep -c and rg -c of the separator or the pattern, cmp -n of the
@@ -446,15 +446,16 @@ anonymous memory, and prolong --version as the start-up floor. Then in process, 
 addon vs the best Bun-only way (section index, prefix verify, xxh3-128, blake3, all consecutive board diffs).
 Inputs: generated logs of each size N (src/bench/gen-log.ts, seed 1) with a copy cut at a section boundary
 at 80%, the four published PRO-LONG logs with their workspace copies when a shared/fixtures/prolong-release
-folder sits beside the checkout, and every --log FILE. Also times the board diffs of a generated
-5,000-section log, and the inspection commands (log stats|sections|show|diff|grep, view) on the 320K-line
-log. The machine is printed first and a progress line runs on stderr. Run dist/prolong bench to time the
-compiled binary's start-up.
+folder sits beside the checkout (unless --no-fixtures), and every --log FILE. Also times the board diffs of
+a generated 5,000-section log, and the inspection commands (log stats|sections|show|diff|grep, view) on the
+320K-line log. The machine is printed first and a progress line runs on stderr. Run dist/prolong bench to
+time the compiled binary's start-up.
 
 options:
   --lines N,...  sizes of the generated logs in lines (default 10000,320000,2000000,8000000)
   --no-commands  skip the inspection-command timings
   --no-processes skip the whole-process timings
+  --no-fixtures  leave out the published logs even when they sit beside the checkout
   --log FILE    add a log file (repeatable)
   --repeat K    runs per measurement: the best in process, the median of whole processes (default 5)
   --json        print the report as JSON`;
@@ -463,6 +464,7 @@ const flags = {
   lines: flag.textOr(DEFAULT_SIZES.join(",")),
   "no-commands": flag.bool(),
   "no-processes": flag.bool(),
+  "no-fixtures": flag.bool(),
   log: flag.list(),
   repeat: flag.intOr(5, 1, 1000),
   json: flag.bool(),
@@ -505,7 +507,7 @@ export const benchCommand: Command = {
         writeFileSync(copy, text.subarray(0, copyCut(text)));
         inputs.push({ name: `generated (${lines.toLocaleString("en")} lines)`, file: generated, copy });
       }
-      const fixtures = fixturesDir();
+      const fixtures = parsed.values["no-fixtures"] ? null : fixturesDir();
       if (fixtures) {
         for (const g of FIXTURE_GAMES) {
           const copy = path.join(fixtures, g, "workspace", "logs.txt");

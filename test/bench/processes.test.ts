@@ -1,4 +1,6 @@
-// prolong bench's whole-process part: each job beside its peer, output read through a pipe, with memory.
+// prolong bench's whole-process part: each job beside its peer, output read through a pipe, with memory. On
+// the generated log only (--no-fixtures): the published logs, when they sit beside the checkout, would add
+// four inputs of the same jobs (four fifths of the processes) and check nothing more.
 import { describe, expect, test } from "bun:test";
 import path from "node:path";
 
@@ -19,11 +21,14 @@ interface Figure {
 
 describe("prolong bench --json (whole processes)", () => {
   test("a small log: the machine, start-up, each prolong job beside its peers, prolong's anonymous memory", () => {
-    const p = Bun.spawnSync([process.execPath, MAIN, "bench", "--lines", "3000", "--repeat", "1", "--no-commands", "--json"], {
-      stdout: "pipe",
-      stderr: "pipe",
-      timeout: 120_000,
-    });
+    const p = Bun.spawnSync(
+      [process.execPath, MAIN, "bench", "--lines", "3000", "--repeat", "1", "--no-commands", "--no-fixtures", "--json"],
+      {
+        stdout: "pipe",
+        stderr: "pipe",
+        timeout: 120_000,
+      },
+    );
     expect(p.exitCode).toBe(0);
     expect(p.stderr.toString()).toContain("bench: whole process: prolong log stats LOG on generated (3,000 lines)");
     const r = JSON.parse(p.stdout.toString()) as {
@@ -33,6 +38,8 @@ describe("prolong bench --json (whole processes)", () => {
     expect(r.machine.cores).toBeGreaterThan(0);
     expect(r.machine.memoryGiB).toBeGreaterThan(0);
     expect(r.processes.startup.command).toBe("prolong --version");
+    // --no-fixtures: the generated log is the only input, even where the published logs sit beside the checkout.
+    expect(new Set(r.processes.figures.map((f) => f.input))).toEqual(new Set(["generated (3,000 lines)"]));
     const mine = r.processes.figures.filter((f) => f.input === "generated (3,000 lines)");
     const commands = mine.map((f) => f.command);
     for (const c of [
