@@ -12,6 +12,9 @@ import { NO_NETHACK } from "../game/nethack/helpers.ts";
 import { headers, playGame, tempRoot } from "../run/helpers.ts";
 import { runCaptured } from "../support/captured.ts";
 
+/** Both runs' budget, and the --at that must reproduce their scorecards. */
+const BUDGET = 60;
+
 async function scoreJson(args: string[]): Promise<{ arms: { name: string; overall: { passAt1: { estimate: number } } }[] }> {
   const r = await runCaptured(scoreCommand, ["--json", ...args]);
   expect(r.code).toBe(0);
@@ -20,9 +23,9 @@ async function scoreJson(args: string[]): Promise<{ arms: { name: string; overal
 
 describe.skipIf(NO_NETHACK)(`re-scoring by metric${NO_NETHACK ? " (skipped: NetHack not installed)" : ""}`, async () => {
   const root = tempRoot();
-  // Seed 3 reaches Dlvl 2 within 300 actions: a progression that is not zero.
-  const nethack = await playGame({ game: "nethack", env: "nethack", seed: 3, maxActions: 300, arm: "nh" }, join(root, "nh"));
-  const grid = await playGame({ game: "glide", seed: 0, maxActions: 300, arm: "grid" }, join(root, "grid"));
+  // Seed 4's progression is above zero from its 14th action: a budget of 60 has cuts on both sides of that.
+  const nethack = await playGame({ game: "nethack", env: "nethack", seed: 4, maxActions: BUDGET, arm: "nh" }, join(root, "nh"));
+  const grid = await playGame({ game: "glide", seed: 0, maxActions: BUDGET, arm: "grid" }, join(root, "grid"));
   const nhCard = readScorecard(join(nethack.session.paths.dir, "scorecard.json"))._unsafeUnwrap();
   const gridCard = readScorecard(join(grid.session.paths.dir, "scorecard.json"))._unsafeUnwrap();
 
@@ -31,12 +34,12 @@ describe.skipIf(NO_NETHACK)(`re-scoring by metric${NO_NETHACK ? " (skipped: NetH
     expect(nhCard.score).toBeGreaterThan(0);
   });
 
-  test("score --at 300 of a NetHack run played to 300 actions equals its scorecard; so does a grid run's", () => {
+  test(`score --at ${BUDGET} of a NetHack run played to ${BUDGET} actions equals its scorecard; so does a grid run's`, () => {
     for (const [dir, card] of [
       [nethack.session.paths.dir, nhCard],
       [grid.session.paths.dir, gridCard],
     ] as const) {
-      const at = rescoreAt(dir, card, 300)._unsafeUnwrap();
+      const at = rescoreAt(dir, card, BUDGET)._unsafeUnwrap();
       expect(at.score).toBe(card.score);
       expect(at.episodes.map((e) => e.score)).toEqual(card.episodes.map((e) => e.score));
     }
@@ -49,19 +52,22 @@ describe.skipIf(NO_NETHACK)(`re-scoring by metric${NO_NETHACK ? " (skipped: NetH
         return [Number(m[1]), Number(m[2]) / 100] as const;
       }),
     );
-    for (const n of [5, 50, 150, 299]) {
+    const cuts = [5, 20, 40, BUDGET - 1];
+    // Both sides of the first progression: a cut that scores zero and one that does not.
+    expect(cuts.map((n) => scoreAt.get(n)! > 0)).toEqual([false, true, true, true]);
+    for (const n of cuts) {
       const cut = rescoreAt(nethack.session.paths.dir, nhCard, n)._unsafeUnwrap();
       expect(cut.actions).toBe(n);
       expect(cut.score).toBe(scoreAt.get(n)!);
     }
   });
 
-  test("through the command: --at 300 prints the scorecard's pass@1 for each metric", async () => {
+  test(`through the command: --at ${BUDGET} prints the scorecard's pass@1 for each metric`, async () => {
     for (const [path, card] of [
       [join(root, "nh"), nhCard],
       [join(root, "grid"), gridCard],
     ] as const) {
-      const r = await scoreJson(["--at", "300", path]);
+      const r = await scoreJson(["--at", String(BUDGET), path]);
       expect(r.arms[0]!.overall.passAt1.estimate).toBe(card.score);
     }
   });
