@@ -2,20 +2,23 @@
 // the agent, its background child, and a daemon that left the session, cleared its environment and closed
 // its pipes (found because the harness is the child subreaper) — and leave a run that `prolong resume`
 // finishes. Under --sandbox none, where nothing else would hold them. The signal goes to the real process;
-// the resume after it runs in this process (the run directory is all it reads).
+// the resume after it runs in this process (the run directory is all it reads). The three signals are tried
+// at once (test.concurrent): each has its own directory, agent and process, and mostly waits for them.
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { resumeToEnd, withEnv } from "./backends/helpers.ts";
+import { resumeToEnd } from "./backends/helpers.ts";
 import { tempRoot } from "../run/helpers.ts";
 
 const MAIN = resolve(import.meta.dir, "../../src/main.ts");
 
 /**
  * The agent: while ROOT/block exists it starts a background sleep, a double-forked daemon with a clean
- * environment and no pipes, records every pid in ROOT/pids, and sleeps; otherwise it moves right.
+ * environment and no pipes, records every pid in ROOT/pids, and sleeps; otherwise it moves right. ROOT is
+ * written into the script (not taken from the environment), so the runs at once cannot mix theirs.
  */
-const AGENT = `#!/bin/sh
+const agent = (root: string) => `#!/bin/sh
+ROOT='${root}'
 if [ -e "$ROOT/block" ]; then
   sleep 300 &
   echo $! >> "$ROOT/pids"
@@ -54,12 +57,11 @@ function pidsOf(root: string): number[] {
 
 describe("a signal to `prolong play` during an agent's turn (--sandbox none)", () => {
   for (const signal of ["SIGTERM", "SIGHUP", "SIGINT"] as const) {
-    test(`${signal}: the agent, its child and its clean-environment daemon are gone; the run resumes to its end`, async () => {
+    test.concurrent(`${signal}: the agent, its child and its clean-environment daemon are gone; the run resumes to its end`, async () => {
       const root = tempRoot();
-      writeFileSync(join(root, "agent.sh"), AGENT);
+      writeFileSync(join(root, "agent.sh"), agent(root));
       writeFileSync(join(root, "block"), "");
       const runs = join(root, "runs");
-      const env = { ...process.env, ROOT: root };
       const play = Bun.spawn(
         [process.execPath, MAIN, "play", "glide", "--agent", "command", "--cmd", `sh ${join(root, "agent.sh")}`].concat([
           "--sandbox",
@@ -75,7 +77,7 @@ describe("a signal to `prolong play` during an agent's turn (--sandbox none)", (
           runs,
           "--quiet",
         ]),
-        { env, stdout: "pipe", stderr: "pipe" },
+        { stdout: "pipe", stderr: "pipe" },
       );
       expect(await until(() => pidsOf(root).length >= 3, 60_000)).toBe(true);
       const pids = pidsOf(root);
@@ -90,7 +92,7 @@ describe("a signal to `prolong play` during an agent's turn (--sandbox none)", (
       const [stamp] = readdirSync(runs);
       const dir = join(runs, stamp!, "glide");
       expect(existsSync(join(dir, "logs.txt"))).toBe(true);
-      const resumed = await withEnv({ ROOT: root }, () => resumeToEnd(dir));
+      const resumed = await resumeToEnd(dir);
       expect(resumed.end.reason).toBe("max-actions");
     }, 180_000);
   }
