@@ -84,7 +84,7 @@ export async function replayScreenLog(
   if (sections.isErr()) return err(sections.error);
   if (sections.value.length === 0)
     return err(
-      prolongError("not-a-log", "the log holds no section", { path: logPath, fix: "pass the logs.txt of a prolong NetHack run" }),
+      prolongError("not-a-log", "the log holds no section", { path: logPath, fix: "pass the logs.txt of a prolong run" }),
     );
   // The replayer closes each game it replaces; the last one opened is the one still running.
   const opened: GameEnv[] = [];

@@ -36,6 +36,10 @@ describe("the run and the log's readers are blind to what a step's body is", () 
     expect(linesMatching(/screenLog|screenView|ScreenSection|ScreenView/)).toEqual([]);
   });
 
+  test("none writes or parses a grid section itself: every section goes through its kind's codec", () => {
+    expect(linesMatching(/\b(writeSection|parseSection|sectionAppendText)\b/)).toEqual([]);
+  });
+
   test("the check sees a read of `.screen` (a planted line is found)", () => {
     const planted = codeLines("// a comment: frame.screen\nconst s = frame.screen;\n");
     expect(planted.filter(({ code }) => /\.screen\b/.test(code)).map((l) => l.line)).toEqual([2]);
