@@ -1,6 +1,6 @@
 // `prolong verify` through the real CLI: the run-directory form on real runs of every window arm, each tamper
 // kind the harness records, and the two-file form's verdicts (ok, differs, mid-section, empty, symlink).
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import {
   appendFileSync,
   chmodSync,
@@ -8,7 +8,6 @@ import {
   linkSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -17,34 +16,39 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { prolong as prolongProcess } from "../support/prolong-process.ts";
+import { playGame } from "../run/helpers.ts";
 
-const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
 const root = mkdtempSync(path.join(tmpdir(), "prolong-verify-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-function prolong(...args: string[]) {
-  const p = Bun.spawnSync([process.execPath, MAIN, ...args], { stdout: "pipe", stderr: "pipe", timeout: 60_000 });
-  return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
-}
+const prolong = (...args: string[]) => prolongProcess(args);
+
+/** The window arms, as --log-window takes them. */
+const WINDOWS = ["full", "3", "0", "-1"] as const;
+type Window = (typeof WINDOWS)[number];
 
 /** Each window arm's run, played once: every test gets a copy of it to tamper with (see run()). */
-const played = new Map<string, string>();
+const played = new Map<Window, string>();
+
+// A finished run of the built-in explorer on glide under each window arm, played through the real loop in this
+// process: verify, the command under test, is what runs as a process.
+beforeAll(async () => {
+  for (const window of WINDOWS) {
+    const logWindow = window === "full" ? window : Number(window);
+    const r = await playGame({ game: "glide", maxActions: 15, logWindow }, mkdtempSync(path.join(root, "runs-")));
+    expect(r.end.reason).toBe("max-actions");
+    played.set(window, r.session.paths.dir);
+  }
+});
 
 /**
- * A finished run of the built-in explorer on glide under a window arm, as the harness left it: a copy, in a
- * directory of its own, of the one run played for that arm (a play per tamper made this file 16 runs long).
+ * A run as the harness left it: a copy, in a directory of its own, of the one run played for that window arm
+ * (a play per tamper made this file 16 runs long).
  */
-function run(window: string): string {
-  let dir = played.get(window);
-  if (dir === undefined) {
-    const runs = mkdtempSync(path.join(root, "runs-"));
-    const r = prolong("play", "glide", "--max-actions", "15", "--log-window", window, "--runs-dir", runs);
-    expect(r.code).toBe(0);
-    dir = path.join(runs, readdirSync(runs)[0] as string, "glide");
-    played.set(window, dir);
-  }
+function run(window: Window): string {
   const copy = path.join(mkdtempSync(path.join(root, "copy-")), "glide");
-  cpSync(dir, copy, { recursive: true });
+  cpSync(played.get(window)!, copy, { recursive: true });
   return copy;
 }
 
@@ -150,10 +154,14 @@ describe("verify <run-dir>", () => {
 });
 
 describe("verify <master> <copy>", () => {
-  const dir = run("full");
-  const master = path.join(dir, "logs.txt");
-  const bytes = readFileSync(master);
-  const cut = bytes.indexOf("\n" + "=".repeat(80), 10) + 0; // the end of the first section: a boundary
+  let master = "";
+  let bytes = Buffer.alloc(0);
+  let cut = 0;
+  beforeAll(() => {
+    master = path.join(run("full"), "logs.txt");
+    bytes = readFileSync(master);
+    cut = bytes.indexOf("\n" + "=".repeat(80), 10) + 0; // the end of the first section: a boundary
+  });
   const file = (name: string, b: Uint8Array | string) => {
     const p = path.join(root, name);
     writeFileSync(p, b);
