@@ -26,6 +26,7 @@ import { newConfig } from "../../src/config/run-config.ts";
 import { appendTurn } from "../../src/run-files/trajectory.ts";
 import { runLoop } from "../../src/run/runner.ts";
 import { startRun } from "../../src/run/start.ts";
+import { playGame } from "../run/helpers.ts";
 import { type Exited, prolong as prolongProcess, prolongAsync } from "../support/prolong-process.ts";
 
 // Every case starts prolong at least once: bounded by the spawn timeout, not by the default 5 s.
@@ -50,11 +51,10 @@ function copyOf(base: string): string {
 }
 
 beforeAll(async () => {
-  const runs = path.join(root, "runs");
-  const r = prolong("play", "glide", "--max-actions", "12", "--runs-dir", runs, "--json");
-  expect(r.code).toBe(0);
-  const stamp = readdirSync(runs)[0] as string;
-  finished = path.join(runs, stamp, "glide");
+  // A finished run, played through the real loop in this process: the commands given it are the processes.
+  const played = await playGame({ game: "glide", maxActions: 12 }, path.join(root, "runs"));
+  expect(played.end.reason).toBe("max-actions");
+  finished = played.session.paths.dir;
   // An interrupted run, as Ctrl-C leaves one: resumable, with two actions left (a resume that holds plays them
   // and finishes the run: every file is met, none is played for long).
   const config = newConfig({ game: "glide", maxActions: 8 })._unsafeUnwrap();
