@@ -30,13 +30,18 @@ function turnScript(k: number): ChatStep[] {
   ];
 }
 
+/**
+ * The run's settings. Unsandboxed unless a test asks: what these tests check does not depend on the sandbox
+ * (the mini agent strips the credentials from its commands' environment itself), and under bwrap each command
+ * starts a sandbox. The first test plays under the sandbox play would choose, and checks it is recorded.
+ */
 function mini(baseUrl: string, extra: Record<string, unknown> = {}) {
   return {
     game: "glide",
     agent: "mini" as const,
     baseUrl,
     model: "scripted-model",
-    sandbox: SANDBOX as "bwrap" | "none",
+    sandbox: "none" as "bwrap" | "none",
     agentRetries: 0,
     agentTimeoutSec: 60,
     ...extra,
@@ -58,7 +63,7 @@ describe("the mini agent plays glide through a Chat Completions server", () => {
   test("three turns: grep the log, write actions.json; one conversation; tokens per turn from usage", async () => {
     const server = startChatServer([1, 2, 3].flatMap(turnScript));
     try {
-      const run = await withEnv(KEY, () => play(mini(server.baseUrl, { maxActions: 3 })));
+      const run = await withEnv(KEY, () => play(mini(server.baseUrl, { maxActions: 3, sandbox: SANDBOX })));
       expect(run.end.reason).toBe("max-actions");
       expect(server.remaining()).toBe(0);
       const log = parseLog(run.master);
@@ -241,9 +246,9 @@ describe("the mini agent on bad input", () => {
   test("a 429 is retried within the call (the server's Retry-After: 0), a hang fails the call at --agent-timeout", async () => {
     const server = startChatServer([{ status: 429, retryAfter: 0 }, ...turnScript(1), { hang: true }]);
     try {
-      // The hang costs the whole deadline, so it is the least (1 s); unsandboxed, the first turn's two calls and
-      // two commands take a fraction of it.
-      const run = await withEnv(KEY, () => play(mini(server.baseUrl, { maxActions: 2, agentTimeoutSec: 1, sandbox: "none" })));
+      // The hang costs the whole deadline, so it is the least (1 s); the first turn's two calls and two commands
+      // take a fraction of it.
+      const run = await withEnv(KEY, () => play(mini(server.baseUrl, { maxActions: 2, agentTimeoutSec: 1 })));
       expect(parseLog(run.master).sections.length).toBe(2);
       expect(run.end.reason).toBe("agent-unavailable");
       expect(run.end.detail).toContain("did not answer within the turn's time");
