@@ -67,12 +67,16 @@ export interface SectionRead extends SectionExtra {
 
 /**
  * What a section shows its readers, drawn one of two ways by its declared form: cells (a grid game's boards,
- * every animation frame then the settled one) or text rows (a terminal game's whole screen, each cell's colour as
- * a palette index 0..15, -1 for the terminal's default).
+ * every animation frame then the settled one) or text rows (a terminal game's whole screen, with its coloured
+ * runs per row: [first column, palette index 0..15 — black red green yellow blue magenta cyan white, then bright —,
+ * length]; a cell in no run has the terminal's default colour).
  */
 export type SectionPicture =
   | { readonly form: "cells"; readonly frames: readonly Grid[]; readonly board: Grid }
-  | { readonly form: "text"; readonly rows: readonly string[]; readonly colours: readonly (readonly number[])[] | null };
+  | { readonly form: "text"; readonly rows: readonly string[]; readonly colours: readonly (readonly ColourRun[])[] | null };
+
+/** A run of one colour in a row of text: its first column, its palette index and its length. */
+export type ColourRun = readonly [column: number, colour: number, length: number];
 
 /** A section as its readers show it (`log show`, `view`): the same shape from every kind. */
 export interface SectionView {

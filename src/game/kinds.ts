@@ -11,6 +11,7 @@ import { nethackKind } from "./nethack/kind.ts";
 import { toyKind } from "./toy/kind.ts";
 
 export type {
+  ColourRun,
   EnvKind,
   GameListing,
   GameRef,

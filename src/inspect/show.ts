@@ -7,7 +7,7 @@ import type { LoadedLog } from "../log/load.ts";
 import { renderBoard } from "./board.ts";
 import type { SectionSummary } from "../log/section-summary.ts";
 import { readSection } from "./section-read.ts";
-import type { SectionPicture } from "../game/kinds.ts";
+import type { ColourRun, SectionPicture } from "../game/kinds.ts";
 import { terminalLine, terminalText } from "../terminal-text.ts";
 
 export interface ShowOptions {
@@ -33,8 +33,8 @@ export interface ShownSection extends SectionSummary {
   readonly lines: readonly string[];
   /** How the game ended, when the section says so. */
   readonly end: string | null;
-  /** A screen's colours: per row, per cell, a palette index 0..15 (-1: the default); null when it has none. */
-  readonly colours: readonly (readonly number[])[] | null;
+  /** A screen's coloured runs per row: [first column, palette index 0..15, length]; null when it has none. */
+  readonly colours: readonly (readonly ColourRun[])[] | null;
   /** Why no kind reads the section (then `text` holds its raw text). */
   readonly error: string | null;
   readonly text?: string;
@@ -115,10 +115,12 @@ export function renderShown(log: LoadedLog, i: number, opts: ShowOptions): strin
 const ANSI = ["30", "31", "32", "33", "34", "35", "36", "37", "90", "91", "92", "93", "94", "95", "96", "97"];
 
 /** A text picture's rows, each run of one colour painted (none without colours), trailing blanks trimmed. */
-function paintRows(rows: readonly string[], colours: readonly (readonly number[])[] | null): string[] {
+function paintRows(rows: readonly string[], colours: readonly (readonly ColourRun[])[] | null): string[] {
   if (!colours) return rows.map((r) => r.trimEnd());
   return rows.map((row, y) => {
-    const c = colours[y] ?? [];
+    // Each cell's palette index (-1: the default), a later run over an earlier one.
+    const c = new Array<number>(row.length).fill(-1);
+    for (const [x, k, n] of colours[y] ?? []) c.fill(k, x, x + n);
     let line = "";
     for (let x = 0; x < row.length; ) {
       let end = x + 1;

@@ -8,7 +8,7 @@ import { planStepText, type SectionSummary } from "../log/section-summary.ts";
 import type { LoadedLog } from "../log/load.ts";
 import { logGridMode, settledBoard } from "../inspect/board.ts";
 import { readSection } from "../inspect/section-read.ts";
-import type { EnvKind, SectionPicture } from "../game/kinds.ts";
+import type { ColourRun, EnvKind, SectionPicture } from "../game/kinds.ts";
 import type { ViewSource } from "./source.ts";
 import { turnCalls, type TurnCalls } from "./turn-calls.ts";
 
@@ -36,7 +36,7 @@ export interface ReplayStep extends Pick<SectionSummary, "kind" | "action" | "le
   /** A text picture's rows, joined by "\n", trailing blanks trimmed. */
   readonly text?: string;
   /** A text picture's coloured runs, per row: [first column, palette index 0..15, length]. */
-  readonly colours?: (readonly [number, number, number])[][];
+  readonly colours?: readonly (readonly ColourRun[])[];
   /** What the section says beside its picture, one line each as logged (absent when it says nothing). */
   readonly lines?: readonly string[];
   /** How the game ended, when the section says so. */
@@ -168,7 +168,7 @@ export function buildReplay(log: LoadedLog, source: ViewSource): Replay {
         error: null,
         form: p.form,
         ...(p.form === "text"
-          ? { text: p.rows.map((l) => l.trimEnd()).join("\n"), ...(p.colours ? { colours: p.colours.map(colourRuns) } : {}) }
+          ? { text: p.rows.map((l) => l.trimEnd()).join("\n"), ...(p.colours ? { colours: p.colours } : {}) }
           : {}),
         ...(v.lines.length > 0 ? { lines: v.lines } : {}),
         ...(v.end !== undefined ? { end: v.end } : {}),
@@ -215,17 +215,4 @@ export function buildReplay(log: LoadedLog, source: ViewSource): Replay {
     scorecard: source.scorecard,
     warnings,
   };
-}
-
-/** A row's palette indices as runs of one colour, the default (-1) left out. */
-function colourRuns(row: readonly number[]): [number, number, number][] {
-  const runs: [number, number, number][] = [];
-  for (let x = 0; x < row.length; ) {
-    const k = row[x] ?? -1;
-    let end = x + 1;
-    while (end < row.length && row[end] === k) end++;
-    if (k >= 0) runs.push([x, k, end - x]);
-    x = end;
-  }
-  return runs;
 }

@@ -96,8 +96,8 @@ describe("every kind's section codec", () => {
         expect(view.picture.rows).toHaveLength(24);
         expect(view.picture.rows[0]!.trimEnd()).toBe("You hear a door open.");
         // The coloured '@' (row 6 of the screen, column 8) is bright white, palette index 15; the rest default.
-        expect(view.picture.colours?.[6]?.[8]).toBe(15);
-        expect(view.picture.colours?.flat().filter((k) => k >= 0)).toEqual([15]);
+        expect(view.picture.colours?.[6]).toEqual([[8, 15, 1]]);
+        expect(view.picture.colours?.flat()).toHaveLength(1);
         expect(view.lines).toContain("[EVENT] hp lost 4");
       }
       expect(codec.current(written.text, c.step)._unsafeUnwrap()).toContain("Score: ");

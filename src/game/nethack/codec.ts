@@ -6,7 +6,7 @@ import type { FrameData } from "../../game-model.ts";
 import type { SectionCodec } from "../kind.ts";
 import { nethackEntry } from "./actions.ts";
 import { screenOf } from "./screen-frame.ts";
-import { COLOUR_CODES, decodeColours } from "./colours.ts";
+import { colourRuns } from "./colours.ts";
 import {
   currentScreenText,
   NETHACK_MARKER,
@@ -69,7 +69,7 @@ export const nethackCodec: SectionCodec = {
       picture: {
         form: "text",
         rows: [s.message.padEnd(80), ...s.board],
-        colours: s.colours ? decodeColours(s.colours).map((row) => [...row].map((c) => COLOUR_CODES.indexOf(c))) : null,
+        colours: s.colours ? colourRuns(s.colours) : null,
       },
     });
   },

@@ -39,6 +39,28 @@ export function isColourLine(line: string): boolean {
   return LINE.test(line);
 }
 
+/**
+ * The block's runs as palette indices, per screen row: [first column, index in COLOUR_CODES, length], in the
+ * order the lines give them, cut at the screen's edge (a run past it, or a row below it, is dropped there).
+ * What readers draw from, without spelling out every cell.
+ */
+export function colourRuns(lines: readonly string[]): [number, number, number][][] {
+  const rows = Array.from({ length: ROWS }, (): [number, number, number][] => []);
+  for (const line of lines) {
+    const [rowText, ...runs] = line.trim().split(" ");
+    const row = rows[Number(rowText)];
+    if (!row) continue;
+    for (const run of runs) {
+      const m = RUN.exec(run);
+      if (!m) continue;
+      const x = Number(m[1]);
+      const end = Math.min(x + (m[3] ? Number(m[3]) : 1), COLS);
+      if (x < end) row.push([x, COLOUR_CODES.indexOf(m[2]!), end - x]);
+    }
+  }
+  return rows;
+}
+
 /** The 24 rows of 80 codes a block's lines describe (a run past the screen's edge or row is cut off there). */
 export function decodeColours(lines: readonly string[]): string[] {
   const rows = Array.from({ length: ROWS }, () => DEFAULT_COLOUR.repeat(COLS).split(""));
