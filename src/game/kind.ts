@@ -1,8 +1,9 @@
 // What an environment kind is: the one place an environment differs. A kind is two parts. Its description
 // (this interface, each kind's own kind.ts) is data any command may load: its settings, the defaults it sets
-// differently, what its games are (`--games all`), its metric and its built-in player. What plays it — how a
-// game opens, how the agent names its actions, its instructions, its section codec — is loaded only when a
-// run, a replay or a reader of its sections needs it (`load`), so `prolong score` loads no game.
+// differently, what its games are (`--games all`), its metric and its built-in player. Its section codec (how a
+// step is written into the log, read back and shown) loads on first use (`codec`), for a run and for a reader of
+// a log alike. What plays it — how a game opens, how the agent names its actions, its instructions — is loaded
+// only when a run or a replay needs it (`load`), so `prolong score` loads no game.
 import { err, ok, type Result } from "neverthrow";
 import * as v from "valibot";
 import { prolongError, type ProlongError } from "../errors.ts";

@@ -1,6 +1,7 @@
 // NetHack as an environment kind: its description, which any command may load (the character settings, its
 // defaults, its one game, its metric and player). What plays it (play.ts: the terminal game, its named actions,
-// its instructions and its section codec) loads only when a run or a reader of its sections needs it.
+// its instructions) loads only when a run needs it; its section codec (codec.ts) when a run or a reader of its
+// sections does.
 import * as v from "valibot";
 import { flag } from "../../setting/flag.ts";
 import { setting } from "../../setting/declaration.ts";

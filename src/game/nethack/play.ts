@@ -1,5 +1,5 @@
 // What plays NetHack, loaded by its kind (kind.ts) when a run needs it: the game in a terminal, its named
-// actions, its instructions, and its section codec.
+// actions, its instructions, its keyboard for a person (its section codec is codec.ts, loaded on its own).
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
