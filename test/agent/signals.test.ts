@@ -2,8 +2,10 @@
 // the agent, its background child, and a daemon that left the session, cleared its environment and closed
 // its pipes (found because the harness is the child subreaper) — and leave a run that `prolong resume`
 // finishes. Under --sandbox none, where nothing else would hold them. The signal goes to the real process;
-// the resume after it runs in this process (the run directory is all it reads). The three signals are tried
-// at once (test.concurrent): each has its own directory, agent and process, and mostly waits for them.
+// the resume after it runs in this process (the run directory is all it reads). The signals are tried one
+// after another, not at once: an agent's turn in this process makes it the child subreaper, and a turn ends by
+// killing every child of the harness started during it, so another test's `prolong play` would be taken for
+// a stray of the turn.
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -15,7 +17,7 @@ const MAIN = resolve(import.meta.dir, "../../src/main.ts");
 /**
  * The agent: while ROOT/block exists it starts a background sleep, a double-forked daemon with a clean
  * environment and no pipes, records every pid in ROOT/pids, and sleeps; otherwise it moves right. ROOT is
- * written into the script (not taken from the environment), so the runs at once cannot mix theirs.
+ * written into the script, so the resume in this process needs nothing set in its environment.
  */
 const agent = (root: string) => `#!/bin/sh
 ROOT='${root}'
@@ -57,7 +59,7 @@ function pidsOf(root: string): number[] {
 
 describe("a signal to `prolong play` during an agent's turn (--sandbox none)", () => {
   for (const signal of ["SIGTERM", "SIGHUP", "SIGINT"] as const) {
-    test.concurrent(`${signal}: the agent, its child and its clean-environment daemon are gone; the run resumes to its end`, async () => {
+    test(`${signal}: the agent, its child and its clean-environment daemon are gone; the run resumes to its end`, async () => {
       const root = tempRoot();
       writeFileSync(join(root, "agent.sh"), agent(root));
       writeFileSync(join(root, "block"), "");
