@@ -27,7 +27,7 @@ import { announce, openRunFiles } from "./start.ts";
 import { writeInstructions } from "./workspace.ts";
 import { gameVersionOf } from "../game/version.ts";
 import { readRunProvenance, resumeDifferences, writeRunJson } from "./provenance.ts";
-import { newTally, type StepEffect } from "./tally.ts";
+import { endsBatch, newTally, type StepEffect } from "./tally.ts";
 
 export interface ResumeOptions {
   readonly echo?: (line: string) => void;
@@ -281,7 +281,7 @@ function pendingStillOpen(
   if (!p) return null;
   const done = lastAction - p.firstAction + 1;
   if (done >= p.actions.length) return null;
-  if (done > 0 && last && (last.levelUp || last.gameOver || last.win || last.stops.length > 0 || budgetSpent)) return null;
+  if (done > 0 && last && endsBatch(last, budgetSpent)) return null;
   return p;
 }
 

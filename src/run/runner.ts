@@ -17,7 +17,7 @@ import { recordTrajectory } from "./trajectory.ts";
 import { verifyMasterTail } from "../log/run-index.ts";
 import { emit, playAction, recordInitial, recordTampers, recordWarning, type RunEvent, type StepFailure } from "./record.ts";
 import { wallMs, type PendingBatch, type RunEnd, type RunSession } from "./session.ts";
-import { startEpisode } from "./tally.ts";
+import { endsBatch, startEpisode } from "./tally.ts";
 import { actionsNotice, appendPlan, clearActions, prepareTurn, readActions } from "./workspace.ts";
 
 export async function runLoop(s: RunSession, stop: AbortSignal): Promise<RunEnd> {
@@ -331,15 +331,8 @@ async function playBatch(s: RunSession, batch: PendingBatch, stop: AbortSignal):
     if (stop.aborted) return ok(undefined); // the batch stays pending: resume finishes it
     const done = await playAction(s, batch.actions[i]!, planText(s, batch.text, i), { step: i + 1, total });
     if (done.isErr()) return err(done.error);
-    const effect = done.value;
-    if (
-      effect.levelUp ||
-      effect.gameOver ||
-      effect.win ||
-      effect.stops.length > 0 ||
-      s.tally.episodeActions >= s.config.maxActions
-    )
-      break;
+    const spent = s.tally.episodeActions >= s.config.maxActions;
+    if (endsBatch(done.value, spent)) break;
   }
   s.turn.pending = null;
   return saveState(s.index, { pending: null }).mapErr((error) => ({ source: "log" as const, error }));

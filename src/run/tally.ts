@@ -123,6 +123,14 @@ export function recordStep(t: RunTally, frame: FrameData): StepEffect {
 }
 
 /**
+ * Whether a step ends its batch, the rest of it dropped: the score or the game state changed, the kind told a
+ * stop, or the episode's budget is spent. The runner plays by it and resume finds by it where a batch ended.
+ */
+export function endsBatch(effect: StepEffect, budgetSpent: boolean): boolean {
+  return effect.levelUp || effect.gameOver || effect.win || effect.stops.length > 0 || budgetSpent;
+}
+
+/**
  * A new episode of the lifetime arm: the game starts over, the log and the global action count go on. Gives
  * the episode that ended and the kind's report of the new game's first frame (its INITIAL STATE's vitals).
  */
