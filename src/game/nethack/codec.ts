@@ -1,7 +1,7 @@
 // NetHack's section codec: a screen written into the log's family of sections and read back (section.ts),
 // for the run, resume, replay, `log show` and `view`. Loads no terminal: readers of a log need none.
-import { err, ok } from "neverthrow";
-import { parseHeader } from "../../log/format.ts";
+import { err, ok, type Result } from "neverthrow";
+import { parseHeader, type SectionExtra, type SectionHeader } from "../../log/format.ts";
 import type { FrameData } from "../../game-model.ts";
 import type { SectionCodec } from "../kind.ts";
 import { nethackEntry } from "./actions.ts";
@@ -16,14 +16,17 @@ import {
   writeNethackSection,
 } from "./section.ts";
 
+/** A step's section text, the header's vitals being its screen's own; or why the step holds no screen. */
+function writeStep(frame: FrameData, header: SectionHeader, extra: SectionExtra): Result<string, string> {
+  const screen = screenOf(frame);
+  if (!screen) return err("the game gave a grid where the NetHack log holds a screen");
+  const { vitals: _given, ...rest } = header;
+  const own = { ...rest, ...(screen.vitals ? { vitals: screen.vitals } : {}) };
+  return ok(writeNethackSection(screenSectionOf(screen, own, extra)));
+}
+
 export const nethackCodec: SectionCodec = {
-  write(frame, header, extra) {
-    const screen = screenOf(frame);
-    if (!screen) return err("the game gave a grid where the NetHack log holds a screen");
-    const { vitals: _given, ...rest } = header;
-    const own = { ...rest, ...(screen.vitals ? { vitals: screen.vitals } : {}) };
-    return ok({ text: writeNethackSection(screenSectionOf(screen, own, extra)), boards: 1 });
-  },
+  write: (frame, header, extra) => writeStep(frame, header, extra).map((text) => ({ text, boards: 1 })),
   read(text) {
     const parsed = parseNethackSection(text, parseHeader);
     if (typeof parsed === "string") return err(parsed);
@@ -38,9 +41,9 @@ export const nethackCodec: SectionCodec = {
     // A replayed step matches when it writes this section again byte for byte: the codec writes the header's
     // vitals from the replayed screen, so a different XL, HP or turn is a divergence too.
     const check = (frame: FrameData): string[] => {
-      const written = nethackCodec.write(frame, header, extra, { gridMode: "ascii" });
+      const written = writeStep(frame, header, extra);
       if (written.isErr()) return [written.error];
-      const again = written.value.text;
+      const again = written.value;
       if (again === text || again === `${text}\n`) return [];
       const a = again.split("\n");
       const b = text.split("\n");
