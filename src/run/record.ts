@@ -1,6 +1,7 @@
 // What one action does to a run, in order: the game steps, the tally moves, one section is appended to the
 // master (and the index), the events say so. Also the run's other records — the first section of an
-// episode, a repaired tamper, a warning — so that everything the loop writes goes through this file.
+// episode, a repaired tamper, a warning — so that everything the loop writes goes through this file. Events
+// are built as values (stepEvents, tamperFields, warningEvent) and written by `emit` alone.
 import { err, ok, type Result } from "neverthrow";
 import { formatError, prolongError, type ProlongError } from "../errors.ts";
 import { actionText } from "../action-text.ts";
@@ -138,8 +139,9 @@ function tamperFields(tamper: TamperEvent | WorkspaceTamper, turn: number): Even
   };
 }
 
-export function recordWarning(s: RunSession, e: ProlongError): void {
-  emit(s, ["warning", { message: formatError(e), code: e.code, ...(e.path ? { path: e.path } : {}) }]);
+/** An error the run goes on after (a failed call, refused credentials), told as a warning event. */
+export function warningEvent(e: ProlongError): RunEvent {
+  return ["warning", { message: formatError(e), code: e.code, ...(e.path ? { path: e.path } : {}) }];
 }
 
 /** One event to emit: its kind and its fields. */

@@ -15,7 +15,7 @@ import { ioFailure } from "./io-failure.ts";
 import { saveState } from "./saved-state.ts";
 import { recordTrajectory } from "./trajectory.ts";
 import { verifyMasterTail } from "../log/run-index.ts";
-import { emit, playAction, recordInitial, recordTampers, recordWarning, type RunEvent, type StepFailure } from "./record.ts";
+import { emit, playAction, recordInitial, recordTampers, type RunEvent, warningEvent, type StepFailure } from "./record.ts";
 import { wallMs, type PendingBatch, type RunEnd, type RunSession } from "./session.ts";
 import { endsBatch, startEpisode } from "./tally.ts";
 import { actionsNotice, appendPlan, clearActions, prepareTurn, readActions } from "./workspace.ts";
@@ -72,7 +72,7 @@ async function checkAccess(s: RunSession): Promise<RunEnd | null> {
   if (!s.agent.checkAccess) return null;
   const access = await s.agent.checkAccess();
   if (access.isOk()) return null;
-  recordWarning(s, access.error);
+  emit(s, warningEvent(access.error));
   return unavailable(access.error);
 }
 
@@ -146,7 +146,7 @@ async function askAgent(s: RunSession, stop: AbortSignal): Promise<PendingBatch 
     // a failed call to retry or to end the run on.
     if (stop.aborted) return { reason: "interrupted", detail: "stopped by the user; `prolong resume` continues it" };
     last = answer.error.error;
-    recordWarning(s, last);
+    emit(s, warningEvent(last));
     // A refused key, model or address fails every retry alike: the run ends now, resumable once it is fixed.
     if (PERMANENT_API_FAILURES.has(last.code)) return unavailable(last);
   }
