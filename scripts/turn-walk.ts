@@ -1,6 +1,7 @@
 // How far a reader travels to follow the run's session through one turn of the loop: starting at the loop's
-// body (src/run/runner.ts, `loop`), every call that hands the session or a part of it (`s`, `s.tally`, and
-// whatever name the callee gives it) to a function of src/ is followed into that function, depth first, in
+// body (src/run/runner.ts, `loop`), every call that hands the session or a part of it (`s`, `s.tally`, an
+// object literal holding one such as `{ master: s.master }`, and whatever name the callee gives it) to a
+// function of src/ is followed into that function, depth first, in
 // the order the calls are written; each function is read once (a second call to it is a stop, not a second
 // reading). A call on a part's interface (`s.env.step`, `s.agent.turn`) is where the reader leaves the loop's
 // code for a part's, so it is not followed. Counted:
@@ -21,7 +22,8 @@ const TRACE = args.includes("--trace");
 interface Fn {
   readonly file: string;
   readonly name: string;
-  readonly params: readonly string[];
+  /** Each parameter's names: one, or those a destructuring pattern (`{ master, index }`) binds. */
+  readonly params: readonly (readonly string[])[];
   /** The body's text, strings and comments blanked (so braces and calls in them do not count). */
   readonly body: string;
 }
@@ -133,7 +135,18 @@ function bodyStart(code: string, from: number): number {
   return -1;
 }
 
-const paramName = (p: string) => /^(?:readonly\s+|\.\.\.)?([A-Za-z_$][\w$]*)/.exec(p)?.[1] ?? "";
+function paramNames(p: string): string[] {
+  if (p.startsWith("{")) {
+    // `{ a, b: c, ...d }: T`: the names bound (c, not b).
+    const inside = p.slice(1, closing(p, 0) - 1);
+    return splitTop(inside).flatMap((part) => {
+      const bound = /:\s*([A-Za-z_$][\w$]*)\s*(?:=.*)?$/.exec(part)?.[1] ?? /^(?:\.\.\.)?([A-Za-z_$][\w$]*)/.exec(part)?.[1];
+      return bound ? [bound] : [];
+    });
+  }
+  const name = /^(?:readonly\s+|\.\.\.)?([A-Za-z_$][\w$]*)/.exec(p)?.[1];
+  return name ? [name] : [];
+}
 
 /** The functions a file declares at its top level: `function f(`, `const f = (...) =>`, `const f = async (`. */
 function functionsOf(file: string, code: string): Map<string, Fn> {
@@ -144,7 +157,7 @@ function functionsOf(file: string, code: string): Map<string, Fn> {
     const name = (m[1] ?? m[2])!;
     const open = m.index! + m[0].length - 1;
     const close = closing(code, open);
-    const params = splitTop(code.slice(open + 1, close - 1)).map(paramName);
+    const params = splitTop(code.slice(open + 1, close - 1)).map(paramNames);
     const bodyOpen = bodyStart(code, close);
     const arrow = code.slice(close, bodyOpen);
     if (bodyOpen < 0 || (m[2] && !arrow.includes("=>"))) continue;
@@ -205,6 +218,20 @@ const trace: string[] = [];
 let stops = 0;
 const lines: string[] = [];
 
+/**
+ * Whether an argument hands the session on: it is rooted in a name for it (`s`, `s.tally.tokens`), or it is an
+ * object literal one of whose values is (`{ master: s.master }`, `{ ...s.config }`, `{ index }`).
+ */
+function handsOn(arg: string, session: ReadonlySet<string>): boolean {
+  const root = /^([A-Za-z_$][\w$]*)/.exec(arg)?.[1];
+  if (root !== undefined) return session.has(root);
+  if (!arg.startsWith("{")) return false;
+  return splitTop(arg.slice(1, closing(arg, 0) - 1)).some((part) => {
+    const value = part.startsWith("...") ? part.slice(3) : (/^[\w$]+\s*:\s*([\s\S]*)$/.exec(part)?.[1] ?? part);
+    return handsOn(value.trim(), session);
+  });
+}
+
 /** Follows the session through one function's body: every call that hands it on. */
 function walk(fn: Fn, session: ReadonlySet<string>, depth: number): void {
   const call = /(?<![.\w$])([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\(/g;
@@ -213,10 +240,7 @@ function walk(fn: Fn, session: ReadonlySet<string>, depth: number): void {
     if (KEYWORDS.has(name)) continue;
     const open = m.index! + m[0].length - 1;
     const argTexts = splitTop(fn.body.slice(open + 1, closing(fn.body, open) - 1));
-    const handed = argTexts.flatMap((a, i) => {
-      const root = /^([A-Za-z_$][\w$]*)/.exec(a)?.[1];
-      return root !== undefined && session.has(root) ? [i] : [];
-    });
+    const handed = argTexts.flatMap((a, i) => (handsOn(a, session) ? [i] : []));
     if (handed.length === 0) continue;
     const callee = resolve(fn.file, name);
     if (!callee) continue;
@@ -225,7 +249,7 @@ function walk(fn: Fn, session: ReadonlySet<string>, depth: number): void {
     trace.push(callee.file);
     if (!read.has(callee)) {
       read.add(callee);
-      const names = new Set(handed.map((i) => callee.params[i]).filter((p): p is string => !!p));
+      const names = new Set(handed.flatMap((i) => callee.params[i] ?? []));
       walk(callee, names, depth + 1);
     }
     trace.push(fn.file);
@@ -240,7 +264,7 @@ if (!loop) {
 }
 read.add(loop);
 trace.push(loop.file);
-walk(loop, new Set([loop.params[0]!]), 0);
+walk(loop, new Set(loop.params[0]!), 0);
 
 let returns = 0;
 const left = new Set<string>();
