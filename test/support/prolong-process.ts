@@ -53,6 +53,23 @@ export async function prolongAsync(args: readonly string[], opts: ProlongOptions
   return { code: p.signalCode === null ? p.exitCode : null, out, err };
 }
 
+/**
+ * Each argv's `prolong`, a few at a time (each its own process, independent of the others), in the order given.
+ * Two at once by default: the machine has few cores and may be busy with other tests.
+ */
+export async function prolongEach(
+  argvs: readonly (readonly string[])[],
+  opts: ProlongOptions & { readonly atOnce?: number } = {},
+): Promise<Exited[]> {
+  const out: Exited[] = new Array(argvs.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < argvs.length; i = next++) out[i] = await prolongAsync(argvs[i]!, opts);
+  };
+  await Promise.all(Array.from({ length: Math.min(opts.atOnce ?? 2, argvs.length) }, worker));
+  return out;
+}
+
 /** `prolong resume DIR --quiet`, not waited for: resolves with its exit status and stderr once it ends. */
 export function resumeProcess(dir: string): Promise<{ status: number | null; stderr: string }> {
   return new Promise((res) => {
