@@ -1,6 +1,7 @@
 // `prolong log show <log> <action|a..b>`: the selected sections, boards in colour on a terminal.
 import { logGridMode } from "../inspect/board.ts";
 import { openLogOrReport } from "../inspect/cli-support.ts";
+import { logKind } from "../inspect/log-kind.ts";
 import { flag, operandsFit, parseCommandArgs } from "./args.ts";
 import { renderShown, showSection } from "../inspect/show.ts";
 import { jsonText } from "../terminal-text.ts";
@@ -57,6 +58,7 @@ export const logShowCommand: Command = {
       colour: when === "always" || (when === "auto" && quietStdout().isTTY === true && !process.env.NO_COLOR),
       frames: parsed.values.frames === true,
       mode: logGridMode(log),
+      kind: logKind(log.path),
     };
     const out = parsed.values.json
       ? jsonText(picked.value.map((i) => showSection(log, i, opts)))

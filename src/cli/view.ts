@@ -6,6 +6,7 @@ import { logGridMode, settledBoard } from "../inspect/board.ts";
 import { logPathOf, openLogOrReport } from "../inspect/cli-support.ts";
 import { flag, operandsFit, parseCommandArgs } from "./args.ts";
 import { readSection } from "../inspect/section-read.ts";
+import { logKind } from "../inspect/log-kind.ts";
 import { resolveOne } from "../inspect/target.ts";
 import { loadLog } from "../log/load.ts";
 import { replayHtml } from "../view/html.ts";
@@ -58,7 +59,7 @@ async function writePng(args: {
   const i = picked.value;
   // A section whose picture is text (a terminal game's screen) holds no board of cells: say so, not that its
   // cells are bad.
-  const read = readSection(log, i);
+  const read = readSection(log, i, logKind(log.path));
   if (read.view?.picture.form === "text") {
     console.error(
       formatError({

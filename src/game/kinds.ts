@@ -82,11 +82,17 @@ function sectionCodecs(): readonly { readonly kind: EnvKind; readonly codec: Sec
 }
 
 /**
- * A section of a log that does not say which kind wrote it (`log show`, `view`, a bare logs.txt such as the
- * published ones) as its readers show it, read by the first kind's codec that reads it (registry order: the grid
- * games' first), with that kind; when none does, why the first refused it.
+ * A section of a log as its readers show it (`log show`, `view`), read by the codec of the kind its run names
+ * (`named`), else — a bare logs.txt such as the published ones, or a section that kind does not read — by the
+ * first kind's codec that reads it (registry order: the grid games' first), with that kind; when none does, why
+ * the first refused it.
  */
-export function viewSection(text: string): Result<{ readonly view: SectionView; readonly kind: EnvKind }, string> {
+export function viewSection(
+  text: string,
+  named?: EnvKind,
+): Result<{ readonly view: SectionView; readonly kind: EnvKind }, string> {
+  const own = named?.codec().view(text);
+  if (named && own?.isOk()) return ok({ view: own.value, kind: named });
   let first: string | undefined;
   for (const { kind, codec } of sectionCodecs()) {
     const view = codec.view(text);

@@ -1,5 +1,5 @@
-// One section of an indexed log as its readers show it, read by the codec of the kind that wrote it (the log says
-// nothing of its kind: the registry finds the codec that reads it), tolerantly: a section no kind reads (cut
+// One section of an indexed log as its readers show it, read by the codec of the kind that wrote it (the kind its
+// run.json names, inspect/log-kind.ts; for a bare log, the registry finds the codec that reads it), tolerantly: a section no kind reads (cut
 // mid-board, hostile text, a foreign header) still yields its header fields from the native table and its raw
 // text, with why it was refused — inspection never stops at bad input.
 import { viewSection, type EnvKind, type SectionView } from "../game/kinds.ts";
@@ -23,9 +23,10 @@ export function sectionText(log: LoadedLog, i: number): string {
   return utf8.decode(log.bytes.subarray(log.table.start[i] as number, log.table.end[i] as number));
 }
 
-export function readSection(log: LoadedLog, i: number): ReadSection {
+/** Section i, read by the codec of `kind` (the log's run's) when given and it reads it, else of the kind that does. */
+export function readSection(log: LoadedLog, i: number, kind?: EnvKind): ReadSection {
   const text = sectionText(log, i);
-  const read = viewSection(text);
+  const read = viewSection(text, kind);
   return {
     ...sectionSummary(log.table, i),
     text,

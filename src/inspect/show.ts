@@ -7,7 +7,7 @@ import type { LoadedLog } from "../log/load.ts";
 import { renderBoard } from "./board.ts";
 import type { SectionSummary } from "../log/section-summary.ts";
 import { readSection } from "./section-read.ts";
-import type { ColourRun, SectionPicture } from "../game/kinds.ts";
+import type { ColourRun, EnvKind, SectionPicture } from "../game/kinds.ts";
 import { terminalLine, terminalText } from "../terminal-text.ts";
 
 export interface ShowOptions {
@@ -15,6 +15,8 @@ export interface ShowOptions {
   /** Also show the animation frames before the settled board. */
   readonly frames: boolean;
   readonly mode: GridMode;
+  /** The kind the log's run names (inspect/log-kind.ts), whose codec reads its sections first. */
+  readonly kind?: EnvKind | undefined;
 }
 
 /** A section as `log show` gives it: its summary, then its content as a person reads it. */
@@ -41,7 +43,7 @@ export interface ShownSection extends SectionSummary {
 }
 
 export function showSection(log: LoadedLog, i: number, opts: ShowOptions): ShownSection {
-  const r = readSection(log, i);
+  const r = readSection(log, i, opts.kind);
   const base = {
     index: r.index,
     offset: r.offset,
@@ -79,7 +81,7 @@ const RAW_LINES = 12;
 
 /** One section as terminal text. */
 export function renderShown(log: LoadedLog, i: number, opts: ShowOptions): string {
-  const r = readSection(log, i);
+  const r = readSection(log, i, opts.kind);
   const style = (code: string, text: string) => (opts.colour ? `${code}${text}${RESET}` : text);
   const boards = log.table.frames[i] as number;
   const where = `#${i} at byte ${r.offset}${boards > 1 ? `, ${boards} boards` : ""}`;

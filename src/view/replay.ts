@@ -146,7 +146,7 @@ export function buildReplay(log: LoadedLog, source: ViewSource): Replay {
   let skipped = 0;
   let metric: Replay["metric"] = null;
   for (let i = 0; i < log.table.count; i++) {
-    const r = readSection(log, i);
+    const r = readSection(log, i, source.kind);
     const first = store.count;
     const v = r.view;
     if (v) {

@@ -8,6 +8,8 @@ import { readEvents, type RunEvent } from "../run-files/events.ts";
 import { readScorecardSummary } from "../score/scorecard.ts";
 import { RUN_FILES } from "../run-files/layout.ts";
 import { readTrajectory, type TrajectoryRecord } from "../run-files/trajectory.ts";
+import type { EnvKind } from "../game/kinds.ts";
+import { logKind } from "../inspect/log-kind.ts";
 
 export interface ViewSource {
   readonly logPath: string;
@@ -26,6 +28,8 @@ export interface ViewSource {
     readonly metric: "rhae" | "progression";
   } | null;
   readonly warnings: string[];
+  /** The kind the run beside the log names (its codec reads the sections first); absent for a bare log. */
+  readonly kind?: EnvKind;
 }
 
 function readScorecard(file: string, warnings: string[]): { title: string | null; card: ViewSource["scorecard"] } {
@@ -81,6 +85,7 @@ export function openViewSource(given: string): Result<ViewSource, ProlongError> 
     else warnings.push(`${read.error.path ?? RUN_FILES.trajectory}: ${read.error.message}; tool calls are not shown`);
   }
   const { title, card } = inRun ? readScorecard(path.join(dir, RUN_FILES.scorecard), warnings) : { title: null, card: null };
+  const kind = logKind(logPath);
   return ok({
     logPath,
     runDir: isDir ? given : null,
@@ -89,5 +94,6 @@ export function openViewSource(given: string): Result<ViewSource, ProlongError> 
     trajectory,
     scorecard: card,
     warnings,
+    ...(kind ? { kind } : {}),
   });
 }
