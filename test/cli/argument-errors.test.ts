@@ -5,8 +5,8 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { type Exited, prolongAsync, prolongEach } from "../support/prolong-process.ts";
 
-const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
 const dir = mkdtempSync(path.join(tmpdir(), "prolong-arg-errors-"));
 const FILE = path.join(dir, "a-file");
 const DIR = path.join(dir, "a-dir");
@@ -85,27 +85,14 @@ function argvOf(c: Case): string[] {
   return c.command.includes(" ") ? [...c.args] : [c.command, ...c.args];
 }
 
-interface Outcome {
-  readonly code: number;
-  readonly out: string;
-  readonly err: string;
-}
+const outcomes = new Map<Case, Exited>();
 
-const outcomes = new Map<Case, Outcome>();
-
-async function spawn(args: readonly string[]): Promise<Outcome> {
-  const p = Bun.spawn([process.execPath, MAIN, ...args], { cwd: dir, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
-  const [out, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text()]);
-  return { code: await p.exited, out, err };
-}
+const spawn = (args: readonly string[]) => prolongAsync(args, { cwd: dir });
 
 beforeAll(async () => {
   // Two at a time: the cases are independent processes, and the machine may be busy.
-  const queue = [...CASES];
-  const worker = async () => {
-    for (let c = queue.shift(); c !== undefined; c = queue.shift()) outcomes.set(c, await spawn(argvOf(c)));
-  };
-  await Promise.all([worker(), worker()]);
+  const ended = await prolongEach(CASES.map(argvOf), { cwd: dir });
+  for (const [i, c] of CASES.entries()) outcomes.set(c, ended[i]!);
 }, 120_000);
 
 describe("an argument error names what was wrong and the fix, then points at --help (never the usage alone)", () => {

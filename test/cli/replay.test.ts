@@ -2,15 +2,10 @@
 // (exit 0); the same log against another game diverges, and the first divergence is named (exit 1).
 import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { playGame, tempRoot } from "../run/helpers.ts";
+import { prolong } from "../support/prolong-process.ts";
 
-const MAIN = join(import.meta.dir, "../../src/main.ts");
-
-function replay(args: string[]) {
-  const r = Bun.spawnSync([process.execPath, MAIN, "replay", ...args], { stdout: "pipe", stderr: "pipe" });
-  return { code: r.exitCode, out: r.stdout.toString(), err: r.stderr.toString() };
-}
+const replay = (args: string[]) => prolong(["replay", ...args]);
 
 describe("prolong replay on a local game", () => {
   test("a run directory replays board for board; the log against another game diverges, named", async () => {

@@ -4,17 +4,9 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { prolong as prolongProcess } from "../support/prolong-process.ts";
 
-const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
-
-function prolong(...args: string[]) {
-  const p = Bun.spawnSync([process.execPath, MAIN, ...args], {
-    stdout: "pipe",
-    stderr: "pipe",
-    env: { ...process.env, NO_COLOR: "1" },
-  });
-  return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
-}
+const prolong = (...args: string[]) => prolongProcess(args, { env: { NO_COLOR: "1" } });
 
 let run = "";
 beforeAll(() => {

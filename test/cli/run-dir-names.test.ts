@@ -5,8 +5,8 @@ import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { claimStamp, runStamp } from "../../src/run-files/layout.ts";
+import { prolong, prolongAsync } from "../support/prolong-process.ts";
 
-const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
 const fresh = () => mkdtempSync(path.join(tmpdir(), "prolong-names-"));
 
 /** A generator that replays the given values (each in [0, 1)), then the last one forever. */
@@ -38,16 +38,14 @@ describe("run stamps", () => {
 describe("through the real CLI", () => {
   test("six short runs started at once in one --runs-dir all finish, each in its own directory", async () => {
     const root = fresh();
-    const procs = Array.from({ length: 6 }, () =>
-      Bun.spawn([process.execPath, MAIN, "play", "glide", "--max-actions", "2", "--runs-dir", root, "--quiet", "--json"], {
-        stdout: "pipe",
-        stderr: "pipe",
-      }),
+    // Each process is started as prolongAsync is called, so all six are running before the first is awaited.
+    const ended = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        prolongAsync(["play", "glide", "--max-actions", "2", "--runs-dir", root, "--quiet", "--json"]),
+      ),
     );
-    const codes = await Promise.all(procs.map((p) => p.exited));
-    const errors = await Promise.all(procs.map((p) => new Response(p.stderr).text()));
-    expect(errors).toEqual(Array(6).fill(""));
-    expect(codes).toEqual(Array(6).fill(0));
+    expect(ended.map((r) => r.err)).toEqual(Array(6).fill(""));
+    expect(ended.map((r) => r.code)).toEqual(Array(6).fill(0));
     const stamps = readdirSync(root);
     expect(new Set(stamps).size).toBe(6);
     for (const s of stamps) expect(existsSync(path.join(root, s, "glide", "scorecard.json"))).toBe(true);
@@ -55,15 +53,12 @@ describe("through the real CLI", () => {
 
   test("--run-dir at a directory that holds a log: refused, and no hint to resume it", () => {
     const root = fresh();
-    const first = Bun.spawnSync([process.execPath, MAIN, "play", "glide", "--max-actions", "2", "--runs-dir", root, "--quiet"], {
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    expect(first.exitCode).toBe(0);
+    const first = prolong(["play", "glide", "--max-actions", "2", "--runs-dir", root, "--quiet"]);
+    expect(first.code).toBe(0);
     const dir = path.join(root, readdirSync(root)[0]!, "glide");
-    const again = Bun.spawnSync([process.execPath, MAIN, "play", "--run-dir", dir], { stdout: "pipe", stderr: "pipe" });
-    const err = again.stderr.toString();
-    expect(again.exitCode).toBe(2);
+    const again = prolong(["play", "--run-dir", dir]);
+    const err = again.err;
+    expect(again.code).toBe(2);
     expect(err).toContain("already holds a log");
     expect(err).toContain(dir);
     expect(err).not.toContain("resume");
@@ -71,12 +66,9 @@ describe("through the real CLI", () => {
 
   test("a run that cannot start leaves no empty stamp directory behind", () => {
     const root = fresh();
-    const r = Bun.spawnSync([process.execPath, MAIN, "play", "--games", "glide,nosuchgame", "--runs-dir", root], {
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr.toString()).toContain("nosuchgame");
+    const r = prolong(["play", "--games", "glide,nosuchgame", "--runs-dir", root]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("nosuchgame");
     expect(readdirSync(root)).toEqual([]);
   });
 });

@@ -1,19 +1,10 @@
 // The four `prolong log` subcommands as a user runs them: exit codes, --json shapes, bad input.
 import { describe, expect, test } from "bun:test";
-import path from "node:path";
 import { generateLog } from "../../src/bench/gen-log.ts";
+import { prolong as prolongProcess } from "../support/prolong-process.ts";
 import { logFile } from "./helpers.ts";
 
-const MAIN = path.resolve(import.meta.dir, "../../src/main.ts");
-
-function prolong(...args: string[]) {
-  const p = Bun.spawnSync([process.execPath, MAIN, ...args], {
-    stdout: "pipe",
-    stderr: "pipe",
-    env: { ...process.env, NO_COLOR: "" },
-  });
-  return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
-}
+const prolong = (...args: string[]) => prolongProcess(args, { env: { NO_COLOR: "" } });
 
 const text = generateLog({ sections: 25, seed: 8 });
 const file = logFile(text);
