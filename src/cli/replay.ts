@@ -8,7 +8,7 @@ import { formatError, prolongError, type ProlongError } from "../errors.ts";
 import { readLogBytes } from "../log/load.ts";
 import { LogSectionStream } from "../log/stream.ts";
 import { replayGridLog, type ReplayDifference } from "../run/replay.ts";
-import { replayScreenLog } from "../run/replay-run.ts";
+import { replayToFirstDifference } from "../run/replay-run.ts";
 import { join } from "node:path";
 import { logPathOf } from "../inspect/cli-support.ts";
 import { ENV_KINDS, KIND_PLACES, newConfig, readConfigFile, type RunConfig } from "../config/run-config.ts";
@@ -125,11 +125,12 @@ export function reportText(r: ReplayReport, maxReport: number): string {
 }
 
 /**
- * A terminal game's log (NetHack) replayed against the real game with the run's seed and keys (the engine resume uses): every
- * screen compared byte for byte, stopping at the first divergence, which exits 1.
+ * A log whose kind's replay stops at the first difference (a terminal game's, NetHack's) replayed against the real
+ * game with the run's seed and keys (the engine resume uses): every section checked by the kind's codec (a screen
+ * byte for byte), stopping at the first divergence, which exits 1.
  */
-async function replayScreens(log: string, config: RunConfig, kind: KindPlay, json: boolean): Promise<number> {
-  const r = await replayScreenLog(log, kind.codec, kind, () => kind.open(config, replayContext(config)));
+async function replayToFirst(log: string, config: RunConfig, kind: KindPlay, json: boolean): Promise<number> {
+  const r = await replayToFirstDifference(log, kind.codec, kind, () => kind.open(config, replayContext(config)));
   if (r.isErr() && r.error.code !== "replay-mismatch") {
     console.error(formatError(r.error));
     return 2;
@@ -226,7 +227,7 @@ export const replayCommand: Command = {
     // A log whose replay stops at the first difference is replayed by the engine `prolong resume` uses; one that
     // reports every difference is read one section at a time (a grid game's, board by board).
     const kind = await loadKind(config.value.env);
-    if (kind.codec.replay === "first-difference") return replayScreens(log, config.value, kind, v.json);
+    if (kind.codec.replay === "first-difference") return replayToFirst(log, config.value, kind, v.json);
     const result = await replayLog(log, config.value, kind, ownRun);
     if (!result.ok) {
       console.error(formatError(result.error));

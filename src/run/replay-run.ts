@@ -69,10 +69,12 @@ export function logSections(bytes: Uint8Array, codec: SectionCodec, logPath: str
 }
 
 /**
- * A terminal game's log replayed against a fresh game (`open` gives it with the run's seed and character):
- * every section's screen compared byte for byte, the first divergence an error of kind replay-mismatch.
+ * A log replayed against a fresh game (`open` gives it with the run's seed and the kind's settings), each
+ * section checked by its kind's codec (a terminal game's screen byte for byte), the first divergence an error of
+ * kind replay-mismatch: the replay of a kind whose codec says a log cannot match past one (`replay:
+ * "first-difference"`).
  */
-export async function replayScreenLog(
+export async function replayToFirstDifference(
   logPath: string,
   codec: SectionCodec,
   rule: StepRule,
