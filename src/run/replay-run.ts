@@ -20,7 +20,7 @@ export interface RecoveredSection extends SectionRead {
 }
 
 /** One section of the master read back by its environment kind's codec, with its bytes. */
-export function readSection(text: string, codec: SectionCodec): Result<Omit<RecoveredSection, "unindexed">, ProlongError> {
+export function recoverSection(text: string, codec: SectionCodec): Result<Omit<RecoveredSection, "unindexed">, ProlongError> {
   return codec
     .read(text)
     .map((read) => ({ ...read, text }))
@@ -35,7 +35,7 @@ export function replayError(path: string, action: number, what: string): Prolong
 }
 
 /** One section of a log's bytes, as the addon splits them: where it lies (without the join) and its text. */
-export interface SectionSpan {
+export interface SectionBytes {
   readonly start: number;
   readonly end: number;
   readonly text: string;
@@ -44,7 +44,7 @@ export interface SectionSpan {
 }
 
 /** A log's bytes split into its sections, in order: the one walk resume and the replay of a finished log share. */
-export function* sectionSpans(bytes: Uint8Array): Iterable<SectionSpan> {
+export function* sectionSpans(bytes: Uint8Array): Iterable<SectionBytes> {
   const table = sectionIndex(bytes);
   const decoder = new TextDecoder();
   for (let i = 0; i < table.count; i++) {
@@ -60,7 +60,7 @@ export function logSections(bytes: Uint8Array, codec: SectionCodec, logPath: str
   let i = -1;
   for (const span of sectionSpans(bytes)) {
     i++;
-    const parsed = readSection(span.text, codec);
+    const parsed = recoverSection(span.text, codec);
     if (parsed.isErr())
       return err(prolongError("bad-log", `section ${i} of the log does not parse: ${parsed.error.message}`, { path: logPath }));
     out.push({ ...parsed.value, unindexed: null });

@@ -16,7 +16,7 @@ import { readConfigFile } from "../config/run-config.ts";
 import { agentPart, runEnvContext } from "./parts.ts";
 import type { EnvContext, GameEnv } from "../game/env.ts";
 import { recordInitial } from "./record.ts";
-import { readSection, replayError, sectionSpans, type RecoveredSection } from "./replay-run.ts";
+import { recoverSection, replayError, sectionSpans, type RecoveredSection } from "./replay-run.ts";
 import { replay, SectionReplayer } from "./replay.ts";
 import { readState, saveState } from "./saved-state.ts";
 import { runPaths, type RunPaths } from "../run-files/layout.ts";
@@ -307,7 +307,7 @@ function recoverSections(
   let i = -1;
   for (const { start, end, text, complete } of sectionSpans(bytes)) {
     i++;
-    const parsed = readSection(text, codec);
+    const parsed = recoverSection(text, codec);
     if (start < indexedEnd) {
       if (parsed.isErr())
         return err(
