@@ -12,7 +12,7 @@ import { prolongError, type ProlongError } from "../errors.ts";
 import { FILE_CAPS, readFileIfPresent, writeFileReplacing } from "../safe-file.ts";
 import { withLimits, type ProcessLimits } from "./rlimits.ts";
 import { becomeSubreaper } from "../libc.ts";
-import { killTurnProcesses, pipesOf, ticksSinceBoot, TURN_TOKEN_VAR, type TurnMarks } from "./turn-processes.ts";
+import { killTurnProcesses, pipesOf, ticksSinceBoot, TURN_TOKEN_VAR, turnStartTick, type TurnMarks } from "./turn-processes.ts";
 import { makeTurnCgroup, type TurnCgroup } from "./turn-cgroup.ts";
 import { terminalLine } from "../terminal-text.ts";
 
@@ -72,7 +72,7 @@ export async function runInGroup(spec: ProcessSpec): Promise<ProcessOutcome> {
   const started = performance.now();
   // Orphans of the turn come back to the harness (libc.ts), however they hid; the start tick tells them apart.
   becomeSubreaper();
-  const startedTicks = ticksSinceBoot() - 1;
+  const startedTicks = turnStartTick();
   const [bin, ...args] = spec.limits ? withLimits(spec.argv, spec.limits) : spec.argv;
   if (bin === undefined) throw new Error("runInGroup needs a program");
   const token = `${TURN_TOKEN_VAR}=${randomUUID()}`;

@@ -114,13 +114,38 @@ function statOf(pid: number): { parent: number; session: number; group: number; 
   return { parent: Number(rest[1]), group: Number(rest[2]), session: Number(rest[3]), started: Number(rest[19]) };
 }
 
-/** Clock ticks since boot (USER_HZ is 100 on Linux), the unit of a process's start time. */
-export function ticksSinceBoot(): number {
+/**
+ * The clock tick now (USER_HZ is 100 on Linux), the unit of a process's start time. /proc/uptime and a
+ * process's start time both truncate the same boot-time clock to the tick, so the tick is the uptime's
+ * hundredths, read as digits: through floating point, 0.07 * 100 is 7.000000000000001, whose ceiling is a
+ * tick too late. Null when it cannot be read.
+ */
+function currentTick(): number | null {
   try {
-    return Math.ceil(Number.parseFloat(readFileSync("/proc/uptime", "utf8")) * 100) + 1;
+    return tickOfUptime(readFileSync("/proc/uptime", "utf8"));
   } catch {
-    return Number.POSITIVE_INFINITY;
+    return null;
   }
+}
+
+/** /proc/uptime's text ("23592.74 5046.94\n") → its tick (2359274); null when it is not that. */
+export function tickOfUptime(text: string): number | null {
+  const m = /^(\d+)\.(\d\d)\s/.exec(text);
+  return m ? Number(m[1]) * 100 + Number(m[2]) : null;
+}
+
+/** An upper bound on the tick now: a process started by now has a start time no later than this. */
+export function ticksSinceBoot(): number {
+  const tick = currentTick();
+  return tick === null ? Number.POSITIVE_INFINITY : tick + 1;
+}
+
+/**
+ * A lower bound on the tick now, for a turn's start: every process started from now on has a start time at
+ * least this. Unreadable: +Infinity, so that the orphan mark marks nothing rather than every child.
+ */
+export function turnStartTick(): number {
+  return currentTick() ?? Number.POSITIVE_INFINITY;
 }
 
 function includes(hay: Uint8Array, needle: Uint8Array): boolean {

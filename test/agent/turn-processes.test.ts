@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runInGroup } from "../../src/agent/cli-process.ts";
 import { chooseSandbox, type Sandbox } from "../../src/agent/sandbox.ts";
+import { ticksSinceBoot, tickOfUptime, turnStartTick } from "../../src/agent/turn-processes.ts";
 import { HAVE_BWRAP } from "./backends/helpers.ts";
 
 function alive(pid: number): boolean {
@@ -81,3 +82,27 @@ for (const [label, skip, make] of SANDBOXES) {
     });
   });
 }
+
+// The orphan mark (a child of the harness started since the turn began) compares a process's start tick with
+// the turn's: the turn's must never be a tick late, or a daemon started in the turn's first tick escapes.
+describe("the turn's start tick", () => {
+  test("read from /proc/uptime's digits: 0.07 s is tick 7, not 8 (7.000000000000001 ceiled)", () => {
+    expect(tickOfUptime("0.07 1.00\n")).toBe(7);
+    expect(tickOfUptime("1.09 2.00\n")).toBe(109);
+    expect(tickOfUptime("23592.74 5046.94\n")).toBe(2359274);
+    expect(tickOfUptime("")).toBeNull();
+    expect(tickOfUptime("1e3 2\n")).toBeNull();
+  });
+
+  test("a process started after the turn's start tick was read has a start time no earlier, and none past the upper bound", () => {
+    for (let i = 0; i < 100; i++) {
+      const since = turnStartTick();
+      const child = Bun.spawn(["sleep", "5"]);
+      const started = Number(readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]!.split(" ")[19]);
+      const upper = ticksSinceBoot();
+      child.kill();
+      expect(started).toBeGreaterThanOrEqual(since);
+      expect(started).toBeLessThanOrEqual(upper);
+    }
+  });
+});
