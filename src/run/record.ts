@@ -39,13 +39,17 @@ export async function playAction(
   const written = appendStep(s, frame, header, { ...(plan !== undefined ? { plan } : {}), toolCall: action });
   if (written.isErr()) return err({ source: "log", error: written.error });
   const levelNow = s.tally.level;
-  emit(s, ...stepEvents(action, frame, effect, levelNow));
+  emit(s, ...stepEvents(action, frame, written.value, effect, levelNow));
   s.onProgress?.(s);
   return ok(effect);
 }
 
-/** What one step tells the events, in order: the action, a no-op, a level up, a game over, the kind's notes. */
-function stepEvents(action: Action, frame: FrameData, effect: StepEffect, levelNow: number): RunEvent[] {
+/**
+ * What one step tells the events, in order: the action, a no-op, a level up, a game over, the kind's notes. The
+ * action's `frames` is what its section holds as its codec wrote it (a grid game's animation frames and
+ * settled board, a terminal game's one screen), not a count of grid frames a screen does not have.
+ */
+function stepEvents(action: Action, frame: FrameData, boards: number, effect: StepEffect, levelNow: number): RunEvent[] {
   const h = effect.header;
   const name = actionText(action, "name");
   const events: RunEvent[] = [
@@ -58,7 +62,7 @@ function stepEvents(action: Action, frame: FrameData, effect: StepEffect, levelN
         attempt: h.attempt,
         score: h.score,
         state: frame.state,
-        frames: frame.frames.length,
+        frames: boards,
       },
     ],
   ];
@@ -84,15 +88,20 @@ export function recordInitial(s: RunSession, frame: FrameData, vitals: HeaderVit
     kind: "initial" as const,
     ...(vitals ? { vitals } : {}),
   };
-  return appendStep(s, frame, header, t.episode > 1 ? { episode: { index: t.episode, total: s.config.episodes } } : {});
+  return appendStep(s, frame, header, t.episode > 1 ? { episode: { index: t.episode, total: s.config.episodes } } : {}).map(
+    () => undefined,
+  );
 }
 
-/** A step's section appended to the master (one write) and the index, its body written by the kind's codec. */
-function appendStep(s: RunSession, frame: FrameData, header: SectionHeader, extra: SectionExtra): Result<void, ProlongError> {
+/**
+ * A step's section appended to the master (one write) and the index, its body written by the kind's codec;
+ * gives the boards the section holds.
+ */
+function appendStep(s: RunSession, frame: FrameData, header: SectionHeader, extra: SectionExtra): Result<number, ProlongError> {
   const body = stepSection(s, frame, header, extra);
   if (body.isErr()) return err(body.error);
   const { text, boards } = body.value;
-  return appendSectionText(s.master, s.index, (empty) => (empty ? "" : SECTION_JOIN) + text, header, boards).map(() => undefined);
+  return appendSectionText(s.master, s.index, (empty) => (empty ? "" : SECTION_JOIN) + text, header, boards).map(() => boards);
 }
 
 /** A step's section text by its kind's codec, and the boards it holds (the index counts them). */

@@ -23,6 +23,7 @@ import { openViewSource } from "../../../src/view/source.ts";
 import { loadLog } from "../../../src/log/load.ts";
 import { renderShown, showSection } from "../../../src/inspect/show.ts";
 import { COLOUR_CODES, decodeColours } from "../../../src/game/nethack/colours.ts";
+import type { RunEvent } from "../../../src/run-files/events.ts";
 
 function sections(log: string): NethackSection[] {
   return log.split(/(?=^={80}$)/m).map((t) => {
@@ -126,6 +127,10 @@ describe.skipIf(NO_NETHACK)(`NetHack runs${NO_NETHACK ? " (skipped: NetHack not 
     const [a, b] = await seededTwice();
     expect(a!.master.length).toBeGreaterThan(0);
     expect(b!.master).toBe(a!.master);
+    // Each action event counts what its section holds: a NetHack step's one screen (a grid frame count gave 0).
+    const actions = a!.events.filter((e) => e.kind === "action");
+    expect(actions.length).toBe(SEEDED.maxActions);
+    expect(new Set(actions.map((e) => (e as RunEvent<"action">).frames))).toEqual(new Set([1]));
   }, 120_000);
 
   test.concurrent("a lifetime of 3 short episodes: one log with episode markers, each episode scored", async () => {
