@@ -8,7 +8,7 @@ import { flag, parseArgv } from "../../src/cli/args.ts";
 import type { Command } from "../../src/cli/command.ts";
 import { commands as entries } from "../../src/cli/commands.ts";
 import { closest } from "../../src/suggest.ts";
-import { prolong, prolongEach } from "../support/prolong-process.ts";
+import { prolong } from "../support/prolong-process.ts";
 
 const commands: Command[] = await Promise.all(entries.map((e) => e.load()));
 /** Each command's subcommands, loaded. */
@@ -85,7 +85,7 @@ describe("parseArgv", () => {
 });
 
 describe("through the real CLI", () => {
-  test("the mistakes a new user makes each get one line naming what was typed, and exit 2", async () => {
+  test("the mistakes a new user makes each get one line naming what was typed, and exit 2", () => {
     const cases: Array<[string[], string]> = [
       [["ply"], "unknown command 'ply'; did you mean 'play'?"],
       [["play", "glid"], "no committed game 'glid'; did you mean 'glide'?"],
@@ -97,12 +97,8 @@ describe("through the real CLI", () => {
       [["games", "extra"], "takes no arguments"],
       [["init", "--client", "claud", "--dir", "/nonexistent-prolong-dir"], "unknown client 'claud'; did you mean 'claude'?"],
     ];
-    const ended = await prolongEach(
-      cases.map(([args]) => args),
-      { cwd: ROOT },
-    );
-    for (const [i, [, message]] of cases.entries()) {
-      const r = ended[i]!;
+    for (const [args, message] of cases) {
+      const r = prolong(args, { cwd: ROOT });
       expect(r.err).toContain(message);
       expect(r.err).not.toContain("maxActions");
       expect(r.err).not.toContain("ERR_PARSE_ARGS");
@@ -110,17 +106,18 @@ describe("through the real CLI", () => {
     }
   });
 
-  test("`log <sub> --help` and `help log <sub>` show that subcommand's usage", async () => {
-    const cases = ["stats", "sections", "show", "diff", "grep"].flatMap((sub) => [
-      { sub, argv: ["log", sub, "--help"] },
-      { sub, argv: ["help", "log", sub] },
-    ]);
-    const ended = await prolongEach([...cases.map((c) => c.argv), ["help", "play"]], { cwd: ROOT });
-    for (const [i, { sub, argv }] of cases.entries()) {
-      expect({ argv, code: ended[i]!.code }).toEqual({ argv, code: 0 });
-      expect(ended[i]!.out).toStartWith(`usage: prolong log ${sub}`);
+  test("`log <sub> --help` and `help log <sub>` show that subcommand's usage", () => {
+    for (const sub of ["stats", "sections", "show", "diff", "grep"]) {
+      for (const argv of [
+        ["log", sub, "--help"],
+        ["help", "log", sub],
+      ]) {
+        const r = prolong(argv, { cwd: ROOT });
+        expect({ argv, code: r.code }).toEqual({ argv, code: 0 });
+        expect(r.out).toStartWith(`usage: prolong log ${sub}`);
+      }
     }
-    expect(ended.at(-1)!.out).toStartWith("usage: prolong play");
+    expect(prolong(["help", "play"], { cwd: ROOT }).out).toStartWith("usage: prolong play");
   });
 
   test("--log-window -1 as written plays a run with no log file", () => {

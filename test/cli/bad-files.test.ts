@@ -1,11 +1,12 @@
 // Every command that reads a log, given what is not a regular file: an error naming the path and what it is,
 // exit 2, never a wait for input (a FIFO with no writer, /dev/zero that never ends).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { generateLog } from "../../src/bench/gen-log.ts";
-import { type Exited, prolongEach } from "../support/prolong-process.ts";
+import { prolong } from "../support/prolong-process.ts";
+
 const dir = mkdtempSync(path.join(tmpdir(), "prolong-bad-files-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -40,26 +41,17 @@ const COMMANDS: Array<[string, (f: string) => string[]]> = [
   ["replay", (f) => ["replay", f, "--game", "glide"]],
 ];
 
-const CASES = BAD.flatMap(([what, file, says]) => COMMANDS.map(([name, argv]) => ({ what, file, says, name, argv: argv(file) })));
-const ended = new Map<(typeof CASES)[number], Exited>();
-
-// Each case is a process of its own (a command waiting on a FIFO must be killable); two run at once. The bound
-// only keeps a regression from hanging the suite (a killed command has code null); the assertion is on the exit status.
-beforeAll(async () => {
-  const results = await prolongEach(
-    CASES.map((c) => c.argv),
-    { timeoutMs: 20_000 },
-  );
-  for (const [i, c] of CASES.entries()) ended.set(c, results[i]!);
-}, 120_000);
-
 describe("a log that is not a regular file", () => {
-  for (const c of CASES) {
-    test(`${c.name} on ${c.what}: exit 2 naming it`, () => {
-      const r = ended.get(c)!;
-      expect(r.err).toContain(c.file);
-      expect(r.err).toMatch(c.says);
-      expect(r.code).toBe(2);
-    });
+  for (const [what, file, says] of BAD) {
+    for (const [name, argv] of COMMANDS) {
+      test(`${name} on ${what}: exit 2 naming it`, () => {
+        // The bound only keeps a regression from hanging the suite (a killed command has code null); the
+        // assertion is on the exit status.
+        const r = prolong(argv(file), { timeoutMs: 20_000 });
+        expect(r.err).toContain(file);
+        expect(r.err).toMatch(says);
+        expect(r.code).toBe(2);
+      });
+    }
   }
 });
