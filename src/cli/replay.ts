@@ -59,7 +59,7 @@ export interface ReplayReport {
 
 /** A replayed game runs where the run's ran: in the sandbox its --sandbox names, when bubblewrap works here. */
 function replayContext(config: RunConfig): EnvContext {
-  return { ...NO_ENV_CONTEXT, sandbox: gameSandbox(config.sandbox) };
+  return { ...NO_ENV_CONTEXT, sandbox: () => gameSandbox(config.sandbox) };
 }
 
 /** `headers`: the log is a prolong run's (its run.json beside it), so each header is checked as resume checks it. */

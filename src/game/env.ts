@@ -26,9 +26,10 @@ export interface EnvContext {
   /**
    * The sandbox a game that runs a process of its own (NetHack) starts it in, from the run's --sandbox as the
    * agent's: bwrap, null for none (--sandbox none, auto without bwrap), or why --sandbox bwrap cannot be had
-   * here (such a game then refuses to start). Absent: unconfined (tests).
+   * here (such a game then refuses to start). Asked only by a game that starts a process: finding out runs
+   * bwrap once, which a grid game does not need. Absent: unconfined (tests).
    */
-  readonly sandbox?: Result<BwrapSupport | null, ProlongError>;
+  readonly sandbox?: () => Result<BwrapSupport | null, ProlongError>;
 }
 
 /** For an environment used outside a run (tests, `prolong replay`): what it reports is dropped. */

@@ -30,7 +30,7 @@ export function runEnvContext(paths: RunPaths, summaryLines: string[], sandbox: 
   const own = new Set(Object.values(paths).map((p) => basename(p)));
   return {
     workDir: paths.dir,
-    sandbox: gameSandbox(sandbox),
+    sandbox: () => gameSandbox(sandbox),
     saveFile(name, text) {
       if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) || own.has(name)) {
         summaryLines.push(`  note       the environment asked to write '${name}', which is not a name it may use`);

@@ -27,7 +27,7 @@ export const nethackPlay: Omit<KindPlay<typeof nethackSettings>, "codec"> = {
           fix: "drop --role, --race and --align (or drop --protocol balrog to choose the character)",
         }),
       );
-    const sandbox = context.sandbox ?? ok(null);
+    const sandbox = context.sandbox?.() ?? ok(null);
     if (sandbox.isErr()) return err(sandbox.error);
     context.summaryLine(confinementLine(sandbox.value ?? undefined));
     return findNethack().map(() =>

@@ -157,7 +157,7 @@ describe("which sandbox a game's own process gets", () => {
   });
 
   test("NetHack refuses to start when the run's --sandbox bwrap cannot be had, naming the fix", () => {
-    const opened = nethackPlay.open({ game: "nethack", seed: 0 } as never, { ...NO_ENV_CONTEXT, sandbox: err(noBwrap()) });
+    const opened = nethackPlay.open({ game: "nethack", seed: 0 } as never, { ...NO_ENV_CONTEXT, sandbox: () => err(noBwrap()) });
     expect(opened._unsafeUnwrapErr().code).toBe("no-sandbox");
   });
 });
