@@ -4,9 +4,9 @@
 // single binary's own bytes — so a dirty tree or a different binary shows even under one commit.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
-import { blake3, mapFile } from "./native.ts";
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { blake3, mapFile, treeHash } from "./native.ts";
 import { VERSION } from "./version.ts";
 
 export interface BuildId {
@@ -28,29 +28,9 @@ const COMPILED = import.meta.dir.startsWith("/$bunfs") || import.meta.dir.starts
 /** The parts of a source tree that decide what a run does: code, committed games and data, the addon. */
 const CODE_PARTS = ["src", "data", "native/prolong-native.node", "package.json"] as const;
 
-function filesUnder(path: string, out: string[]): void {
-  if (!existsSync(path)) return;
-  const entries = readdirSync(path, { withFileTypes: true });
-  for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    const p = join(path, e.name);
-    if (e.isDirectory()) filesUnder(p, out);
-    else if (e.isFile()) out.push(p);
-  }
-}
-
+/** The source tree's files, hashed in one native call (native.ts treeHash says the order and framing). */
 function sourceTreeHash(): string {
-  const h = createHash("sha256");
-  for (const part of CODE_PARTS) {
-    const p = join(ROOT, part);
-    const files: string[] = [];
-    if (existsSync(p) && !p.endsWith(".node") && !p.endsWith(".json")) filesUnder(p, files);
-    else if (existsSync(p)) files.push(p);
-    for (const f of files) {
-      // The path relative to the root, so two checkouts of one tree hash alike.
-      h.update(relative(ROOT, f)).update("\0").update(readFileSync(f)).update("\0");
-    }
-  }
-  return h.digest("hex").slice(0, 16);
+  return treeHash(ROOT, CODE_PARTS).slice(0, 16);
 }
 
 function binaryHash(): string {
@@ -61,9 +41,52 @@ function binaryHash(): string {
 
 function gitCommit(): string | null {
   if (COMPILED || !existsSync(join(ROOT, ".git"))) return null;
-  const r = spawnSync("git", ["-C", ROOT, "rev-parse", "HEAD"], { encoding: "utf8", timeout: 5_000 });
+  return headCommit(ROOT) ?? gitRevParse(ROOT);
+}
+
+const COMMIT = /^[0-9a-f]{40}$/;
+
+/** A small text file of the git directory, trimmed; null when it is not there. */
+function gitText(path: string): string | null {
+  try {
+    return readFileSync(path, "utf8").trim();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The commit a work tree's HEAD names, read from the git directory's files as git writes them (HEAD, a loose
+ * ref, packed-refs; a linked work tree's `.git` file and its `commondir`), so that starting a run spawns no
+ * git (a spawn was a third of the build id's cost). Null when the files say something this does not read
+ * (another ref format, a symbolic ref chain): then git is asked.
+ */
+export function headCommit(root: string): string | null {
+  const dotGit = join(root, ".git");
+  const link = /^gitdir: (.+)$/.exec(gitText(dotGit) ?? "")?.[1];
+  const gitDir = link === undefined ? dotGit : resolve(root, link);
+  const common = gitText(join(gitDir, "commondir"));
+  const commonDir = common === null ? gitDir : resolve(gitDir, common);
+  const head = gitText(join(gitDir, "HEAD"));
+  if (head === null) return null;
+  if (COMMIT.test(head)) return head;
+  const ref = /^ref: (refs\/[^\s]+)$/.exec(head)?.[1];
+  if (ref === undefined || ref.split("/").includes("..")) return null;
+  for (const dir of [gitDir, commonDir]) {
+    const loose = gitText(join(dir, ref));
+    if (loose !== null) return COMMIT.test(loose) ? loose : null;
+  }
+  for (const line of (gitText(join(commonDir, "packed-refs")) ?? "").split("\n")) {
+    const [commit, name] = line.split(" ");
+    if (name === ref && commit !== undefined && COMMIT.test(commit)) return commit;
+  }
+  return null;
+}
+
+function gitRevParse(root: string): string | null {
+  const r = spawnSync("git", ["-C", root, "rev-parse", "HEAD"], { encoding: "utf8", timeout: 5_000 });
   const out = (r.stdout ?? "").trim();
-  return r.status === 0 && /^[0-9a-f]{40}$/.test(out) ? out : null;
+  return r.status === 0 && COMMIT.test(out) ? out : null;
 }
 
 let cached: BuildId | undefined;

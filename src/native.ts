@@ -94,6 +94,7 @@ interface Addon {
   prefixCheck(master: Uint8Array, copy: Uint8Array): number;
   xxh3_128(buf: Uint8Array, start?: number, end?: number): string;
   blake3(buf: Uint8Array, start?: number, end?: number): string;
+  treeHash(root: string, parts: string): string;
   boardDiff(a: Uint8Array, b: Uint8Array): Int32Array;
   cellChanges(buf: Uint8Array, table: SectionTable): Int32Array;
   lineCount(buf: Uint8Array, start?: number, end?: number): number;
@@ -144,6 +145,16 @@ export function xxh3_128(buf: Uint8Array, start?: number, end?: number): string 
 /** blake3 (32-byte digest) of buf[start, end) as 64 lowercase hex digits. */
 export function blake3(buf: Uint8Array, start?: number, end?: number): string {
   return addon.blake3(buf, start, end);
+}
+
+/**
+ * blake3 (64 hex digits) over the files of `parts` under `root`, read in one call: each part in order; a
+ * directory walked depth first, its entries in byte order of their names, only directories and regular files
+ * taken (no link followed); a part that is a file taken as is; a missing part skipped. Each file adds its path
+ * relative to root ('/' between names), a NUL, its bytes, a NUL. Throws when a file cannot be read.
+ */
+export function treeHash(root: string, parts: readonly string[]): string {
+  return addon.treeHash(root, parts.join("\n"));
 }
 
 /** Row-major indices of the cells that differ between two text boards of one shape. */

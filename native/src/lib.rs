@@ -12,6 +12,7 @@ pub mod listing;
 pub mod mapped;
 pub mod prefix;
 pub mod sections;
+pub mod tree;
 
 // The N-API glue links against symbols the host (Bun/Node) provides at load time; a test binary has no
 // host, so it is left out of `cargo test`.

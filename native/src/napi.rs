@@ -318,6 +318,17 @@ fn blake3(env: Env, info: CallbackInfo) -> R<Value> {
     hash_range(env, info, "blake3", hash::blake3_hex)
 }
 
+fn tree_hash(env: Env, info: CallbackInfo) -> R<Value> {
+    let [r, p] = args::<2>(env, info)?;
+    let root = string_arg(env, r, "treeHash(root, parts): root")?;
+    let parts = string_arg(env, p, "treeHash(root, parts): parts")?;
+    let parts: Vec<&str> = parts.split('\n').filter(|s| !s.is_empty()).collect();
+    match crate::tree::tree_hash(std::path::Path::new(&root), &parts) {
+        Ok(hex) => string(env, &hex),
+        Err(e) => Err(Fail::Type(format!("treeHash: {root}: {e}"))),
+    }
+}
+
 fn board_diff(env: Env, info: CallbackInfo) -> R<Value> {
     let [a, b] = args::<2>(env, info)?;
     let a = bytes(env, a, "boardDiff(a, b): a")?;
@@ -438,6 +449,7 @@ export! {
     "prefixCheck" => prefix_check,
     "xxh3_128" => xxh3_128,
     "blake3" => blake3,
+    "treeHash" => tree_hash,
     "boardDiff" => board_diff,
     "cellChanges" => cell_changes,
     "lineCount" => line_count,
