@@ -11,6 +11,7 @@ import { readFileSync } from "node:fs";
 import { Terminal } from "@xterm/headless";
 import { err, ok, type Result } from "neverthrow";
 import { prolongError, type ProlongError } from "../../errors.ts";
+import { reapChild } from "../../libc.ts";
 
 // The screen's size and colour codes are the log's (colours.ts), which readers load without a terminal.
 import { COLOUR_CODES, COLS, DEFAULT_COLOUR, ROWS } from "./colours.ts";
@@ -66,13 +67,22 @@ function waitingForKey(pid: number): boolean {
 }
 
 /** Whether a process still runs: present and not a zombie (a zombie writes nothing; its parent may never reap it). */
-function running(pid: number): boolean {
+/** A process's state letter and parent (/proc/PID/stat), or null when it is gone. */
+function stateOf(pid: number): { state: string; parent: number } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+    const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { state: rest[0] ?? "", parent: Number(rest[1]) };
   } catch {
-    return false;
+    return null;
   }
+}
+
+/** Whether pid's parents lead to this process. */
+function belowUs(pid: number): boolean {
+  for (let p = stateOf(pid)?.parent ?? 0, hops = 0; p > 1 && hops < 64; p = stateOf(p)?.parent ?? 0, hops++)
+    if (p === process.pid) return true;
+  return false;
 }
 
 const tick = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -315,8 +325,17 @@ export class GameTerminal {
     const game = this.kill();
     await this.proc.exited;
     // bwrap can exit before the kernel has reaped the game in its namespace: the folder is not free until then.
+    // When the harness is the child subreaper (libc.ts: an agent's turn made it one), the dead game is
+    // re-parented here and nobody else reaps it: a zombie per episode. So it is reaped here; a dead game that
+    // another parent holds is waited for while that parent is below us (bwrap's own init, about to go).
     if (game !== null && game !== this.proc.pid) {
-      for (let waited = 0; waited < 5_000 && running(game); waited += 5) await tick(5);
+      for (let waited = 0; waited < 5_000; waited += 5) {
+        const s = stateOf(game);
+        if (s === null) break;
+        if (s.state === "Z" && s.parent === process.pid) reapChild(game);
+        else if (s.state === "Z" && !belowUs(game)) break;
+        await tick(5);
+      }
     }
     this.term.dispose();
   }

@@ -11,7 +11,7 @@ import { NO_ENV_CONTEXT } from "../../../src/game/env.ts";
 import { nethackPlay } from "../../../src/game/nethack/play.ts";
 import { gameSandbox, noBwrap, probeBwrap } from "../../../src/sandbox/bwrap.ts";
 import { playGame } from "../../run/helpers.ts";
-import { gameRoot, NO_NETHACK } from "./helpers.ts";
+import { gameRoot, gamesBelowUs, NO_NETHACK } from "./helpers.ts";
 
 const BWRAP = probeBwrap();
 const SKIP = NO_NETHACK || BWRAP === null;
@@ -24,27 +24,6 @@ interface Seen {
   /** Places inside its sandbox a write reached (as root, through /proc/PID/root: only the mounts' flags stop it). */
   readonly written: readonly string[];
   readonly shell: boolean;
-}
-
-/** The processes named `nethack` below this one (the test is the harness: the game is its descendant). */
-function gamesBelowUs(): number[] {
-  const out: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (readFileSync(`/proc/${name}/comm`, "latin1").trimEnd() !== "nethack") continue;
-      for (let p = Number(name); p > 1; ) {
-        p = Number(/^\d+ \(.*\) \S (\d+)/s.exec(readFileSync(`/proc/${p}/stat`, "latin1"))![1]);
-        if (p === process.pid) {
-          out.push(Number(name));
-          break;
-        }
-      }
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
 }
 
 function look(pid: number): Seen | null {

@@ -1,6 +1,6 @@
 // Real NetHack for the tests: is it installed, a fresh folder per game, a game started with a seed, an episode
 // in debug mode.
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseNethackAction } from "../../../src/game/nethack/actions.ts";
@@ -75,4 +75,28 @@ export async function wizardEpisode(seed = 1): Promise<WizardEpisode> {
     },
     close: () => ep.close(),
   };
+}
+
+/**
+ * The processes named `nethack` below this one, a dead one not yet reaped included (the test is the harness:
+ * the game is its descendant).
+ */
+export function gamesBelowUs(): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/comm`, "latin1").trimEnd() !== "nethack") continue;
+      for (let p = Number(name); p > 1; ) {
+        p = Number(/^\d+ \(.*\) \S (\d+)/s.exec(readFileSync(`/proc/${p}/stat`, "latin1"))![1]);
+        if (p === process.pid) {
+          out.push(Number(name));
+          break;
+        }
+      }
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
 }
