@@ -7,40 +7,20 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { findGame } from "../../src/game/catalog.ts";
-import { readPlan, type Job } from "../../src/plan/plan.ts";
-import { groupArms } from "../../src/score/arms.ts";
-import { runRows } from "../../src/score/run-rows.ts";
-import { readScorecard } from "../../src/score/scorecard.ts";
-import { EXPERIMENTS, pinnedRow } from "../../scripts/experiments-list.ts";
-import { playGame, tempRoot } from "../run/helpers.ts";
+import { readPlan } from "../../src/plan/plan.ts";
+import { EXPERIMENTS } from "../../scripts/experiments-list.ts";
+import { defineReplays, pinned, ROOT } from "./experiment-replays.ts";
 
-const ROOT = join(import.meta.dir, "..", "..");
-
-/** The pinned CSV's rows by "arm,game,seed". */
-function pinned(csv: string): Map<string, string> {
-  const lines = readFileSync(join(ROOT, csv), "utf8").trim().split("\n").slice(1);
-  return new Map(lines.map((l) => [l.split(",").slice(0, 3).join(","), l]));
-}
-
-/** Plays one job of a plan as run-plan would, and gives its pinned row. */
-async function replay(job: Job): Promise<string> {
-  const played = await playGame(job.config as Parameters<typeof playGame>[0], tempRoot());
-  const dir = played.session.paths.dir;
-  const card = readScorecard(join(dir, "scorecard.json"))._unsafeUnwrap();
-  const arms = groupArms([{ dir, card }])._unsafeUnwrap();
-  return pinnedRow(runRows(arms)[0]!);
-}
-
-// A slice small enough for the fast tier: the games the explorer's work moves most, one arm that windows, and
-// one game of the check set (tally's third run wins in 166 actions, so it costs little).
-const SLICE: Record<string, readonly { arm: string; game: string; run: number }[]> = {
+// A slice small enough for the fast tier: the game the explorer's work moves most and one game of the check set
+// (tally's third run wins in 166 actions, so it costs little), and a lifetime; an arm that windows (window-25 on
+// murk, its longest replay) is replayed in the slow tier (experiments.slow.test.ts).
+defineReplays({
   memory: [
     { arm: "full-log", game: "glide", run: 1 },
-    { arm: "window-25", game: "murk", run: 1 },
     { arm: "full-log", game: "tally", run: 3 },
   ],
   lifetime: [{ arm: "lifetime", game: "vault", run: 1 }],
-};
+});
 
 for (const e of EXPERIMENTS) {
   describe(`experiment ${e.name}`, () => {
@@ -52,13 +32,6 @@ for (const e of EXPERIMENTS) {
       for (const j of plan.jobs) expect(rows.has(`${j.arm},${j.game},${j.seed}`)).toBe(true);
       for (const g of plan.games) expect(findGame(g.id)._unsafeUnwrap().info.version ?? null).toBe(g.version);
     });
-
-    for (const s of SLICE[e.name] ?? []) {
-      test(`${s.arm} ${s.game} run ${s.run} played again gives its pinned figures`, async () => {
-        const job = plan.jobs.find((j) => j.arm === s.arm && j.game === s.game && j.run === s.run)!;
-        expect(await replay(job)).toBe(rows.get(`${job.arm},${job.game},${job.seed}`)!);
-      }, 300_000);
-    }
 
     test("docs/experiments.md's per-game table says what the pinned rows say", () => {
       const doc = readFileSync(join(ROOT, "docs/experiments.md"), "utf8");
