@@ -5,7 +5,7 @@
 // hang on a FIFO, never /dev/zero read into memory, never a RangeError stack), nothing written through a
 // link, nothing changed by `verify`, and no finished run re-finished by `resume`.
 import { Database } from "bun:sqlite";
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import {
   existsSync,
@@ -20,107 +20,24 @@ import {
   unlinkSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { newConfig } from "../../src/config/run-config.ts";
 import { appendTurn } from "../../src/run-files/trajectory.ts";
-import { runLoop } from "../../src/run/runner.ts";
-import { startRun } from "../../src/run/start.ts";
-import { playGame } from "../run/helpers.ts";
 import { type Exited, prolong as prolongProcess } from "../support/prolong-process.ts";
+import { base, BOUND, copyOf, defineNotRegularFiles, nextId, root, useBaseRuns } from "./base-runs.ts";
 
 // Every case starts prolong at least once: bounded by the spawn timeout, not by the default 5 s.
 setDefaultTimeout(120_000);
 
-const root = mkdtempSync(path.join(tmpdir(), "prolong-hostile-run-dir-"));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-/** The CLI with a bound: a command that hangs is killed and shows as code null (the assertion fails). */
-const BOUND = { timeoutMs: 30_000 };
+useBaseRuns();
 const prolong = (...args: string[]) => prolongProcess(args, BOUND);
 
-let finished = "";
-let interrupted = "";
-let n = 0;
-
-/** A copy of a base run directory, to plant in. */
-function copyOf(base: string): string {
-  const dir = path.join(root, `case-${n++}`);
-  execFileSync("cp", ["-a", base, dir]);
-  return dir;
-}
-
-beforeAll(async () => {
-  // A finished run, played through the real loop in this process: the commands given it are the processes.
-  const played = await playGame({ game: "glide", maxActions: 12 }, path.join(root, "runs"));
-  expect(played.end.reason).toBe("max-actions");
-  finished = played.session.paths.dir;
-  // An interrupted run, as Ctrl-C leaves one: resumable, with two actions left (a resume that holds plays them
-  // and finishes the run: every file is met, none is played for long).
-  const config = newConfig({ game: "glide", maxActions: 8 })._unsafeUnwrap();
-  const stop = new AbortController();
-  const s = (
-    await startRun(config, {
-      runsRoot: root,
-      stamp: "interrupted",
-      onProgress: (x) => {
-        if (x.tally.action >= 6) stop.abort();
-      },
-    })
-  )._unsafeUnwrap();
-  await runLoop(s, stop.signal);
-  s.events.close();
-  s.index.close();
-  s.master.close();
-  s.lock.release();
-  interrupted = s.paths.dir;
-}, 120_000);
-
-const READERS: Record<string, (dir: string) => string[]> = {
-  view: (dir) => ["view", dir, "-o", path.join(dir, "..", `${path.basename(dir)}.html`)],
-  report: (dir) => ["report", dir, "-o", path.join(dir, "..", `${path.basename(dir)}-report.html`)],
-  score: (dir) => ["score", dir],
-  replay: (dir) => ["replay", dir],
-  resume: (dir) => ["resume", dir],
-  verify: (dir) => ["verify", dir],
-};
-
 describe("a run directory's files that are not regular files", () => {
-  const PLANTS: Record<string, (at: string) => void> = {
-    "a FIFO": (at) => {
-      rmSync(at, { force: true });
-      execFileSync("mkfifo", [at]);
-    },
-    "a symlink to /dev/zero": (at) => {
-      rmSync(at, { force: true });
-      symlinkSync("/dev/zero", at);
-    },
-  };
-  for (const name of ["events.jsonl", "run.json", "scorecard.json"]) {
-    for (const [plant, make] of Object.entries(PLANTS)) {
-      test(`${name} as ${plant}: view, report, score, replay, resume and verify each end, none reads it`, () => {
-        // Each command in a copy of its own, one after another. (Run at once they cost more CPU than they saved
-        // wall time on two cores: measured.)
-        const commands = Object.entries(READERS).map(([cmd, argv]) => {
-          const dir = copyOf(cmd === "resume" ? interrupted : finished);
-          make(path.join(dir, name));
-          return [cmd, argv(dir)] as const;
-        });
-        const ended = commands.map(([, argv]) => prolongProcess(argv, BOUND));
-        for (const [i, r] of ended.entries()) {
-          const cmd = commands[i]![0];
-          // Ended by itself (a hang is killed by the bound and has no code), and no stack trace.
-          expect({ cmd, code: r.code === null ? "hung" : "ended" }).toEqual({ cmd, code: "ended" });
-          expect(r.err).not.toMatch(/RangeError|ERR_|    at /);
-          // Where the command reads the file, it names it and what stands there.
-          if (r.code !== 0 && (r.err + r.out).includes(name)) expect(r.err + r.out).toMatch(/FIFO|symlink|not a regular file/);
-        }
-      }, 240_000);
-    }
-  }
+  // A FIFO at each name here; a symlink to /dev/zero at each, the same six commands, in the slow tier
+  // (hostile-run-dir.slow.test.ts).
+  defineNotRegularFiles(["a FIFO"]);
 
   test("run.json larger than any run writes (a sparse 2 GiB file) is refused by resume, not read", () => {
-    const dir = copyOf(interrupted);
+    const dir = copyOf(base.interrupted);
     truncateSync(path.join(dir, "run.json"), 2 ** 31);
     const r = prolong("resume", dir);
     expect(r.code).toBe(2);
@@ -140,7 +57,7 @@ describe("verify opens the index read-only and changes nothing", () => {
   }
 
   test("a foreign SQLite file as index.sqlite is refused and left byte for byte as it was", () => {
-    const dir = copyOf(finished);
+    const dir = copyOf(base.finished);
     const index = path.join(dir, "index.sqlite");
     rmSync(index);
     const db = new Database(index, { create: true });
@@ -155,7 +72,7 @@ describe("verify opens the index read-only and changes nothing", () => {
   });
 
   test("an index with writes not yet checkpointed: verify reads them and checkpoints nothing", () => {
-    const dir = copyOf(finished);
+    const dir = copyOf(base.finished);
     const db = new Database(path.join(dir, "index.sqlite"));
     db.run("PRAGMA journal_mode = WAL");
     db.run("PRAGMA wal_autocheckpoint = 0");
@@ -173,8 +90,8 @@ describe("verify opens the index read-only and changes nothing", () => {
   });
 
   test("a symlink as index.sqlite is refused, not followed (its target is untouched)", () => {
-    const dir = copyOf(finished);
-    const target = path.join(root, `elsewhere-${n++}.sqlite`);
+    const dir = copyOf(base.finished);
+    const target = path.join(root, `elsewhere-${nextId()}.sqlite`);
     execFileSync("cp", [path.join(dir, "index.sqlite"), target]);
     rmSync(path.join(dir, "index.sqlite"));
     symlinkSync(target, path.join(dir, "index.sqlite"));
@@ -203,7 +120,7 @@ describe("index values are checked before use", () => {
   for (const [what, [sql, commands]] of Object.entries(FORGED)) {
     test(`${what}: ${commands.join(" and ")} say "index damaged", no RangeError`, () => {
       const dirs = commands.map((cmd) => {
-        const dir = copyOf(cmd === "verify" ? finished : interrupted);
+        const dir = copyOf(cmd === "verify" ? base.finished : base.interrupted);
         const db = new Database(path.join(dir, "index.sqlite"));
         db.run(sql);
         db.close();
@@ -222,7 +139,7 @@ describe("index values are checked before use", () => {
 
 describe("resume never re-finishes a run or skips the checksums", () => {
   test("a zero-length index: resume refuses, the finished run's scorecard and summary are left as they were", () => {
-    const dir = copyOf(finished);
+    const dir = copyOf(base.finished);
     for (const f of ["index.sqlite-wal", "index.sqlite-shm"]) rmSync(path.join(dir, f), { force: true });
     truncateSync(path.join(dir, "index.sqlite"), 0);
     const card = readFileSync(path.join(dir, "scorecard.json"));
@@ -237,7 +154,7 @@ describe("resume never re-finishes a run or skips the checksums", () => {
   });
 
   test("a zero-length index under an edited master: refused, the edit is not taken on trust", () => {
-    const dir = copyOf(interrupted);
+    const dir = copyOf(base.interrupted);
     truncateSync(path.join(dir, "index.sqlite"), 0);
     const log = path.join(dir, "logs.txt");
     writeFileSync(log, readFileSync(log, "utf8").replace("Score: 0", "Score: 9"));
@@ -247,7 +164,7 @@ describe("resume never re-finishes a run or skips the checksums", () => {
   });
 
   test("a missing index: refused, nothing created", () => {
-    const dir = copyOf(interrupted);
+    const dir = copyOf(base.interrupted);
     for (const f of ["index.sqlite", "index.sqlite-wal", "index.sqlite-shm"]) rmSync(path.join(dir, f), { force: true });
     const r = prolong("resume", dir);
     expect(r.code).toBe(2);
@@ -255,7 +172,7 @@ describe("resume never re-finishes a run or skips the checksums", () => {
   });
 
   test("an index emptied of its schema (another program's empty database): refused", () => {
-    const dir = copyOf(interrupted);
+    const dir = copyOf(base.interrupted);
     for (const f of ["index.sqlite", "index.sqlite-wal", "index.sqlite-shm"]) rmSync(path.join(dir, f), { force: true });
     const db = new Database(path.join(dir, "index.sqlite"), { create: true });
     db.run("CREATE TABLE other (x)");
@@ -268,8 +185,8 @@ describe("resume never re-finishes a run or skips the checksums", () => {
 
 describe("nothing is written through a link in the run directory", () => {
   test("resume does not append through a symlinked events.jsonl", () => {
-    const dir = copyOf(interrupted);
-    const target = path.join(root, `target-${n++}.txt`);
+    const dir = copyOf(base.interrupted);
+    const target = path.join(root, `target-${nextId()}.txt`);
     writeFileSync(target, "precious\n");
     rmSync(path.join(dir, "events.jsonl"));
     symlinkSync(target, path.join(dir, "events.jsonl"));
@@ -282,10 +199,10 @@ describe("nothing is written through a link in the run directory", () => {
   test("view and report --views replace a symlinked view.html instead of writing through it", () => {
     for (const argv of [
       (dir: string) => ["view", dir],
-      (dir: string) => ["report", dir, "--views", "-o", path.join(dir, "..", `r-${n++}.html`)],
+      (dir: string) => ["report", dir, "--views", "-o", path.join(dir, "..", `r-${nextId()}.html`)],
     ]) {
-      const dir = copyOf(finished);
-      const target = path.join(root, `target-${n++}.txt`);
+      const dir = copyOf(base.finished);
+      const target = path.join(root, `target-${nextId()}.txt`);
       writeFileSync(target, "precious\n");
       symlinkSync(target, path.join(dir, "view.html"));
       const r = prolong(...argv(dir));
@@ -297,7 +214,7 @@ describe("nothing is written through a link in the run directory", () => {
   }, 60_000);
   test("the trajectory is appended to through no link, and never to a FIFO or a file with two names", () => {
     const dir = mkdtempSync(path.join(root, "trajectory-"));
-    const target = path.join(root, `target-${n++}.txt`);
+    const target = path.join(root, `target-${nextId()}.txt`);
     writeFileSync(target, "precious\n");
     const fifo = path.join(dir, "fifo.jsonl");
     execFileSync("mkfifo", [fifo]);
@@ -323,7 +240,7 @@ describe("run.json is held to the flags' own bounds", () => {
   };
   for (const [what, fields] of Object.entries(FORGED)) {
     test(`${what}: resume refuses, naming the field`, () => {
-      const dir = copyOf(interrupted);
+      const dir = copyOf(base.interrupted);
       const p = path.join(dir, "run.json");
       writeFileSync(p, JSON.stringify({ ...JSON.parse(readFileSync(p, "utf8")), ...fields }));
       const r = prolong("resume", dir);
@@ -336,7 +253,7 @@ describe("run.json is held to the flags' own bounds", () => {
 
 describe("logs over 4 GiB", () => {
   test("a sparse 8 GiB copy left in the workspace: verify says appended, exit 1, no ERR_BUFFER_TOO_LARGE", () => {
-    const dir = copyOf(finished);
+    const dir = copyOf(base.finished);
     const copy = path.join(dir, "workspace", "logs.txt");
     truncateSync(copy, 8 * 2 ** 30);
     const r = prolong("verify", dir, "--json");
@@ -372,7 +289,7 @@ describe("scores that check their evidence", () => {
     ["116 (past RHAE's ceiling of 115)", 116],
   ] as const) {
     test(`a scorecard forged to RHAE ${what}: score skips it, naming the field, and tables nothing`, () => {
-      const dir = copyOf(finished);
+      const dir = copyOf(base.finished);
       const p = path.join(dir, "scorecard.json");
       writeFileSync(p, JSON.stringify({ ...JSON.parse(readFileSync(p, "utf8")), score: value }));
       const r = prolong("score", dir, "--json");
@@ -435,7 +352,7 @@ describe("the agents' own files in a run directory", () => {
   for (const [what, [file, imports, call]] of Object.entries(READERS))
     for (const [plant, make] of Object.entries(PLANTS))
       test(`${what} (${file}) as ${plant}: refused by name, never waited on or read`, () => {
-        const dir = copyOf(finished);
+        const dir = copyOf(base.finished);
         rmSync(path.join(dir, file), { force: true });
         make(path.join(dir, file));
         expect(bounded(imports, call, dir)).toMatch(/^refused: .*(FIFO|symlink|character device)/);
@@ -446,8 +363,8 @@ describe("the agents' own files in a run directory", () => {
       READERS["the mini agent's conversation"]!,
       READERS["the Claude Code / Codex session record"]!,
     ]) {
-      const dir = copyOf(finished);
-      const target = path.join(root, `target-${n++}.json`);
+      const dir = copyOf(base.finished);
+      const target = path.join(root, `target-${nextId()}.json`);
       writeFileSync(target, "{}\n");
       symlinkSync(target, path.join(dir, file));
       expect(bounded(imports, call, dir)).toMatch(/^refused: .*symlink/);
@@ -456,9 +373,9 @@ describe("the agents' own files in a run directory", () => {
   });
 
   test("saving the conversation or the session record writes through no link at the name or the old temp name", () => {
-    const dir = copyOf(finished);
+    const dir = copyOf(base.finished);
     const victims = ["agent-conversation.json.tmp", "agent-session.json.tmp", "agent-session.json"].map((name) => {
-      const target = path.join(root, `victim-${n++}`);
+      const target = path.join(root, `victim-${nextId()}`);
       writeFileSync(target, "untouched\n");
       symlinkSync(target, path.join(dir, name));
       return target;
@@ -475,7 +392,7 @@ describe("the agents' own files in a run directory", () => {
 
   /** A stateless run of the command agent without a sandbox, which plants `plant` in the run directory at its turn 2. */
   function statelessRun(plant: string): Exited & { dir: string } {
-    const runs = path.join(root, `stateless-${n++}`);
+    const runs = path.join(root, `stateless-${nextId()}`);
     const script = `if [ "$PROLONG_TURN" = 2 ]; then ${plant}; fi; printf '{"actions":["ACTION1","ACTION4"]}' > actions.json; echo "plan: probe"`;
     // Killed outright at the bound (prolong-process.ts): a play blocked reading a FIFO never runs its SIGTERM handler.
     // Two turns: the plant's is the last, and its plan is kept (written past the plant) once its reply is in.
@@ -510,7 +427,7 @@ describe("the agents' own files in a run directory", () => {
   });
 
   test("a symlink at plans.txt's old temp name: the kept copy is replaced, the link's target untouched", () => {
-    const target = path.join(root, `victim-${n++}`);
+    const target = path.join(root, `victim-${nextId()}`);
     writeFileSync(target, "untouched\n");
     const r = statelessRun(`ln -s ${target} ../plans.txt.tmp`);
     expect(r.code).toBe(0);
