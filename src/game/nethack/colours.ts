@@ -63,17 +63,9 @@ export function colourRuns(lines: readonly string[]): [number, number, number][]
 
 /** The 24 rows of 80 codes a block's lines describe (a run past the screen's edge or row is cut off there). */
 export function decodeColours(lines: readonly string[]): string[] {
-  const rows = Array.from({ length: ROWS }, () => DEFAULT_COLOUR.repeat(COLS).split(""));
-  for (const line of lines) {
-    const [rowText, ...runs] = line.trim().split(" ");
-    const row = rows[Number(rowText)];
-    if (!row) continue;
-    for (const run of runs) {
-      const m = RUN.exec(run);
-      if (!m) continue;
-      const x = Number(m[1]);
-      row.fill(m[2]!, Math.min(x, COLS), Math.min(x + (m[3] ? Number(m[3]) : 1), COLS));
-    }
-  }
-  return rows.map((r) => r.join(""));
+  return colourRuns(lines).map((runs) => {
+    const row = DEFAULT_COLOUR.repeat(COLS).split("");
+    for (const [x, code, length] of runs) row.fill(COLOUR_CODES[code]!, x, x + length);
+    return row.join("");
+  });
 }
